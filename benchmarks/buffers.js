@@ -1,0 +1,415 @@
+// Buffers benchmark: the raw costs behind the encoder's output path.
+//
+//   node benchmarks/buffers.js [--quick] [--in-process] [--json] [FILTER...]
+//   bun benchmarks/buffers.js
+//   deno run --allow-run --allow-env --allow-read benchmarks/buffers.js
+//   (plain `deno run benchmarks/buffers.js` works too, without process isolation)
+//
+// Sections (see benchmarks/README.md):
+//   alloc/*    fixed vs resizable allocation, 64 B..4 MiB, maxByteLength 64 KiB..32 MiB
+//   grow/*     building N bytes: chunks + concat vs resize in place vs doubling copies
+//   element/*  per-element stores (u8[i] = x, DataView.setFloat64) into plain vs resizable
+//   bulk/*     bulk stores (set, TextEncoder.encodeInto) into plain vs resizable
+//   memory     bytes each growth strategy holds at its peak: counted, and RSS in a fresh process
+//
+// Fairness of the store sections: in one process, a store site that has seen
+// both plain and resizable-backed arrays is polymorphic, and creating
+// length-tracking views of resizable buffers can invalidate engine-wide
+// fast-path assumptions. So every (operation, buffer kind) has its own
+// textually separate function, and each runs in its own fresh process
+// (same runtime, via node:child_process), round-robin across processes.
+// --in-process (or Deno without --allow-run) keeps everything in one process.
+//
+// Dependency-free: imports only the round-robin harness.
+
+import {
+  canSpawn,
+  caseId,
+  consume,
+  filterCases,
+  formatBytes,
+  parseArgs,
+  pathFromUrl,
+  printRows,
+  printRuntimeInfo,
+  printTable,
+  receiveFromChild,
+  runChildIfRequested,
+  runIsolated,
+  runRoundRobin,
+  runtimeName,
+  sendToParent,
+  spawnSelf,
+} from "./lib/round-robin.js";
+
+const g = /** @type {any} */ (globalThis);
+const args = parseArgs();
+const QUICK = args.quick;
+const KiB = 1024;
+const MiB = 1024 * 1024;
+const SCRIPT = pathFromUrl(import.meta.url);
+
+// ---------------------------------------------------------------------------
+// Configuration: full run (~2-4 minutes per runtime on 2 cores) and --quick.
+
+const CONFIG = QUICK
+  ? {
+      allocSizes: [64, 64 * KiB],
+      allocMax: [64 * KiB, 1 * MiB],
+      growPairs: [[64, 256], [4 * KiB, 64 * KiB]],
+      inProcess: { iterations: 8, minIterations: 3, warmup: 2, maxTimeMs: 150, minSampleMs: 1 },
+      storeBytes: 64 * KiB,
+      storeRounds: 1,
+      child: { iterations: 4, minIterations: 2, warmup: 2, maxTimeMs: 100, minSampleMs: 1 },
+      memoryTotal: 1 * MiB,
+      memoryStep: 16 * KiB,
+      memoryRounds: 1,
+    }
+  : {
+      allocSizes: [64, 1 * KiB, 64 * KiB, 1 * MiB, 4 * MiB],
+      allocMax: [64 * KiB, 1 * MiB, 32 * MiB],
+      growPairs: [[64, 256], [4 * KiB, 64 * KiB], [64 * KiB, 1 * MiB], [1 * MiB, 8 * MiB], [4 * MiB, 32 * MiB]],
+      inProcess: { iterations: 300, minIterations: 10, warmup: 5, maxTimeMs: 5000, minSampleMs: 2 },
+      storeBytes: 1 * MiB,
+      storeRounds: 6,
+      child: { iterations: 25, minIterations: 5, warmup: 10, maxTimeMs: 1500, minSampleMs: 2 },
+      memoryTotal: 32 * MiB,
+      memoryStep: 64 * KiB,
+      memoryRounds: 3,
+    };
+
+// ---------------------------------------------------------------------------
+// Per-element and bulk stores. One function per (operation, buffer kind), on
+// purpose: identical bodies, separate call sites and type feedback.
+
+const N = CONFIG.storeBytes;
+const MAX = 4 * N; // maxByteLength of the resizable buffers (they are never resized here)
+const SET_SMALL = 256;
+const SET_LARGE = 64 * KiB;
+// A flat (non-rope) ASCII string of about 16 KiB, as JSON.parse would give it.
+const TEXT = JSON.parse(JSON.stringify("hello world, this is a moderately long ascii string ".repeat(316)));
+
+// u8[i] = x
+function u8StorePlain(u8, n) { for (let i = 0; i < n; i++) u8[i] = i & 255; return u8[n - 1]; }
+function u8StoreRabTracking(u8, n) { for (let i = 0; i < n; i++) u8[i] = i & 255; return u8[n - 1]; }
+function u8StoreRabFixed(u8, n) { for (let i = 0; i < n; i++) u8[i] = i & 255; return u8[n - 1]; }
+// DataView.setFloat64
+function f64StorePlain(dv, n) { for (let i = 0; i + 8 <= n; i += 8) dv.setFloat64(i, i * 0.5); return dv.getFloat64(0); }
+function f64StoreRabTracking(dv, n) { for (let i = 0; i + 8 <= n; i += 8) dv.setFloat64(i, i * 0.5); return dv.getFloat64(0); }
+function f64StoreRabFixed(dv, n) { for (let i = 0; i + 8 <= n; i += 8) dv.setFloat64(i, i * 0.5); return dv.getFloat64(0); }
+// Uint8Array.prototype.set of small pieces
+function setSmallPlain(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+function setSmallRabTracking(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+function setSmallRabFixed(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+// Uint8Array.prototype.set of large pieces
+function setLargePlain(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+function setLargeRabTracking(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+function setLargeRabFixed(dst, src, n) { for (let o = 0; o + src.length <= n; o += src.length) dst.set(src, o); return dst[0]; }
+// TextEncoder.encodeInto a subarray at the write position
+function encodeIntoPlain(te, dst, s, n) { let o = 0; while (o + s.length * 3 <= n) o += te.encodeInto(s, dst.subarray(o)).written; return o; }
+function encodeIntoRabTracking(te, dst, s, n) { let o = 0; while (o + s.length * 3 <= n) o += te.encodeInto(s, dst.subarray(o)).written; return o; }
+function encodeIntoRabFixed(te, dst, s, n) { let o = 0; while (o + s.length * 3 <= n) o += te.encodeInto(s, dst.subarray(o)).written; return o; }
+
+// Buffers are created lazily in setup(), so a process that runs only the
+// plain variant never creates a resizable buffer.
+const KINDS = {
+  plain: { label: "plain ArrayBuffer", u8: () => new Uint8Array(N), dv: () => new DataView(new ArrayBuffer(N)) },
+  rabTracking: {
+    label: "resizable, length-tracking view",
+    u8: () => new Uint8Array(new ArrayBuffer(N, { maxByteLength: MAX })),
+    dv: () => new DataView(new ArrayBuffer(N, { maxByteLength: MAX })),
+  },
+  rabFixed: {
+    label: "resizable, fixed-length view",
+    u8: () => new Uint8Array(new ArrayBuffer(N, { maxByteLength: MAX }), 0, N),
+    dv: () => new DataView(new ArrayBuffer(N, { maxByteLength: MAX }), 0, N),
+  },
+};
+
+/** @param {"plain" | "rabTracking" | "rabFixed"} kind @param {Record<string, Function>} fns */
+function storeCasesFor(kind, fns) {
+  const k = KINDS[kind];
+  const base = kind === "plain";
+  return [
+    { group: "element/u8[i] = x", name: k.label, bytes: N, baseline: base, setup: () => { const u = k.u8(); return () => fns.u8(u, N); } },
+    { group: "element/DataView.setFloat64", name: k.label, bytes: N, baseline: base, setup: () => { const d = k.dv(); return () => fns.f64(d, N); } },
+    { group: `bulk/set ${SET_SMALL} B pieces`, name: k.label, bytes: N, baseline: base,
+      setup: () => { const u = k.u8(); const s = new Uint8Array(SET_SMALL).fill(7); return () => fns.setSmall(u, s, N); } },
+    { group: `bulk/set ${formatBytes(SET_LARGE)} pieces`, name: k.label, bytes: N, baseline: base,
+      setup: () => { const u = k.u8(); const s = new Uint8Array(Math.min(SET_LARGE, N)).fill(7); return () => fns.setLarge(u, s, N); } },
+    { group: `bulk/encodeInto ${formatBytes(TEXT.length)} ASCII`, name: k.label, bytes: N - (N % (TEXT.length * 3)), baseline: base,
+      setup: () => { const u = k.u8(); const te = new TextEncoder(); return () => fns.encodeInto(te, u, TEXT, N); } },
+  ];
+}
+
+const STORE_CASES = [
+  ...storeCasesFor("plain", { u8: u8StorePlain, f64: f64StorePlain, setSmall: setSmallPlain, setLarge: setLargePlain, encodeInto: encodeIntoPlain }),
+  ...storeCasesFor("rabTracking", { u8: u8StoreRabTracking, f64: f64StoreRabTracking, setSmall: setSmallRabTracking, setLarge: setLargeRabTracking, encodeInto: encodeIntoRabTracking }),
+  ...storeCasesFor("rabFixed", { u8: u8StoreRabFixed, f64: f64StoreRabFixed, setSmall: setSmallRabFixed, setLarge: setLargeRabFixed, encodeInto: encodeIntoRabFixed }),
+].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+// encodeInto writes whole strings: bytes per op is the largest multiple that fits (3 bytes/char worst case reserved).
+for (const c of STORE_CASES) if (c.group.startsWith("bulk/encodeInto")) c.bytes = Math.floor((N - TEXT.length * 2) / TEXT.length) * TEXT.length;
+
+// ---------------------------------------------------------------------------
+// Growth strategies. Each writes `total` bytes as `set` calls of `step`-byte
+// pieces and returns a Uint8Array of exactly `total` bytes. `mem` (optional)
+// counts the bytes the strategy holds live, to find its peak.
+
+/** Live-byte counter, optionally sampling RSS at every change. */
+class Held {
+  /** @param {(() => number) | null} rss */
+  constructor(rss) { this.live = 0; this.peak = 0; this.rss = rss; this.rssPeak = rss ? rss() : 0; }
+  /** @param {number} delta */
+  add(delta) {
+    this.live += delta;
+    if (this.live > this.peak) this.peak = this.live;
+    if (this.rss) { const r = this.rss(); if (r > this.rssPeak) this.rssPeak = r; }
+  }
+}
+const NO_MEM = null;
+
+/** Exact preallocation: the size is known up front. */
+function growExact(step, total, src, mem) {
+  const out = new Uint8Array(total); mem?.add(total);
+  for (let o = 0; o < total; o += step) { out.set(src, o); mem?.add(0); }
+  return out;
+}
+/** A list of fixed-size chunks, concatenated once at the end. */
+function growChunks(step, total, src, mem) {
+  const list = [];
+  for (let o = 0; o < total; o += step) { const c = new Uint8Array(step); mem?.add(step); c.set(src); list.push(c); }
+  const out = new Uint8Array(total); mem?.add(total);
+  let o = 0;
+  for (const c of list) { out.set(c, o); o += c.length; }
+  mem?.add(-total); // the chunks become garbage
+  return out;
+}
+/** One resizable buffer grown by one piece at a time. */
+function growResizeStep(step, total, src, mem, max = total) {
+  const ab = new ArrayBuffer(step, { maxByteLength: max }); mem?.add(step);
+  const u8 = new Uint8Array(ab);
+  u8.set(src, 0);
+  for (let o = step; o < total; o += step) { ab.resize(o + step); mem?.add(step); u8.set(src, o); }
+  return u8;
+}
+/** One resizable buffer whose capacity doubles when full. */
+function growResizeDouble(step, total, src, mem, max = total) {
+  const ab = new ArrayBuffer(step, { maxByteLength: max }); mem?.add(step);
+  const u8 = new Uint8Array(ab);
+  for (let o = 0; o < total; o += step) {
+    if (o + step > ab.byteLength) { const n = Math.min(max, Math.max(o + step, ab.byteLength * 2)); mem?.add(n - ab.byteLength); ab.resize(n); }
+    u8.set(src, o);
+  }
+  if (ab.byteLength !== total) { mem?.add(total - ab.byteLength); ab.resize(total); }
+  return u8;
+}
+/** Plain buffers, doubled with a copy when full (the classic growable array). */
+function growCopyDouble(step, total, src, mem) {
+  let buf = new Uint8Array(step); mem?.add(step);
+  for (let o = 0; o < total; o += step) {
+    if (o + step > buf.length) {
+      const nb = new Uint8Array(Math.min(total, Math.max(o + step, buf.length * 2))); mem?.add(nb.length);
+      nb.set(buf.subarray(0, o)); mem?.add(-buf.length);
+      buf = nb;
+    }
+    buf.set(src, o);
+  }
+  if (buf.length === total) return buf;
+  const out = buf.slice(0, total); mem?.add(total - buf.length);
+  return out;
+}
+/** A resizable store reused across calls: shrink to one piece, grow in place, copy the result out. */
+function growReusedStore(ab, u8, step, total, src, mem) {
+  ab.resize(step);
+  u8.set(src, 0);
+  for (let o = step; o < total; o += step) { ab.resize(o + step); mem?.add(step); u8.set(src, o); }
+  const out = u8.slice(0, total); mem?.add(total);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Memory at peak, measured in a fresh process per strategy.
+
+const MEM_T = CONFIG.memoryTotal, MEM_S = CONFIG.memoryStep, MEM_MAX = 2 * CONFIG.memoryTotal;
+/** name -> [run(mem), reserved virtual bytes at peak, how it holds memory] */
+const MEMORY_STRATEGIES = {
+  "exact preallocation": [(m, src) => growExact(MEM_S, MEM_T, src, m), MEM_T, "one buffer of the final size"],
+  "chunks + concat": [(m, src) => growChunks(MEM_S, MEM_T, src, m), 2 * MEM_T, "all chunks + the concatenated copy"],
+  "copy ×2": [(m, src) => growCopyDouble(MEM_S, MEM_T, src, m), 1.5 * MEM_T, "old half + new buffer during the last copy"],
+  "resize in place (+step)": [(m, src) => growResizeStep(MEM_S, MEM_T, src, m, MEM_MAX), MEM_MAX, "one buffer; maxByteLength reserved, not committed"],
+  "resize ×2": [(m, src) => growResizeDouble(MEM_S, MEM_T, src, m, MEM_MAX), MEM_MAX, "one buffer; maxByteLength reserved, not committed"],
+};
+
+function rssReader() {
+  if (runtimeName() === "deno") return () => g.Deno.memoryUsage().rss;
+  const mu = g.process?.memoryUsage;
+  if (typeof mu?.rss === "function") return () => mu.rss();
+  if (typeof mu === "function") return () => mu().rss;
+  return null;
+}
+
+/** Child side: run one strategy once, report its counted peak and RSS deltas. @param {string} name */
+function memoryChild(name) {
+  const entry = MEMORY_STRATEGIES[name];
+  if (!entry) throw new Error(`No memory strategy named ${name}`);
+  const src = new Uint8Array(MEM_S).fill(3);
+  const rss = rssReader();
+  const rss0 = rss ? rss() : NaN;
+  const mem = new Held(rss);
+  const out = entry[0](mem, src);
+  const rssAfter = rss ? rss() : NaN;
+  consume(out);
+  if (out.length !== MEM_T || out[MEM_T - 1] !== 3) throw new Error(`${name} built a wrong result`);
+  sendToParent({ name, peak: mem.peak, rssPeak: Math.max(mem.rssPeak, rssAfter) - rss0, rssAfter: rssAfter - rss0 });
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+}
+
+async function memorySection(spawn) {
+  const names = Object.keys(MEMORY_STRATEGIES).filter((n) => !args.filter || args.filter.test(`memory/${n}`));
+  if (!names.length) return;
+  /** @type {Record<string, { peak: number[], rssPeak: number[], rssAfter: number[] }>} */
+  const got = Object.fromEntries(names.map((n) => [n, { peak: [], rssPeak: [], rssAfter: [] }]));
+  const rounds = spawn ? CONFIG.memoryRounds : 1;
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + r) % names.length];
+      let res;
+      if (spawn) res = receiveFromChild(await spawnSelf(SCRIPT, [`--child=memory/${name}`, ...(QUICK ? ["--quick"] : [])]));
+      else { const m = new Held(null); consume(MEMORY_STRATEGIES[name][0](m, new Uint8Array(MEM_S).fill(3))); res = { peak: m.peak, rssPeak: NaN, rssAfter: NaN }; }
+      got[name].peak.push(res.peak);
+      got[name].rssPeak.push(res.rssPeak);
+      got[name].rssAfter.push(res.rssAfter);
+    }
+  }
+  const fmt = (v) => (Number.isFinite(v) ? formatBytes(v) : "n/a");
+  const rows = names.map((name) => {
+    const peak = median(got[name].peak), rssPeak = median(got[name].rssPeak);
+    return {
+      strategy: name,
+      "held at peak": formatBytes(peak),
+      "× output": (peak / MEM_T).toFixed(2),
+      "address space reserved": formatBytes(MEMORY_STRATEGIES[name][1]),
+      "RSS peak Δ": fmt(rssPeak),
+      "RSS Δ after": fmt(median(got[name].rssAfter)),
+      "RSS peak × output": Number.isFinite(rssPeak) ? (rssPeak / MEM_T).toFixed(2) : "n/a",
+      "why": MEMORY_STRATEGIES[name][2],
+    };
+  });
+  printRows(rows, {
+    title: `memory: building ${formatBytes(MEM_T)} in ${formatBytes(MEM_S)} pieces (resizable maxByteLength ${formatBytes(MEM_MAX)})`,
+    legend:
+      "held at peak = bytes of buffers the strategy still references at its worst moment (counted by the code, exact); " +
+      "× output = that / output size (<1 impossible, 1 is ideal). address space reserved = virtual memory at the peak " +
+      "(maxByteLength for resizable buffers; costs no RAM, but each resizable buffer takes kernel mappings). " +
+      (spawn
+        ? `RSS peak Δ = highest resident set size sampled after every step minus RSS before, in a fresh process per strategy (median of ${rounds}); ` +
+          "it includes garbage the GC has not freed yet, so it can exceed 'held at peak'. RSS Δ after = at the end, result still alive."
+        : "RSS columns need subprocesses (run with --allow-run --allow-env under Deno); n/a here."),
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Child dispatch: must run before anything else creates buffers.
+
+if (args.child?.startsWith("memory/")) {
+  memoryChild(args.child.slice("memory/".length));
+} else if (args.child) {
+  runChildIfRequested(STORE_CASES, CONFIG.child, args);
+} else {
+  await main();
+}
+
+// ---------------------------------------------------------------------------
+// Parent
+
+function allocCases() {
+  const cases = [];
+  const plain = (n) => () => new Uint8Array(n);
+  const resizable = (n, max) => () => new Uint8Array(new ArrayBuffer(n, { maxByteLength: max }));
+  for (const size of CONFIG.allocSizes) {
+    const group = `alloc/${formatBytes(size)}`;
+    cases.push({ group, name: "plain new Uint8Array(n)", fn: plain(size), baseline: true });
+    for (const max of CONFIG.allocMax) {
+      if (max < size) continue;
+      cases.push({ group, name: `resizable, maxByteLength ${formatBytes(max)}`, fn: resizable(size, max) });
+    }
+  }
+  return cases;
+}
+
+function growCases() {
+  const cases = [];
+  for (const [step, total] of CONFIG.growPairs) {
+    const group = `grow/${formatBytes(step)}→${formatBytes(total)}`;
+    const src = new Uint8Array(step).fill(5);
+    const check = (u8) => { if (u8.length !== total || u8[total - 1] !== 5) throw new Error(`${group}: wrong result`); return u8; };
+    const c = (name, fn, extra = {}) => cases.push({ group, name, fn, bytes: total, ...extra });
+    c(`chunks of ${formatBytes(step)} + concat`, () => growChunks(step, total, src, NO_MEM), { baseline: true });
+    c("resize in place (+step)", () => growResizeStep(step, total, src, NO_MEM));
+    c("resize in place (×2)", () => growResizeDouble(step, total, src, NO_MEM));
+    c("plain copy ×2", () => growCopyDouble(step, total, src, NO_MEM));
+    cases.push({
+      group, name: "reused store: shrink, regrow, slice", bytes: total,
+      setup: () => { const ab = new ArrayBuffer(step, { maxByteLength: total }); const u8 = new Uint8Array(ab); return () => growReusedStore(ab, u8, step, total, src, NO_MEM); },
+    });
+    c("exact preallocation (reference)", () => growExact(step, total, src, NO_MEM));
+    // Verify every strategy once before timing it.
+    for (const x of cases.filter((x) => x.group === group)) check(x.setup ? x.setup()() : x.fn());
+  }
+  return cases;
+}
+
+/** Bun frees resizable buffers late: ~50k unreachable ones abort the process (kernel mapping limit). */
+function collectIfBun() {
+  if (runtimeName() === "bun") g.Bun.gc(true);
+}
+
+async function main() {
+  const started = performance.now();
+  printRuntimeInfo(`buffers benchmark${QUICK ? " (--quick)" : ""}`);
+  const spawn = !args.inProcess && (await canSpawn());
+  console.log(
+    `store sections: ${spawn ? "one fresh process per case, round-robin across processes" : "in this process (no isolation" + (args.inProcess ? ")" : ": subprocesses not permitted; under Deno add --allow-run --allow-env)")}`,
+  );
+  const log = (m) => console.log(`… ${m}`);
+  const opts = { ...CONFIG.inProcess, log };
+
+  const alloc = filterCases(allocCases(), args.filter);
+  if (alloc.length) {
+    printTable(runRoundRobin(alloc, { ...opts, afterIteration: collectIfBun }), {
+      title: "alloc: fixed vs resizable allocation (one buffer + a Uint8Array view per op)",
+    });
+  }
+
+  const grow = filterCases(growCases(), args.filter);
+  if (grow.length) {
+    printTable(runRoundRobin(grow, { ...opts, afterIteration: collectIfBun }), {
+      title: "grow: concatenating fixed-size chunks vs resizing in place (step→total; every strategy writes the same pieces with set)",
+    });
+  }
+
+  const stores = filterCases(STORE_CASES, args.filter);
+  const elements = stores.filter((c) => c.group.startsWith("element/"));
+  const bulk = stores.filter((c) => c.group.startsWith("bulk/"));
+  const runStores = (cases) =>
+    spawn
+      ? runIsolated(cases, { script: SCRIPT, rounds: CONFIG.storeRounds, childArgs: QUICK ? ["--quick"] : [], log })
+      : runRoundRobin(cases, opts);
+  const where = spawn ? `fresh process per case, ${CONFIG.storeRounds} round(s)` : "in one process";
+  if (elements.length) {
+    printTable(await runStores(elements), { title: `element: per-element stores over ${formatBytes(N)} (${where})` });
+  }
+  if (bulk.length) {
+    printTable(await runStores(bulk), { title: `bulk: bulk stores filling ${formatBytes(N)} (${where})` });
+  }
+
+  await memorySection(spawn);
+
+  const all = [...alloc, ...grow, ...stores].map(caseId);
+  if (args.json) console.log(JSON.stringify({ runtime: runtimeName(), cases: all }));
+  console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

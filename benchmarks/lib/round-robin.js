@@ -1,0 +1,496 @@
+// Round-robin benchmark harness: dependency-free, plain ESM JavaScript.
+//
+// Runs unchanged under `node`, `bun` and `deno run`. The only clock is
+// performance.now(). Nothing here imports a package; the optional
+// process-isolation helpers load `node:child_process` lazily, which all three
+// runtimes provide (Deno needs --allow-run --allow-env for it).
+//
+// Method
+// - Cases are grouped; only cases of one group are compared with each other.
+// - Every iteration runs each case of a group once, starting at a different
+//   case each time (iteration i starts at case i mod n), so no case is always
+//   first (cold caches) or always last (warm JIT, pending GC of the others).
+// - One sample = one call of `fn` repeated `batch` times; `batch` is
+//   calibrated during warm-up so a sample lasts at least `minSampleMs`, far
+//   above the clock's resolution. Time per op = sample time / batch.
+// - Results per case: p1/p25/p50/p75/p99 of time per op, throughput from
+//   `bytes` (bytes per op) at p50, and ratio = p50 / p50 of the group's
+//   baseline (the case marked `baseline: true`, else the group's first case).
+//
+// See benchmarks/README.md for the API and how to read the tables.
+
+/** @typedef {{ name: string, group?: string, fn?: () => unknown, setup?: () => (() => unknown), bytes?: number, baseline?: boolean, note?: string }} Case */
+
+const g = /** @type {any} */ (globalThis);
+
+/** Sink for benchmark results, so the JIT cannot drop the work that made them. */
+export let blackhole = undefined;
+/** @param {unknown} v */
+export function consume(v) {
+  blackhole = v;
+}
+
+// ---------------------------------------------------------------------------
+// Runtime detection and CLI arguments
+
+/** @returns {"deno" | "bun" | "node" | "unknown"} */
+export function runtimeName() {
+  if (typeof g.Deno?.version?.deno === "string") return "deno";
+  if (typeof g.Bun?.version === "string") return "bun";
+  if (typeof g.process?.versions?.node === "string") return "node";
+  return "unknown";
+}
+
+/**
+ * Runtime name and version, engine and version, OS, architecture and CPU count.
+ * @returns {{ runtime: string, version: string, engine: string, engineVersion: string, os: string, arch: string, cpus: number, cpuModel: string }}
+ */
+export function runtimeInfo() {
+  const rt = runtimeName();
+  let version = "?", engine = "?", engineVersion = "?", os = "?", arch = "?", cpuModel = "";
+  if (rt === "deno") {
+    version = g.Deno.version.deno;
+    engine = "V8";
+    engineVersion = g.Deno.version.v8;
+    os = g.Deno.build.os;
+    arch = g.Deno.build.arch;
+  } else if (rt === "bun") {
+    version = g.Bun.version;
+    engine = "JavaScriptCore";
+    engineVersion = "WebKit " + String(g.process?.versions?.webkit ?? "?").slice(0, 12);
+    os = g.process?.platform ?? "?";
+    arch = g.process?.arch ?? "?";
+  } else if (rt === "node") {
+    version = g.process.versions.node;
+    engine = "V8";
+    engineVersion = g.process.versions.v8;
+    os = g.process.platform;
+    arch = g.process.arch;
+  }
+  let cpus = Number(g.navigator?.hardwareConcurrency) || 0;
+  // node:os through getBuiltinModule (Node >= 20.16, Bun) keeps this sync; Deno needs no fallback.
+  const nodeOs = rt !== "deno" ? g.process?.getBuiltinModule?.("node:os") : undefined;
+  if (nodeOs) {
+    try {
+      const list = nodeOs.cpus();
+      if (!cpus) cpus = nodeOs.availableParallelism?.() ?? list.length;
+      cpuModel = list[0]?.model?.trim() ?? "";
+    } catch {
+      // cpus() may be unavailable in sandboxes; the count alone is enough.
+    }
+  }
+  return { runtime: rt, version, engine, engineVersion, os, arch, cpus, cpuModel };
+}
+
+/** One line such as "node 20.20.2 (V8 11.3.244.8) linux x64, 2 CPUs". */
+export function runtimeLine() {
+  const i = runtimeInfo();
+  const cpu = `${i.cpus} CPU${i.cpus === 1 ? "" : "s"}${i.cpuModel ? ` (${i.cpuModel})` : ""}`;
+  return `${i.runtime} ${i.version} (${i.engine} ${i.engineVersion}) ${i.os} ${i.arch}, ${cpu}`;
+}
+
+/** Prints the runtime line (and a header) at the top of a run. @param {string} [title] */
+export function printRuntimeInfo(title) {
+  if (title) console.log(`# ${title}`);
+  console.log(`runtime: ${runtimeLine()}`);
+}
+
+/** The script's own arguments, without the runtime and script path. @returns {string[]} */
+export function scriptArgs() {
+  if (runtimeName() === "deno") return [...g.Deno.args];
+  return g.process?.argv ? g.process.argv.slice(2) : [];
+}
+
+/**
+ * Parses the arguments every benchmark script understands:
+ *   --quick            tiny sizes and few iterations (smoke tests)
+ *   --filter=REGEX     only cases whose "group/name" matches (also: any bare word)
+ *   --json             also print the results as one JSON line
+ *   --in-process       don't isolate cases in subprocesses
+ *   --child=NAME       internal: run one isolated case and print its samples
+ * Unknown `--key=value` pairs are kept in `options`.
+ * @param {string[]} [argv]
+ */
+export function parseArgs(argv = scriptArgs()) {
+  /** @type {{ quick: boolean, json: boolean, inProcess: boolean, filter: RegExp | null, child: string | null, options: Record<string, string | true>, positional: string[] }} */
+  const out = { quick: false, json: false, inProcess: false, filter: null, child: null, options: {}, positional: [] };
+  const filters = [];
+  for (const a of argv) {
+    if (a === "--quick") out.quick = true;
+    else if (a === "--json") out.json = true;
+    else if (a === "--in-process") out.inProcess = true;
+    else if (a.startsWith("--filter=")) filters.push(a.slice(9));
+    else if (a.startsWith("--child=")) out.child = a.slice(8);
+    else if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      if (eq < 0) out.options[a.slice(2)] = true;
+      else out.options[a.slice(2, eq)] = a.slice(eq + 1);
+    } else {
+      out.positional.push(a);
+      filters.push(a);
+    }
+  }
+  if (filters.length) out.filter = new RegExp(filters.join("|"), "i");
+  return out;
+}
+
+/** @param {Case} c */
+export function caseId(c) {
+  return c.group ? `${c.group}/${c.name}` : c.name;
+}
+
+/** Keeps the cases whose "group/name" matches `filter` (all if null). @param {Case[]} cases @param {RegExp | null} filter */
+export function filterCases(cases, filter) {
+  return filter ? cases.filter((c) => filter.test(caseId(c))) : cases;
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+/** Percentile with linear interpolation of sorted values. @param {number[]} sorted @param {number} p 0..100 */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const x = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(x), hi = Math.ceil(x);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (x - lo);
+}
+
+/**
+ * Turns samples (ms per op) into a result row.
+ * @param {Case} c @param {number[]} samples ms per op
+ * @returns {Result}
+ */
+export function summarize(c, samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  return {
+    group: c.group ?? "",
+    name: c.name,
+    samples: s.length,
+    p1: percentile(s, 1),
+    p25: percentile(s, 25),
+    p50: percentile(s, 50),
+    p75: percentile(s, 75),
+    p99: percentile(s, 99),
+    bytes: c.bytes,
+    baseline: false,
+    ratio: NaN,
+    note: c.note,
+  };
+}
+
+/**
+ * @typedef {{ group: string, name: string, samples: number, p1: number, p25: number, p50: number, p75: number, p99: number, bytes: number | undefined, baseline: boolean, ratio: number, note?: string | undefined }} Result
+ * Times are milliseconds per op.
+ */
+
+/** Fills in `baseline` and `ratio` per group. @param {Result[]} results @param {Case[]} cases */
+export function addRatios(results, cases) {
+  for (const group of new Set(results.map((r) => r.group))) {
+    const rows = results.filter((r) => r.group === group);
+    const marked = cases.find((c) => (c.group ?? "") === group && c.baseline);
+    const base = (marked && rows.find((r) => r.name === marked.name)) ?? rows[0];
+    for (const r of rows) {
+      r.baseline = r === base;
+      r.ratio = r.p50 / base.p50;
+    }
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------
+// The round-robin runner
+
+/**
+ * @typedef {object} RunOptions
+ * @property {number} [iterations=60] recorded round-robin iterations per group (at most)
+ * @property {number} [minIterations=5] recorded iterations per group even past maxTimeMs
+ * @property {number} [maxTimeMs=10000] stop recording a group after this long
+ * @property {number} [warmup=5] unrecorded warm-up iterations (after calibration)
+ * @property {number} [minSampleMs=2] each sample repeats fn until at least this long
+ * @property {number} [maxBatch=1e6] upper bound on repetitions per sample
+ * @property {(iteration: number) => void} [afterIteration] untimed hook after each iteration (e.g. a GC)
+ * @property {(msg: string) => void} [log] progress messages (default: none)
+ */
+
+/**
+ * Runs cases round-robin, one group after another.
+ * A case has either `fn` (one op) or `setup` (called once, returns the op function).
+ * @param {Case[]} cases @param {RunOptions} [opts]
+ * @returns {Result[]} one row per case, in input order, with ratios
+ */
+export function runRoundRobin(cases, opts = {}) {
+  /** @type {Map<Case, number[]>} */
+  const samples = new Map();
+  for (const group of new Set(cases.map((c) => c.group ?? ""))) {
+    const members = cases.filter((c) => (c.group ?? "") === group);
+    opts.log?.(`running ${group || "(no group)"}: ${members.length} case${members.length === 1 ? "" : "s"}`);
+    const lists = collectSamples(members, opts);
+    members.forEach((c, i) => samples.set(c, lists[i]));
+  }
+  return addRatios(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
+}
+
+/**
+ * Calibrates, warms up and samples the members of one group round-robin.
+ * @param {Case[]} members @param {RunOptions} opts @returns {number[][]} ms per op, per member
+ */
+function collectSamples(members, opts) {
+  const {
+    iterations = 60,
+    minIterations = 5,
+    maxTimeMs = 10_000,
+    warmup = 5,
+    minSampleMs = 2,
+    maxBatch = 1e6,
+    afterIteration,
+  } = opts;
+  const fns = members.map((c) => (c.setup ? c.setup() : /** @type {() => unknown} */ (c.fn)));
+  const n = members.length;
+
+  // Calibrate: grow the batch until one sample takes minSampleMs.
+  // The cases alternate here too, so calibration is itself a warm-up.
+  const batch = new Array(n).fill(1);
+  const done = new Array(n).fill(false);
+  for (let round = 0; done.includes(false) && round < 40; round++) {
+    for (let k = 0; k < n; k++) {
+      const i = (k + round) % n;
+      if (done[i]) continue;
+      const t = timeBatch(fns[i], batch[i]);
+      if (t >= minSampleMs || batch[i] >= maxBatch) done[i] = true;
+      else batch[i] = Math.min(maxBatch, batch[i] * (t > 0 ? Math.min(8, Math.max(2, Math.ceil(minSampleMs / t))) : 8));
+    }
+    afterIteration?.(-1);
+  }
+  for (let it = 0; it < warmup; it++) {
+    for (let k = 0; k < n; k++) timeBatch(fns[(k + it) % n], batch[(k + it) % n]);
+    afterIteration?.(-1);
+  }
+
+  const lists = members.map(() => /** @type {number[]} */ ([]));
+  const start = performance.now();
+  for (let it = 0; it < iterations; it++) {
+    for (let k = 0; k < n; k++) {
+      const i = (k + it) % n;
+      lists[i].push(timeBatch(fns[i], batch[i]) / batch[i]);
+    }
+    afterIteration?.(it);
+    if (it + 1 >= minIterations && performance.now() - start > maxTimeMs) break;
+  }
+  return lists;
+}
+
+/** @param {() => unknown} fn @param {number} batch @returns {number} ms */
+function timeBatch(fn, batch) {
+  let r;
+  const t0 = performance.now();
+  for (let j = 0; j < batch; j++) r = fn();
+  const t = performance.now() - t0;
+  blackhole = r;
+  return t;
+}
+
+// ---------------------------------------------------------------------------
+// Process isolation: one case per fresh process, still round-robin
+
+/**
+ * Whether this process may start subprocesses with node:child_process.
+ * Deno without --allow-run/--allow-env says no (queried, never prompted).
+ */
+export async function canSpawn() {
+  if (runtimeName() === "deno") {
+    try {
+      const q = (name) => g.Deno.permissions.querySync({ name }).state === "granted";
+      return q("run") && q("env");
+    } catch {
+      return false;
+    }
+  }
+  return runtimeName() !== "unknown";
+}
+
+/** Command (program, leading args) that starts this runtime on a script. @param {string} script */
+function selfCommand(script) {
+  const rt = runtimeName();
+  if (rt === "deno") return { program: g.Deno.execPath(), args: ["run", ...denoChildFlags(), script] };
+  return { program: g.process.execPath, args: [...(g.process.execArgv ?? []), script] };
+}
+
+/** Deno permission flags for children: the same ones this process has, nothing more. */
+function denoChildFlags() {
+  const flags = [];
+  for (const name of ["read", "run", "env", "sys"]) {
+    try {
+      if (g.Deno.permissions.querySync({ name }).state === "granted") flags.push(`--allow-${name}`);
+    } catch {
+      // unknown permission name in this Deno: skip
+    }
+  }
+  return flags;
+}
+
+/** Path of a module from its import.meta.url. @param {string} url */
+export function pathFromUrl(url) {
+  const u = new URL(url);
+  if (u.protocol !== "file:") throw new Error(`Cannot run ${url} in a subprocess: not a file URL`);
+  return decodeURIComponent(u.pathname);
+}
+
+/**
+ * Runs this runtime on `script` with `args`, synchronously, and returns stdout.
+ * Throws with the child's stderr if it fails.
+ * @param {string} script path @param {string[]} args
+ */
+export async function spawnSelf(script, args) {
+  const { spawnSync } = await import("node:child_process");
+  const { program, args: lead } = selfCommand(script);
+  const r = spawnSync(program, [...lead, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    throw new Error(`Child ${[...args].join(" ")} exited with ${r.status ?? r.signal}:\n${String(r.stderr).slice(-2000)}`);
+  }
+  return String(r.stdout);
+}
+
+const CHILD_MARK = "@@round-robin-child@@ ";
+
+/** In a child: print a JSON payload the parent will find. @param {unknown} payload */
+export function sendToParent(payload) {
+  console.log(CHILD_MARK + JSON.stringify(payload));
+}
+
+/** In the parent: the payload a child printed. @param {string} stdout */
+export function receiveFromChild(stdout) {
+  const line = stdout.split("\n").find((l) => l.startsWith(CHILD_MARK));
+  if (!line) throw new Error(`Child printed no result:\n${stdout.slice(-2000)}`);
+  return JSON.parse(line.slice(CHILD_MARK.length));
+}
+
+/**
+ * Child side of runIsolated: if this process was started with --child=ID,
+ * runs that one case (warm-up + samples, same method as runRoundRobin),
+ * prints its samples for the parent and returns true. Call it at the top of
+ * the script, before anything else creates buffers or runs cases.
+ * @param {Case[]} cases @param {RunOptions} [opts] @param {ReturnType<typeof parseArgs>} [args]
+ */
+export function runChildIfRequested(cases, opts = {}, args = parseArgs()) {
+  if (!args.child) return false;
+  const c = cases.find((x) => caseId(x) === args.child);
+  if (!c) throw new Error(`No case named ${args.child}`);
+  const [samples] = collectSamples([c], opts);
+  sendToParent({ id: args.child, samples });
+  return true;
+}
+
+/**
+ * Runs each case in fresh subprocesses of this runtime, round-robin across
+ * processes: round r starts one child per case, in an order rotated by r,
+ * each child warming up and recording `opts.iterations` samples of its one
+ * case. Samples of all rounds are pooled per case. The script must call
+ * runChildIfRequested(cases, opts) first thing.
+ * @param {Case[]} cases @param {{ script: string, rounds?: number, childArgs?: string[], log?: (msg: string) => void }} opts
+ * @returns {Promise<Result[]>}
+ */
+export async function runIsolated(cases, opts) {
+  const { script, rounds = 5, childArgs = [], log } = opts;
+  /** @type {Map<Case, number[]>} */
+  const samples = new Map(cases.map((c) => [c, []]));
+  const groups = [...new Set(cases.map((c) => c.group ?? ""))];
+  for (const group of groups) {
+    const members = cases.filter((c) => (c.group ?? "") === group);
+    log?.(`running ${group || "(no group)"}: ${members.length} cases, ${rounds} rounds of one process per case`);
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < members.length; k++) {
+        const c = members[(k + r) % members.length];
+        const out = await spawnSelf(script, [`--child=${caseId(c)}`, ...childArgs]);
+        samples.get(c)?.push(...receiveFromChild(out).samples);
+      }
+    }
+  }
+  return addRatios(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
+}
+
+// ---------------------------------------------------------------------------
+// Output
+
+/** Human time for milliseconds. @param {number} ms */
+export function formatTime(ms) {
+  if (!Number.isFinite(ms)) return "-";
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 1) return `${ms.toFixed(ms >= 100 ? 0 : ms >= 10 ? 1 : 2)} ms`;
+  const us = ms * 1000;
+  if (us >= 1) return `${us.toFixed(us >= 100 ? 0 : us >= 10 ? 1 : 2)} µs`;
+  return `${(us * 1000).toFixed(1)} ns`;
+}
+
+/** Human size for bytes (binary units). @param {number} n */
+export function formatBytes(n) {
+  if (!Number.isFinite(n)) return "-";
+  const neg = n < 0 ? "-" : "";
+  let v = Math.abs(n);
+  for (const unit of ["B", "KiB", "MiB", "GiB"]) {
+    if (v < 1024 || unit === "GiB") return `${neg}${Number.isInteger(v) ? v : v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${unit}`;
+    v /= 1024;
+  }
+  return `${n} B`;
+}
+
+/** Human throughput. @param {number} bytes @param {number} ms */
+export function formatRate(bytes, ms) {
+  if (!bytes || !Number.isFinite(ms) || ms <= 0) return "-";
+  const perS = bytes / (ms / 1000);
+  if (perS >= 1e9) return `${(perS / 1e9).toFixed(2)} GB/s`;
+  if (perS >= 1e6) return `${(perS / 1e6).toFixed(perS >= 1e8 ? 0 : 1)} MB/s`;
+  return `${(perS / 1e3).toFixed(1)} kB/s`;
+}
+
+/** Ratio with two significant decimals; "1 (base)" for the baseline. @param {Result} r */
+function formatRatio(r) {
+  if (r.baseline) return "1.00 (base)";
+  if (!Number.isFinite(r.ratio)) return "-";
+  return r.ratio >= 10 ? r.ratio.toFixed(1) : r.ratio.toFixed(2);
+}
+
+export const RATIO_LEGEND =
+  "ratio = p50 of this case / p50 of its group's baseline (marked 'base'); <1 is faster, >1 is slower. " +
+  "p1..p99 are percentiles of the time per op over all samples (one sample = a batch of ops timed together). " +
+  "MB/s = bytes per op / p50. Compare ratios within one run; absolute times depend on the machine and its load.";
+
+/**
+ * Prints results with console.table, one table per group, then the legend.
+ * @param {Result[]} results @param {{ title?: string, legend?: string | false }} [opts]
+ */
+export function printTable(results, opts = {}) {
+  if (opts.title) console.log(`\n## ${opts.title}`);
+  for (const group of new Set(results.map((r) => r.group))) {
+    const rows = results.filter((r) => r.group === group);
+    if (group) console.log(`\n${group}`);
+    const hasBytes = rows.some((r) => r.bytes);
+    const hasNote = rows.some((r) => r.note);
+    console.table(
+      rows.map((r) => {
+        /** @type {Record<string, string | number>} */
+        const row = {
+          case: r.name,
+          p1: formatTime(r.p1),
+          p25: formatTime(r.p25),
+          p50: formatTime(r.p50),
+          p75: formatTime(r.p75),
+          p99: formatTime(r.p99),
+        };
+        if (hasBytes) row["MB/s (p50)"] = formatRate(r.bytes ?? 0, r.p50);
+        row.ratio = formatRatio(r);
+        row.samples = r.samples;
+        if (hasNote) row.note = r.note ?? "";
+        return row;
+      }),
+    );
+  }
+  if (opts.legend !== false) console.log(`legend: ${opts.legend ?? RATIO_LEGEND}`);
+}
+
+/** Prints arbitrary rows with console.table and a legend line. @param {Record<string, unknown>[]} rows @param {{ title?: string, legend?: string }} [opts] */
+export function printRows(rows, opts = {}) {
+  if (opts.title) console.log(`\n## ${opts.title}`);
+  console.table(rows);
+  if (opts.legend) console.log(`legend: ${opts.legend}`);
+}
