@@ -24,19 +24,19 @@
 
 import {
   canSpawn,
-  caseId,
   consume,
   filterCases,
   formatBytes,
   parseArgs,
   pathFromUrl,
   printRows,
-  printRuntimeInfo,
   printTable,
+  printRuntimeInfo,
   receiveFromChild,
   runChildIfRequested,
   runIsolated,
   runRoundRobin,
+  runtimeInfo,
   runtimeName,
   sendToParent,
   spawnSelf,
@@ -270,7 +270,7 @@ function median(xs) {
 
 async function memorySection(spawn) {
   const names = Object.keys(MEMORY_STRATEGIES).filter((n) => !args.filter || args.filter.test(`memory/${n}`));
-  if (!names.length) return;
+  if (!names.length) return undefined;
   /** @type {Record<string, { peak: number[], rssPeak: number[], rssAfter: number[] }>} */
   const got = Object.fromEntries(names.map((n) => [n, { peak: [], rssPeak: [], rssAfter: [] }]));
   const rounds = spawn ? CONFIG.memoryRounds : 1;
@@ -290,6 +290,7 @@ async function memorySection(spawn) {
     const peak = median(got[name].peak), rssPeak = median(got[name].rssPeak);
     return {
       strategy: name,
+      peakBytes: peak, rssPeakBytes: rssPeak, reservedBytes: MEMORY_STRATEGIES[name][1],
       "held at peak": formatBytes(peak),
       "× output": (peak / MEM_T).toFixed(2),
       "address space reserved": formatBytes(MEMORY_STRATEGIES[name][1]),
@@ -299,7 +300,7 @@ async function memorySection(spawn) {
       "why": MEMORY_STRATEGIES[name][2],
     };
   });
-  printRows(rows, {
+  printRows(rows.map(({ peakBytes, rssPeakBytes, reservedBytes, ...shown }) => shown), {
     title: `memory: building ${formatBytes(MEM_T)} in ${formatBytes(MEM_S)} pieces (resizable maxByteLength ${formatBytes(MEM_MAX)})`,
     legend:
       "held at peak = bytes of buffers the strategy still references at its worst moment (counted by the code, exact); " +
@@ -310,6 +311,7 @@ async function memorySection(spawn) {
           "it includes garbage the GC has not freed yet, so it can exceed 'held at peak'. RSS Δ after = at the end, result still alive."
         : "RSS columns need subprocesses (run with --allow-run --allow-env under Deno); n/a here."),
   });
+  return rows;
 }
 
 // ---------------------------------------------------------------------------
@@ -377,19 +379,20 @@ async function main() {
   );
   const log = (m) => console.log(`… ${m}`);
   const opts = { ...CONFIG.inProcess, log };
+  /** @type {Record<string, unknown>} */
+  const report = { runtime: runtimeInfo(), quick: QUICK, isolated: spawn, sections: {} };
+  const show = (key, results, title) => { report.sections[key] = results; printTable(results, { title }); };
 
   const alloc = filterCases(allocCases(), args.filter);
   if (alloc.length) {
-    printTable(runRoundRobin(alloc, { ...opts, afterIteration: collectIfBun }), {
-      title: "alloc: fixed vs resizable allocation (one buffer + a Uint8Array view per op)",
-    });
+    show("alloc", runRoundRobin(alloc, { ...opts, afterIteration: collectIfBun }),
+      "alloc: fixed vs resizable allocation (one buffer + a Uint8Array view per op)");
   }
 
   const grow = filterCases(growCases(), args.filter);
   if (grow.length) {
-    printTable(runRoundRobin(grow, { ...opts, afterIteration: collectIfBun }), {
-      title: "grow: concatenating fixed-size chunks vs resizing in place (step→total; every strategy writes the same pieces with set)",
-    });
+    show("grow", runRoundRobin(grow, { ...opts, afterIteration: collectIfBun }),
+      "grow: concatenating fixed-size chunks vs resizing in place (step→total; every strategy writes the same pieces with set)");
   }
 
   const stores = filterCases(STORE_CASES, args.filter);
@@ -401,15 +404,15 @@ async function main() {
       : runRoundRobin(cases, opts);
   const where = spawn ? `fresh process per case, ${CONFIG.storeRounds} round(s)` : "in one process";
   if (elements.length) {
-    printTable(await runStores(elements), { title: `element: per-element stores over ${formatBytes(N)} (${where})` });
+    show("element", await runStores(elements), `element: per-element stores over ${formatBytes(N)} (${where})`);
   }
   if (bulk.length) {
-    printTable(await runStores(bulk), { title: `bulk: bulk stores filling ${formatBytes(N)} (${where})` });
+    show("bulk", await runStores(bulk), `bulk: bulk stores filling ${formatBytes(N)} (${where})`);
   }
 
-  await memorySection(spawn);
+  const memory = await memorySection(spawn);
+  if (memory) report.sections.memory = memory;
 
-  const all = [...alloc, ...grow, ...stores].map(caseId);
-  if (args.json) console.log(JSON.stringify({ runtime: runtimeName(), cases: all }));
+  if (args.json) console.log(JSON.stringify(report));
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
