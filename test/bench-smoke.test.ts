@@ -1,0 +1,65 @@
+// Smoke test for the dependency-free benchmarks: `benchmarks/buffers.js --quick`
+// must keep running under node, bun and deno (with and without Deno permissions),
+// print the runtime line and the result tables, and produce finite timings.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const script = "benchmarks/buffers.js";
+const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(program: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(program, args, { cwd: root, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+const runtimes: { label: string; program: string; args: string[]; runtime: RegExp; isolated: boolean }[] = [
+  { label: "node", program: process.execPath, args: [script], runtime: /^runtime: node \d+\.\d+\.\d+ \(V8 [\w.-]+\)/m, isolated: true },
+  { label: "bun", program: bin("bun"), args: [script], runtime: /^runtime: bun \d+\.\d+\.\d+ \(JavaScriptCore /m, isolated: true },
+  {
+    label: "deno with --allow-run --allow-env",
+    program: bin("deno"),
+    args: ["run", "--allow-run", "--allow-env", script],
+    runtime: /^runtime: deno \d+\.\d+\.\d+ \(V8 [\w.-]+\)/m,
+    isolated: true,
+  },
+  { label: "deno run as-is", program: bin("deno"), args: ["run", script], runtime: /^runtime: deno \d+\.\d+\.\d+ /m, isolated: false },
+];
+
+describe("benchmarks/buffers.js --quick", () => {
+  it.each(runtimes)("runs under $label and prints the runtime, tables and legend", async (rt) => {
+    const r = await run(rt.program, [...rt.args, "--quick", "--json"]);
+    expect(r.stderr, r.stdout).not.toMatch(/error/i);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(rt.runtime);
+    for (const title of ["## alloc", "## grow", "## element", "## bulk", "## memory"]) expect(r.stdout).toContain(title);
+    for (const header of ["p1", "p25", "p50", "p75", "p99", "ratio", "MB/s (p50)"]) expect(r.stdout).toContain(header);
+    expect(r.stdout).toMatch(/^legend: ratio = p50 of this case \/ p50 of /m);
+    expect(r.stdout).toContain(rt.isolated ? "one fresh process per case" : "no isolation");
+
+    const line = r.stdout.split("\n").find((l) => l.startsWith('{"runtime"'));
+    expect(line).toBeDefined();
+    const report = JSON.parse(line ?? "{}");
+    for (const key of ["alloc", "grow", "element", "bulk"]) {
+      const rows = report.sections[key] as { p50: number; ratio: number; baseline: boolean }[];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(Number.isFinite(row.p50) && row.p50 > 0).toBe(true);
+        expect(Number.isFinite(row.ratio)).toBe(true);
+      }
+      expect(rows.some((row) => row.baseline)).toBe(true);
+    }
+    expect(report.sections.memory.length).toBe(5);
+  });
+});
