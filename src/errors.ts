@@ -1,0 +1,143 @@
+/**
+ * Error classes thrown by the encoder and the decoder, and the cold helpers
+ * that build them, so hot paths only say `throw truncated(...)`.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+/** Stable codes carried by {@link DecodeError.code}. */
+export const DecodeErrorCode = {
+  /** The input ended inside a value; more bytes would let it continue. */
+  TRUNCATED: "TRUNCATED",
+  /** A byte that the format does not define (0xc1). */
+  INVALID_BYTE: "INVALID_BYTE",
+  /** A string is not valid UTF-8. */
+  INVALID_UTF8: "INVALID_UTF8",
+  /** Nesting deeper than `maxDepth`. */
+  MAX_DEPTH: "MAX_DEPTH",
+  /** A declared length above one of the `max*Length` options. */
+  MAX_LENGTH: "MAX_LENGTH",
+  /** Bytes left over after the value; use `decodeMulti` for back-to-back values. */
+  EXTRA_BYTES: "EXTRA_BYTES",
+  /** An extension whose payload is malformed (for example a timestamp). */
+  INVALID_EXT: "INVALID_EXT",
+  /** A map key that cannot be used as a key. */
+  INVALID_KEY: "INVALID_KEY",
+} as const;
+
+/** One of the {@link DecodeErrorCode} values. */
+export type DecodeErrorCode = (typeof DecodeErrorCode)[keyof typeof DecodeErrorCode];
+
+/** Stable codes carried by {@link EncodeError.code}. */
+export const EncodeErrorCode = {
+  /** A value of a type MessagePack cannot represent (function, symbol...). */
+  UNSUPPORTED_TYPE: "UNSUPPORTED_TYPE",
+  /** Nesting deeper than `maxDepth`, which is how cycles are reported. */
+  MAX_DEPTH: "MAX_DEPTH",
+  /** A string, binary, array, map or extension longer than 2^32-1. */
+  TOO_LONG: "TOO_LONG",
+  /** A bigint outside the int64/uint64 range. */
+  BIGINT_RANGE: "BIGINT_RANGE",
+  /** A `Date` whose time is NaN. */
+  INVALID_DATE: "INVALID_DATE",
+  /** An extension type outside -128..127, or an extension that returned no bytes. */
+  INVALID_EXT: "INVALID_EXT",
+  /** The output does not fit: a fixed target that is too small, or `maxByteLength` for `encodeInto`. */
+  OUT_OF_SPACE: "OUT_OF_SPACE",
+} as const;
+
+/** One of the {@link EncodeErrorCode} values. */
+export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorCode];
+
+/**
+ * Thrown by every decode function for malformed, truncated or over-limit
+ * input. `offset` is the byte position in the input where the problem was
+ * found (for a truncated value, where the incomplete item starts).
+ *
+ * @example Catching a truncated input
+ * ```ts
+ * import { decode, DecodeError } from "@resizable/msgpack";
+ * try {
+ *   decode(new Uint8Array([0x92, 0x01])); // an array of 2 with 1 item
+ * } catch (e) {
+ *   if (!(e instanceof DecodeError)) throw e;
+ *   console.assert(e.code === "TRUNCATED" && e.offset === 2);
+ * }
+ * ```
+ */
+export class DecodeError extends Error {
+  /** Byte offset in the input where the problem was found. */
+  readonly offset: number;
+  /** A stable code, one of {@link DecodeErrorCode}. */
+  readonly code: DecodeErrorCode;
+  /** For `TRUNCATED`: how many more bytes the item needs at least. */
+  readonly needed: number;
+
+  constructor(message: string, offset: number, code: DecodeErrorCode, needed = 0) {
+    super(message);
+    this.name = "DecodeError";
+    this.offset = offset;
+    this.code = code;
+    this.needed = needed;
+  }
+}
+
+/**
+ * Thrown by every encode function for a value MessagePack cannot represent,
+ * nesting past `maxDepth` (cycles), lengths past 2^32-1, or an output that
+ * does not fit its target.
+ *
+ * @example Encoding a cycle
+ * ```ts
+ * import { encode, EncodeError } from "@resizable/msgpack";
+ * const a: unknown[] = [];
+ * a.push(a);
+ * try {
+ *   encode(a);
+ * } catch (e) {
+ *   console.assert(e instanceof EncodeError && e.code === "MAX_DEPTH");
+ * }
+ * ```
+ */
+export class EncodeError extends Error {
+  /** A stable code, one of {@link EncodeErrorCode}. */
+  readonly code: EncodeErrorCode;
+
+  constructor(message: string, code: EncodeErrorCode) {
+    super(message);
+    this.name = "EncodeError";
+    this.code = code;
+  }
+}
+
+/** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
+export function truncated(start: number, need: number, end: number, what: string): DecodeError {
+  const missing = start + need - end;
+  return new DecodeError(
+    `Cannot decode ${what} at offset ${start}: input ends after ${end - start} of its ${need} bytes (${missing} missing)`,
+    start,
+    DecodeErrorCode.TRUNCATED,
+    missing,
+  );
+}
+
+/** Builds a non-truncation {@link DecodeError}. */
+export function decodeError(message: string, offset: number, code: DecodeErrorCode): DecodeError {
+  return new DecodeError(message, offset, code);
+}
+
+/** Builds an {@link EncodeError}. */
+export function encodeError(message: string, code: EncodeErrorCode): EncodeError {
+  return new EncodeError(message, code);
+}
+
+/** Names a value's type for error messages without printing user data. */
+export function describeType(value: unknown): string {
+  if (value === null) return "null";
+  const t = typeof value;
+  if (t !== "object") return t;
+  const name = (value as object).constructor?.name;
+  return name ? `object (${name})` : "object";
+}

@@ -1,0 +1,394 @@
+/**
+ * The byte sink behind the encoder, and the only module that allocates
+ * output. Small values are written with plain indexed stores into a plain,
+ * reusable scratch `Uint8Array`; when it fills, its bytes move in bulk into
+ * a store: a resizable `ArrayBuffer` grown in place (or, by choice, a plain
+ * buffer grown by copying); past the store's ceiling, or where
+ * `ArrayBuffer.prototype.resize` does not exist, output continues as a list
+ * of chunks.
+ *
+ * Why: element stores into a view of a resizable buffer are 2-10x slower
+ * than into a plain one in every engine, while bulk `set`/`encodeInto` into
+ * one are as fast (DESIGN.md, shared/probes).
+ *
+ * @module
+ */
+
+import { EncodeErrorCode, encodeError } from "./errors.ts";
+
+/** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024). */
+export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function";
+
+/**
+ * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
+ * more than 2^32), and the largest single result `encode` returns.
+ */
+export const MAX_STORE_BYTES: number = 2 ** 32;
+
+/** Default scratch size: big enough for most messages, small enough to stay in L2 cache. */
+export const DEFAULT_SCRATCH_BYTES: number = 64 * 1024;
+
+/**
+ * A result at least this large is handed over as the store itself (shrunk to
+ * its length, no copy); a smaller one is copied out and the store is kept
+ * for the next call. At 8 MiB, even the ~32,700 resizable buffers a process
+ * may hold would be 256 GiB of results, so handing over never exhausts them.
+ */
+export const HANDOVER_MIN_BYTES: number = 8 * 1024 * 1024;
+
+/** A kept store larger than this is dropped after the call, so an idle encoder holds little memory. */
+export const RETAIN_MAX_BYTES: number = 2 * HANDOVER_MIN_BYTES;
+
+/** The smallest ceiling for a store: small estimates still get room to be wrong. */
+const MIN_CEILING_BYTES = 64 * 1024 * 1024;
+
+/** Largest chunk the chunk list allocates at once. */
+const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How the sink grows past the scratch buffer:
+ * - `"auto"`: the default; `"resizable"` where the runtime can resize, else `"chunks"`;
+ * - `"resizable"`: one resizable `ArrayBuffer`, sized from the estimate, grown in place;
+ * - `"doubling"`: a plain buffer that doubles by copying (the classic approach);
+ * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes (a pre-pass);
+ * - `"chunks"`: a list of chunks concatenated once at the end.
+ */
+export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks";
+
+/** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
+export type SizeGuess = (root: unknown) => number;
+
+/**
+ * Scratch + store + chunk list. The encoder writes through `bytes`/`view` at
+ * `pos` after `ensure(n)`; everything else is the slow path.
+ */
+export class Sink {
+  /** Where the encoder writes now: the scratch, or in chunk mode the current chunk. */
+  bytes: Uint8Array;
+  /** A `DataView` over `bytes`. */
+  view: DataView;
+  /** Write position in `bytes`. */
+  pos = 0;
+
+  /** The home scratch, reused across calls. */
+  private scratch: Uint8Array;
+  private scratchView: DataView;
+  /** The store's buffer, a resizable or a plain one, and a view of all of it. */
+  private store: ArrayBuffer | null = null;
+  private storeBytes: Uint8Array = new Uint8Array(0);
+  /** Bytes of the store in use. */
+  private storeLen = 0;
+  /** Whether this call has sent any bytes to the store. */
+  private storeUsed = false;
+  /** The chunk list of this call, or null while not in chunk mode. */
+  private chunks: Uint8Array[] | null = null;
+  private chunksLen = 0;
+  /** The value this call encodes (for the estimate, taken only on overflow). */
+  private root: unknown = undefined;
+
+  private readonly strategy: SinkStrategy;
+  private readonly maxByteLength: number;
+  private readonly guess: SizeGuess | null;
+  private readonly exactSize: SizeGuess;
+
+  /**
+   * @param scratchBytes size of the reusable scratch
+   * @param strategy how to grow past it
+   * @param maxByteLength ceiling of one store; past it, the chunk list
+   * @param guess the size estimate used to size a resizable store, or null to skip it
+   * @param exactSize the exact size, for the `"exact"` strategy
+   */
+  constructor(scratchBytes: number, strategy: SinkStrategy, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess) {
+    this.scratch = this.bytes = new Uint8Array(Math.max(64, scratchBytes));
+    this.scratchView = this.view = new DataView(this.scratch.buffer);
+    this.strategy = strategy === "auto" ? (CAN_RESIZE ? "resizable" : "chunks") : strategy === "resizable" && !CAN_RESIZE ? "chunks" : strategy;
+    this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
+    this.guess = guess;
+    this.exactSize = exactSize;
+  }
+
+  /** Starts a call that encodes `root`. */
+  begin(root: unknown): void {
+    this.root = root;
+    this.pos = 0;
+    this.storeLen = 0;
+    this.storeUsed = false;
+    this.chunks = null;
+    this.chunksLen = 0;
+    if (this.strategy === "exact" && this.storeBytes.length === 0) {
+      // exact: the store is sized by the pre-pass before writing a byte
+      this.openPlainStore(this.exactSize(root));
+      this.storeUsed = true;
+    }
+  }
+
+  /** Drops per-call references after a call, whether it succeeded or threw. */
+  end(): void {
+    this.root = undefined;
+    this.chunks = null;
+    if (this.bytes !== this.scratch) {
+      this.bytes = this.scratch;
+      this.view = this.scratchView;
+    }
+    this.pos = 0;
+    if (this.strategy === "exact" || (this.store !== null && this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
+  }
+
+  /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
+  grow(n: number): void {
+    this.flush();
+    if (n > this.bytes.length) {
+      // a single item larger than the scratch: give it a buffer of its own
+      if (this.chunks !== null) this.newChunk(n);
+      else this.useLargeScratch(n);
+    }
+  }
+
+  /** Total bytes written so far in this call. */
+  length(): number {
+    return this.storeLen + this.chunksLen + this.pos;
+  }
+
+  /**
+   * Appends `src` (a large binary or string payload) in bulk, skipping the
+   * scratch when it is large. Small ones are copied into the scratch.
+   */
+  append(src: Uint8Array): void {
+    const n = src.length;
+    if (this.pos + n <= this.bytes.length) {
+      this.bytes.set(src, this.pos);
+      this.pos += n;
+      return;
+    }
+    this.flush();
+    if (n <= this.bytes.length >>> 2) {
+      this.bytes.set(src, 0);
+      this.pos = n;
+      return;
+    }
+    if (this.chunks === null && this.reserveStore(n)) {
+      this.storeBytes.set(src, this.storeLen);
+      this.storeLen += n;
+      return;
+    }
+    // chunk mode: the payload is copied into a chunk of its own
+    this.chunks!.push(src.slice());
+    this.chunksLen += n;
+  }
+
+  /**
+   * For a large string: returns a target with at least `n` bytes free at
+   * the returned offset, after flushing the scratch. Call {@link commit}
+   * with the bytes written.
+   */
+  reserveDirect(n: number): { target: Uint8Array; offset: number } {
+    this.flush();
+    if (this.chunks === null && this.reserveStore(n)) return { target: this.storeBytes, offset: this.storeLen };
+    this.newChunk(n);
+    return { target: this.bytes, offset: 0 };
+  }
+
+  /** Records `n` bytes written into the target of {@link reserveDirect}. */
+  commit(target: Uint8Array, n: number): void {
+    if (target === this.storeBytes && this.chunks === null) this.storeLen += n;
+    else this.pos += n;
+  }
+
+  /** Ends the call and returns the output as one independent `Uint8Array` of exact length. */
+  finish(): Uint8Array {
+    if (!this.storeUsed && this.chunks === null) return this.bytes.slice(0, this.pos);
+    if (this.chunks === null) this.flush();
+    if (this.chunks !== null) {
+      const chunks = this.closeChunks();
+      return concat(chunks, this.chunksLen);
+    }
+    return this.takeStore();
+  }
+
+  /** Ends the call and returns the output as chunks, without the final concatenation. */
+  finishChunks(): Uint8Array[] {
+    if (!this.storeUsed && this.chunks === null) return [this.bytes.slice(0, this.pos)];
+    if (this.chunks === null) this.flush();
+    if (this.chunks !== null) return this.closeChunks();
+    return [this.takeStore()];
+  }
+
+  // ---- slow paths ----
+
+  /** Moves the scratch's bytes to the store, or in chunk mode seals the current chunk and starts another. */
+  private flush(): void {
+    const n = this.pos;
+    if (n === 0) return;
+    if (this.chunks === null) {
+      if (this.reserveStore(n)) {
+        this.storeBytes.set(this.bytes.subarray(0, n), this.storeLen);
+        this.storeLen += n;
+        this.pos = 0;
+        if (this.bytes !== this.scratch) {
+          this.bytes = this.scratch;
+          this.view = this.scratchView;
+        }
+        return;
+      }
+      // the store could not take it: reserveStore switched to chunk mode
+    }
+    this.seal();
+    this.newChunk(0);
+  }
+
+  /** Chunk mode: the bytes written in the current buffer become a chunk. */
+  private seal(): void {
+    if (this.pos === 0) return;
+    this.chunks!.push(this.bytes.subarray(0, this.pos));
+    this.chunksLen += this.pos;
+    this.pos = 0;
+    if (this.bytes === this.scratch) {
+      // the scratch now belongs to the output: later calls get a new one
+      this.scratch = new Uint8Array(this.scratch.length);
+      this.scratchView = new DataView(this.scratch.buffer);
+    }
+  }
+
+  /**
+   * Ensures the store can take `n` more bytes. Returns false after switching
+   * to chunk mode (ceiling reached, or the strategy is `"chunks"`).
+   */
+  private reserveStore(n: number): boolean {
+    const need = this.storeLen + n;
+    if (!this.storeUsed) {
+      if (this.strategy === "chunks" || !this.openStore(need)) {
+        this.startChunks();
+        return false;
+      }
+      this.storeUsed = true;
+      return true;
+    }
+    const cap = this.storeBytes.length;
+    if (need <= cap) return true;
+    const store = this.store!;
+    const ceiling = store.resizable ? store.maxByteLength : this.maxByteLength;
+    if (need > ceiling) {
+      this.startChunks();
+      return false;
+    }
+    const size = Math.min(ceiling, Math.max(need, cap * 2));
+    if (store.resizable) {
+      store.resize(size); // in place: storeBytes tracks the new length
+    } else {
+      // a plain store (doubling / exact): grow by copying
+      const grown = new Uint8Array(size);
+      grown.set(this.storeBytes.subarray(0, this.storeLen));
+      this.store = grown.buffer;
+      this.storeBytes = grown;
+    }
+    return true;
+  }
+
+  /**
+   * Opens (or reuses) the store for a call's first overflow, sized from the
+   * estimate. Returns false when `need` is past the ceiling.
+   */
+  private openStore(need: number): boolean {
+    if (need > this.maxByteLength) return false;
+    const scratchLen = this.scratch.length;
+    if (this.strategy !== "resizable") {
+      // doubling (exact opens its store in begin())
+      this.openPlainStore(Math.max(need, scratchLen * 2));
+      return true;
+    }
+    const estimate = this.guess === null ? 0 : this.guess(this.root);
+    // headroom: twice the estimate, at least 64 MiB, as a power of two
+    const wanted = this.guess === null ? this.maxByteLength : Math.max(MIN_CEILING_BYTES, estimate * 2);
+    const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(wanted)));
+    if (need > ceiling) return false;
+    const initial = Math.min(ceiling, Math.max(need, scratchLen * 2, Math.ceil(estimate * 1.125)));
+    const kept = this.store;
+    if (kept !== null && kept.resizable && kept.maxByteLength >= ceiling) {
+      // the encoder's kept store is reserved far enough already
+      if (kept.byteLength < initial) kept.resize(initial);
+      return true;
+    }
+    const store = new ArrayBuffer(initial, { maxByteLength: ceiling });
+    this.store = store;
+    this.storeBytes = new Uint8Array(store); // length-tracking: follows resize()
+    return true;
+  }
+
+  private openPlainStore(size: number): void {
+    const bytes = new Uint8Array(Math.min(size, this.maxByteLength));
+    this.store = bytes.buffer;
+    this.storeBytes = bytes;
+  }
+
+  private dropStore(): void {
+    this.store = null;
+    this.storeBytes = new Uint8Array(0);
+  }
+
+  /** Switches this call to chunk mode; bytes already in the store become the first chunk. */
+  private startChunks(): void {
+    if (this.chunks !== null) return;
+    this.chunks = [];
+    if (this.storeUsed && this.storeLen > 0) {
+      this.chunks.push(new Uint8Array(this.store!, 0, this.storeLen));
+      this.chunksLen = this.storeLen;
+      this.dropStore(); // the chunk owns it now
+    }
+    this.storeLen = 0;
+    this.storeUsed = false;
+  }
+
+  /** Starts a new current chunk of at least `n` bytes (chunk mode). */
+  private newChunk(n: number): void {
+    const size = Math.max(n, Math.min(MAX_CHUNK_BYTES, Math.max(this.scratch.length, this.chunksLen >>> 2)));
+    this.bytes = new Uint8Array(size);
+    this.view = new DataView(this.bytes.buffer);
+    this.pos = 0;
+  }
+
+  /** Outside chunk mode, an item larger than the scratch gets a temporary scratch of its own. */
+  private useLargeScratch(n: number): void {
+    this.bytes = new Uint8Array(n);
+    this.view = new DataView(this.bytes.buffer);
+    this.pos = 0;
+  }
+
+  /** Chunk mode: seals the last chunk and returns the list. */
+  private closeChunks(): Uint8Array[] {
+    this.seal();
+    return this.chunks!;
+  }
+
+  /** The store's bytes as the result: handed over if large, else copied. */
+  private takeStore(): Uint8Array {
+    const len = this.storeLen;
+    const store = this.store!;
+    if (len >= HANDOVER_MIN_BYTES || this.strategy === "exact" || this.strategy === "doubling") {
+      this.dropStore();
+      if (store.resizable) {
+        store.resize(len);
+        return new Uint8Array(store, 0, len);
+      }
+      return len === store.byteLength ? new Uint8Array(store) : new Uint8Array(store, 0, len).slice();
+    }
+    return this.storeBytes.slice(0, len);
+  }
+}
+
+/** Concatenates chunks into one plain buffer of `total` bytes. */
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (total > MAX_STORE_BYTES) {
+    throw encodeError(
+      `Cannot return ${total} bytes as one Uint8Array: the limit is ${MAX_STORE_BYTES}; use Encoder.encodeChunks`,
+      EncodeErrorCode.OUT_OF_SPACE,
+    );
+  }
+  if (chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}

@@ -1,0 +1,236 @@
+/**
+ * Sizes before encoding: {@link estimateSize}, a cheap bounded guess the
+ * encoder uses to size its store, and {@link encodedSize}, the exact byte
+ * count of `encode(value)` computed without writing any output.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { EncodeErrorCode, encodeError } from "./errors.ts";
+import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { timestampLength } from "./timestamp.ts";
+import { utf8Length } from "./utf8.ts";
+
+/**
+ * How many values the estimate may look at, in all. Long arrays and large
+ * objects are sampled, and the samples extrapolated, so the estimate of any
+ * value costs about as much as encoding a few kilobytes.
+ */
+export const ESTIMATE_BUDGET = 1024;
+
+/** Past this depth the estimate stops descending and guesses. */
+const ESTIMATE_MAX_DEPTH = 64;
+
+/** Guessed size of a value the estimate does not look at. */
+const UNSEEN_GUESS = 9;
+
+/**
+ * A cheap guess of the encoded size of `value`, in bytes, with bounded work
+ * however large the value (long arrays and large objects are sampled).
+ * Strings count one byte per UTF-16 unit; binaries count exactly. Use it to
+ * size buffers; use {@link encodedSize} for the exact count.
+ *
+ * @param value any value `encode` accepts
+ * @returns the guessed encoded size in bytes
+ *
+ * @example
+ * ```ts
+ * import { estimateSize } from "@resizable/msgpack";
+ * const guess = estimateSize(new Array(1e6).fill(0.5));
+ * console.assert(guess >= 9e6 && guess < 1e7);
+ * ```
+ */
+export function estimateSize(value: unknown): number {
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0));
+}
+
+function estimate(value: unknown, budget: number, depth: number): number {
+  switch (typeof value) {
+    case "string":
+      return value.length + (value.length < 32 ? 1 : 5);
+    case "number":
+      return Number.isInteger(value) && value >= -32 && value < 128 ? 1 : 9;
+    case "boolean":
+    case "undefined":
+      return 1;
+    case "bigint":
+      return 9;
+    case "object":
+      break;
+    default:
+      return 1;
+  }
+  if (value === null) return 1;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value.byteLength + 5;
+  if (depth >= ESTIMATE_MAX_DEPTH) return UNSEEN_GUESS;
+  if (Array.isArray(value)) return 5 + sampleSum(value.length, budget, (i, share) => estimate(value[i], share, depth + 1));
+  if (value instanceof Map) {
+    const entries = [...value];
+    return 5 + sampleSum(entries.length, budget, (i, share) => {
+      const [k, v] = entries[i]!;
+      return estimate(k, share, depth + 1) + estimate(v, share, depth + 1);
+    });
+  }
+  if (value instanceof Date) return 15;
+  if (value instanceof ExtData) return value.data.length + 6;
+  if (value instanceof Set) return estimate([...value], budget, depth);
+  const keys = Object.keys(value);
+  const record = value as Record<string, unknown>;
+  return 5 + sampleSum(keys.length, budget, (i, share) => keys[i]!.length + 1 + estimate(record[keys[i]!], share, depth + 1));
+}
+
+/**
+ * Sums `size(i)` over `n` items, looking at no more items than the budget
+ * allows and extrapolating from evenly spaced samples; each sample gets an
+ * equal share of the budget for its own contents.
+ */
+function sampleSum(n: number, budget: number, size: (i: number, share: number) => number): number {
+  if (n === 0) return 0;
+  const samples = Math.max(1, Math.min(n, Math.floor(budget)));
+  const share = Math.max(1, budget / samples);
+  const step = n / samples;
+  let sum = 0;
+  for (let k = 0; k < samples; k++) sum += size(Math.floor(k * step), share);
+  return (sum * n) / samples;
+}
+
+/** Options that change the encoded size: a subset of `EncodeOptions`. */
+export interface SizeOptions<ContextType = undefined> {
+  /** As in `EncodeOptions`. */
+  extensionCodec?: ExtensionCodec<ContextType>;
+  /** As in `EncodeOptions`. */
+  context?: ContextType;
+  /** As in `EncodeOptions`. */
+  forceFloat32?: boolean;
+  /** As in `EncodeOptions`. */
+  ignoreUndefined?: boolean;
+  /** As in `EncodeOptions`. */
+  maxDepth?: number;
+}
+
+/**
+ * The exact number of bytes `encode(value, options)` writes, computed
+ * without allocating output (extension encoders still run).
+ *
+ * @param value any value `encode` accepts
+ * @param options the encode options that affect the size
+ * @returns the encoded size in bytes
+ * @throws {EncodeError} for the values `encode` rejects
+ *
+ * @example
+ * ```ts
+ * import { encode, encodedSize } from "@resizable/msgpack";
+ * const value = { name: "ünïcödé", list: [1, 300, 70000, 1.5] };
+ * console.assert(encodedSize(value) === encode(value).length);
+ * ```
+ */
+export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
+  const codec = options?.extensionCodec;
+  const sizer: Sizer<ContextType> = {
+    extensions: codec && codec.encoders.length > 0 ? codec.encoders : null,
+    context: options?.context as ContextType,
+    forceFloat32: options?.forceFloat32 ?? false,
+    ignoreUndefined: options?.ignoreUndefined ?? false,
+    maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
+  };
+  return sizeOf(sizer, value, 0);
+}
+
+interface Sizer<ContextType> {
+  extensions: ExtensionCodec<ContextType>["encoders"] | null;
+  context: ContextType;
+  forceFloat32: boolean;
+  ignoreUndefined: boolean;
+  maxDepth: number;
+}
+
+function sizeOf<C>(z: Sizer<C>, value: unknown, depth: number): number {
+  switch (typeof value) {
+    case "string": {
+      const n = utf8Length(value);
+      return n + (n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
+    }
+    case "number":
+      return numberSize(value, z.forceFloat32);
+    case "boolean":
+    case "undefined":
+      return 1;
+    case "bigint":
+      if (value < -0x8000000000000000n || value > 0xffffffffffffffffn) {
+        throw encodeError(`Cannot encode bigint ${value}: it is outside the int64/uint64 range`, EncodeErrorCode.BIGINT_RANGE);
+      }
+      return 9;
+    case "object":
+      return value === null ? 1 : objectSize(z, value, depth);
+    default:
+      throw encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, EncodeErrorCode.UNSUPPORTED_TYPE);
+  }
+}
+
+function numberSize(n: number, forceFloat32: boolean): number {
+  if (Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0)) {
+    if (n >= 0) return n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n <= 0xffffffff ? 5 : 9;
+    return n >= -0x20 ? 1 : n >= -0x80 ? 2 : n >= -0x8000 ? 3 : n >= -0x80000000 ? 5 : 9;
+  }
+  return forceFloat32 ? 5 : 9;
+}
+
+function containerSize(n: number): number {
+  return n < 16 ? 1 : n < 0x10000 ? 3 : 5;
+}
+
+function binSize(n: number): number {
+  return n + (n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
+}
+
+function extSize(n: number): number {
+  return n + (n === 1 || n === 2 || n === 4 || n === 8 || n === 16 ? 2 : n < 0x100 ? 3 : n < 0x10000 ? 4 : 6);
+}
+
+function objectSize<C>(z: Sizer<C>, obj: object, depth: number): number {
+  if (depth >= z.maxDepth) {
+    throw encodeError(
+      `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${z.maxDepth}); the value may contain a cycle`,
+      EncodeErrorCode.MAX_DEPTH,
+    );
+  }
+  if (z.extensions !== null) {
+    for (const ext of z.extensions) {
+      const data = ext.encode(obj, z.context);
+      if (data != null) return extSize(data.length);
+    }
+  }
+  if (Array.isArray(obj)) return arraySize(z, obj, depth);
+  if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) return binSize(obj.byteLength);
+  if (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer) return binSize(obj.byteLength);
+  if (obj instanceof Map) {
+    let size = containerSize(obj.size);
+    for (const [k, v] of obj) size += sizeOf(z, k, depth + 1) + sizeOf(z, v, depth + 1);
+    return size;
+  }
+  if (obj instanceof Date) {
+    const len = timestampLength(obj.getTime());
+    return len === 12 ? 15 : len + 2; // ext 8 + type, or fixext + type
+  }
+  if (obj instanceof Set) return arraySize(z, [...obj], depth);
+  if (obj instanceof ExtData) return extSize(obj.data.length);
+  const record = obj as Record<string, unknown>;
+  let n = 0;
+  let size = 0;
+  for (const key of Object.keys(record)) {
+    const v = record[key];
+    if (v === undefined && z.ignoreUndefined) continue;
+    n++;
+    size += sizeOf(z, key, depth + 1) + sizeOf(z, v, depth + 1);
+  }
+  return size + containerSize(n);
+}
+
+function arraySize<C>(z: Sizer<C>, arr: readonly unknown[], depth: number): number {
+  let size = containerSize(arr.length);
+  for (let i = 0; i < arr.length; i++) size += sizeOf(z, arr[i], depth + 1);
+  return size;
+}

@@ -1,0 +1,172 @@
+/**
+ * UTF-8 for MessagePack strings: JS loops for short strings, where a call into
+ * `TextEncoder`/`TextDecoder` costs more than the work, and the native codecs
+ * for long ones.
+ *
+ * Policy, the same for short and long strings:
+ * - encoding replaces a lone surrogate with U+FFFD, exactly as `TextEncoder`
+ *   does (UTF-8 cannot represent one);
+ * - decoding rejects invalid UTF-8 (overlong forms, surrogates, code points
+ *   above U+10FFFF, truncated or stray continuation bytes) with a
+ *   `DecodeError`, exactly as `TextDecoder` with `fatal: true` does.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md#str-format-family
+ *
+ * @module
+ */
+
+import { DecodeErrorCode, decodeError } from "./errors.ts";
+
+/**
+ * Strings with fewer UTF-16 units than this are written by the JS loop;
+ * longer ones by `TextEncoder.encodeInto`, whose call overhead (~100-230 ns,
+ * DESIGN.md) is only repaid on longer strings.
+ */
+export const ENCODE_JS_MAX_CHARS = 64;
+
+/** Byte strings shorter than this are decoded by the JS loop, longer ones by `TextDecoder`. */
+export const DECODE_JS_MAX_BYTES = 48;
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Exact UTF-8 byte length of `str` as {@link writeUtf8} and `TextEncoder`
+ * write it (lone surrogates count as the 3 bytes of U+FFFD).
+ */
+export function utf8Length(str: string): number {
+  const len = str.length;
+  let bytes = len;
+  for (let i = 0; i < len; i++) {
+    const c = str.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      bytes += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+      const d = str.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        // a surrogate pair: 2 units, 4 bytes
+        bytes += 2;
+        i++;
+      } else {
+        bytes += 2;
+      }
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Writes `str` as UTF-8 into `out` at `pos` with a JS loop and returns the
+ * position after it. The caller guarantees `3 * str.length` bytes of room.
+ */
+export function writeUtf8(out: Uint8Array, pos: number, str: string): number {
+  const len = str.length;
+  for (let i = 0; i < len; i++) {
+    let c = str.charCodeAt(i);
+    if (c < 0x80) {
+      out[pos++] = c;
+    } else if (c < 0x800) {
+      out[pos++] = 0xc0 | (c >> 6);
+      out[pos++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = c <= 0xdbff && i + 1 < len ? str.charCodeAt(i + 1) : 0;
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          i++;
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[pos++] = 0xf0 | (c >> 18);
+          out[pos++] = 0x80 | ((c >> 12) & 0x3f);
+          out[pos++] = 0x80 | ((c >> 6) & 0x3f);
+          out[pos++] = 0x80 | (c & 0x3f);
+          continue;
+        }
+        c = 0xfffd; // lone surrogate
+      }
+      out[pos++] = 0xe0 | (c >> 12);
+      out[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      out[pos++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return pos;
+}
+
+/**
+ * Writes `str` into `out` at `pos` with `TextEncoder.encodeInto` and returns
+ * the number of bytes written. The caller guarantees `3 * str.length` bytes
+ * of room.
+ */
+export function encodeUtf8Into(out: Uint8Array, pos: number, str: string): number {
+  return textEncoder.encodeInto(str, out.subarray(pos)).written;
+}
+
+/**
+ * Decodes `length` bytes of UTF-8 at `start`, throwing a `DecodeError` at
+ * `start` for invalid UTF-8.
+ */
+export function decodeUtf8(bytes: Uint8Array, start: number, length: number): string {
+  if (length < DECODE_JS_MAX_BYTES) return decodeUtf8Short(bytes, start, length);
+  try {
+    return textDecoder.decode(bytes.subarray(start, start + length));
+  } catch {
+    throw invalidUtf8(start);
+  }
+}
+
+function invalidUtf8(start: number): Error {
+  return decodeError(
+    `Cannot decode string at offset ${start}: bytes are not valid UTF-8`,
+    start,
+    DecodeErrorCode.INVALID_UTF8,
+  );
+}
+
+/** JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`. */
+function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string {
+  const end = start + length;
+  let i = start;
+  // ASCII fast path: build from char codes
+  let out = "";
+  while (i < end) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      out += String.fromCharCode(b);
+      i++;
+      continue;
+    }
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      const b1 = i + 1 < end ? bytes[i + 1]! : 0;
+      if ((b1 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      cp = ((b & 0x1f) << 6) | (b1 & 0x3f);
+      i += 2;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      if (i + 2 >= end) throw invalidUtf8(start);
+      const b1 = bytes[i + 1]!;
+      const b2 = bytes[i + 2]!;
+      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+      // overlong or UTF-16 surrogate
+      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw invalidUtf8(start);
+      i += 3;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      if (i + 3 >= end) throw invalidUtf8(start);
+      const b1 = bytes[i + 1]!;
+      const b2 = bytes[i + 2]!;
+      const b3 = bytes[i + 3]!;
+      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+      if (cp < 0x10000 || cp > 0x10ffff) throw invalidUtf8(start);
+      i += 4;
+      cp -= 0x10000;
+      out += String.fromCharCode(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+      continue;
+    } else {
+      throw invalidUtf8(start);
+    }
+    out += String.fromCharCode(cp);
+  }
+  return out;
+}
