@@ -1,0 +1,292 @@
+import { describe, expect, test } from "vitest";
+import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { hex } from "./_support/arbitrary.ts";
+
+const head = (v: unknown, n = 9, options?: object) => hex(encode(v, options).subarray(0, n));
+
+describe("encode() integer forms at every boundary", () => {
+  test.each([
+    [0, "00"], [127, "7f"], [128, "cc-80"], [255, "cc-ff"], [256, "cd-01-00"], [65535, "cd-ff-ff"],
+    [65536, "ce-00-01-00-00"], [2 ** 32 - 1, "ce-ff-ff-ff-ff"], [2 ** 32, "cf-00-00-00-01-00-00-00-00"],
+    [2 ** 53 - 1, "cf-00-1f-ff-ff-ff-ff-ff-ff"], [-1, "ff"], [-32, "e0"], [-33, "d0-df"], [-128, "d0-80"],
+    [-129, "d1-ff-7f"], [-32768, "d1-80-00"], [-32769, "d2-ff-ff-7f-ff"], [-(2 ** 31), "d2-80-00-00-00"],
+    [-(2 ** 31) - 1, "d3-ff-ff-ff-ff-7f-ff-ff-ff"], [-(2 ** 53 - 1), "d3-ff-e0-00-00-00-00-00-01"],
+  ])("%d is written as %s", (n, bytes) => {
+    expect(hex(encode(n))).toBe(bytes);
+    expect(decode(encode(n))).toBe(n);
+  });
+
+  test("non-integers, -0, NaN and ±Infinity are float 64 and round-trip exactly", () => {
+    for (const n of [0.5, -0, NaN, Infinity, -Infinity, 2 ** 53, 1e300, Number.MIN_VALUE]) {
+      const bytes = encode(n);
+      expect(bytes[0]).toBe(0xcb);
+      expect(Object.is(decode(bytes), n)).toBe(true);
+    }
+  });
+
+  test("forceFloat32 writes float 32 for non-integers only", () => {
+    expect(hex(encode(0.5, { forceFloat32: true }))).toBe("ca-3f-00-00-00");
+    expect(hex(encode(3, { forceFloat32: true }))).toBe("03");
+  });
+
+  test("bigint is int 64 / uint 64 and round-trips as bigint in bigint mode", () => {
+    expect(head(1n)).toBe("cf-00-00-00-00-00-00-00-01");
+    expect(head(-1n)).toBe("d3-ff-ff-ff-ff-ff-ff-ff-ff");
+    for (const n of [0n, 2n ** 64n - 1n, -(2n ** 63n), 12345678901234567890n]) {
+      expect(decode(encode(n), { int64: "bigint" })).toBe(n);
+    }
+  });
+});
+
+describe("encode() string, binary, array, map forms at every boundary", () => {
+  test.each([
+    [0, 0xa0], [31, 0xbf], [32, 0xd9], [255, 0xd9], [256, 0xda], [65535, 0xda], [65536, 0xdb],
+  ])("an ASCII string of %d bytes starts with 0x%s", (n, first) => {
+    const s = "a".repeat(n);
+    const bytes = encode(s);
+    expect(bytes[0]).toBe(first);
+    expect(decode(bytes)).toBe(s);
+  });
+
+  test("multi-byte strings whose UTF-8 length crosses a header boundary", () => {
+    // 11 chars of 3 bytes = 33 bytes (str 8); 21846 chars = 65538 bytes (str 32)
+    for (const [s, first] of [["日".repeat(10), 0xbe], ["日".repeat(11), 0xd9], ["é".repeat(127), 0xd9], ["é".repeat(128), 0xda], ["日".repeat(21845), 0xda], ["日".repeat(21846), 0xdb]] as const) {
+      const bytes = encode(s);
+      expect(bytes[0], `${s.length} chars`).toBe(first);
+      expect(decode(bytes)).toBe(s);
+    }
+  });
+
+  test("lone surrogates become U+FFFD, like TextEncoder, in short and long strings", () => {
+    for (const s of ["a\ud800b", "\udc00", "x".repeat(100) + "\ud800"]) {
+      const expected = s.replace(/[\ud800-\udfff]/g, "\ufffd");
+      expect(decode(encode(s))).toBe(expected);
+      expect(hex(encode(s).subarray(-3))).toBe(hex(new TextEncoder().encode(s).subarray(-3)));
+    }
+  });
+
+  test.each([
+    [0, "c4-00"], [255, "c4-ff"], [256, "c5-01-00"], [65535, "c5-ff-ff"], [65536, "c6-00-01-00-00"],
+  ])("a binary of %d bytes has header %s", (n, header) => {
+    const bin = new Uint8Array(n).fill(7);
+    const bytes = encode(bin);
+    expect(hex(bytes.subarray(0, header.split("-").length))).toBe(header);
+    expect(decode(bytes)).toEqual(bin);
+  });
+
+  test.each([
+    [15, "9f"], [16, "dc-00-10"], [65535, "dc-ff-ff"], [65536, "dd-00-01-00-00"],
+  ])("an array of %d items has header %s", (n, header) => {
+    const arr = new Array(n).fill(1);
+    expect(hex(encode(arr).subarray(0, header.split("-").length))).toBe(header);
+    expect(decode(encode(arr))).toEqual(arr);
+  });
+
+  test.each([
+    [15, "8f"], [16, "de-00-10"], [65536, "df-00-01-00-00"],
+  ])("a map of %d entries has header %s", (n, header) => {
+    const obj = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    expect(hex(encode(obj).subarray(0, header.split("-").length))).toBe(header);
+    expect(decode(encode(obj))).toEqual(obj);
+  });
+});
+
+describe("encode() of other types", () => {
+  test("every typed array, DataView and ArrayBuffer is a bin of exactly its bytes", () => {
+    const base = new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    const views = [
+      new Uint8Array(base.buffer, 1, 8), new Int8Array(base.buffer, 2, 4), new Uint16Array(base.buffer, 2, 3),
+      new Float64Array(base.buffer, 8, 1), new BigInt64Array(base.buffer, 8, 1), new DataView(base.buffer, 3, 5),
+      new Uint8ClampedArray(base.buffer, 0, 2), new Float32Array(base.buffer, 4, 2),
+    ];
+    for (const v of views) {
+      const expected = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      expect(decode(encode(v))).toEqual(expected);
+    }
+    expect(decode(encode(base.buffer))).toEqual(base);
+  });
+
+  test("Date is a timestamp in its shortest form and Invalid Date is an EncodeError", () => {
+    expect(head(new Date(0), 2)).toBe("d6-ff"); // timestamp 32
+    expect(head(new Date(1), 2)).toBe("d7-ff"); // timestamp 64
+    expect(head(new Date(-1), 3)).toBe("c7-0c-ff"); // timestamp 96
+    expect(head(new Date(2 ** 34 * 1000), 3)).toBe("c7-0c-ff");
+    for (const ms of [0, 1, -1, 1.6e12, -8.64e15, 8.64e15, 2 ** 32 * 1000, 2 ** 32 * 1000 - 1]) {
+      expect((decode(encode(new Date(ms))) as Date).getTime()).toBe(ms);
+    }
+    expect(() => encode(new Date(NaN))).toThrow(/Invalid Date/);
+  });
+
+  test("Map keeps any key type; a Set is written as an array (documented policy)", () => {
+    const map = new Map<unknown, unknown>([[1, "one"], ["two", 2], [null, [1]], [true, false]]);
+    expect(decode(encode(map))).toEqual(map);
+    expect(decode(encode(new Set([1, "a"])))).toEqual([1, "a"]);
+  });
+
+  test("undefined is nil, or left out of objects with ignoreUndefined", () => {
+    expect(decode(encode({ a: undefined, b: 1 }))).toEqual({ a: null, b: 1 });
+    expect(decode(encode({ a: undefined, b: 1 }, { ignoreUndefined: true }))).toEqual({ b: 1 });
+    expect(decode(encode([undefined]))).toEqual([null]);
+  });
+
+  test("sortKeys writes keys in code unit order", () => {
+    const bytes = encode({ b: 1, a: 2, c: { z: 1, y: 2 } }, { sortKeys: true });
+    expect(Object.keys(decode(bytes) as object)).toEqual(["a", "b", "c"]);
+    expect(Object.keys((decode(bytes) as { c: object }).c)).toEqual(["y", "z"]);
+  });
+
+  test("class instances are written as maps of their own enumerable properties", () => {
+    class Point { constructor(public x: number, public y: number) {} }
+    expect(decode(encode(new Point(1, 2)))).toEqual({ x: 1, y: 2 });
+  });
+
+  test("ExtData uses fixext for 1/2/4/8/16 bytes and ext 8/16/32 otherwise", () => {
+    const forms: Array<[number, string]> = [[1, "d4"], [2, "d5"], [4, "d6"], [8, "d7"], [16, "d8"], [0, "c7"], [3, "c7"], [256, "c8"], [65536, "c9"]];
+    for (const [n, first] of forms) {
+      const ext = new ExtData(42, new Uint8Array(n).fill(3));
+      const bytes = encode(ext);
+      expect(hex(bytes.subarray(0, 1))).toBe(first);
+      expect(decode(bytes)).toEqual(ext);
+    }
+  });
+});
+
+describe("ExtensionCodec", () => {
+  class Vec { constructor(readonly x: number, readonly y: number) {} }
+  const codec = new ExtensionCodec();
+  codec.register({
+    type: 5,
+    encode: (v) => (v instanceof Vec ? encode([v.x, v.y]) : null), // re-enters encode()
+    decode: (data) => {
+      const [x, y] = decode(data) as [number, number]; // re-enters decode()
+      return new Vec(x, y);
+    },
+  });
+
+  test("user types round-trip, nested, with re-entrant encode and decode", () => {
+    const value = { a: new Vec(1, 2), list: [new Vec(3, 4)] };
+    expect(decode(encode(value, { extensionCodec: codec }), { extensionCodec: codec })).toEqual(value);
+  });
+
+  test("an extension may override the timestamp type -1", () => {
+    const c = new ExtensionCodec();
+    c.register({ type: -1, encode: () => null, decode: (data) => ({ raw: data.length }) });
+    expect(decode(encode(new Date(0)), { extensionCodec: c })).toEqual({ raw: 4 });
+  });
+
+  test("registering a type outside -128..127 throws; an encode that returns a non-Uint8Array throws", () => {
+    expect(() => new ExtensionCodec().register({ type: 128, encode: () => null, decode: () => null })).toThrow(EncodeError);
+    const bad = new ExtensionCodec();
+    bad.register({ type: 1, encode: () => "nope" as unknown as Uint8Array, decode: () => null });
+    expect(() => encode({}, { extensionCodec: bad })).toThrow(/not a Uint8Array/);
+  });
+});
+
+describe("encode() errors, and the encoder stays usable after them", () => {
+  const cyclic: unknown[] = [];
+  cyclic.push(cyclic);
+  const cyclicObj: Record<string, unknown> = {};
+  cyclicObj.self = cyclicObj;
+  test.each([
+    ["a function", () => 1, /type function/, "UNSUPPORTED_TYPE"],
+    ["a symbol", Symbol("s"), /type symbol/, "UNSUPPORTED_TYPE"],
+    ["a function inside an object", { f: () => 1 }, /type function/, "UNSUPPORTED_TYPE"],
+    ["an array cycle", cyclic, /depth 513: nesting is deeper than maxDepth \(512\)/, "MAX_DEPTH"],
+    ["an object cycle", cyclicObj, /cycle/, "MAX_DEPTH"],
+    ["a bigint of 65 bits", 2n ** 64n, /outside the int64\/uint64 range/, "BIGINT_RANGE"],
+    ["a bigint below -2^63", -(2n ** 63n) - 1n, /outside/, "BIGINT_RANGE"],
+    ["an Invalid Date", new Date(NaN), /Invalid Date/, "INVALID_DATE"],
+  ])("%s throws EncodeError", (_, value, message, code) => {
+    const encoder = new Encoder();
+    let error: unknown;
+    try {
+      encoder.encode(value);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EncodeError);
+    expect((error as EncodeError).message).toMatch(message);
+    expect((error as EncodeError).code).toBe(code);
+    expect(decode(encoder.encode({ ok: [1, "two"] }))).toEqual({ ok: [1, "two"] });
+  });
+
+  test("a binary of 2^32 bytes is refused before copying (bin 32 holds at most 2^32-1)", () => {
+    let huge: Uint8Array;
+    try {
+      huge = new Uint8Array(2 ** 32); // virtual memory only: untouched pages cost nothing
+    } catch {
+      huge = new Proxy(new Uint8Array(1), { get: (t, k) => (k === "length" ? 2 ** 32 : Reflect.get(t, k)) });
+    }
+    expect(() => encode(huge)).toThrow(/binary of length 4294967296: MessagePack allows at most 4294967295/);
+  });
+
+  test("maxDepth is configurable", () => {
+    expect(() => encode([[[1]]], { maxDepth: 2 })).toThrow(/maxDepth \(2\)/);
+    expect(decode(encode([[[1]]], { maxDepth: 3 }))).toEqual([[[1]]]);
+  });
+});
+
+describe("Encoder.encodeInto and encodeChunks", () => {
+  test("encodeInto writes at the offset and returns the byte count", () => {
+    const target = new Uint8Array(16).fill(0xee);
+    expect(new Encoder().encodeInto([1, 2], target, 3)).toBe(3);
+    expect(hex(target.subarray(0, 7))).toBe("ee-ee-ee-92-01-02-ee");
+  });
+
+  test("a length-tracking view of a resizable buffer grows in place", () => {
+    const buffer = new ArrayBuffer(4, { maxByteLength: 1 << 20 });
+    const target = new Uint8Array(buffer);
+    const written = new Encoder().encodeInto("x".repeat(1000), target, 2);
+    expect(written).toBe(1003);
+    expect(buffer.byteLength).toBe(1005);
+    expect(decode(target.subarray(2))).toBe("x".repeat(1000));
+  });
+
+  test("a fixed target that is too small gets OUT_OF_SPACE and is left unchanged", () => {
+    const target = new Uint8Array(4).fill(9);
+    expect(() => new Encoder().encodeInto("hello", target)).toThrow(/room for 4 bytes, the output needs 6/);
+    expect([...target]).toEqual([9, 9, 9, 9]);
+    const buffer = new ArrayBuffer(4, { maxByteLength: 64 });
+    const fixedView = new Uint8Array(buffer, 0, 4);
+    expect(() => new Encoder().encodeInto("hello", fixedView)).toThrow(EncodeError);
+    expect(buffer.byteLength).toBe(4);
+  });
+
+  test("encodeChunks concatenates to encode's bytes", () => {
+    const value = { blob: new Uint8Array(300_000).fill(1), list: Array.from({ length: 5000 }, (_, i) => `s${i}`) };
+    const whole = encode(value);
+    for (const options of [{}, { sink: "chunks" as const }, { maxByteLength: 100_000 }]) {
+      const chunks = new Encoder(options).encodeChunks(value);
+      const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks) {
+        joined.set(c, at);
+        at += c.length;
+      }
+      expect(joined).toEqual(whole);
+    }
+  });
+
+  test("results are independent of the encoder and of each other", () => {
+    const encoder = new Encoder();
+    const a = encoder.encode([1, 2, 3]);
+    const b = encoder.encode([4, 5, 6]);
+    expect(hex(a)).toBe("93-01-02-03");
+    expect(hex(b)).toBe("93-04-05-06");
+    expect(a.buffer).not.toBe(b.buffer);
+    expect(a.byteLength).toBe(a.buffer.byteLength);
+  });
+
+  test("encoding does not change the value", () => {
+    const value = { list: [1, 2, { a: "b" }], bin: new Uint8Array([1, 2]), map: new Map([[1, 2]]) };
+    const copy = structuredClone(value);
+    encode(value, { sortKeys: true, ignoreUndefined: true });
+    expect(value).toEqual(copy);
+  });
+
+  test("a Decoder and Encoder pair round-trip through the same instances many times", () => {
+    const encoder = new Encoder();
+    const decoder = new Decoder();
+    for (let i = 0; i < 1000; i++) expect(decoder.decode(encoder.encode({ i, s: "x".repeat(i % 70) }))).toEqual({ i, s: "x".repeat(i % 70) });
+  });
+});
