@@ -238,6 +238,10 @@ const MEMORY_STRATEGIES = {
   "copy ×2": [(m, src) => growCopyDouble(MEM_S, MEM_T, src, m), 1.5 * MEM_T, "old half + new buffer during the last copy"],
   "resize in place (+step)": [(m, src) => growResizeStep(MEM_S, MEM_T, src, m, MEM_MAX), MEM_MAX, "one buffer; maxByteLength reserved, not committed"],
   "resize ×2": [(m, src) => growResizeDouble(MEM_S, MEM_T, src, m, MEM_MAX), MEM_MAX, "one buffer; maxByteLength reserved, not committed"],
+  "reused store + slice": [
+    (m, src) => { const ab = new ArrayBuffer(MEM_S, { maxByteLength: MEM_MAX }); m?.add(MEM_S); return growReusedStore(ab, new Uint8Array(ab), MEM_S, MEM_T, src, m); },
+    MEM_MAX + MEM_T, "the store (kept for the next call) + the copied-out result",
+  ],
 };
 
 function rssReader() {
@@ -332,12 +336,20 @@ function allocCases() {
   const cases = [];
   const plain = (n) => () => new Uint8Array(n);
   const resizable = (n, max) => () => new Uint8Array(new ArrayBuffer(n, { maxByteLength: max }));
+  // Large buffers come from the kernel as untouched zero pages, so allocation
+  // alone hides the page faults that the first write pays: the "+ touch"
+  // cases also write one byte per 4 KiB page.
+  const plainTouched = (n) => () => { const u = new Uint8Array(n); for (let i = 0; i < n; i += 4096) u[i] = 1; return u; };
+  const resizableTouched = (n, max) => () => { const u = new Uint8Array(new ArrayBuffer(n, { maxByteLength: max })); for (let i = 0; i < n; i += 4096) u[i] = 1; return u; };
   for (const size of CONFIG.allocSizes) {
     const group = `alloc/${formatBytes(size)}`;
+    const maxes = CONFIG.allocMax.filter((max) => max >= size);
     cases.push({ group, name: "plain new Uint8Array(n)", fn: plain(size), baseline: true });
-    for (const max of CONFIG.allocMax) {
-      if (max < size) continue;
-      cases.push({ group, name: `resizable, maxByteLength ${formatBytes(max)}`, fn: resizable(size, max) });
+    for (const max of maxes) cases.push({ group, name: `resizable, maxByteLength ${formatBytes(max)}`, fn: resizable(size, max) });
+    if (size >= 64 * KiB) {
+      const max = maxes[maxes.length - 1];
+      cases.push({ group, name: "plain + touch every page", fn: plainTouched(size) });
+      cases.push({ group, name: `resizable ${formatBytes(max)} + touch every page`, fn: resizableTouched(size, max) });
     }
   }
   return cases;

@@ -60,6 +60,6 @@ describe("benchmarks/buffers.js --quick", () => {
       }
       expect(rows.some((row) => row.baseline)).toBe(true);
     }
-    expect(report.sections.memory.length).toBe(5);
+    expect(report.sections.memory.length).toBe(6);
   });
 });
