@@ -457,7 +457,8 @@ function tooDeep(start: number, maxDepth: number): Error {
 
 /** Views any accepted input as bytes, without copying. */
 export function toBytes(input: Uint8Array | ArrayBuffer | ArrayBufferView): Uint8Array {
-  if (input instanceof Uint8Array) return input;
+  // a subclass such as Node's Buffer would make slice() return views: use plain Uint8Array
+  if (input instanceof Uint8Array && input.constructor === Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const raw: unknown = input;
   if (raw instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && raw instanceof SharedArrayBuffer)) {

@@ -410,7 +410,7 @@ export class Encoder<ContextType = undefined> {
   /** Cold object types: binaries, Map, Set, Date, ExtData, class instances (functions and symbols never get here). */
   private encodeOtherObject(obj: object, depth: number): void {
     if (ArrayBuffer.isView(obj)) {
-      this.encodeBinary(obj instanceof Uint8Array ? obj : new Uint8Array(obj.buffer, obj.byteOffset, obj.byteLength));
+      this.encodeBinary(new Uint8Array(obj.buffer, obj.byteOffset, obj.byteLength));
     } else if (obj instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer)) {
       this.encodeBinary(new Uint8Array(obj));
     } else if (obj instanceof Map) {

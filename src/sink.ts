@@ -172,7 +172,7 @@ export class Sink {
       return;
     }
     // chunk mode: the payload is copied into a chunk of its own
-    this.chunks!.push(src.slice());
+    this.chunks!.push(new Uint8Array(src)); // a plain copy, even of a Buffer
     this.chunksLen += n;
   }
 

@@ -160,6 +160,14 @@ describe("decode() numbers and binaries", () => {
     expect(() => decode("nope" as unknown as Uint8Array)).toThrow(TypeError);
   });
 
+  test("a Node Buffer input gives plain Uint8Array copies, never views of the Buffer", () => {
+    const buf = Buffer.from(encode({ b: new Uint8Array([1, 2]) }));
+    const out = decode(buf) as { b: Uint8Array };
+    expect(out.b.constructor).toBe(Uint8Array);
+    buf[buf.length - 1] = 99;
+    expect([...out.b]).toEqual([1, 2]);
+  });
+
   test("decoding does not change the input", () => {
     const bytes = encode({ s: "x".repeat(100), b: new Uint8Array(10), t: new Date(5) });
     const before = bytes.slice();

@@ -277,6 +277,17 @@ describe("Encoder.encodeInto and encodeChunks", () => {
     expect(a.byteLength).toBe(a.buffer.byteLength);
   });
 
+  test("a Node Buffer is copied into the output in every strategy", () => {
+    const buf = Buffer.alloc(100_000, 7);
+    for (const sink of ["auto", "chunks"] as const) {
+      const chunks = new Encoder({ sink, initialBufferSize: 64 }).encodeChunks(buf);
+      buf[0] = 8;
+      expect(chunks.every((c) => c.buffer !== buf.buffer)).toBe(true);
+      expect((decode(chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks))) as Uint8Array)[0]).toBe(7);
+      buf[0] = 7;
+    }
+  });
+
   test("encoding does not change the value", () => {
     const value = { list: [1, 2, { a: "b" }], bin: new Uint8Array([1, 2]), map: new Map([[1, 2]]) };
     const copy = structuredClone(value);

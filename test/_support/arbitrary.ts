@@ -119,7 +119,8 @@ export function value(r: Random, options: ValueOptions = {}, depth = 0): unknown
     default: {
       const m = new Map<unknown, unknown>();
       const n = r.int(1, maxItems);
-      for (let i = 0; i < n; i++) m.set(r.bool() ? r.int(-300, 300) : string(r, 8), value(r, options, Math.max(depth + 1, maxDepth)));
+      // the first key is not a string: maps with only string keys decode as objects
+      for (let i = 0; i < n; i++) m.set(i === 0 || r.bool() ? r.int(-300, 300) : string(r, 8), value(r, options, Math.max(depth + 1, maxDepth)));
       return m;
     }
   }

@@ -1,0 +1,179 @@
+// Runs the shared vectors and seeded round trips (test/runtime/checks.mjs)
+// inside headless Chromium against the browser bundles in dist/browser/: the
+// minified ESM bundle, the IIFE bundle through its global, and the ESM bundle
+// inside a module Worker. Every response carries a strict Content-Security-Policy
+// (no 'unsafe-eval', no inline script), so a bundle that used eval or
+// new Function would fail here.
+//
+// Chromium is Debian's `chromium` (apt-get install chromium), driven by
+// playwright-core with executablePath; .ci/run installs it when CI is set.
+// Without it: in CI this test fails; elsewhere it is skipped with a message.
+import { existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, normalize } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ROOT, assertBuilt } from "./tools/harness.ts";
+import { loadVectorFiles } from "./runtime/vectors.mjs";
+
+/** CHROMIUM_PATH, when set, is the only candidate. */
+const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const CHROMIUM = CANDIDATES.find((p) => existsSync(p));
+const IN_CI = Boolean(process.env.CI);
+const HOW_TO_INSTALL = "install it with `sudo apt-get install chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary";
+
+if (!CHROMIUM && !IN_CI) {
+  console.warn(`\n[browser.test] SKIPPED: no Chromium found at ${CANDIDATES.join(", ")}; ${HOW_TO_INSTALL}.\n`);
+}
+
+const CSP = "default-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
+
+const GLOBAL_NAME = "ResizableMsgpack";
+
+/** Page scripts. Each sets `window.smoke` to a promise of the summary. */
+const SCRIPTS: Record<string, string> = {
+  "/run-esm.mjs": `
+    import * as lib from "/dist/browser/msgpack.min.js";
+    import { runAll } from "/checks.mjs";
+    window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 11 }));
+  `,
+  "/run-iife.mjs": `
+    import { runAll } from "/checks.mjs";
+    const lib = globalThis.${GLOBAL_NAME};
+    window.smoke = lib
+      ? fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 12 }))
+      : Promise.reject(new Error("the IIFE bundle did not define globalThis.${GLOBAL_NAME}"));
+  `,
+  "/run-worker.mjs": `
+    window.smoke = new Promise((resolve, reject) => {
+      const worker = new Worker("/worker.mjs", { type: "module" });
+      worker.onmessage = (e) => (e.data.ok ? resolve(e.data.summary) : reject(new Error(e.data.error)));
+      worker.onerror = (e) => reject(new Error("worker error: " + (e.message || "unknown")));
+    });
+  `,
+  "/probe.mjs": `
+    let evalBlocked;
+    try {
+      new Function("return 1")();
+      evalBlocked = false;
+    } catch (e) {
+      evalBlocked = e instanceof EvalError;
+    }
+    window.smoke = Promise.resolve({ evalBlocked });
+  `,
+  "/worker.mjs": `
+    import * as lib from "/dist/browser/msgpack.min.js";
+    import { runAll } from "/checks.mjs";
+    fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 13, count: 200 }))
+      .then((summary) => postMessage({ ok: true, summary: { ...summary, worker: typeof WorkerGlobalScope === "function" } }),
+            (e) => postMessage({ ok: false, error: String(e && e.stack || e) }));
+  `,
+};
+
+const PAGES: Record<string, string> = {
+  "/esm.html": `<script type="module" src="/run-esm.mjs"></script>`,
+  "/iife.html": `<script src="/dist/browser/msgpack.iife.min.js"></script><script type="module" src="/run-iife.mjs"></script>`,
+  "/worker.html": `<script type="module" src="/run-worker.mjs"></script>`,
+  "/probe.html": `<script type="module" src="/probe.mjs"></script>`,
+};
+
+function page(body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>msgpack</title></head><body>${body}</body></html>`;
+}
+
+function startServer(): Promise<Server> {
+  const vectors = JSON.stringify(loadVectorFiles());
+  const checks = readFileSync(join(ROOT, "test/runtime/checks.mjs"), "utf8");
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const send = (status: number, type: string, body: string | Buffer) => {
+      res.writeHead(status, { "content-type": type, "content-security-policy": CSP, "cache-control": "no-store" });
+      res.end(body);
+    };
+    if (PAGES[path]) return send(200, "text/html; charset=utf-8", page(PAGES[path]));
+    if (SCRIPTS[path]) return send(200, "text/javascript", SCRIPTS[path]);
+    if (path === "/favicon.ico") return send(204, "image/x-icon", "");
+    if (path === "/checks.mjs") return send(200, "text/javascript", checks);
+    if (path === "/vectors.json") return send(200, "application/json", vectors);
+    if (path.startsWith("/dist/browser/") && path.endsWith(".js")) {
+      const file = normalize(join(ROOT, path));
+      if (file.startsWith(join(ROOT, "dist/browser/")) && existsSync(file)) return send(200, "text/javascript", readFileSync(file));
+    }
+    return send(404, "text/plain", "not found");
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+describe.skipIf(!CHROMIUM && !IN_CI)("browser bundles in headless Chromium", () => {
+  let server: Server;
+  let browser: import("playwright-core").Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    if (!CHROMIUM) throw new Error(`CI is set but no Chromium was found at ${CANDIDATES.join(", ")}; ${HOW_TO_INSTALL}`);
+    assertBuilt();
+    server = await startServer();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  });
+
+  async function open(path: string) {
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    tab.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    });
+    tab.on("response", (r) => {
+      if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+    });
+    try {
+      await tab.goto(origin + path);
+      await tab.waitForFunction(() => (window as any).smoke !== undefined, undefined, { timeout: 30_000 });
+      const outcome: { ok: boolean; summary?: any; error?: string } = await tab.evaluate(() =>
+        (window as any).smoke.then(
+          (summary: unknown) => ({ ok: true, summary }),
+          (e: any) => ({ ok: false, error: String(e?.stack ?? e) }),
+        ),
+      );
+      return { ...outcome, problems };
+    } finally {
+      await context.close();
+    }
+  }
+
+  test.each([
+    ["ESM bundle dist/browser/msgpack.min.js", "/esm.html"],
+    ["IIFE bundle dist/browser/msgpack.iife.min.js", "/iife.html"],
+    ["ESM bundle in a module Worker", "/worker.html"],
+  ])("%s passes the vectors and round trips under a strict CSP", async (_name, path) => {
+    const outcome = await open(path);
+    expect(outcome.problems, outcome.problems.join("\n")).toEqual([]);
+    expect(outcome.ok, outcome.error).toBe(true);
+    const summary = outcome.summary as Record<string, any>;
+    expect(summary.runtime).toMatch(/Chrome\//);
+    expect(summary.resizable).toBe(true);
+    expect(summary.decoded).toBeGreaterThan(200);
+    expect(summary.encoded).toBeGreaterThan(50);
+    expect(summary.largest).toBeGreaterThan(1024 * 1024);
+    if (path === "/worker.html") expect(summary.worker).toBe(true);
+    console.log(`chromium ${await browser.version()} ${path}: ${JSON.stringify({ ...summary, runtime: undefined })}`);
+  });
+
+  test("the pages' CSP blocks eval and new Function, so the checks above would catch their use", async () => {
+    const outcome = await open("/probe.html");
+    expect(outcome.ok, outcome.error).toBe(true);
+    expect(outcome.summary).toEqual({ evalBlocked: true });
+  });
+});

@@ -1,0 +1,239 @@
+// The published package as a user gets it: `npm pack`, install the tarball
+// into a fresh project, then use it from ESM `import`, CJS `require` (on the
+// test's Node and on Node 18) and TypeScript (`tsc --noEmit`, module
+// nodenext, skipLibCheck off) against the published .d.ts/.d.cts files.
+// Also: the shipped code never uses eval, new Function, Buffer or process.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { transformSync } from "esbuild";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ROOT, RUNTIMES, assertBuilt, cleanEnv, entryName, entrySubpaths, explain, npmCommand, requireBinary, run } from "./tools/harness.ts";
+
+const NAME = "@resizable/msgpack";
+
+const ESM_CONSUMER = (streams: boolean) => `
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import * as lib from "${NAME}";
+${streams ? `import * as streams from "${NAME}/streams";` : ""}
+const value = { a: 1, b: [true, null, "x", -1.5], c: new Uint8Array([1, 2, 3]), d: 2n ** 63n };
+const bytes = lib.encode(value);
+assert.ok(bytes instanceof Uint8Array);
+assert.deepEqual({ ...lib.decode(bytes) }, value);
+assert.deepEqual([...lib.decodeMulti(new Uint8Array([...lib.encode(1), ...lib.encode("two")]))], [1, "two"]);
+assert.throws(() => lib.decode(Uint8Array.of(0xc1)), lib.DecodeError);
+const ext = new lib.ExtData(5, Uint8Array.of(9));
+assert.deepEqual(lib.decode(new lib.Encoder().encode(ext)), ext);
+${streams ? `assert.equal(typeof streams.decodeAsync, "function");
+assert.deepEqual({ ...(await streams.decodeAsync((async function* () { yield bytes.subarray(0, 3); yield bytes.subarray(3); })())) }, value);
+// One copy of the core: errors from "./streams" are the DecodeError of ".".
+await assert.rejects(streams.decodeAsync((async function* () { yield Uint8Array.of(0xc1); })()), lib.DecodeError);` : ""}
+const require = createRequire(import.meta.url);
+const resolved = import.meta.resolve("${NAME}");
+assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.js$/);
+assert.equal(require("${NAME}/package.json").name, "${NAME}");
+console.log("ESM_OK " + process.version);
+`;
+
+const CJS_CONSUMER = (streams: boolean) => `
+"use strict";
+const assert = require("node:assert/strict");
+const lib = require("${NAME}");
+assert.match(require.resolve("${NAME}"), /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.cjs$/);
+const value = { a: 1, b: [true, null, "x", -1.5], c: new Uint8Array([1, 2, 3]), d: 2n ** 63n };
+const bytes = lib.encode(value);
+assert.ok(bytes instanceof Uint8Array);
+assert.deepEqual({ ...lib.decode(bytes) }, value);
+assert.throws(() => lib.decode(Uint8Array.of(0xc1)), lib.DecodeError);
+assert.deepEqual(lib.decode(lib.encode(new lib.ExtData(5, Uint8Array.of(9)))), new lib.ExtData(5, Uint8Array.of(9)));
+(async () => {
+${streams ? `  const streams = require("${NAME}/streams");
+  assert.equal(typeof streams.decodeAsync, "function");
+  // One copy of the core: errors from "./streams" are the DecodeError of ".".
+  await assert.rejects(streams.decodeAsync((async function* () { yield Uint8Array.of(0xc1); })()), lib.DecodeError);` : ""}
+  console.log("CJS_OK " + process.version);
+})().catch((e) => { console.error(e); process.exitCode = 1; });
+`;
+
+const TS_ESM_CONSUMER = (streams: boolean) => `
+import { decode, decodeMulti, encode, Decoder, DecodeError, Encoder, ExtData, ExtensionCodec, EncodeError } from "${NAME}";
+${streams ? `import { decodeAsync } from "${NAME}/streams";` : ""}
+
+const bytes: Uint8Array = encode({ a: 1, b: [1, 2, 3] });
+const value: unknown = decode(bytes);
+const asMap: unknown = decode(bytes, { useMap: true, int64: "bigint" });
+const many: unknown[] = [...decodeMulti(bytes)];
+const reused: Uint8Array = new Encoder().encode([value, asMap, many]);
+const again: unknown = new Decoder().decode(reused);
+const ext = new ExtData(1, new Uint8Array(2));
+const extType: number = ext.type;
+const extData: Uint8Array = ext.data;
+const codec = new ExtensionCodec();
+const isError: boolean = again instanceof DecodeError || again instanceof EncodeError;
+${streams ? `const later: Promise<unknown> = decodeAsync((async function* () { yield bytes; })());` : ""}
+
+// @ts-expect-error int64 accepts only "auto" | "number" | "bigint"
+decode(bytes, { int64: "sometimes" });
+// @ts-expect-error encode returns bytes, not a string
+const wrong: string = encode(1);
+
+export { codec, extData, extType, isError, wrong${streams ? ", later" : ""} };
+`;
+
+const TS_CJS_CONSUMER = `
+import msgpack = require("${NAME}");
+const bytes: Uint8Array = msgpack.encode([1, "two", null]);
+const value: unknown = msgpack.decode(bytes, { useMap: true });
+// @ts-expect-error decode takes bytes, not a number
+msgpack.decode(42);
+export = { bytes, value };
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    target: "es2022",
+    lib: ["es2022", "dom"],
+    types: [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+  },
+  include: ["*.ts", "*.cts"],
+};
+
+describe("npm package (npm pack + install in a temporary project)", () => {
+  let work: string;
+  let project: string;
+  let packed: { filename: string; files: { path: string }[] };
+  const hasStreams = () => entrySubpaths().includes("./streams");
+
+  beforeAll(async () => {
+    assertBuilt();
+    work = mkdtempSync(join(tmpdir(), "msgpack-pack-"));
+    const [npm, npmArgs] = npmCommand();
+    const pack = await run(npm, [...npmArgs, "pack", "--json", "--pack-destination", work], { env: cleanEnv() });
+    if (pack.code !== 0) throw new Error(explain("npm pack", pack));
+    packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0];
+    project = join(work, "consumer");
+    execFileSync("mkdir", ["-p", project]);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    const install = await run(
+      npm,
+      [...npmArgs, "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(work, packed.filename)],
+      { cwd: project, env: cleanEnv() },
+    );
+    if (install.code !== 0) throw new Error(explain("npm install <tarball>", install));
+    writeFileSync(join(project, "esm.mjs"), ESM_CONSUMER(hasStreams()));
+    writeFileSync(join(project, "cjs.cjs"), CJS_CONSUMER(hasStreams()));
+    writeFileSync(join(project, "consumer.ts"), TS_ESM_CONSUMER(hasStreams()));
+    writeFileSync(join(project, "consumer-cjs.cts"), TS_CJS_CONSUMER);
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+  });
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test("the tarball holds dist/ and src/ and nothing else", () => {
+    const paths = packed.files.map((f) => f.path).sort();
+    for (const subpath of entrySubpaths()) {
+      const name = entryName(subpath);
+      for (const ext of [".js", ".cjs", ".d.ts", ".d.cts"]) expect(paths).toContain(`dist/${name}${ext}`);
+      expect(paths).toContain(`src/${name}.ts`);
+    }
+    expect(paths).toContain("dist/browser/msgpack.min.js");
+    expect(paths).toContain("dist/browser/msgpack.iife.min.js");
+    expect(paths).toContain("package.json");
+    const stray = paths.filter((p) => !/^(dist\/|src\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
+    expect(stray, "files outside dist/, src/ and the usual top-level files").toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(project, "node_modules", NAME, "package.json"), "utf8"));
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+
+  for (const runtime of ["node20", "node18"] as const) {
+    test(`ESM import works on ${runtime}`, async () => {
+      const r = await run(requireBinary(RUNTIMES[runtime], "run npm ci"), ["esm.mjs"], { cwd: project, env: cleanEnv() });
+      expect(r.code, explain(`${runtime} esm.mjs`, r)).toBe(0);
+      expect(r.stdout).toMatch(/^ESM_OK v/m);
+    });
+
+    test(`CJS require works on ${runtime}`, async () => {
+      const r = await run(requireBinary(RUNTIMES[runtime], "run npm ci"), ["cjs.cjs"], { cwd: project, env: cleanEnv() });
+      expect(r.code, explain(`${runtime} cjs.cjs`, r)).toBe(0);
+      expect(r.stdout).toMatch(/^CJS_OK v/m);
+    });
+  }
+
+  test("a TypeScript consumer type-checks against the published .d.ts and .d.cts", async () => {
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const r = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--traceResolution"], { cwd: project, env: cleanEnv() });
+    expect(r.code, explain("tsc --noEmit", { ...r, stdout: r.stdout.split("\n").filter((l) => /error TS/.test(l)).join("\n") })).toBe(0);
+    // The ESM file resolved the import condition, the .cts file the require one.
+    expect(r.stdout).toMatch(/Module name '@resizable\/msgpack' was successfully resolved to '[^']*\/dist\/index\.d\.ts'/);
+    expect(r.stdout).toMatch(/Module name '@resizable\/msgpack' was successfully resolved to '[^']*\/dist\/index\.d\.cts'/);
+  });
+});
+
+// ------------------------------------------------------------- no eval, Buffer, process
+
+const FORBIDDEN: [RegExp, string][] = [
+  [/\beval\b/, "eval"],
+  [/\bnew\s+Function\b|\bFunction\s*\(/, "new Function"],
+  [/\bBuffer\b/, "Buffer"],
+  [/\bprocess\b/, "process"],
+  [/\brequire\s*\(/, "require()"],
+  [/\bimport\s*\(|\bfrom\s*"node:|\bimport\s*"node:/, "dynamic or node: import"],
+];
+
+/** Removes comments (via esbuild) and the contents of string literals. */
+function codeOnly(source: string, loader: "ts" | "js"): string {
+  const { code } = transformSync(source, { loader, legalComments: "none", format: "esm" });
+  return code.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
+}
+
+function offenders(code: string): string[] {
+  const found: string[] = [];
+  for (const [pattern, name] of FORBIDDEN) {
+    const m = pattern.exec(code);
+    if (m) found.push(`${name}: ...${code.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, " ")}...`);
+  }
+  return found;
+}
+
+describe("no eval, new Function, Buffer, process or Node imports in shipped code", () => {
+  const listTs = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? listTs(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : [],
+    );
+
+  test("the scanner finds each forbidden use (so a pass means something)", () => {
+    const bad = `const a = eval("1"); const f = new Function("x", "return x"); const b = Buffer.from([1]);
+      const e = process.env.X; const r = require("fs"); import("node:fs");`;
+    expect(offenders(codeOnly(bad, "js")).map((o) => o.slice(0, o.indexOf(": ...")))).toEqual(FORBIDDEN.map(([, name]) => name));
+    expect(offenders(codeOnly(`// process the Buffer with eval\nconst s = "new Function(process)";`, "js"))).toEqual([]);
+  });
+
+  test("src/**/*.ts", () => {
+    const files = listTs("src");
+    expect(files.length).toBeGreaterThan(0);
+    const problems = files.flatMap((f) => offenders(codeOnly(readFileSync(join(ROOT, f), "utf8"), "ts")).map((o) => `${f}: ${o}`));
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  test("dist/**/*.js and *.cjs (ESM, CJS and browser bundles)", () => {
+    assertBuilt();
+    const listJs = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? listJs(`${dir}/${e.name}`) : /\.c?js$/.test(e.name) ? [`${dir}/${e.name}`] : [],
+      );
+    const bundles = listJs("dist");
+    expect(bundles).toContain("dist/browser/msgpack.min.js");
+    expect(bundles).toContain("dist/index.cjs");
+    const problems = bundles.flatMap((f) => offenders(codeOnly(readFileSync(join(ROOT, f), "utf8"), "js")).map((o) => `${f}: ${o}`));
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import * as msgpackJs from "@msgpack/msgpack";
+import { Packr, Unpackr } from "msgpackr";
+import { describe, expect, test } from "vitest";
+import { decode, encode, encodedSize, Encoder } from "../src/index.ts";
+import { forSeeds, hex, value } from "./_support/arbitrary.ts";
+
+const STRATEGIES = ["auto", "resizable", "doubling", "exact", "chunks"] as const;
+
+/** Plain Uint8Array copies of Buffers, so deep equality compares contents only. */
+function plain(v: unknown): unknown {
+  if (v instanceof Uint8Array) return new Uint8Array(v);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [plain(k), plain(x)]));
+  if (v && typeof v === "object" && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+describe("property: round trip", () => {
+  test("decode(encode(x)) deep-equals x, for rich seeded values", () => {
+    forSeeds(400, (r) => {
+      const x = value(r, { rich: true, maxDepth: 4, maxItems: 10 });
+      expect(decode(encode(x))).toEqual(x);
+    });
+  });
+
+  test("large seeded values that leave the scratch round-trip too", () => {
+    forSeeds(3, (r) => {
+      const x = Array.from({ length: 3000 }, () => value(r, { rich: true, maxDepth: 3 }));
+      expect(decode(encode(x))).toEqual(x);
+    });
+  });
+});
+
+describe("property: every output strategy writes identical bytes", () => {
+  test("scratch only, resizable store, doubling, exact, chunks, tiny ceilings and tiny scratches", () => {
+    const encoders = [
+      ...STRATEGIES.map((sink) => new Encoder({ sink })),
+      ...STRATEGIES.map((sink) => new Encoder({ sink, initialBufferSize: 64 })),
+      new Encoder({ initialBufferSize: 64, maxByteLength: 256 }), // store, then chunks past the ceiling
+      new Encoder({ initialBufferSize: 64, estimate: false }),
+      new Encoder({ initialBufferSize: 128, maxByteLength: 100 }),
+    ];
+    forSeeds(150, (r) => {
+      const x = r.bool(0.2) ? Array.from({ length: 400 }, () => value(r, { rich: true, maxDepth: 2 })) : value(r, { rich: true });
+      const expected = hex(encoders[0]!.encode(x));
+      for (const [i, e] of encoders.entries()) {
+        expect(hex(e.encode(x)), `encoder ${i}`).toBe(expected);
+        const chunks = e.encodeChunks(x);
+        expect(chunks.map(hex).filter((h) => h !== "").join("-"), `chunks of encoder ${i}`).toBe(expected);
+      }
+    });
+  });
+});
+
+describe("property: sizes", () => {
+  test("encode(x).length === encodedSize(x), with and without options", () => {
+    forSeeds(400, (r) => {
+      const x = value(r, { rich: true, maxDepth: 5 });
+      expect(encodedSize(x)).toBe(encode(x).length);
+      const options = { forceFloat32: true, ignoreUndefined: true };
+      expect(encodedSize(x, options)).toBe(encode(x, options).length);
+    });
+  });
+});
+
+describe("differential: other msgpack libraries", () => {
+  const mjDecode = (b: Uint8Array) => msgpackJs.decode(b, { useBigInt64: false });
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "auto" } as never);
+  const packr = new Packr({ useRecords: false, variableMapSize: true } as never);
+
+  test("@msgpack/msgpack and msgpackr decode our bytes to the same values", () => {
+    forSeeds(300, (r) => {
+      const x = value(r, { maxDepth: 4 });
+      const bytes = encode(x);
+      expect(plain(mjDecode(bytes))).toEqual(x);
+      expect(plain(unpackr.unpack(bytes))).toEqual(x);
+    });
+  });
+
+  test("we decode @msgpack/msgpack's and msgpackr's bytes to the same values", () => {
+    forSeeds(300, (r) => {
+      const x = value(r, { maxDepth: 4 });
+      expect(decode(msgpackJs.encode(x))).toEqual(x);
+      expect(decode(packr.pack(x))).toEqual(x);
+    });
+  });
+
+  test("our bytes equal @msgpack/msgpack's for JSON-like values (both write shortest forms)", () => {
+    forSeeds(300, (r) => {
+      const x = value(r, { maxDepth: 4 });
+      expect(hex(encode(x))).toBe(hex(msgpackJs.encode(x)));
+    });
+  });
+});

@@ -1,0 +1,561 @@
+// Runtime-neutral checks shared by the smoke script (node, bun, deno) and the
+// browser test. Plain JavaScript with no imports, no I/O and no test runner:
+// the caller hands in the library namespace and the parsed vector files, and
+// every failed check throws an Error that says what, where and, for random
+// values, which seed.
+//
+// Vector files use the msgpack-test-suite layout: `{ "file": [entry, ...] }`
+// or `[entry, ...]`, where an entry is `{ <kind>: value, msgpack: ["c0", ...] }`
+// and each msgpack string is hex bytes joined by "-". Every listed encoding must
+// decode to the value, and `encode(value)` must give one of the listed
+// encodings. Kinds (from the suite's README and src/*.yaml):
+//   nil, bool, number, string, array, map  JSON values
+//   special: "-0" | "NaN" | "Infinity" | "-Infinity"  (test/vectors only)
+//   binary: "00-ff"                         bytes as hex
+//   bignum: "18446744073709551615"          64-bit integer as a decimal string
+//                                           (JSON cannot hold it); when
+//                                           `number` is also given, it is the
+//                                           same value and safe as a double
+//   timestamp: [seconds, nanoseconds]       decodes to a Date: the millisecond
+//                                           that holds the instant (floor)
+//   ext: [type, "hex"]                      decodes to an ExtData
+// An entry may also carry `"decodeOnly": true` (decode checks only) or
+// `"encodeOnly": true`, and `"description"`.
+
+/** Small seeded PRNG (mulberry32); returns floats in [0, 1). */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Names the runtime this runs in, e.g. "node 18.20.8", "deno 2.9.6". */
+export function runtimeName() {
+  const g = globalThis;
+  if (g.Deno?.version?.deno) return `deno ${g.Deno.version.deno}`;
+  if (g.Bun?.version) return `bun ${g.Bun.version}`;
+  if (g.process?.versions?.node) return `node ${g.process.versions.node}`;
+  if (g.navigator?.userAgent) return g.navigator.userAgent;
+  return "unknown";
+}
+
+/** True where `ArrayBuffer.prototype.resize` exists (not Node 18). */
+export const HAS_RESIZABLE = typeof ArrayBuffer.prototype.resize === "function";
+
+// ---------------------------------------------------------------- helpers
+
+export function hexToBytes(hex) {
+  if (hex === "") return new Uint8Array(0);
+  return Uint8Array.from(hex.split("-"), (h) => {
+    if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new Error(`Bad hex byte "${h}" in "${hex}"`);
+    return parseInt(h, 16);
+  });
+}
+
+export function bytesToHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("-");
+}
+
+function show(value) {
+  if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Uint8Array) return `Uint8Array(${value.length})[${bytesToHex(value.subarray(0, 16))}${value.length > 16 ? "..." : ""}]`;
+  if (value instanceof Date) return `Date(${value.getTime()})`;
+  if (value instanceof Map) return `Map(${value.size})`;
+  try {
+    const s = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? `${v}n` : v));
+    if (s !== undefined) return s.length > 120 ? `${s.slice(0, 120)}...` : s;
+  } catch {
+    // fall through
+  }
+  return String(value);
+}
+
+function isPlainObject(v) {
+  if (v === null || typeof v !== "object") return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function isExt(v) {
+  return v !== null && typeof v === "object" && typeof v.type === "number" && v.data instanceof Uint8Array;
+}
+
+/**
+ * Deep comparison for decoded values. Returns null when equal, otherwise a
+ * sentence naming the first difference and its path. Numbers compare with
+ * Object.is: NaN equals NaN, and -0 must stay -0 (it encodes as a float).
+ */
+export function difference(actual, expected, path = "$") {
+  if (typeof expected === "number") {
+    if (typeof actual !== "number") return `${path}: expected number ${expected}, got ${typeof actual} ${show(actual)}`;
+    if (Object.is(actual, expected)) return null;
+    const str = (n) => (Object.is(n, -0) ? "-0" : String(n));
+    return `${path}: expected ${str(expected)}, got ${str(actual)}`;
+  }
+  if (typeof expected !== "object" || expected === null) {
+    if (actual === expected) return null;
+    return `${path}: expected ${typeof expected} ${show(expected)}, got ${typeof actual} ${show(actual)}`;
+  }
+  if (expected instanceof Uint8Array) {
+    if (!(actual instanceof Uint8Array)) return `${path}: expected Uint8Array, got ${show(actual)}`;
+    if (actual.length !== expected.length) return `${path}: expected ${expected.length} bytes, got ${actual.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      if (actual[i] !== expected[i]) return `${path}[${i}]: expected byte ${expected[i]}, got ${actual[i]}`;
+    }
+    return null;
+  }
+  if (expected instanceof Date) {
+    if (!(actual instanceof Date)) return `${path}: expected Date, got ${show(actual)}`;
+    return actual.getTime() === expected.getTime() ? null : `${path}: expected ${show(expected)}, got ${show(actual)}`;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${path}: expected array, got ${show(actual)}`;
+    if (actual.length !== expected.length) return `${path}: expected length ${expected.length}, got ${actual.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      const d = difference(actual[i], expected[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (expected instanceof Map) {
+    if (!(actual instanceof Map)) return `${path}: expected Map, got ${show(actual)}`;
+    if (actual.size !== expected.size) return `${path}: expected Map of ${expected.size}, got ${actual.size}`;
+    const a = [...actual];
+    const e = [...expected];
+    for (let i = 0; i < e.length; i++) {
+      const d = difference(a[i][0], e[i][0], `${path}.key(${i})`) ?? difference(a[i][1], e[i][1], `${path}.get(${show(e[i][0])})`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (isExt(expected)) {
+    if (!isExt(actual)) return `${path}: expected ExtData, got ${show(actual)}`;
+    if (actual.type !== expected.type) return `${path}.type: expected ${expected.type}, got ${actual.type}`;
+    return difference(actual.data, expected.data, `${path}.data`);
+  }
+  if (!isPlainObject(actual)) return `${path}: expected plain object, got ${show(actual)}`;
+  const ak = Object.keys(actual);
+  const ek = Object.keys(expected);
+  if (ak.join("\u0000") !== ek.join("\u0000")) return `${path}: expected keys ${show(ek)}, got ${show(ak)}`;
+  for (const k of ek) {
+    const d = difference(actual[k], expected[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return null;
+}
+
+function fail(message) {
+  throw new Error(message);
+}
+
+// ---------------------------------------------------------------- vectors
+
+const KINDS = ["nil", "bool", "binary", "number", "bignum", "special", "string", "array", "map", "timestamp", "ext"];
+const SPECIAL = { "-0": -0, NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
+const META = new Set(["msgpack", "decodeOnly", "encodeOnly", "description"]);
+
+/**
+ * Turns one entry into what decode must return (`expected`, compared with
+ * `difference`) and what to encode (`input`, or undefined when the value
+ * cannot be built exactly in JavaScript, e.g. a sub-millisecond timestamp).
+ */
+function interpret(lib, entry, where) {
+  const kinds = Object.keys(entry).filter((k) => !META.has(k));
+  for (const k of kinds) if (!KINDS.includes(k)) fail(`${where}: unknown vector kind "${k}" (known: ${KINDS.join(", ")})`);
+  if (!Array.isArray(entry.msgpack) || entry.msgpack.length === 0) fail(`${where}: no msgpack encodings listed`);
+  if ("bignum" in entry) {
+    const big = BigInt(entry.bignum);
+    const safe = big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER);
+    if ("number" in entry && (!safe || entry.number !== Number(big))) fail(`${where}: number and bignum disagree`);
+    // Decoding with the default int64 "auto" gives a number when it is safe.
+    return { expected: safe ? Number(big) : big, input: safe ? Number(big) : big, bigint: big };
+  }
+  if ("special" in entry) {
+    if (!(entry.special in SPECIAL)) fail(`${where}: unknown special "${entry.special}"`);
+    return { expected: SPECIAL[entry.special], input: SPECIAL[entry.special] };
+  }
+  if ("nil" in entry) return { expected: null, input: null };
+  if ("bool" in entry) return { expected: entry.bool, input: entry.bool };
+  if ("number" in entry) return { expected: entry.number, input: entry.number };
+  if ("string" in entry) return { expected: entry.string, input: entry.string };
+  if ("array" in entry) return { expected: entry.array, input: entry.array };
+  if ("map" in entry) return { expected: entry.map, input: entry.map };
+  if ("binary" in entry) {
+    const bytes = hexToBytes(entry.binary);
+    return { expected: bytes, input: bytes };
+  }
+  if ("timestamp" in entry) {
+    const [sec, nsec] = entry.timestamp;
+    // A Date holds milliseconds: expect the millisecond that contains the
+    // instant (floor, also for negative times), computed exactly.
+    const ns = BigInt(sec) * 1_000_000_000n + BigInt(nsec);
+    let ms = ns / 1_000_000n;
+    if (ns < 0n && ms * 1_000_000n !== ns) ms -= 1n;
+    return {
+      expected: new Date(Number(ms)),
+      input: nsec % 1_000_000 === 0 ? new Date(sec * 1000 + nsec / 1_000_000) : undefined,
+    };
+  }
+  if ("ext" in entry) {
+    const [type, hex] = entry.ext;
+    const data = hexToBytes(hex);
+    return { expected: { type, data }, input: new lib.ExtData(type, data) };
+  }
+  return fail(`${where}: entry has no value kind`);
+}
+
+function checkDecoded(actual, spec, where) {
+  const d = difference(actual, spec.expected);
+  if (d) fail(`${where}: ${d}`);
+}
+
+/** Decodes `bytes` from a Uint8Array, an ArrayBuffer and an offset view. */
+function decodeEveryWay(lib, bytes, options) {
+  const results = [lib.decode(bytes, options)];
+  const buffer = new ArrayBuffer(bytes.length);
+  new Uint8Array(buffer).set(bytes);
+  results.push(lib.decode(buffer, options));
+  const padded = new Uint8Array(bytes.length + 7);
+  padded.fill(0xc1);
+  padded.set(bytes, 3);
+  results.push(lib.decode(padded.subarray(3, 3 + bytes.length), options));
+  return results;
+}
+
+/**
+ * Checks every entry of every vector file. `files` maps a file name to its
+ * parsed JSON. Returns the number of encodings decoded and values encoded.
+ */
+export function checkVectors(lib, files) {
+  let decoded = 0;
+  let encoded = 0;
+  for (const [fileName, content] of Object.entries(files)) {
+    const groups = Array.isArray(content) ? { [fileName]: content } : content;
+    for (const [group, entries] of Object.entries(groups)) {
+      if (!Array.isArray(entries)) fail(`${fileName}/${group}: expected an array of entries`);
+      const firstEncodings = [];
+      const firstSpecs = [];
+      entries.forEach((entry, index) => {
+        const where = `${fileName}/${group}[${index}]${entry.description ? ` (${entry.description})` : ""}`;
+        const spec = interpret(lib, entry, where);
+        if (!entry.encodeOnly) {
+          for (const hex of entry.msgpack) {
+            const bytes = hexToBytes(hex);
+            let results;
+            try {
+              results = decodeEveryWay(lib, bytes);
+            } catch (e) {
+              fail(`${where}: decode(${hex}) threw ${e}`);
+            }
+            ["Uint8Array", "ArrayBuffer", "offset view"].forEach((how, i) => checkDecoded(results[i], spec, `${where}: decode(${hex}) from ${how}`));
+            if (spec.bigint !== undefined && /^(cf|d3)/.test(hex)) {
+              const asBig = lib.decode(bytes, { int64: "bigint" });
+              if (asBig !== spec.bigint) fail(`${where}: decode(${hex}, { int64: "bigint" }) gave ${show(asBig)}, expected ${spec.bigint}n`);
+            }
+            decoded++;
+          }
+          firstEncodings.push(hexToBytes(entry.msgpack[0]));
+          firstSpecs.push(spec);
+        }
+        if (!entry.decodeOnly && spec.input !== undefined) {
+          let out;
+          try {
+            out = lib.encode(spec.input);
+          } catch (e) {
+            fail(`${where}: encode(${show(spec.input)}) threw ${e}`);
+          }
+          if (!(out instanceof Uint8Array)) fail(`${where}: encode() returned ${show(out)}, not a Uint8Array`);
+          const hex = bytesToHex(out);
+          if (!entry.msgpack.includes(hex)) fail(`${where}: encode(${show(spec.input)}) gave ${hex}, expected one of ${entry.msgpack.join(" | ")}`);
+          encoded++;
+        }
+      });
+      // decodeMulti over the concatenation of the group's first encodings.
+      if (firstEncodings.length > 0) {
+        const total = firstEncodings.reduce((n, b) => n + b.length, 0);
+        const all = new Uint8Array(total);
+        let pos = 0;
+        for (const b of firstEncodings) {
+          all.set(b, pos);
+          pos += b.length;
+        }
+        const values = [...lib.decodeMulti(all)];
+        if (values.length !== firstSpecs.length) fail(`${fileName}/${group}: decodeMulti gave ${values.length} values, expected ${firstSpecs.length}`);
+        values.forEach((v, i) => checkDecoded(v, firstSpecs[i], `${fileName}/${group}: decodeMulti value ${i}`));
+      }
+    }
+  }
+  if (decoded === 0) fail("checkVectors: no vectors were checked");
+  return { decoded, encoded };
+}
+
+// ---------------------------------------------------------------- round trips
+
+const ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:/";
+const UNICODE = ["é", "ß", "Ж", "中", "文", "ー", "€", "😀", "🎉", "𝄞", "\u0000", "\u007f", "\u0080", "\u07ff", "\u0800", "\uffff"];
+
+export class Generator {
+  constructor(seed) {
+    this.random = mulberry32(seed);
+  }
+  int(n) {
+    return Math.floor(this.random() * n);
+  }
+  pick(list) {
+    return list[this.int(list.length)];
+  }
+  string(maxLength) {
+    const length = this.int(maxLength + 1);
+    const unicode = this.random() < 0.3;
+    let s = "";
+    for (let i = 0; i < length; i++) s += unicode && this.random() < 0.3 ? this.pick(UNICODE) : ASCII[this.int(ASCII.length)];
+    // Flatten the rope so every runtime sees an ordinary string.
+    return s.length > 0 ? JSON.parse(JSON.stringify(s)) : s;
+  }
+  bytes(length) {
+    const b = new Uint8Array(length);
+    for (let i = 0; i < length; i++) b[i] = this.int(256);
+    return b;
+  }
+  number() {
+    switch (this.int(10)) {
+      case 0: return this.int(128);                                // positive fixint
+      case 1: return -1 - this.int(32);                            // negative fixint
+      case 2: return this.pick([127, 128, 255, 256, 65535, 65536, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER]);
+      case 3: return this.pick([-32, -33, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, Number.MIN_SAFE_INTEGER]);
+      case 4: return this.int(2 ** 16) - 2 ** 15;
+      case 5: return Math.floor((this.random() - 0.5) * 2 ** 53);  // any safe integer width
+      case 6: return (this.random() - 0.5) * 10 ** this.int(12);   // float64
+      case 7: return this.pick([0.5, -0.5, 1.5, Math.PI, 1e-7, 5e-324, -5e-324, 1.7976931348623157e308, Infinity, -Infinity, NaN]);
+      case 8: return this.int(2 ** 32);
+      default: return -this.int(2 ** 31);
+    }
+  }
+  bigint() {
+    // Outside the safe range (inside it, "auto" decodes to a number).
+    const magnitude = 2n ** 53n + BigInt(this.int(2 ** 30)) * BigInt(this.int(2 ** 30) + 1);
+    return this.pick([
+      magnitude,
+      -magnitude,
+      2n ** 63n - 1n,
+      -(2n ** 63n),
+      2n ** 64n - 1n,
+      2n ** 63n,
+    ]);
+  }
+  value(lib, depth) {
+    const r = this.int(depth > 0 ? 14 : 11);
+    switch (r) {
+      case 0: return null;
+      case 1: return this.random() < 0.5;
+      case 2: case 3: return this.number();
+      case 4: case 5: return this.string(this.pick([8, 31, 40, 300]));
+      case 6: return this.bytes(this.int(this.pick([4, 300])));
+      case 7: return this.bigint();
+      case 8: return new Date(Math.floor((this.random() - 0.3) * 8e12));
+      case 9: return new lib.ExtData(this.int(128), this.bytes(this.pick([0, 1, 2, 3, 4, 8, 16, 17, 300])));
+      case 10: return this.string(3);
+      case 11: {
+        const n = this.int(this.pick([4, 20]));
+        const a = [];
+        for (let i = 0; i < n; i++) a.push(this.value(lib, depth - 1));
+        return a;
+      }
+      default: {
+        const n = this.int(this.pick([4, 20]));
+        const o = {};
+        for (let i = 0; i < n; i++) o[`${this.string(10)}${i}`] = this.value(lib, depth - 1);
+        return o;
+      }
+    }
+  }
+  map(lib, depth) {
+    const m = new Map();
+    const n = 1 + this.int(10);
+    for (let i = 0; i < n; i++) {
+      const key = this.random() < 0.5 ? this.int(1000) : `k${this.string(6)}`;
+      m.set(key, depth > 0 && this.random() < 0.3 ? this.map(lib, depth - 1) : this.value(lib, 0));
+    }
+    return m;
+  }
+}
+
+function roundTrip(lib, value, where, options) {
+  let bytes;
+  try {
+    bytes = lib.encode(value);
+  } catch (e) {
+    fail(`${where}: encode threw ${e}`);
+  }
+  if (!(bytes instanceof Uint8Array)) fail(`${where}: encode returned ${show(bytes)}`);
+  if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.byteLength) {
+    fail(`${where}: encode returned a view of ${bytes.buffer.byteLength} bytes for ${bytes.byteLength} bytes of output (expected independent, exact-length bytes)`);
+  }
+  if (typeof lib.encodedSize === "function") {
+    const size = lib.encodedSize(value);
+    if (size !== bytes.length) fail(`${where}: encodedSize gave ${size}, encode wrote ${bytes.length} bytes`);
+  }
+  if (typeof lib.estimateSize === "function") {
+    const guess = lib.estimateSize(value);
+    if (!(Number.isFinite(guess) && guess >= 0)) fail(`${where}: estimateSize gave ${guess}`);
+  }
+  let back;
+  try {
+    back = lib.decode(bytes, options);
+  } catch (e) {
+    fail(`${where}: decode of ${bytes.length} encoded bytes threw ${e}`);
+  }
+  const d = difference(back, value);
+  if (d) fail(`${where}: decode(encode(x)) differs: ${d}`);
+  return bytes;
+}
+
+/** Builds values big enough to leave any scratch buffer (> 1 MiB encoded). */
+export function bigValues(gen, lib) {
+  const records = [];
+  for (let i = 0; i < 12000; i++) {
+    records.push({ id: i, name: gen.string(24), score: gen.number(), tags: [gen.string(6), gen.string(6)], ok: i % 3 === 0 });
+  }
+  let text = "";
+  while (text.length < 1_200_000) text += gen.string(200) + "\n";
+  return [
+    { name: "12k records", value: records },
+    { name: "2 MiB binary", value: gen.bytes(2 * 1024 * 1024 + 3) },
+    { name: "1.2M-char string", value: JSON.parse(JSON.stringify(text)) },
+    { name: "mixed object", value: { head: gen.value(lib, 2), body: gen.bytes(600_000), text: text.slice(0, 700_000), tail: records.slice(0, 500) } },
+  ];
+}
+
+/**
+ * Seeded random round trips: `count` small values, Maps with `useMap`, and
+ * the big values. Also encodes with one `Encoder` across big and small values
+ * and checks that earlier results are not overwritten by later calls.
+ */
+export function checkRoundTrips(lib, { seed = 1, count = 400, big = true } = {}) {
+  const gen = new Generator(seed);
+  let n = 0;
+  let largest = 0;
+  const tag = (what) => `round trip ${what} (seed ${seed})`;
+  for (let i = 0; i < count; i++) {
+    roundTrip(lib, gen.value(lib, 3), tag(`#${i}`));
+    n++;
+  }
+  for (let i = 0; i < 30; i++) {
+    roundTrip(lib, gen.map(lib, 2), tag(`Map #${i} with useMap`), { useMap: true });
+    n++;
+  }
+  if (big) {
+    const values = bigValues(gen, lib);
+    for (const { name, value } of values) {
+      const bytes = roundTrip(lib, value, tag(name));
+      largest = Math.max(largest, bytes.length);
+      n++;
+    }
+    if (largest <= 1024 * 1024) fail(`${tag("big")}: largest encoding is ${largest} bytes, not over 1 MiB`);
+    // One Encoder reused: results must be independent of later encodes.
+    const encoder = new lib.Encoder();
+    const small = { a: 1, b: "two", c: [3] };
+    const outputs = [];
+    for (const { value } of [values[0], { value: small }, values[1], { value: small }, values[2]]) {
+      const out = encoder.encode(value);
+      outputs.push({ value, out, copy: out.slice() });
+    }
+    outputs.forEach(({ value, out, copy }, i) => {
+      const d = difference(out, copy);
+      if (d) fail(`${tag("Encoder reuse")}: result ${i} changed after later encode() calls: ${d}`);
+      const back = lib.decode(out);
+      const e = difference(back, value);
+      if (e) fail(`${tag("Encoder reuse")}: result ${i} does not decode back: ${e}`);
+      n++;
+    });
+  }
+  return { roundTrips: n, largest };
+}
+
+// ---------------------------------------------------------------- streams
+
+function chunked(bytes, gen) {
+  const chunks = [];
+  for (let pos = 0; pos < bytes.length;) {
+    const size = 1 + gen.int(gen.pick([3, 64, 4096]));
+    chunks.push(bytes.slice(pos, pos + size));
+    pos += size;
+  }
+  return chunks;
+}
+
+function readableOf(chunks) {
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]);
+      else controller.close();
+    },
+  });
+}
+
+async function* asyncIterableOf(chunks) {
+  for (const c of chunks) yield c;
+}
+
+async function collect(iterable) {
+  const out = [];
+  for await (const v of iterable) out.push(v);
+  return out;
+}
+
+/**
+ * Checks the "./streams" entry: decodeAsync, decodeMultiStream and
+ * decodeArrayStream over randomly split input (ReadableStream and async
+ * iterable), and EncoderStream piped into DecoderStream.
+ */
+export async function checkStreams(lib, streams, { seed = 2 } = {}) {
+  const gen = new Generator(seed);
+  const names = ["decodeAsync", "decodeArrayStream", "decodeMultiStream", "EncoderStream", "DecoderStream"];
+  for (const name of names) if (typeof streams[name] !== "function") fail(`streams: ${name} is not exported`);
+  const values = [];
+  for (let i = 0; i < 40; i++) values.push(gen.value(lib, 2));
+  values.push(bigValues(gen, lib)[0].value);
+  let checks = 0;
+  const where = (what) => `streams ${what} (seed ${seed})`;
+  for (const [i, value] of values.entries()) {
+    const bytes = lib.encode(value);
+    const viaStream = await streams.decodeAsync(readableOf(chunked(bytes, gen)));
+    const d1 = difference(viaStream, value);
+    if (d1) fail(`${where(`decodeAsync(ReadableStream) #${i}`)}: ${d1}`);
+    const viaIterable = await streams.decodeAsync(asyncIterableOf(chunked(bytes, gen)));
+    const d2 = difference(viaIterable, value);
+    if (d2) fail(`${where(`decodeAsync(AsyncIterable) #${i}`)}: ${d2}`);
+    checks += 2;
+  }
+  const parts = values.map((v) => lib.encode(v));
+  const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((pos, p) => (joined.set(p, pos), pos + p.length), 0);
+  const multi = await collect(streams.decodeMultiStream(readableOf(chunked(joined, gen))));
+  const d3 = difference(multi, values);
+  if (d3) fail(`${where("decodeMultiStream")}: ${d3}`);
+  const items = await collect(streams.decodeArrayStream(readableOf(chunked(lib.encode(values), gen))));
+  const d4 = difference(items, values);
+  if (d4) fail(`${where("decodeArrayStream")}: ${d4}`);
+  const piped = await collect(readableOf(values).pipeThrough(new streams.EncoderStream()).pipeThrough(new streams.DecoderStream()));
+  const d5 = difference(piped, values);
+  if (d5) fail(`${where("EncoderStream | DecoderStream")}: ${d5}`);
+  return { streamChecks: checks + 3 };
+}
+
+/** Runs everything; returns a summary object for the caller to print. */
+export async function runAll(lib, files, { streams, seed = 1, count = 400, big = true } = {}) {
+  const required = ["encode", "decode", "decodeMulti", "Encoder", "Decoder", "ExtensionCodec", "ExtData", "DecodeError", "EncodeError"];
+  const missing = required.filter((name) => typeof lib[name] !== "function");
+  if (missing.length > 0) fail(`module does not export ${missing.join(", ")}`);
+  const vectors = checkVectors(lib, files);
+  const trips = checkRoundTrips(lib, { seed, count, big });
+  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, files: Object.keys(files).length, ...vectors, ...trips };
+  if (streams) Object.assign(summary, await checkStreams(lib, streams, { seed: seed + 1 }));
+  return summary;
+}

@@ -1,0 +1,121 @@
+// Bundle size report and budget (npm run size). Reads the browser bundles
+// that `npm run build` wrote to dist/browser/, prints their minified and
+// gzip sizes, the modules that make up the full codec (from an in-memory
+// esbuild build with a metafile), and the same numbers for two peers built
+// the same way. Exits 1 when the full codec passes its gzip budget.
+//
+//   node test/tools/bundle-size.mjs            table for humans
+//   node test/tools/bundle-size.mjs --json     one JSON object (used by tests)
+//   node test/tools/bundle-size.mjs --markdown the README size table
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { gzipSync, constants } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BROWSER = join(ROOT, "dist/browser");
+
+/**
+ * Gzip budget for the full codec (encode + decode, every format, timestamps,
+ * extensions): the minified ESM bundle of src/index.ts. For scale,
+ * @msgpack/msgpack is about 5.9 KB and notepack.io about 2.6 KB gzip.
+ */
+export const BUDGET_GZIP = 4096;
+/** The bundle the budget applies to. */
+export const FULL_CODEC = "msgpack.min.js";
+
+const gzipSize = (bytes) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
+
+/** Minified + gzip size of every .js bundle in dist/browser/. */
+export function measureBundles() {
+  if (!existsSync(join(BROWSER, FULL_CODEC))) {
+    throw new Error(`dist/browser/${FULL_CODEC} is missing: run \`npm run build\` first`);
+  }
+  return readdirSync(BROWSER)
+    .filter((name) => name.endsWith(".js"))
+    .sort()
+    .map((name) => {
+      const bytes = readFileSync(join(BROWSER, name));
+      return { bundle: `dist/browser/${name}`, minified: bytes.length, gzip: gzipSize(bytes) };
+    });
+}
+
+async function minifiedBundle(stdin, resolveDir) {
+  const result = await build({
+    stdin: { contents: stdin, resolveDir, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  return result;
+}
+
+/** Bytes each src/ module contributes to the minified full codec. */
+export async function breakdown() {
+  const result = await minifiedBundle(`export * from "./src/index.ts";`, ROOT);
+  const [output] = Object.values(result.metafile.outputs);
+  return Object.entries(output.inputs)
+    .map(([path, info]) => ({ module: relative(ROOT, join(ROOT, path)), bytes: info.bytesInOutput }))
+    .filter((m) => m.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The peers' full encode + decode, minified the same way, for reference. */
+export async function peers() {
+  const cases = [
+    { name: "@msgpack/msgpack", code: `export { encode, decode } from "@msgpack/msgpack";` },
+    { name: "notepack.io", code: `export { encode, decode } from "notepack.io";` },
+  ];
+  const out = [];
+  for (const c of cases) {
+    try {
+      const result = await minifiedBundle(c.code, ROOT);
+      const bytes = result.outputFiles[0].contents;
+      const version = JSON.parse(readFileSync(join(ROOT, "node_modules", c.name, "package.json"), "utf8")).version;
+      out.push({ bundle: `${c.name}@${version}`, minified: bytes.length, gzip: gzipSize(bytes) });
+    } catch (e) {
+      out.push({ bundle: c.name, error: String(e.message ?? e).split("\n")[0] });
+    }
+  }
+  return out;
+}
+
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+
+async function main() {
+  const mode = process.argv.includes("--json") ? "json" : process.argv.includes("--markdown") ? "markdown" : "text";
+  const bundles = measureBundles();
+  const full = bundles.find((b) => b.bundle.endsWith(`/${FULL_CODEC}`));
+  const over = full.gzip > BUDGET_GZIP;
+  const report = { budget: { bundle: full.bundle, gzip: BUDGET_GZIP, actual: full.gzip, ok: !over }, bundles, modules: await breakdown(), peers: await peers() };
+
+  if (mode === "json") {
+    console.log(JSON.stringify(report, null, 2));
+  } else if (mode === "markdown") {
+    console.log("| bundle | minified | gzip |\n| --- | ---: | ---: |");
+    for (const b of bundles) console.log(`| \`${b.bundle.replace("dist/browser/", "")}\` | ${kb(b.minified)} | ${kb(b.gzip)} |`);
+    for (const p of report.peers) if (!p.error) console.log(`| ${p.bundle} (encode + decode, for comparison) | ${kb(p.minified)} | ${kb(p.gzip)} |`);
+  } else {
+    console.log("bundle                                   minified       gzip");
+    for (const b of bundles) console.log(`${b.bundle.padEnd(40)} ${String(b.minified).padStart(8)} B ${String(b.gzip).padStart(8)} B`);
+    for (const p of report.peers) {
+      if (p.error) console.log(`${p.bundle.padEnd(40)} (could not bundle: ${p.error})`);
+      else console.log(`${(p.bundle + " (peer)").padEnd(40)} ${String(p.minified).padStart(8)} B ${String(p.gzip).padStart(8)} B`);
+    }
+    console.log(`\nfull codec modules (minified bytes in ${FULL_CODEC}):`);
+    for (const m of report.modules) console.log(`  ${m.module.padEnd(38)} ${String(m.bytes).padStart(8)} B`);
+    console.log(`\nbudget: ${full.bundle} gzip ${full.gzip} B of ${BUDGET_GZIP} B${over ? " -- OVER BUDGET" : " -- ok"}`);
+  }
+  if (over) {
+    console.error(`bundle-size: ${full.bundle} is ${full.gzip} B gzip, over the ${BUDGET_GZIP} B budget by ${full.gzip - BUDGET_GZIP} B`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
