@@ -1,0 +1,244 @@
+// Seeded data generators for the benchmarks: dependency-free plain ESM, so
+// they run as-is under node, bun and deno. Same seed, same data, on every
+// runtime and every run; nothing is downloaded.
+//
+// Strings are built with Array.prototype.join and, for the structured
+// fixtures, passed through JSON (`flatten`), so every string is flat, as
+// JSON.parse would give it: no encoder meets a rope another one flattened
+// first (see DESIGN.md, "Benchmark fairness").
+
+/**
+ * mulberry32: a small, fast 32-bit PRNG. Returns a function giving floats in [0, 1).
+ * @param {number} seed
+ */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return function next() {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Integer in [lo, hi]. @param {() => number} r @param {number} lo @param {number} hi */
+export function int(r, lo, hi) {
+  return lo + Math.floor(r() * (hi - lo + 1));
+}
+
+/** @template T @param {() => number} r @param {readonly T[]} list @returns {T} */
+export function pick(r, list) {
+  return list[Math.floor(r() * list.length)];
+}
+
+/** Deep copy through JSON, so strings are flat and objects have JSON.parse's shapes. @template T @param {T} v @returns {T} */
+export function flatten(v) {
+  return JSON.parse(JSON.stringify(v));
+}
+
+const WORDS = (
+  "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda omicron sigma tau upsilon omega " +
+  "apple river stone cloud forest market window garden silver orange purple yellow rapid quiet " +
+  "north south east west engine server client buffer packet stream record vector matrix signal " +
+  "order invoice payment account user admin guest status active pending closed archive"
+).split(" ");
+const FIRST = "Ada Alan Grace Linus Ken Dennis Barbara Edsger Donald Margaret John Frances Tim Radia Guido Brendan".split(" ");
+const LAST = "Lovelace Turing Hopper Torvalds Thompson Ritchie Liskov Dijkstra Knuth Hamilton McCarthy Allen Berners-Lee Perlman Rossum Eich".split(" ");
+const CITIES = "Berlin Paris Lisbon Osaka Nairobi Lima Oslo Quito Austin Hanoi Perth Dakar".split(" ");
+const COUNTRIES = "DE FR PT JP KE PE NO EC US VN AU SN".split(" ");
+const HEX = "0123456789abcdef";
+
+/** @param {() => number} r @param {number} n */
+function hex(r, n) {
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = HEX[(r() * 16) | 0];
+  return out.join("");
+}
+
+/** @param {() => number} r @param {number} n */
+function words(r, n) {
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = pick(r, WORDS);
+  return out.join(" ");
+}
+
+/**
+ * `n` doubles with fractional parts (each encodes as float 64, 9 bytes), as
+ * a plain JS array (not a Float64Array, which encoders write as binary).
+ * @param {number} n @param {number} [seed]
+ */
+export function doubles(n, seed = 1) {
+  const r = rng(seed);
+  const a = new Array(n);
+  for (let i = 0; i < n; i++) a[i] = (r() - 0.5) * 2e6 + 0.25; // never integral
+  return a;
+}
+
+/**
+ * `n` small integers in -1000..1000: mostly 1-3 byte encodings.
+ * @param {number} n @param {number} [seed]
+ */
+export function smallInts(n, seed = 2) {
+  const r = rng(seed);
+  const a = new Array(n);
+  for (let i = 0; i < n; i++) a[i] = int(r, -1000, 1000);
+  return a;
+}
+
+/**
+ * One record of a typical API/database row: ~200-260 bytes of MessagePack.
+ * @param {() => number} r @param {number} id
+ */
+function record(r, id) {
+  const tags = new Array(int(r, 0, 4));
+  for (let i = 0; i < tags.length; i++) tags[i] = pick(r, WORDS);
+  const first = pick(r, FIRST), last = pick(r, LAST);
+  const c = int(r, 0, CITIES.length - 1);
+  const day = int(r, 1, 28), month = int(r, 1, 12), hour = int(r, 0, 23), min = int(r, 0, 59);
+  return {
+    id,
+    uuid: hex(r, 32),
+    name: [first, last].join(" "),
+    email: [first.toLowerCase(), ".", last.toLowerCase(), "@example.com"].join(""),
+    active: r() < 0.7,
+    age: int(r, 18, 90),
+    score: Math.round(r() * 1e6) / 1e4 + 0.5e-4,
+    balance: (r() - 0.3) * 1e5,
+    tags,
+    address: { street: [int(r, 1, 999), pick(r, WORDS), "Street"].join(" "), city: CITIES[c], zip: String(int(r, 10000, 99999)), country: COUNTRIES[c] },
+    created: `2026-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}T${String(hour).padStart(2, "0")}:${String(min).padStart(2, "0")}:00Z`,
+    note: r() < 0.5 ? null : words(r, int(r, 2, 8)),
+  };
+}
+
+/**
+ * An array of `n` records (plain objects with strings, ints, doubles,
+ * booleans, null, a small array and a nested object), flattened.
+ * @param {number} n @param {number} [seed]
+ */
+export function records(n, seed = 3) {
+  const r = rng(seed);
+  const a = new Array(n);
+  for (let i = 0; i < n; i++) a[i] = record(r, 1 + i);
+  return flatten(a);
+}
+
+/**
+ * Records whose encoding is about `bytes` long. `sizeOf(value)` measures an
+ * encoding (any msgpack encoder); the count is extrapolated from a sample.
+ * @param {number} bytes @param {(v: unknown) => number} sizeOf @param {number} [seed]
+ */
+export function recordsOfSize(bytes, sizeOf, seed = 3) {
+  const sample = records(512, seed);
+  const per = (sizeOf(sample) - 3) / sample.length;
+  return records(Math.max(1, Math.round((bytes - 3) / per)), seed);
+}
+
+/** `obj = [obj, obj]` `depth` times, from a leaf of 1: 2^depth leaves, one shared array per level. @param {number} [depth] */
+export function nestedList(depth = 20) {
+  /** @type {unknown} */
+  let obj = 1;
+  for (let i = 0; i < depth; i++) obj = [obj, obj];
+  return obj;
+}
+
+/** A ~100 byte RPC message (JSON-RPC call with a few typed params). @param {number} [seed] */
+export function rpcMessage(seed = 4) {
+  const r = rng(seed);
+  return flatten({
+    jsonrpc: "2.0",
+    id: int(r, 1, 1e6),
+    method: "user.updateProfile",
+    params: { userId: int(r, 1, 1e6), name: "Ada Lovelace", active: true, score: 0.875, tags: ["admin", "beta"] },
+  });
+}
+
+/** A ~2 KB nested object (an API response: user, items with nested fields, paging meta). @param {number} [seed] */
+export function nestedObject(seed = 5) {
+  const r = rng(seed);
+  const items = [];
+  for (let i = 0; i < 8; i++) {
+    items.push({
+      sku: hex(r, 12),
+      title: words(r, 4),
+      price: Math.round(r() * 1e5) / 100 + 0.005,
+      qty: int(r, 1, 20),
+      attrs: { color: pick(r, WORDS), size: pick(r, ["S", "M", "L", "XL"]), weight: r() * 10 },
+      flags: [r() < 0.5, r() < 0.5, null],
+    });
+  }
+  return flatten({
+    user: record(r, 42),
+    cart: { id: hex(r, 16), currency: "EUR", items, total: items.reduce((s, x) => s + x.price * x.qty, 0) },
+    meta: { page: 1, pageSize: 8, total: int(r, 8, 5000), next: "/api/v2/cart?page=2&size=8", generatedAt: "2026-11-22T15:00:00Z" },
+  });
+}
+
+/**
+ * `bytes` pseudo-random bytes in a fresh (plain) `Uint8Array`.
+ * @param {number} bytes @param {number} [seed]
+ */
+export function blob(bytes, seed = 6) {
+  const out = new Uint8Array(bytes);
+  const words32 = new Uint32Array(out.buffer, 0, bytes >>> 2);
+  let x = (seed * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < words32.length; i++) {
+    // xorshift32: fast enough for 200 MiB
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words32[i] = x >>> 0;
+  }
+  for (let i = words32.length * 4; i < bytes; i++) out[i] = i & 255;
+  return out;
+}
+
+/** A flat ASCII string of exactly `length` characters (words and punctuation). @param {number} length @param {number} [seed] */
+export function asciiString(length, seed = 7) {
+  const r = rng(seed);
+  const parts = [];
+  let n = 0;
+  while (n < length) {
+    const w = pick(r, WORDS) + (r() < 0.1 ? ". " : " ");
+    parts.push(w);
+    n += w.length;
+  }
+  return flatten(parts.join("").slice(0, length));
+}
+
+/**
+ * A flat string of CJK, kana, Hangul and emoji (3-4 UTF-8 bytes per code
+ * point; emoji are surrogate pairs, never lone surrogates), about
+ * `utf8Bytes` bytes of UTF-8.
+ * @param {number} utf8Bytes @param {number} [seed]
+ */
+export function unicodeString(utf8Bytes, seed = 8) {
+  const r = rng(seed);
+  const ranges = [
+    [0x4e00, 0x9fff, 3], // CJK unified ideographs
+    [0x3041, 0x3096, 3], // hiragana
+    [0xac00, 0xd7a3, 3], // Hangul syllables
+    [0x1f300, 0x1f64f, 4], // emoji (surrogate pairs in UTF-16)
+  ];
+  const parts = [];
+  let n = 0;
+  while (n < utf8Bytes) {
+    const [lo, hi, size] = ranges[Math.floor(r() * ranges.length)];
+    if (n + size > utf8Bytes) break;
+    parts.push(String.fromCodePoint(int(r, lo, hi)));
+    n += size;
+  }
+  while (n < utf8Bytes) {
+    parts.push("a");
+    n++;
+  }
+  return flatten(parts.join(""));
+}
+
+/** Output size in half-decade steps from 10^lo to 10^hi: 1, 3, 10, 32, 100, 316, ... @param {number} lo @param {number} hi */
+export function halfDecades(lo, hi) {
+  const out = [];
+  for (let e = lo * 2; e <= hi * 2; e++) out.push(Math.round(10 ** (e / 2)));
+  return out;
+}

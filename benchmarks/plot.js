@@ -1,0 +1,110 @@
+// A small SVG writer for the benchmark plots: line charts with a log x axis,
+// laid out in a grid of panels with one shared legend. Dependency-free
+// plain ESM; returns strings, writes nothing.
+
+/** @typedef {{ name: string, color: string, dash?: string, points: [number, number][] }} Series */
+/** @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string }} Panel */
+
+const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
+
+/** @param {string} s */
+function esc(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** Decimal byte label for a power of ten. @param {number} e exponent */
+function bytesLabel(e) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  const u = Math.min(units.length - 1, Math.floor(e / 3));
+  return `${10 ** (e - 3 * u)} ${units[u]}`;
+}
+
+/** A "nice" step for about `n` ticks up to `max`. @param {number} max @param {number} n */
+function niceStep(max, n) {
+  const raw = max / n;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+/**
+ * One panel as an SVG group at (x0, y0).
+ * @param {Panel} panel @param {number} x0 @param {number} y0 @param {number} w @param {number} h
+ */
+function panelSvg(panel, x0, y0, w, h) {
+  const m = { l: 56, r: 14, t: 26, b: 40 };
+  const pw = w - m.l - m.r, ph = h - m.t - m.b;
+  const pts = panel.series.flatMap((s) => s.points).filter(([x, y]) => x > 0 && Number.isFinite(y));
+  const out = [`<g transform="translate(${x0},${y0})">`];
+  out.push(`<text x="${m.l + pw / 2}" y="16" text-anchor="middle" font-size="13" font-weight="600" ${FONT}>${esc(panel.title)}</text>`);
+  if (pts.length === 0) {
+    out.push(`<text x="${m.l + pw / 2}" y="${m.t + ph / 2}" text-anchor="middle" font-size="12" fill="#888" ${FONT}>no data</text></g>`);
+    return out.join("\n");
+  }
+  const ex0 = Math.floor(Math.log10(Math.min(...pts.map((p) => p[0]))));
+  const ex1 = Math.max(ex0 + 1, Math.ceil(Math.log10(Math.max(...pts.map((p) => p[0])))));
+  const yTop = panel.yMax ?? Math.max(...pts.map((p) => p[1]));
+  const step = niceStep(yTop || 1, 5);
+  const yMax = Math.ceil((yTop || 1) / step) * step;
+  const X = (/** @type {number} */ x) => m.l + ((Math.log10(x) - ex0) / (ex1 - ex0)) * pw;
+  const Y = (/** @type {number} */ y) => m.t + ph - (y / yMax) * ph;
+  // grid and axes
+  for (let e = ex0; e <= ex1; e++) {
+    const x = X(10 ** e).toFixed(1);
+    out.push(`<line x1="${x}" y1="${m.t}" x2="${x}" y2="${m.t + ph}" stroke="#e5e5e5"/>`);
+    if ((ex1 - ex0 <= 9 || e % 2 === 0) && e >= 0)
+      out.push(`<text x="${x}" y="${m.t + ph + 15}" text-anchor="middle" font-size="10" fill="#444" ${FONT}>${bytesLabel(e)}</text>`);
+  }
+  for (let y = 0; y <= yMax + 1e-9; y += step) {
+    const yy = Y(y).toFixed(1);
+    out.push(`<line x1="${m.l}" y1="${yy}" x2="${m.l + pw}" y2="${yy}" stroke="#e5e5e5"/>`);
+    out.push(`<text x="${m.l - 5}" y="${Number(yy) + 3}" text-anchor="end" font-size="10" fill="#444" ${FONT}>${+y.toFixed(3)}</text>`);
+  }
+  out.push(`<rect x="${m.l}" y="${m.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
+  if (panel.xLabel)
+    out.push(`<text x="${m.l + pw / 2}" y="${h - 6}" text-anchor="middle" font-size="11" fill="#222" ${FONT}>${esc(panel.xLabel)}</text>`);
+  if (panel.yLabel)
+    out.push(
+      `<text transform="translate(13,${m.t + ph / 2}) rotate(-90)" text-anchor="middle" font-size="11" fill="#222" ${FONT}>${esc(panel.yLabel)}</text>`,
+    );
+  for (const s of panel.series) {
+    const p = s.points.filter(([x, y]) => x > 0 && Number.isFinite(y)).sort((a, b) => a[0] - b[0]);
+    if (p.length === 0) continue;
+    const d = p.map(([x, y], i) => `${i ? "L" : "M"}${X(x).toFixed(1)},${Y(Math.min(y, yMax)).toFixed(1)}`).join(" ");
+    out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
+    for (const [x, y] of p) out.push(`<circle cx="${X(x).toFixed(1)}" cy="${Y(Math.min(y, yMax)).toFixed(1)}" r="2.2" fill="${s.color}"/>`);
+  }
+  if (panel.note) out.push(`<text x="${m.l + 4}" y="${m.t + 12}" font-size="10" fill="#666" ${FONT}>${esc(panel.note)}</text>`);
+  out.push("</g>");
+  return out.join("\n");
+}
+
+/**
+ * A grid of panels with one legend (the series names and colours of the
+ * first panel that has them) and a title, as a standalone SVG document.
+ * @param {{ title: string, subtitle?: string, panels: Panel[], columns: number, panelWidth?: number, panelHeight?: number }} opts
+ */
+export function gridSvg(opts) {
+  const { title, subtitle, panels, columns } = opts;
+  const pw = opts.panelWidth ?? 440, ph = opts.panelHeight ?? 280;
+  const rows = Math.ceil(panels.length / columns);
+  const head = subtitle ? 64 : 48;
+  const width = pw * columns + 20, height = head + ph * rows + 10;
+  const legend = panels.find((p) => p.series.length > 0)?.series ?? [];
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="12" y="20" font-size="15" font-weight="700" ${FONT}>${esc(title)}</text>`,
+  ];
+  if (subtitle) out.push(`<text x="12" y="37" font-size="11" fill="#555" ${FONT}>${esc(subtitle)}</text>`);
+  let lx = 12;
+  const ly = head - 12;
+  for (const s of legend) {
+    out.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 22}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
+    out.push(`<text x="${lx + 27}" y="${ly + 4}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
+    lx += 36 + s.name.length * 6.2;
+  }
+  panels.forEach((p, i) => out.push(panelSvg(p, 10 + (i % columns) * pw, head + Math.floor(i / columns) * ph, pw, ph)));
+  out.push("</svg>");
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,270 @@
+// Strategies benchmark: this library's `encode` under each output strategy,
+// from one double to 900 MB of output.
+//
+//   node benchmarks/strategies.js [--quick] [--max-size=1e8] [--write] [--json] [FILTER...]
+//   bun benchmarks/strategies.js
+//   deno run benchmarks/strategies.js            (add --allow-read --allow-write for --write)
+//   node benchmarks/strategies.js --plot-only     (redraw results/strategies.svg from results/*.json)
+//
+// Strategies (one Encoder each, kept across calls as an application would):
+//   default           new Encoder()  = { sink: "auto" }: resizable store sized from the estimate
+//   resizable-no-est  { sink: "resizable", estimate: false }: same store, no estimate pre-pass
+//   exact             { sink: "exact" }: plain buffer of encodedSize(value) bytes (exact pre-pass)
+//   chunks            { sink: "chunks" }: chunk list, one concat at the end
+//   doubling          { sink: "doubling" }: plain buffer doubled by copying
+// Data:
+//   vectors/N   N doubles (float 64), N = 10^0 .. 10^8 in half-decade steps
+//   nested      obj = [obj, obj] 20 times (2^20 leaves, ~2 MB)
+//   records/B   arrays of records whose encoding is ~B bytes, 1 kB .. 100 MB
+// Each group (one data set) runs round-robin: every iteration runs each
+// strategy once, in rotating order. Bandwidth is GB/s of output at p50;
+// ratio is p50 time / p50 time of the default (below 1: faster than the default).
+//
+// Dependency-free: imports the library's build (dist/index.js), the
+// round-robin harness and sibling helpers only.
+
+import { consume, formatTime, parseArgs, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
+import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
+import { describeLoad, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
+import { gridSvg } from "./plot.js";
+
+const args = parseArgs();
+const QUICK = args.quick;
+const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 100_000 : 1e9;
+const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
+
+/** Strategy name, options, colour and dash of its line in the plot. */
+export const STRATEGIES = /** @type {const} */ ([
+  { name: "default", label: "default (auto: resizable + estimate)", options: { sink: "auto" }, color: "#1f77b4" },
+  { name: "resizable-no-est", label: "resizable, no estimate", options: { sink: "resizable", estimate: false }, color: "#ff7f0e", dash: "5,3" },
+  { name: "exact", label: "exact (encodedSize pre-pass)", options: { sink: "exact" }, color: "#2ca02c" },
+  { name: "chunks", label: "chunk list + concat", options: { sink: "chunks" }, color: "#d62728", dash: "2,2" },
+  { name: "doubling", label: "doubling with copy", options: { sink: "doubling" }, color: "#9467bd", dash: "8,3" },
+]);
+
+const LEGEND =
+  "GB/s = output bytes / p50 time per encode. ratio = p50 / p50 of the default strategy (<1: faster than the default, >1: slower). " +
+  "p1..p99: percentiles of the time per encode over all round-robin samples.";
+
+/** Run options by output size: many short samples for small data, a few single encodes for huge data. @param {number} bytes */
+function runOptions(bytes) {
+  if (QUICK) return { iterations: 6, minIterations: 3, warmup: 1, maxTimeMs: 100, minSampleMs: 0.5 };
+  if (bytes < 1e6) return { iterations: 80, minIterations: 10, warmup: 5, maxTimeMs: 1500, minSampleMs: 2 };
+  if (bytes < 1e8) return { iterations: 25, minIterations: 5, warmup: 2, maxTimeMs: 4000, minSampleMs: 0 };
+  return { iterations: 3, minIterations: 3, warmup: 1, maxTimeMs: 0, minSampleMs: 0 };
+}
+
+/** Same bytes? @param {Uint8Array} a @param {Uint8Array} b */
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The data sets, lazily built: [family, label, param, build()]. @param {(v: unknown) => number} sizeOf */
+function datasets(sizeOf) {
+  /** @type {{ family: string, label: string, param: number, build: () => unknown }[]} */
+  const list = [];
+  if (ONLY.includes("vectors")) {
+    for (const n of halfDecades(0, 8)) {
+      if (9 * n + 5 > MAX_SIZE) break;
+      list.push({ family: "vectors", label: `vectors/${n}`, param: n, build: () => doubles(n) });
+    }
+  }
+  if (ONLY.includes("nested")) {
+    const depth = QUICK ? 10 : 20;
+    list.push({ family: "nested", label: `nested/2^${depth}`, param: depth, build: () => nestedList(depth) });
+  }
+  if (ONLY.includes("records")) {
+    for (const b of halfDecades(3, 8)) {
+      if (b > MAX_SIZE) break;
+      list.push({ family: "records", label: `records/${formatSize(b)}`, param: b, build: () => recordsOfSize(b, sizeOf) });
+    }
+  }
+  return list.filter((d) => !args.filter || args.filter.test(d.label) || STRATEGIES.some((s) => args.filter?.test(`${d.label}/${s.name}`)));
+}
+
+async function main() {
+  const lib = await loadLibrary();
+  const info = await machine();
+  printRuntimeInfo("strategies: encode under each output strategy");
+  console.log(`${describeLoad(info.loadAverage, info.cpus)}; max output size ${formatSize(MAX_SIZE)}${QUICK ? " (--quick)" : ""}`);
+
+  const encoders = STRATEGIES.map((s) => new lib.Encoder(s.options));
+  const sizeOf = (/** @type {unknown} */ v) => lib.encodedSize(v);
+  /** @type {any[]} */
+  const groups = [];
+  for (const d of datasets(sizeOf)) {
+    const t0 = performance.now();
+    let value = d.build();
+    const built = performance.now() - t0;
+    const bytes = sizeOf(value);
+    // verify: every strategy gives the same bytes, of the exact size
+    const ref = encoders[0].encode(value);
+    if (ref.length !== bytes) throw new Error(`${d.label}: default encode gave ${ref.length} bytes, encodedSize says ${bytes}`);
+    encoders.forEach((e, i) => {
+      if (i > 0 && !sameBytes(e.encode(value), ref)) throw new Error(`${d.label}: strategy ${STRATEGIES[i].name} gave different bytes`);
+    });
+    consume(ref);
+    const cases = STRATEGIES.map((s, i) => ({
+      group: d.label,
+      name: s.name,
+      bytes,
+      baseline: i === 0,
+      fn: () => encoders[i].encode(value),
+    }));
+    const results = runRoundRobin(cases, runOptions(bytes));
+    printTable(results, { legend: false });
+    console.log(`(${formatSize(bytes)} of output; data built in ${formatTime(built)}, all cases ${formatTime(performance.now() - t0 - built)})`);
+    groups.push({
+      family: d.family,
+      label: d.label,
+      param: d.param,
+      bytes,
+      results: results.map((r) => ({ strategy: r.name, samples: r.samples, p1: r.p1, p25: r.p25, p50: r.p50, p75: r.p75, p99: r.p99, gbps: bytes / r.p50 / 1e6, ratio: r.ratio })),
+    });
+    value = null;
+  }
+  console.log(`legend: ${LEGEND}`);
+
+  const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
+  const md = markdown(report);
+  console.log("\n" + md);
+  if (args.json) console.log(JSON.stringify(report));
+  if (args.options.write) {
+    const rt = runtimeName();
+    const suffix = QUICK ? "-quick" : "";
+    for (const [name, text] of [
+      [`strategies-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
+      [`strategies-${rt}${suffix}.md`, md + "\n"],
+    ]) {
+      const path = await writeResult(name, text);
+      if (path) console.log(`wrote ${path}`);
+    }
+    if (!QUICK) await plotAll();
+  }
+}
+
+/** The summary tables and answers, as Markdown. @param {any} report */
+export function markdown(report) {
+  const m = report.machine;
+  const lines = [
+    `### Strategies on ${m.runtime} ${m.version}`,
+    "",
+    `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}.`,
+    "",
+    "GB/s of output at p50 per strategy, and in brackets time relative to the default (below 1 = faster than the default).",
+    "",
+  ];
+  for (const family of ["vectors", "nested", "records"]) {
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family);
+    if (gs.length === 0) continue;
+    const title = { vectors: "Vectors of doubles", nested: "Nested list obj = [obj, obj]", records: "Record arrays" }[family];
+    lines.push(`**${title}**`, "");
+    const header = [family === "vectors" ? "doubles" : family === "nested" ? "depth" : "target", "output", ...STRATEGIES.map((s) => s.name), "fastest"];
+    const rows = gs.map((/** @type {any} */ gr) => {
+      const best = [...gr.results].sort((a, b) => a.p50 - b.p50)[0];
+      return [
+        family === "records" ? formatSize(gr.param) : family === "nested" ? `2^${gr.param}` : gr.param.toLocaleString("en-US"),
+        formatSize(gr.bytes),
+        ...gr.results.map((/** @type {any} */ r) => `${sig3(r.gbps)} (${r.ratio.toFixed(2)})`),
+        best.strategy,
+      ];
+    });
+    lines.push(mdTable(header, rows), "");
+  }
+  lines.push(...answers(report), "");
+  return lines.join("\n");
+}
+
+/** "When does the estimate pay for itself" and "what does this runtime prefer", from the numbers. @param {any} report */
+function answers(report) {
+  const out = ["**Answers**", ""];
+  for (const family of ["vectors", "records"]) {
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536); // below the scratch no store is used
+    if (gs.length === 0) continue;
+    const speedups = gs.map((/** @type {any} */ gr) => {
+      const def = gr.results.find((/** @type {any} */ r) => r.strategy === "default");
+      const noEst = gr.results.find((/** @type {any} */ r) => r.strategy === "resizable-no-est");
+      return { bytes: gr.bytes, gain: noEst.p50 / def.p50 };
+    });
+    // first size from which the estimate is never worse than 3% slower and wins at the largest size
+    let from = null;
+    for (let i = speedups.length - 1; i >= 0 && speedups[i].gain >= 0.97; i--) from = speedups[i];
+    const list = speedups.map((/** @type {any} */ s) => `${formatSize(s.bytes)}: ${s.gain.toFixed(2)}x`).join(", ");
+    out.push(
+      `- Estimate, ${family} (time without estimate / time with it; >1 = the estimate pays): ${list}. ` +
+        (from && speedups[speedups.length - 1].gain > 1.03
+          ? `It pays from about ${formatSize(from.bytes)} of output on.`
+          : from
+            ? `It costs nothing measurable from about ${formatSize(from.bytes)} on, but wins clearly nowhere.`
+            : "It does not pay at the sizes measured."),
+    );
+  }
+  for (const family of ["vectors", "nested", "records"]) {
+    // below the 64 KiB scratch every strategy but exact runs the same code: differences there are noise
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536);
+    if (gs.length === 0) continue;
+    /** @type {string[]} */
+    const spans = [];
+    let cur = "", start = 0, end = 0;
+    for (const gr of gs) {
+      const sorted = [...gr.results].sort((a, b) => a.p50 - b.p50);
+      // strategies within 3% of the fastest count as tied
+      const best = sorted.filter((r) => r.p50 <= sorted[0].p50 * 1.03).map((r) => r.strategy).join(" = ");
+      if (best !== cur) {
+        if (cur) spans.push(`${cur} (${formatSize(start)}${start !== end ? `..${formatSize(end)}` : ""})`);
+        cur = best;
+        start = gr.bytes;
+      }
+      end = gr.bytes;
+    }
+    if (cur) spans.push(`${cur} (${formatSize(start)}${start !== end ? `..${formatSize(end)}` : ""})`);
+    out.push(`- Fastest strategy on ${report.machine.runtime}, ${family}, above the 64 KiB scratch (ties within 3%): ${spans.join(", ")}.`);
+  }
+  return out;
+}
+
+/** Redraws results/strategies.svg from the full-run JSON of every runtime present. */
+export async function plotAll() {
+  /** @type {any[]} */
+  const reports = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`strategies-${rt}.json`);
+    if (text) reports.push(JSON.parse(text));
+  }
+  if (reports.length === 0) {
+    console.error("No results/strategies-<runtime>.json to plot: run with --write first");
+    return;
+  }
+  /** @type {import("./plot.js").Panel[]} */
+  const panels = [];
+  for (const rep of reports) {
+    for (const family of ["vectors", "records"]) {
+      const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family);
+      panels.push({
+        title: `${rep.machine.runtime} ${rep.machine.version}: ${family === "vectors" ? "vectors of doubles" : "record arrays"}`,
+        xLabel: "output size (log scale)",
+        yLabel: "GB/s of output (p50)",
+        series: STRATEGIES.map((s) => ({
+          name: s.label,
+          color: s.color,
+          dash: "dash" in s ? s.dash : undefined,
+          points: gs.map((/** @type {any} */ gr) => /** @type {[number, number]} */ ([gr.bytes, gr.results.find((/** @type {any} */ r) => r.strategy === s.name)?.gbps ?? NaN])),
+        })),
+      });
+    }
+  }
+  const m = reports[0].machine;
+  const svg = gridSvg({
+    title: "@resizable/msgpack encode: bandwidth by output strategy",
+    subtitle: `${m.os} ${m.arch}, ${m.cpus} CPUs ${m.cpuModel}; one line per strategy; ${reports.map((r) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ${m.date.slice(0, 10)}`,
+    panels,
+    columns: 2,
+  });
+  const path = await writeResult("strategies.svg", svg);
+  if (path) console.log(`wrote ${path}`);
+}
+
+if (args.options["plot-only"]) await plotAll();
+else await main();
