@@ -1,0 +1,395 @@
+// Peers benchmark (tinybench): encode and decode MB/s of this library,
+// msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON
+// (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
+//
+//   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
+//   bun benchmarks/peers.js
+//   deno run -A benchmarks/peers.js     (npm packages resolve from node_modules via package.json)
+//
+// Method
+// - Before timing, every library's round trip is checked on every data set
+//   (decode(encode(x)) deep-equals x, byte for byte for binaries, Object.is
+//   for numbers), and its bytes are decoded by @msgpack/msgpack as the
+//   reference to check they are standard MessagePack. A library that fails
+//   is not timed on that data set; the reason is printed and reported.
+// - Each (data set, op) runs `rounds` tinybench runs; each run adds the
+//   libraries in an order rotated by one, and samples are pooled, so no
+//   library is always first or last. One tinybench call runs the op k times
+//   (k calibrated so a call lasts >= ~50 µs, far above the timer's
+//   resolution); times are per op.
+// - MB/s = the size of the data set's MessagePack encoding by this library
+//   (the same numerator for every library, JSON included) / p50 time per op,
+//   so MB/s ratios are speed ratios.
+// - Decode input is each library's own encoding of the data set.
+//
+// Peer libraries are devDependencies; this script is not dependency-free.
+
+import { Bench } from "tinybench";
+import { pack as msgpackrPack, unpack as msgpackrUnpack } from "msgpackr";
+import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
+import notepack from "notepack.io";
+import msgpackLite from "msgpack-lite";
+import { Buffer } from "node:buffer";
+import { consume, parseArgs, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
+import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
+import { describeLoad, formatSize, loadLibrary, machine, mdTable, sig3, writeResult } from "./report.js";
+
+const args = parseArgs();
+const QUICK = args.quick;
+const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
+const MiB = 1024 * 1024;
+
+const lib = await loadLibrary();
+const mmEncoder = new MMEncoder();
+const mmDecoder = new MMDecoder();
+const reference = new MMDecoder();
+const te = new TextEncoder();
+const td = new TextDecoder();
+
+/** @typedef {{ name: string, encode: (v: any) => Uint8Array, decode: (b: Uint8Array) => unknown, msgpack: boolean }} Library */
+/** @type {Library[]} */
+const LIBRARIES = [
+  { name: "@resizable/msgpack", encode: (v) => lib.encode(v), decode: (b) => lib.decode(b), msgpack: true },
+  { name: "msgpackr", encode: (v) => msgpackrPack(v), decode: (b) => msgpackrUnpack(b), msgpack: true },
+  { name: "@msgpack/msgpack", encode: (v) => mmEncoder.encode(v), decode: (b) => mmDecoder.decode(b), msgpack: true },
+  { name: "notepack.io", encode: (v) => notepack.encode(v), decode: (b) => notepack.decode(b), msgpack: true },
+  { name: "msgpack-lite", encode: (v) => msgpackLite.encode(v), decode: (b) => msgpackLite.decode(b), msgpack: true },
+  { name: "JSON", encode: (v) => te.encode(JSON.stringify(v)), decode: (b) => JSON.parse(td.decode(b)), msgpack: false },
+];
+const OURS = LIBRARIES[0].name;
+const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
+
+/** Data sets: name, description, build. Quick mode uses small versions of the same shapes. */
+const sizeOf = (/** @type {unknown} */ v) => lib.encodedSize(v);
+/** @type {{ name: string, what: string, build: () => unknown }[]} */
+const DATASETS = [
+  { name: "rpc", what: "~100 B JSON-RPC message", build: () => rpcMessage() },
+  { name: "nested-2k", what: "~2 KB nested object (API response)", build: () => nestedObject() },
+  { name: "records-100k", what: "~100 KB record array", build: () => recordsOfSize(QUICK ? 10_000 : 100_000, sizeOf) },
+  { name: "records-10m", what: "~10 MB record array", build: () => recordsOfSize(QUICK ? 100_000 : 10_000_000, sizeOf) },
+  { name: "doubles-1e6", what: "1e6 doubles (array)", build: () => doubles(QUICK ? 1000 : 1e6) },
+  { name: "ints-1e6", what: "1e6 small integers -1000..1000 (array)", build: () => smallInts(QUICK ? 1000 : 1e6) },
+  { name: "blob-1m", what: "1 MiB binary (Uint8Array)", build: () => blob(QUICK ? 16 * 1024 : MiB) },
+  { name: "blob-16m", what: "16 MiB binary (Uint8Array)", build: () => blob(QUICK ? 64 * 1024 : 16 * MiB) },
+  { name: "ascii-1m", what: "1 MiB ASCII string", build: () => asciiString(QUICK ? 16 * 1024 : MiB) },
+  { name: "unicode-1m", what: "~1 MiB CJK/kana/Hangul/emoji string (UTF-8)", build: () => unicodeString(QUICK ? 16 * 1024 : MiB) },
+];
+
+// ---------------------------------------------------------------------------
+// Faithfulness
+
+/**
+ * First difference between `actual` and `expected`, or null if equal.
+ * Numbers by Object.is; binaries (any view) byte by byte; arrays and plain
+ * objects structurally (same keys).
+ * @param {any} actual @param {any} expected @param {string} [path]
+ * @returns {string | null}
+ */
+export function difference(actual, expected, path = "$") {
+  if (Object.is(actual, expected)) return null;
+  if (ArrayBuffer.isView(expected)) {
+    if (!ArrayBuffer.isView(actual)) return `${path}: binary became ${describe(actual)}`;
+    const a = new Uint8Array(actual.buffer, actual.byteOffset, actual.byteLength);
+    const e = new Uint8Array(expected.buffer, expected.byteOffset, expected.byteLength);
+    if (a.length !== e.length) return `${path}: ${a.length} bytes instead of ${e.length}`;
+    for (let i = 0; i < e.length; i++) if (a[i] !== e[i]) return `${path}[${i}]: byte ${a[i]} instead of ${e[i]}`;
+    return null;
+  }
+  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null) {
+    return `${path}: ${describe(actual)} instead of ${describe(expected)}`;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${path}: array became ${describe(actual)}`;
+    if (actual.length !== expected.length) return `${path}: length ${actual.length} instead of ${expected.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      const d = difference(actual[i], expected[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  const ek = Object.keys(expected), ak = Object.keys(actual);
+  if (ak.length !== ek.length) return `${path}: ${ak.length} keys instead of ${ek.length}`;
+  for (const k of ek) {
+    if (!Object.prototype.hasOwnProperty.call(actual, k)) return `${path}: key ${k} missing`;
+    const d = difference(actual[k], expected[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return null;
+}
+
+/** @param {unknown} v */
+function describe(v) {
+  if (typeof v === "string") return v.length > 24 ? `string(${v.length})` : JSON.stringify(v);
+  if (typeof v === "number" || typeof v === "bigint" || typeof v === "boolean") return `${typeof v} ${String(v)}`;
+  if (v === null) return "null";
+  if (Array.isArray(v)) return `array(${v.length})`;
+  if (typeof v === "object") return v.constructor?.name ?? "object";
+  return typeof v;
+}
+
+/**
+ * Checks one library on one value. Returns the input to time it with, its
+ * encoding, and a note, or a failure.
+ * @param {Library} l @param {unknown} value
+ * @returns {{ ok: true, input: unknown, encoded: Uint8Array, note: string } | { ok: false, reason: string }}
+ */
+function check(l, value) {
+  /** @param {unknown} input */
+  const attempt = (input) => {
+    let encoded, decoded;
+    try {
+      encoded = l.encode(input);
+    } catch (e) {
+      return { ok: /** @type {const} */ (false), reason: `encode throws: ${String(/** @type {any} */ (e)?.message ?? e).slice(0, 120)}` };
+    }
+    try {
+      decoded = l.decode(encoded);
+    } catch (e) {
+      return { ok: /** @type {const} */ (false), reason: `decode throws: ${String(/** @type {any} */ (e)?.message ?? e).slice(0, 120)}` };
+    }
+    const d = difference(decoded, value);
+    if (d) return { ok: /** @type {const} */ (false), reason: `round trip differs at ${d}` };
+    if (l.msgpack) {
+      let standard;
+      try {
+        standard = reference.decode(encoded);
+      } catch (e) {
+        return { ok: /** @type {const} */ (false), reason: `not standard MessagePack (@msgpack/msgpack cannot decode it: ${String(/** @type {any} */ (e)?.message ?? e).slice(0, 80)})` };
+      }
+      const d2 = difference(standard, value);
+      if (d2) return { ok: /** @type {const} */ (false), reason: `its bytes, decoded by @msgpack/msgpack, differ at ${d2}` };
+    }
+    return { ok: /** @type {const} */ (true), input, encoded: /** @type {Uint8Array} */ (encoded), note: "" };
+  };
+  const first = attempt(value);
+  if (first.ok || !(value instanceof Uint8Array) || value instanceof Buffer) return first;
+  // a library written for Node may need a Buffer: give it a zero-copy one and say so
+  const second = attempt(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  if (second.ok) return { ...second, note: `needs a Buffer (a plain Uint8Array: ${first.reason})` };
+  return first;
+}
+
+// ---------------------------------------------------------------------------
+// Timing
+
+/** Calls per tinybench sample, so each sample lasts >= targetMs. @param {() => unknown} op @param {number} targetMs */
+function repsFor(op, targetMs) {
+  let n = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) consume(op());
+    const t = performance.now() - t0;
+    if (t >= targetMs || n >= 1 << 20) return Math.max(1, Math.ceil((n * targetMs) / Math.max(t, 1e-6)));
+    n *= 4;
+  }
+}
+
+/** tinybench options by data size. @param {number} bytes */
+function benchOptions(bytes) {
+  if (QUICK) return { time: 15, iterations: 3, warmupTime: 5, warmupIterations: 1 };
+  if (bytes < 1e6) return { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5 };
+  return { time: 500, iterations: 5, warmupTime: 150, warmupIterations: 2 };
+}
+
+/**
+ * Times one op of several libraries with tinybench, `ROUNDS` times in rotated order.
+ * @param {{ name: string, op: () => unknown }[]} tasks @param {number} bytes
+ * @returns {Map<string, number[]>} ms per op samples per library
+ */
+function timeTasks(tasks, bytes) {
+  const reps = new Map(tasks.map((t) => [t.name, repsFor(t.op, QUICK ? 0.05 : 0.05)]));
+  /** @type {Map<string, number[]>} */
+  const samples = new Map(tasks.map((t) => [t.name, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const bench = new Bench({ ...benchOptions(bytes), retainSamples: true, throws: true });
+    for (let k = 0; k < tasks.length; k++) {
+      const t = tasks[(k + r) % tasks.length];
+      const n = /** @type {number} */ (reps.get(t.name));
+      const op = t.op;
+      bench.add(t.name, () => {
+        let x;
+        for (let i = 0; i < n; i++) x = op();
+        consume(x);
+      });
+    }
+    bench.runSync();
+    for (const task of bench.tasks) {
+      const res = /** @type {any} */ (task.result);
+      if (res.state !== "completed") throw new Error(`${task.name}: tinybench ${res.state}: ${res.error?.message ?? ""}`);
+      const n = /** @type {number} */ (reps.get(task.name));
+      samples.get(task.name)?.push(...res.latency.samples.map((/** @type {number} */ ms) => ms / n));
+    }
+  }
+  return samples;
+}
+
+/** @param {number[]} xs */
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { samples: s.length, p1: percentile(s, 1), p25: percentile(s, 25), p50: percentile(s, 50), p75: percentile(s, 75), p99: percentile(s, 99) };
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  const info = await machine();
+  printRuntimeInfo("peers: encode and decode MB/s (tinybench)");
+  console.log(`${describeLoad(info.loadAverage, info.cpus)}; ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} per op${QUICK ? " (--quick)" : ""}`);
+  const versions = await peerVersions();
+  console.log(`versions: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+
+  /** @type {any[]} */
+  const sets = [];
+  for (const d of DATASETS) {
+    if (args.filter && !args.filter.test(d.name)) continue;
+    let value = d.build();
+    const bytes = sizeOf(value);
+    /** @type {Record<string, any>} */
+    const checks = {};
+    /** @type {{ name: string, op: () => unknown }[]} */
+    const encTasks = [];
+    /** @type {{ name: string, op: () => unknown }[]} */
+    const decTasks = [];
+    for (const l of LIBRARIES) {
+      const c = check(l, value);
+      checks[l.name] = c.ok ? { ok: true, size: c.encoded.length, note: c.note } : { ok: false, reason: c.reason };
+      if (!c.ok) continue;
+      const input = c.input, encoded = c.encoded;
+      encTasks.push({ name: l.name, op: () => l.encode(input) });
+      decTasks.push({ name: l.name, op: () => l.decode(encoded) });
+    }
+    for (const [name, c] of Object.entries(checks)) {
+      if (!c.ok) console.log(`  ${d.name}: ${name} is not timed: ${c.reason}`);
+      else if (c.note) console.log(`  ${d.name}: ${name} ${c.note}`);
+    }
+    /** @type {Record<string, any>} */
+    const results = { encode: {}, decode: {} };
+    for (const [op, tasks] of /** @type {const} */ ([["encode", encTasks], ["decode", decTasks]])) {
+      const samples = timeTasks(tasks, bytes);
+      for (const [name, xs] of samples) {
+        const s = stats(xs);
+        results[op][name] = { ...s, mbps: bytes / s.p50 / 1e3 };
+      }
+    }
+    sets.push({ name: d.name, what: d.what, bytes, checks, results });
+    printSet(sets[sets.length - 1]);
+    value = null;
+  }
+  console.log(`legend: ${LEGEND}`);
+  const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
+  const md = markdown(report);
+  console.log("\n" + md);
+  if (args.json) console.log(JSON.stringify(report));
+  if (args.options.write) {
+    const rt = runtimeName();
+    const suffix = QUICK ? "-quick" : "";
+    for (const [name, text] of [
+      [`peers-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
+      [`peers-${rt}${suffix}.md`, md + "\n"],
+    ]) {
+      const path = await writeResult(name, text);
+      if (path) console.log(`wrote ${path}`);
+    }
+  }
+}
+
+const LEGEND =
+  "MB/s = bytes of the data set's MessagePack encoding (by @resizable/msgpack, the same for every library) / p50 time per op. " +
+  "×msgpackr and ×@msgpack/msgpack = this row's MB/s / that library's MB/s (>1: faster than it, <1: slower). " +
+  "p25-p75 is the interquartile range of time per op. '✗' = not timed: the round trip is not faithful (see the notes).";
+
+/** Console tables for one data set. @param {any} set */
+function printSet(set) {
+  console.log(`\n${set.name}: ${set.what}, ${formatSize(set.bytes)} as MessagePack`);
+  for (const op of ["encode", "decode"]) {
+    const rows = LIBRARIES.map((l) => {
+      const r = set.results[op][l.name];
+      /** @type {Record<string, string | number>} */
+      const row = { library: l.name };
+      if (!r) return { ...row, "MB/s": "✗" };
+      row["MB/s"] = sig3(r.mbps);
+      for (const peer of RATIO_TO) {
+        const p = set.results[op][peer];
+        row[`×${peer}`] = p ? (r.mbps / p.mbps).toFixed(2) : "-";
+      }
+      row.p1 = fmtMs(r.p1);
+      row.p50 = fmtMs(r.p50);
+      row.p99 = fmtMs(r.p99);
+      row.samples = r.samples;
+      return row;
+    });
+    console.log(op);
+    console.table(rows);
+  }
+}
+
+/** @param {number} ms */
+function fmtMs(ms) {
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
+  if (ms >= 1e-3) return `${(ms * 1e3).toFixed(2)} µs`;
+  return `${(ms * 1e6).toFixed(0)} ns`;
+}
+
+/** The README tables. @param {any} report */
+export function markdown(report) {
+  const m = report.machine;
+  const lines = [
+    `### Peers on ${m.runtime} ${m.version}`,
+    "",
+    `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}. ` +
+      `Libraries: ${Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    "",
+    "Each cell: MB/s at p50 · ratio to msgpackr · ratio to @msgpack/msgpack (ratio = this library's MB/s / that library's; >1 faster, <1 slower). ✗ = not timed, the round trip is not faithful.",
+    "",
+  ];
+  for (const op of ["encode", "decode"]) {
+    lines.push(`**${op}** (MB/s · ×msgpackr · ×@msgpack/msgpack)`, "");
+    const rows = report.sets.map((/** @type {any} */ set) => [
+      `${set.name} (${formatSize(set.bytes)})`,
+      ...report.libraries.map((/** @type {string} */ name) => {
+        const r = set.results[op][name];
+        if (!r) return "✗";
+        const ratios = RATIO_TO.map((peer) => {
+          const p = set.results[op][peer];
+          return peer === name ? "1" : p ? (r.mbps / p.mbps).toFixed(2) : "-";
+        });
+        return `${sig3(r.mbps)} · ${ratios.join(" · ")}`;
+      }),
+    ]);
+    lines.push(mdTable(["data set", ...report.libraries], rows), "");
+  }
+  // faithfulness and sizes
+  /** @type {string[]} */
+  const notes = [];
+  const sizeRows = report.sets.map((/** @type {any} */ set) => [
+    set.name,
+    ...report.libraries.map((/** @type {string} */ name) => {
+      const c = set.checks[name];
+      if (!c.ok) notes.push(`- ${set.name}, ${name}: ${c.reason}`);
+      else if (c.note) notes.push(`- ${set.name}, ${name}: ${c.note}`);
+      return c.ok ? String(c.size) : "✗";
+    }),
+  ]);
+  lines.push("**Encoded size in bytes** (JSON: UTF-8 bytes)", "", mdTable(["data set", ...report.libraries], sizeRows), "");
+  lines.push("**Faithfulness** (checked before timing: round trip deep-equal, and the bytes decode to the same value with @msgpack/msgpack)", "");
+  lines.push(...(notes.length ? notes : ["- every library round-trips every data set"]), "");
+  return lines.join("\n");
+}
+
+/** Installed versions of the peers, read from node_modules. */
+async function peerVersions() {
+  /** @type {Record<string, string>} */
+  const out = {};
+  const fs = await import("node:fs").catch(() => null);
+  for (const name of ["msgpackr", "msgpackr-extract", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "tinybench"]) {
+    try {
+      const url = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+      out[name] = JSON.parse(/** @type {any} */ (fs).readFileSync(url, "utf8")).version;
+    } catch {
+      out[name] = "?";
+    }
+  }
+  return out;
+}
+
+await main();
