@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { decode, encode, Encoder } from "../src/index.ts";
+import { CAN_RESIZE, HANDOVER_MIN_BYTES, RETAIN_MAX_BYTES } from "../src/sink.ts";
+import { hex } from "./_support/arbitrary.ts";
+
+const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record number ${i}`, score: i / 3, ok: i % 2 === 0 }));
+
+describe("sink: results own exactly their bytes", () => {
+  test("small and medium results are plain buffers of exact length", () => {
+    const encoder = new Encoder();
+    for (const value of [1, "x".repeat(1000), records(10), records(3000)]) {
+      const bytes = encoder.encode(value);
+      expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+      expect((bytes.buffer as ArrayBuffer).resizable).toBe(false);
+    }
+  });
+
+  test("200,000 live results hold no resizable buffer (no reservation each)", () => {
+    const encoder = new Encoder();
+    const kept: Uint8Array[] = [];
+    for (let i = 0; i < 200_000; i++) kept.push(encoder.encode({ i, s: "abc" }));
+    expect(kept.every((b) => !(b.buffer as ArrayBuffer).resizable && b.buffer.byteLength === b.byteLength)).toBe(true);
+    expect(decode(kept[199_999]!)).toEqual({ i: 199_999, s: "abc" });
+  });
+
+  test("a large result is the store itself, shrunk to its length, with no copy", () => {
+    const value = new Array(1_200_000).fill(0.25); // ~10.8 MB > HANDOVER_MIN_BYTES
+    const bytes = new Encoder().encode(value);
+    expect(bytes.length).toBeGreaterThan(HANDOVER_MIN_BYTES);
+    expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+    expect((bytes.buffer as ArrayBuffer).resizable).toBe(CAN_RESIZE);
+    expect(decode(bytes)).toEqual(value);
+  });
+
+  test("an encoder that encoded a large value keeps no big store afterwards (retention policy)", () => {
+    const encoder = new Encoder();
+    encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB, handed over
+    encoder.encode(records(20_000)); // ~0.9 MB, through the store, copied out
+    for (let i = 0; i < 100; i++) encoder.encode({ small: i });
+    const store = (encoder as unknown as { sink: { store: ArrayBuffer | null } }).sink.store;
+    expect(store === null || store.byteLength <= RETAIN_MAX_BYTES).toBe(true);
+  });
+});
+
+describe("sink: growth", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  test("the estimate sizes the store so that it rarely resizes", () => {
+    const value = new Array(1_000_000).fill(0.75); // 9 MB
+    const spy = vi.spyOn(ArrayBuffer.prototype, "resize");
+    new Encoder().encode(value);
+    const withEstimate = spy.mock.calls.length;
+    spy.mockClear();
+    new Encoder({ estimate: false }).encode(value);
+    const without = spy.mock.calls.length;
+    expect(withEstimate).toBeLessThanOrEqual(1); // at most the final shrink
+    expect(without).toBeGreaterThan(withEstimate);
+  });
+
+  test("past a tiny maxByteLength the output continues as chunks, byte-identical", () => {
+    const value = { list: records(20_000), blob: new Uint8Array(200_000).fill(3), text: "ü".repeat(100_000) };
+    const expected = hex(encode(value));
+    for (const maxByteLength of [1, 1000, 100_000, 1_000_000]) {
+      expect(hex(new Encoder({ maxByteLength }).encode(value)), `maxByteLength ${maxByteLength}`).toBe(expected);
+      expect(new Encoder({ maxByteLength }).encodeChunks(value).length, "it really continued in chunks").toBeGreaterThan(1);
+    }
+  });
+
+  test("without ArrayBuffer.prototype.resize (as in Node 18) the chunk list is used and bytes are identical", async () => {
+    const value = { list: records(20_000), blob: new Uint8Array(300_000).fill(9) };
+    const expected = hex(encode(value));
+    const descriptor = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "resize")!;
+    // @ts-expect-error: simulate a runtime without resizable buffers
+    delete ArrayBuffer.prototype.resize;
+    try {
+      vi.resetModules();
+      const fresh = await import("../src/index.ts?no-resize");
+      const sink = await import("../src/sink.ts?no-resize");
+      expect(sink.CAN_RESIZE).toBe(false);
+      const bytes = new fresh.Encoder().encode(value);
+      expect(hex(bytes)).toBe(expected);
+      expect((bytes.buffer as ArrayBuffer).resizable).toBe(false);
+    } finally {
+      Object.defineProperty(ArrayBuffer.prototype, "resize", descriptor);
+      vi.resetModules();
+    }
+  });
+});
