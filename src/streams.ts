@@ -47,8 +47,10 @@ export interface StreamStats {
   bytesIn: number;
   /** Bytes copied to join a value split across chunks (a value inside one chunk is decoded in place). */
   bytesCopied: number;
-  /** Bytes the decoder walked: each decoded value once, plus every failed attempt on an incomplete value. */
+  /** Bytes the decoder walked: each decoded value once, plus the first, failed attempt on a value split across chunks. */
   bytesDecoded: number;
+  /** Bytes the boundary scanner walked to find where a value split across chunks ends (each byte at most once). */
+  bytesScanned: number;
   /** Bytes the decoder holds now: the chunks it still needs and any joining buffer. */
   bufferedBytes: number;
   /** The high-water mark of {@link StreamStats.bufferedBytes}. */
@@ -129,7 +131,7 @@ export interface EncodeToStreamOptions<ContextType = undefined> extends EncodeIt
  * ```
  */
 export function createStreamStats(): StreamStats {
-  return { bytesIn: 0, bytesCopied: 0, bytesDecoded: 0, bufferedBytes: 0, maxBufferedBytes: 0 };
+  return { bytesIn: 0, bytesCopied: 0, bytesDecoded: 0, bytesScanned: 0, bufferedBytes: 0, maxBufferedBytes: 0 };
 }
 
 // ---------------------------------------------------------------------------
@@ -160,8 +162,9 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
       },
     };
   }
-  if (s !== null && typeof s === "object" && typeof s[Symbol.asyncIterator] === "function") {
-    const it = s[Symbol.asyncIterator]();
+  const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
+  if (typeof iterate === "function") {
+    const it = iterate.call(s);
     return {
       async next() {
         const r = await it.next();
@@ -190,8 +193,9 @@ class ByteQueue {
   end = 0;
   /** Stream offset of `buf[start]`. */
   offset = 0;
-  private readonly pending: Uint8Array[] = [];
-  private head = 0;
+  /** Chunks after the segment, from index `head` on (earlier slots are emptied). */
+  readonly pending: Uint8Array[] = [];
+  head = 0;
   private pendingBytes = 0;
   readonly stats: StreamStats;
 
@@ -294,18 +298,270 @@ type NeedMore = typeof NEED_MORE;
 /** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
 type ReadAt = (bytes: Uint8Array, offset: number) => [unknown, number];
 
+/** {@link ValueScanner.scan}: the value is not complete yet. */
+const INCOMPLETE = -1;
+/** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding what is there reports it. */
+const BAD = -2;
+
+const MAX_U32 = 0xffffffff;
+
 /**
- * Reads items out of a {@link ByteQueue}: unframed values (retrying a value
- * that spans chunks only once enough bytes arrived) or length-prefixed frames.
+ * Finds where a value split across chunks ends, without decoding it or
+ * joining the chunks: it walks headers and skips payloads, and resumes
+ * where it stopped when more chunks arrive, so each byte is scanned once.
+ * The value is then joined and decoded exactly once, as soon as it is
+ * complete (no waiting for extra bytes, no repeated attempts).
+ */
+class ValueScanner {
+  active = false;
+  /** Bytes of the value scanned so far. */
+  private scanned = 0;
+  /** Items still to read at the current level, and those of the enclosing levels. */
+  private left = 1;
+  private readonly stack: number[] = [];
+  /** Payload bytes still to skip. */
+  private skip = 0;
+  /** Where the next header starts, relative to the value. */
+  private headerAt = 0;
+  /** Cursor: a segment of the queue, the position in it, and the next pending chunk. */
+  private seg: Uint8Array = EMPTY;
+  private segPos = 0;
+  private segEnd = 0;
+  private nextPending = 0;
+
+  private readonly maxDepth: number;
+  private readonly maxStrLength: number;
+  private readonly maxBinLength: number;
+  private readonly maxArrayLength: number;
+  private readonly maxMapLength: number;
+  private readonly maxExtLength: number;
+
+  constructor(options: DecodeOptions<unknown> | undefined) {
+    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxStrLength = options?.maxStrLength ?? MAX_U32;
+    this.maxBinLength = options?.maxBinLength ?? MAX_U32;
+    this.maxArrayLength = options?.maxArrayLength ?? MAX_U32;
+    this.maxMapLength = options?.maxMapLength ?? MAX_U32;
+    this.maxExtLength = options?.maxExtLength ?? MAX_U32;
+  }
+
+  /** Starts scanning the value at the queue's read position. */
+  begin(q: ByteQueue): void {
+    this.active = true;
+    this.scanned = 0;
+    this.left = 1;
+    this.stack.length = 0;
+    this.skip = 0;
+    this.seg = q.buf;
+    this.segPos = q.start;
+    this.segEnd = q.end;
+    this.nextPending = q.head;
+  }
+
+  /** A lower bound of the bytes still missing after an INCOMPLETE scan: the payload to skip, and a byte per item to come. */
+  missing(): number {
+    let n = this.skip + this.left;
+    for (const left of this.stack) n += left;
+    return Math.max(1, n);
+  }
+
+  reset(): void {
+    this.active = false;
+    this.seg = EMPTY;
+    this.stack.length = 0;
+  }
+
+  /** Scans on over the bytes that arrived; returns the value's length once complete, else INCOMPLETE or BAD. */
+  scan(q: ByteQueue): number {
+    const before = this.scanned;
+    try {
+      return this.run(q);
+    } finally {
+      q.stats.bytesScanned += this.scanned - before;
+    }
+  }
+
+  private run(q: ByteQueue): number {
+    for (;;) {
+      if (this.skip > 0) {
+        let s = this.skip;
+        while (s > 0) {
+          if (this.segPos === this.segEnd && !this.nextSegment(q)) {
+            this.skip = s;
+            return INCOMPLETE;
+          }
+          const step = Math.min(s, this.segEnd - this.segPos);
+          this.segPos += step;
+          this.scanned += step;
+          s -= step;
+        }
+        this.skip = 0;
+      }
+      while (this.left === 0) {
+        if (this.stack.length === 0) return this.scanned;
+        this.left = this.stack.pop()!;
+      }
+      // a header may be cut short: remember where it starts, to read it again later
+      const seg = this.seg;
+      const segPos = this.segPos;
+      const segEnd = this.segEnd;
+      const next = this.nextPending;
+      this.headerAt = this.scanned;
+      const r = this.header(q);
+      if (r === INCOMPLETE) {
+        this.seg = seg;
+        this.segPos = segPos;
+        this.segEnd = segEnd;
+        this.nextPending = next;
+        this.scanned = this.headerAt;
+        return INCOMPLETE;
+      }
+      if (r === BAD) return BAD;
+    }
+  }
+
+  private nextSegment(q: ByteQueue): boolean {
+    if (this.nextPending >= q.pending.length) return false;
+    this.seg = q.pending[this.nextPending++]!;
+    this.segPos = 0;
+    this.segEnd = this.seg.length;
+    return true;
+  }
+
+  private byte(q: ByteQueue): number {
+    if (this.segPos === this.segEnd && !this.nextSegment(q)) return -1;
+    this.scanned++;
+    return this.seg[this.segPos++]!;
+  }
+
+  /** A big-endian unsigned integer of `k` bytes, or -1 when they are not all there. */
+  private uint(q: ByteQueue, k: number): number {
+    let n = 0;
+    for (let i = 0; i < k; i++) {
+      const b = this.byte(q);
+      if (b < 0) return -1;
+      n = n * 256 + b;
+    }
+    return n;
+  }
+
+  /** Reads one item's header; sets the payload to skip or opens a container. Returns 0, INCOMPLETE or BAD. */
+  private header(q: ByteQueue): number {
+    const t = this.byte(q);
+    if (t < 0) return INCOMPLETE;
+    if (t < 0x80 || t >= 0xe0) return this.scalar(0); // fixint
+    if (t >= 0xa0 && t < 0xc0) return this.payload(t & 0x1f, this.maxStrLength); // fixstr
+    if (t < 0x90) return this.open(t & 0x0f, true, q); // fixmap
+    if (t < 0xa0) return this.open(t & 0x0f, false, q); // fixarray
+    switch (t) {
+      case 0xc0: // nil
+      case 0xc2: // false
+      case 0xc3: // true
+        return this.scalar(0);
+      case 0xcc: // uint 8
+      case 0xd0: // int 8
+        return this.scalar(1);
+      case 0xcd: // uint 16
+      case 0xd1: // int 16
+        return this.scalar(2);
+      case 0xca: // float 32
+      case 0xce: // uint 32
+      case 0xd2: // int 32
+        return this.scalar(4);
+      case 0xcb: // float 64
+      case 0xcf: // uint 64
+      case 0xd3: // int 64
+        return this.scalar(8);
+      case 0xd9: // str 8
+      case 0xda: // str 16
+      case 0xdb: // str 32
+        return this.sized(q, t === 0xd9 ? 1 : t === 0xda ? 2 : 4, this.maxStrLength, 0);
+      case 0xc4: // bin 8
+      case 0xc5: // bin 16
+      case 0xc6: // bin 32
+        return this.sized(q, t === 0xc4 ? 1 : t === 0xc5 ? 2 : 4, this.maxBinLength, 0);
+      case 0xc7: // ext 8
+      case 0xc8: // ext 16
+      case 0xc9: // ext 32
+        return this.sized(q, t === 0xc7 ? 1 : t === 0xc8 ? 2 : 4, this.maxExtLength, 1);
+      case 0xd4: // fixext 1
+      case 0xd5: // fixext 2
+      case 0xd6: // fixext 4
+      case 0xd7: // fixext 8
+      case 0xd8: // fixext 16
+        return this.ext(1 << (t - 0xd4));
+      case 0xdc: // array 16
+      case 0xdd: // array 32
+      case 0xde: // map 16
+      case 0xdf: {
+        // map 32
+        const n = this.uint(q, t === 0xdc || t === 0xde ? 2 : 4);
+        return n < 0 ? INCOMPLETE : this.open(n, t >= 0xde, q);
+      }
+      default:
+        return BAD; // 0xc1
+    }
+  }
+
+  private scalar(size: number): number {
+    this.left--;
+    this.skip = size;
+    return 0;
+  }
+
+  private payload(n: number, max: number): number {
+    if (n > max) return BAD;
+    this.left--;
+    this.skip = n;
+    return 0;
+  }
+
+  private ext(n: number): number {
+    if (n > this.maxExtLength) return BAD;
+    this.left--;
+    this.skip = n + 1; // the type byte, then the data
+    return 0;
+  }
+
+  /** A str, bin or ext whose length takes `k` bytes; `extra` payload bytes follow (the ext type). */
+  private sized(q: ByteQueue, k: number, max: number, extra: number): number {
+    const n = this.uint(q, k);
+    if (n < 0) return INCOMPLETE;
+    if (extra === 0) return this.payload(n, max);
+    return this.ext(n);
+  }
+
+  private open(n: number, isMap: boolean, q: ByteQueue): number {
+    if (n > (isMap ? this.maxMapLength : this.maxArrayLength)) return BAD;
+    const depth = this.stack.length;
+    if (depth >= this.maxDepth) {
+      const at = q.offset + this.headerAt;
+      throw new DecodeError(`Cannot decode container at offset ${at}: nesting is deeper than maxDepth (${this.maxDepth})`, at, DecodeErrorCode.MAX_DEPTH);
+    }
+    this.left--;
+    if (n > 0) {
+      this.stack.push(this.left);
+      this.left = isMap ? 2 * n : n;
+    }
+    return 0;
+  }
+}
+
+/**
+ * Reads items out of a {@link ByteQueue}: unframed values or
+ * length-prefixed frames. A value inside the current chunk is decoded in
+ * place; one that runs past it is handed to the {@link ValueScanner}, then
+ * joined and decoded once when complete.
  */
 class StreamReader {
   readonly queue: ByteQueue;
   readonly decoder: Decoder<unknown>;
+  private readonly scanner: ValueScanner;
   private readonly readValue: ReadAt;
   private readonly readHeader: ReadAt;
   private readonly framed: boolean;
   private readonly maxFrameLength: number;
-  /** Don't retry before this many bytes are available. */
+  /** For array headers: don't retry before this many bytes are available. */
   private want = 1;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength = -1;
@@ -314,10 +570,11 @@ class StreamReader {
     this.queue = new ByteQueue(options?.stats ?? createStreamStats());
     const decoder = new Decoder<unknown>(options);
     this.decoder = decoder;
+    this.scanner = new ValueScanner(options);
     this.readValue = (bytes, offset) => decoder.decodeAt(bytes, offset);
     this.readHeader = (bytes, offset) => decoder.readArrayHeader(bytes, offset);
     this.framed = options?.lengthPrefixed ?? false;
-    this.maxFrameLength = options?.maxFrameLength ?? 0xffffffff;
+    this.maxFrameLength = options?.maxFrameLength ?? MAX_U32;
   }
 
   /**
@@ -325,24 +582,31 @@ class StreamReader {
    * incomplete value throws a `TRUNCATED` DecodeError instead.
    */
   next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value");
+    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
   }
 
   /** The item count of an array header, or NEED_MORE. */
   arrayHeader(final: boolean): number | NeedMore {
-    return this.read(this.readHeader, final, "array header") as number | NeedMore;
+    return this.read(this.readHeader, final, "array header", false) as number | NeedMore;
   }
 
-  private read(readAt: ReadAt, final: boolean, what: string): unknown {
+  private read(readAt: ReadAt, final: boolean, what: string, scan: boolean): unknown {
     const q = this.queue;
     const available = q.available;
     if (available === 0) {
       if (final) throw endedEmpty(q.offset, what);
       return NEED_MORE;
     }
-    if (!final && available < this.want) return NEED_MORE;
-    // try the whole current segment, or join up to the bytes wanted (all of them at the end)
-    const bytes = q.contiguous(final ? available : this.want);
+    let n: number; // bytes to have contiguous for this attempt
+    if (this.scanner.active) {
+      const r = this.scanner.scan(q);
+      if (r === INCOMPLETE && !final) return NEED_MORE;
+      n = r > 0 ? r : available; // complete: the value; malformed or at the end: all there is
+    } else {
+      if (!final && available < this.want) return NEED_MORE;
+      n = final ? available : this.want; // the current segment, at least
+    }
+    const bytes = q.contiguous(n);
     const start = q.start;
     const covered = q.end - start;
     const view = q.end === bytes.length ? bytes : bytes.subarray(0, q.end);
@@ -353,13 +617,26 @@ class StreamReader {
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       const base = q.offset - start;
-      if (e.code !== DecodeErrorCode.TRUNCATED) throw relocate(e, base);
+      if (e.code !== DecodeErrorCode.TRUNCATED) {
+        this.scanner.reset();
+        throw relocate(e, base);
+      }
       q.stats.bytesDecoded += covered;
-      if (final) throw endedInside(e, q.offset, covered, base, what);
-      // retry when the missing bytes are there, and no sooner than at twice the bytes: O(n) in all
-      this.want = Math.max(covered + e.needed, 2 * covered);
-      return NEED_MORE;
+      if (final) {
+        const missing = this.scanner.active ? Math.max(e.needed, this.scanner.missing()) : e.needed;
+        this.scanner.reset();
+        throw endedInside(e, q.offset, covered, base, what, missing);
+      }
+      if (!scan) {
+        this.want = covered + e.needed;
+        return NEED_MORE;
+      }
+      if (this.scanner.active) throw relocate(e, base); // the scanner said complete: cannot happen
+      // the value runs past the bytes at hand: find its end as chunks arrive
+      this.scanner.begin(q);
+      return this.read(readAt, final, what, scan);
     }
+    this.scanner.reset();
     q.stats.bytesDecoded += stop - start;
     q.consume(stop - start);
     this.want = 1;
@@ -422,12 +699,12 @@ function endedEmpty(offset: number, what: string): DecodeError {
   return streamTruncated(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, 1);
 }
 
-function endedInside(e: DecodeError, offset: number, got: number, base: number, what: string): DecodeError {
+function endedInside(e: DecodeError, offset: number, got: number, base: number, what: string, missing: number): DecodeError {
   const inner = relocate(e, base);
   const err = streamTruncated(
-    `Cannot decode ${what} at offset ${offset}: the stream ended after ${got} of its bytes, at least ${e.needed} bytes missing (${inner.message})`,
+    `Cannot decode ${what} at offset ${offset}: the stream ended after ${got} of its bytes, at least ${missing} bytes missing (${inner.message})`,
     offset,
-    e.needed,
+    missing,
   );
   return withCause(err, inner);
 }
