@@ -63,7 +63,7 @@ export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorC
  *   decode(new Uint8Array([0x92, 0x01])); // an array of 2 with 1 item
  * } catch (e) {
  *   if (!(e instanceof DecodeError)) throw e;
- *   console.assert(e.code === "TRUNCATED" && e.offset === 2);
+ *   console.assert(e.code === "TRUNCATED" && e.offset === 0 && e.needed === 1);
  * }
  * ```
  */
