@@ -1,0 +1,231 @@
+// Memory benchmark: peak RSS over the baseline of each library encoding a
+// ~130 MB record array and a 200 MiB binary value, each (library, data set)
+// in a fresh process of the same runtime.
+//
+//   node benchmarks/memory.js [--quick] [--write] [--json] [FILTER...]
+//   bun benchmarks/memory.js
+//   deno run -A benchmarks/memory.js
+//
+// In each child: build the input, collect garbage (where the runtime lets
+// us), encode a small sample once so code and module buffers exist, then
+// reset the kernel's peak-RSS mark (Linux: write 5 to /proc/self/clear_refs)
+// and read the RSS: that is the baseline. Encode the input once, keep the
+// result alive, read the peak (VmHWM). Peak over baseline = VmHWM - baseline:
+// everything the encode touched, output included (a 130 MB output alone is
+// 130 MB). Where the peak mark cannot be reset, the baseline is taken the
+// same way and the peak is the RSS after the encode (a lower bound; said so).
+//
+// Besides the peers, this library runs under each output strategy.
+
+import { Buffer } from "node:buffer";
+import { pack as msgpackrPack } from "msgpackr";
+import { Encoder as MMEncoder } from "@msgpack/msgpack";
+import notepack from "notepack.io";
+import msgpackLite from "msgpack-lite";
+import { parseArgs, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
+import { blob, records, recordsOfSize } from "./fixtures.js";
+import { describeLoad, formatSize, loadLibrary, machine, mdTable, writeResult } from "./report.js";
+
+const g = /** @type {any} */ (globalThis);
+const args = parseArgs();
+const QUICK = args.quick;
+const SCRIPT = pathFromUrl(import.meta.url);
+const MiB = 1024 * 1024;
+
+const lib = await loadLibrary();
+
+/** Library name -> encoder factory (called in the child only). Binary inputs get a zero-copy Buffer where a library needs one. */
+const LIBRARIES = /** @type {Record<string, { make: () => (v: any) => Uint8Array, needsBuffer?: boolean, binary?: boolean }>} */ ({
+  "@resizable/msgpack": { make: () => (v) => lib.encode(v) },
+  "@resizable/msgpack (exact)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "exact" })) },
+  "@resizable/msgpack (no estimate)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "resizable", estimate: false })) },
+  "@resizable/msgpack (chunks)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "chunks" })) },
+  "@resizable/msgpack (doubling)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "doubling" })) },
+  msgpackr: { make: () => (v) => msgpackrPack(v) },
+  "@msgpack/msgpack": { make: () => ((e) => (v) => e.encode(v))(new MMEncoder()) },
+  "notepack.io": { make: () => (v) => notepack.encode(v) },
+  "msgpack-lite": { make: () => (v) => msgpackLite.encode(v), needsBuffer: true },
+  JSON: { make: () => ((te) => (v) => te.encode(JSON.stringify(v)))(new TextEncoder()), binary: false },
+});
+
+/** @type {Record<string, { what: string, build: () => unknown, binary: boolean }>} */
+const DATASETS = {
+  "records-130m": {
+    what: QUICK ? "~1.3 MB record array (--quick)" : "~130 MB record array",
+    build: () => recordsOfSize(QUICK ? 1.3e6 : 130e6, (v) => lib.encodedSize(v)),
+    binary: false,
+  },
+  "binary-200m": { what: QUICK ? "2 MiB Uint8Array (--quick)" : "200 MiB Uint8Array", build: () => blob(QUICK ? 2 * MiB : 200 * MiB), binary: true },
+};
+
+// ---------------------------------------------------------------------------
+// Child
+
+/** /proc/self/status fields in bytes, or null off Linux / without read access. */
+function procStatus() {
+  try {
+    const fs = g.process?.getBuiltinModule?.("node:fs") ?? g.__memoryFs;
+    const text = fs.readFileSync("/proc/self/status", "utf8");
+    const kb = (/** @type {string} */ k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1]) * 1024;
+    return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+  } catch {
+    return null;
+  }
+}
+
+function resetPeak() {
+  try {
+    const fs = g.process?.getBuiltinModule?.("node:fs") ?? g.__memoryFs;
+    fs.writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function rssNow() {
+  const s = procStatus();
+  if (s) return s.rss;
+  if (runtimeName() === "deno") return g.Deno.memoryUsage().rss;
+  return g.process.memoryUsage().rss;
+}
+
+function collect() {
+  if (typeof g.gc === "function") {
+    g.gc();
+    g.gc();
+  } else if (typeof g.Bun?.gc === "function") g.Bun.gc(true);
+}
+
+/** @param {string} id "<dataset>/<library>" */
+async function child(id) {
+  g.__memoryFs = await import("node:fs");
+  const slash = id.indexOf("/");
+  const ds = DATASETS[id.slice(0, slash)], entry = LIBRARIES[id.slice(slash + 1)];
+  if (!ds || !entry) throw new Error(`No memory case ${id}`);
+  const encode = entry.make();
+  /** @type {any} */
+  let input = ds.build();
+  if (ds.binary && entry.needsBuffer) input = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  // warm up: code, lazily created module buffers
+  consumeAll(encode(ds.binary ? input.subarray(0, 1024) : records(8)));
+  collect();
+  const gcAvailable = typeof g.gc === "function" || typeof g.Bun?.gc === "function";
+  const reset = resetPeak();
+  const baseline = rssNow();
+  const t0 = performance.now();
+  const out = encode(input);
+  const ms = performance.now() - t0;
+  const after = procStatus();
+  const peak = reset && after ? after.hwm : after ? after.rss : rssNow();
+  sendToParent({ id, bytes: out.length, ms, baseline, peak, overBaseline: peak - baseline, exact: reset && after !== null, gc: gcAvailable });
+  consumeAll(out);
+}
+
+/** @type {unknown} */
+let kept;
+/** @param {unknown} v */
+function consumeAll(v) {
+  kept = v;
+}
+
+// ---------------------------------------------------------------------------
+// Parent
+
+/** Runs one case in a fresh process of this runtime, with GC exposed. @param {string} id */
+async function spawnCase(id) {
+  const { spawnSync } = await import("node:child_process");
+  const rt = runtimeName();
+  const extra = [`--child=${id}`, ...(QUICK ? ["--quick"] : [])];
+  const cmd =
+    rt === "deno"
+      ? [g.Deno.execPath(), ["run", "-A", "--v8-flags=--expose-gc", SCRIPT, ...extra]]
+      : rt === "node"
+        ? [g.process.execPath, ["--expose-gc", SCRIPT, ...extra]]
+        : [g.process.execPath, [SCRIPT, ...extra]];
+  let error = "";
+  // a second try: dist/ may be mid-rebuild (`npm run build` empties it first) when a child starts
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 5000));
+    const r = spawnSync(/** @type {string} */ (cmd[0]), /** @type {string[]} */ (cmd[1]), { encoding: "utf8", maxBuffer: 16 << 20, timeout: 600_000 });
+    if (r.status === 0) return receiveFromChild(String(r.stdout));
+    const lines = String(r.stderr).trim().split("\n").filter((l) => /error|cannot|memory/i.test(l));
+    error = `exit ${r.status ?? r.signal}: ${(lines.length ? lines : String(r.stderr).trim().split("\n")).slice(-2).join(" ").slice(0, 200)}`;
+  }
+  return { id, error };
+}
+
+async function main() {
+  const info = await machine();
+  printRuntimeInfo("memory: peak RSS over the baseline while encoding, one fresh process per case");
+  console.log(describeLoad(info.loadAverage, info.cpus));
+  /** @type {any[]} */
+  const rows = [];
+  for (const [dsName, ds] of Object.entries(DATASETS)) {
+    for (const [libName, entry] of Object.entries(LIBRARIES)) {
+      const id = `${dsName}/${libName}`;
+      if (args.filter && !args.filter.test(id)) continue;
+      if (ds.binary && entry.binary === false) {
+        rows.push({ id, dataset: dsName, library: libName, skipped: "cannot encode binary faithfully" });
+        continue;
+      }
+      const r = await spawnCase(id);
+      const row = { dataset: dsName, library: libName, ...r };
+      rows.push(row);
+      console.log(
+        r.error
+          ? `${id}: failed: ${r.error}`
+          : `${id}: peak ${formatSize(r.overBaseline)} over a ${formatSize(r.baseline)} baseline for ${formatSize(r.bytes)} of output (${(r.overBaseline / r.bytes).toFixed(2)}x), ${r.ms.toFixed(0)} ms${r.exact ? "" : " (peak not resettable: RSS after, a lower bound)"}`,
+      );
+    }
+  }
+  const report = { benchmark: "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
+  const md = markdown(report);
+  console.log("\n" + md);
+  if (args.json) console.log(JSON.stringify(report));
+  if (args.options.write) {
+    const rt = runtimeName();
+    const suffix = QUICK ? "-quick" : "";
+    for (const [name, text] of [
+      [`memory-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
+      [`memory-${rt}${suffix}.md`, md + "\n"],
+    ]) {
+      const path = await writeResult(name, text);
+      if (path) console.log(`wrote ${path}`);
+    }
+  }
+}
+
+/** @param {any} report */
+export function markdown(report) {
+  const m = report.machine;
+  const out = [
+    `### Memory on ${m.runtime} ${m.version}`,
+    "",
+    `${m.line}; ${describeLoad(m.loadAverage, m.cpus)}; ${m.date}.`,
+    "",
+    "Peak RSS over the baseline while encoding once, one fresh process per cell (Linux VmHWM after resetting it via /proc/self/clear_refs, minus the RSS before the encode; the output itself is included). In brackets: peak over baseline / output size.",
+    "",
+  ];
+  const libs = [...new Set(report.rows.map((/** @type {any} */ r) => r.library))];
+  const sets = Object.keys(report.datasets);
+  const rows = libs.map((name) => [
+    name,
+    ...sets.map((ds) => {
+      const r = report.rows.find((/** @type {any} */ x) => x.library === name && x.dataset === ds);
+      if (!r) return "-";
+      if (r.skipped) return `n/a (${r.skipped})`;
+      if (r.error) return `failed: ${r.error.slice(0, 60)}`;
+      return `${formatSize(r.overBaseline)} (${(r.overBaseline / r.bytes).toFixed(2)}x)${r.exact ? "" : " ≥"}`;
+    }),
+    ...sets.map((ds) => {
+      const r = report.rows.find((/** @type {any} */ x) => x.library === name && x.dataset === ds);
+      return r && !r.skipped && !r.error ? `${r.ms.toFixed(0)} ms` : "-";
+    }),
+  ]);
+  out.push(mdTable(["library", ...sets.map((s) => `${s}: ${report.datasets[s]}`), ...sets.map((s) => `time ${s}`)], rows), "");
+  return out.join("\n");
+}
+
+if (args.child) await child(args.child);
+else await main();
