@@ -1,9 +1,9 @@
 // Runs the shared vectors and seeded round trips (test/runtime/checks.mjs)
 // inside headless Chromium against the browser bundles in dist/browser/: the
-// minified ESM bundle, the IIFE bundle through its global, and the ESM bundle
-// inside a module Worker. Every response carries a strict Content-Security-Policy
-// (no 'unsafe-eval', no inline script), so a bundle that used eval or
-// new Function would fail here.
+// minified ESM bundle, the IIFE bundle through its global, the ESM bundle
+// inside a module Worker, and the ESM bundle that adds the streams API.
+// Every response carries a strict Content-Security-Policy (no 'unsafe-eval',
+// no inline script), so a bundle that used eval or new Function would fail.
 //
 // Chromium is Debian's `chromium` (apt-get install chromium), driven by
 // playwright-core with executablePath; .ci/run installs it when CI is set.
@@ -44,6 +44,11 @@ const SCRIPTS: Record<string, string> = {
       ? fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 12 }))
       : Promise.reject(new Error("the IIFE bundle did not define globalThis.${GLOBAL_NAME}"));
   `,
+  "/run-streams.mjs": `
+    import * as lib from "/dist/browser/msgpack-streams.min.js";
+    import { runAll } from "/checks.mjs";
+    window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 14, count: 200, streams: lib }));
+  `,
   "/run-worker.mjs": `
     window.smoke = new Promise((resolve, reject) => {
       const worker = new Worker("/worker.mjs", { type: "module" });
@@ -74,6 +79,7 @@ const PAGES: Record<string, string> = {
   "/esm.html": `<script type="module" src="/run-esm.mjs"></script>`,
   "/iife.html": `<script src="/dist/browser/msgpack.iife.min.js"></script><script type="module" src="/run-iife.mjs"></script>`,
   "/worker.html": `<script type="module" src="/run-worker.mjs"></script>`,
+  "/streams.html": `<script type="module" src="/run-streams.mjs"></script>`,
   "/probe.html": `<script type="module" src="/probe.mjs"></script>`,
 };
 
@@ -157,6 +163,7 @@ describe.skipIf(!CHROMIUM && !IN_CI)("browser bundles in headless Chromium", () 
     ["ESM bundle dist/browser/msgpack.min.js", "/esm.html"],
     ["IIFE bundle dist/browser/msgpack.iife.min.js", "/iife.html"],
     ["ESM bundle in a module Worker", "/worker.html"],
+    ["ESM bundle with streams dist/browser/msgpack-streams.min.js", "/streams.html"],
   ])("%s passes the vectors and round trips under a strict CSP", async (_name, path) => {
     const outcome = await open(path);
     expect(outcome.problems, outcome.problems.join("\n")).toEqual([]);
@@ -168,6 +175,7 @@ describe.skipIf(!CHROMIUM && !IN_CI)("browser bundles in headless Chromium", () 
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);
     if (path === "/worker.html") expect(summary.worker).toBe(true);
+    if (path === "/streams.html") expect(summary.streamChecks).toBeGreaterThan(50);
     console.log(`chromium ${await browser.version()} ${path}: ${JSON.stringify({ ...summary, runtime: undefined })}`);
   });
 

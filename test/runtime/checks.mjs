@@ -135,6 +135,9 @@ export function difference(actual, expected, path = "$") {
   }
   if (isExt(expected)) {
     if (!isExt(actual)) return `${path}: expected ExtData, got ${show(actual)}`;
+    // Same class, not just the same shape: catches a second copy of the codec
+    // (e.g. a "./streams" bundle with its own ExtData).
+    if (Object.getPrototypeOf(actual) !== Object.getPrototypeOf(expected)) return `${path}: expected an instance of the ExtData class the test uses, got another class with the same shape`;
     if (actual.type !== expected.type) return `${path}.type: expected ${expected.type}, got ${actual.type}`;
     return difference(actual.data, expected.data, `${path}.data`);
   }
@@ -204,7 +207,7 @@ function interpret(lib, entry, where) {
   if ("ext" in entry) {
     const [type, hex] = entry.ext;
     const data = hexToBytes(hex);
-    return { expected: { type, data }, input: new lib.ExtData(type, data) };
+    return { expected: new lib.ExtData(type, data), input: new lib.ExtData(type, data) };
   }
   return fail(`${where}: entry has no value kind`);
 }
@@ -542,10 +545,18 @@ export async function checkStreams(lib, streams, { seed = 2 } = {}) {
   const items = await collect(streams.decodeArrayStream(readableOf(chunked(lib.encode(values), gen))));
   const d4 = difference(items, values);
   if (d4) fail(`${where("decodeArrayStream")}: ${d4}`);
+  // Errors from the streams entry are the DecodeError class of the main entry.
+  let thrown;
+  try {
+    await streams.decodeAsync(asyncIterableOf([Uint8Array.of(0xc1)]));
+  } catch (e) {
+    thrown = e;
+  }
+  if (!(thrown instanceof lib.DecodeError)) fail(`${where("decodeAsync of 0xc1")}: expected a DecodeError of the main entry, got ${show(thrown)}`);
   const piped = await collect(readableOf(values).pipeThrough(new streams.EncoderStream()).pipeThrough(new streams.DecoderStream()));
   const d5 = difference(piped, values);
   if (d5) fail(`${where("EncoderStream | DecoderStream")}: ${d5}`);
-  return { streamChecks: checks + 3 };
+  return { streamChecks: checks + 4 };
 }
 
 /** Runs everything; returns a summary object for the caller to print. */
