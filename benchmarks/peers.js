@@ -25,7 +25,7 @@
 // Peer libraries are devDependencies; this script is not dependency-free.
 
 import { Bench } from "tinybench";
-import { pack as msgpackrPack, unpack as msgpackrUnpack } from "msgpackr";
+import { isNativeAccelerationEnabled, pack as msgpackrPack, unpack as msgpackrUnpack } from "msgpackr";
 import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
@@ -57,6 +57,8 @@ const LIBRARIES = [
   { name: "JSON", encode: (v) => te.encode(JSON.stringify(v)), decode: (b) => JSON.parse(td.decode(b)), msgpack: false },
 ];
 const OURS = LIBRARIES[0].name;
+/** Extra decode row on binary data sets: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
+const VIEWS = "@resizable/msgpack (binaryAsView)";
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
 
 /** Data sets: name, description, build. Quick mode uses small versions of the same shapes. */
@@ -159,7 +161,11 @@ function check(l, value) {
       const d2 = difference(standard, value);
       if (d2) return { ok: /** @type {const} */ (false), reason: `its bytes, decoded by @msgpack/msgpack, differ at ${d2}` };
     }
-    return { ok: /** @type {const} */ (true), input, encoded: /** @type {Uint8Array} */ (encoded), note: "" };
+    // a private copy: msgpackr and others return views of a buffer they write on
+    const copy = new Uint8Array(/** @type {Uint8Array} */ (encoded));
+    const stable = Buffer.isBuffer(encoded) ? Buffer.from(copy.buffer) : copy;
+    if (difference(l.decode(stable), value)) return { ok: /** @type {const} */ (false), reason: "decoding a copy of its bytes differs" };
+    return { ok: /** @type {const} */ (true), input, encoded: stable, note: "" };
   };
   const first = attempt(value);
   if (first.ok || !(value instanceof Uint8Array) || value instanceof Buffer) return first;
@@ -262,6 +268,13 @@ async function main() {
       if (!c.ok) console.log(`  ${d.name}: ${name} is not timed: ${c.reason}`);
       else if (c.note) console.log(`  ${d.name}: ${name} ${c.note}`);
     }
+    // binaries: this library copies them out on decode by default; also time its zero-copy option
+    const ourCheck = checks[OURS];
+    if (value instanceof Uint8Array && ourCheck.ok) {
+      const viewDecoder = new lib.Decoder({ binaryAsView: true });
+      const encoded = lib.encode(value);
+      if (!difference(viewDecoder.decode(encoded), value)) decTasks.push({ name: VIEWS, op: () => viewDecoder.decode(encoded) });
+    }
     /** @type {Record<string, any>} */
     const results = { encode: {}, decode: {} };
     for (const [op, tasks] of /** @type {const} */ ([["encode", encTasks], ["decode", decTasks]])) {
@@ -302,10 +315,11 @@ const LEGEND =
 function printSet(set) {
   console.log(`\n${set.name}: ${set.what}, ${formatSize(set.bytes)} as MessagePack`);
   for (const op of ["encode", "decode"]) {
-    const rows = LIBRARIES.map((l) => {
-      const r = set.results[op][l.name];
+    const names = [...LIBRARIES.map((l) => l.name), ...(set.results[op][VIEWS] ? [VIEWS] : [])];
+    const rows = names.map((name) => {
+      const r = set.results[op][name];
       /** @type {Record<string, string | number>} */
-      const row = { library: l.name };
+      const row = { library: name };
       if (!r) return { ...row, "MB/s": "✗" };
       row["MB/s"] = sig3(r.mbps);
       for (const peer of RATIO_TO) {
@@ -357,6 +371,13 @@ export function markdown(report) {
       }),
     ]);
     lines.push(mdTable(["data set", ...report.libraries], rows), "");
+    for (const set of report.sets) {
+      const v = set.results[op][VIEWS];
+      if (!v) continue;
+      const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? (v.mbps / set.results[op][peer].mbps).toFixed(2) : "-"));
+      lines.push(`- ${set.name}: ${VIEWS}: ${sig3(v.mbps)} · ${ratios.join(" · ")}`);
+    }
+    if (report.sets.some((/** @type {any} */ set) => set.results[op][VIEWS])) lines.push("");
   }
   // faithfulness and sizes
   /** @type {string[]} */
@@ -389,6 +410,7 @@ async function peerVersions() {
       out[name] = "?";
     }
   }
+  out["msgpackr-extract"] += isNativeAccelerationEnabled ? " (native decode acceleration on)" : " (native acceleration off)";
   return out;
 }
 

@@ -58,6 +58,7 @@ export function sig3(x) {
 
 /** The 1/5/15-minute load averages, or null where they cannot be read. */
 export async function loadAverage() {
+  if (!allowed("sys")) return readLoadavg();
   try {
     if (runtimeName() === "deno") return g.Deno.loadavg();
     const os = g.process?.getBuiltinModule?.("node:os") ?? (await import("node:os"));
@@ -67,12 +68,54 @@ export async function loadAverage() {
   }
 }
 
+/** /proc/loadavg where it can be read without asking. */
+async function readLoadavg() {
+  if (!allowed("read")) return null;
+  try {
+    const fs = await import("node:fs");
+    return fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number);
+  } catch {
+    return null;
+  }
+}
+
 /** Total RAM in bytes, or null. */
 export async function totalMemory() {
+  if (!allowed("sys")) return null;
   try {
     if (runtimeName() === "deno") return g.Deno.systemMemoryInfo().total;
     const os = g.process?.getBuiltinModule?.("node:os") ?? (await import("node:os"));
     return os.totalmem();
+  } catch {
+    return null;
+  }
+}
+
+/** Under Deno, whether a permission is granted already (queried, so Deno never prompts); true elsewhere. @param {string} name */
+export function allowed(name) {
+  if (runtimeName() !== "deno") return true;
+  try {
+    return g.Deno.permissions.querySync({ name }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** The checked-out commit (read from .git, no git process), or null. */
+export async function gitCommit() {
+  if (!allowed("read")) return null;
+  try {
+    const fs = await import("node:fs");
+    const git = new URL("../.git/", import.meta.url);
+    const head = fs.readFileSync(new URL("HEAD", git), "utf8").trim();
+    if (!head.startsWith("ref: ")) return head.slice(0, 12);
+    const ref = head.slice(5);
+    try {
+      return fs.readFileSync(new URL(ref, git), "utf8").trim().slice(0, 12);
+    } catch {
+      const packed = fs.readFileSync(new URL("packed-refs", git), "utf8");
+      return packed.split("\n").find((l) => l.endsWith(` ${ref}`))?.slice(0, 12) ?? null;
+    }
   } catch {
     return null;
   }
@@ -83,6 +126,7 @@ export async function machine() {
   return {
     ...runtimeInfo(),
     line: runtimeLine(),
+    commit: await gitCommit(),
     totalMemory: await totalMemory(),
     loadAverage: await loadAverage(),
     date: new Date().toISOString(),
