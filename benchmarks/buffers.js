@@ -325,6 +325,8 @@ if (args.child?.startsWith("memory/")) {
   memoryChild(args.child.slice("memory/".length));
 } else if (args.child) {
   runChildIfRequested(STORE_CASES, CONFIG.child, args);
+} else if (args.childGroup !== null) {
+  runChildIfRequested([...allocCases(), ...growCases()], { ...CONFIG.inProcess, afterIteration: collectIfBun }, args);
 } else {
   await main();
 }
@@ -361,18 +363,23 @@ function growCases() {
     const group = `grow/${formatBytes(step)}→${formatBytes(total)}`;
     const src = new Uint8Array(step).fill(5);
     const check = (u8) => { if (u8.length !== total || u8[total - 1] !== 5) throw new Error(`${group}: wrong result`); return u8; };
-    const c = (name, fn, extra = {}) => cases.push({ group, name, fn, bytes: total, ...extra });
+    // Every strategy's result is verified once, in setup, before it is timed.
+    const c = (name, fn, extra = {}) => cases.push({ group, name, bytes: total, ...extra, setup: () => { check(fn()); return fn; } });
     c(`chunks of ${formatBytes(step)} + concat`, () => growChunks(step, total, src, NO_MEM), { baseline: true });
     c("resize in place (+step)", () => growResizeStep(step, total, src, NO_MEM));
     c("resize in place (×2)", () => growResizeDouble(step, total, src, NO_MEM));
     c("plain copy ×2", () => growCopyDouble(step, total, src, NO_MEM));
     cases.push({
       group, name: "reused store: shrink, regrow, slice", bytes: total,
-      setup: () => { const ab = new ArrayBuffer(step, { maxByteLength: total }); const u8 = new Uint8Array(ab); return () => growReusedStore(ab, u8, step, total, src, NO_MEM); },
+      setup: () => {
+        const ab = new ArrayBuffer(step, { maxByteLength: total });
+        const u8 = new Uint8Array(ab);
+        const fn = () => growReusedStore(ab, u8, step, total, src, NO_MEM);
+        check(fn());
+        return fn;
+      },
     });
     c("exact preallocation (reference)", () => growExact(step, total, src, NO_MEM));
-    // Verify every strategy once before timing it.
-    for (const x of cases.filter((x) => x.group === group)) check(x.setup ? x.setup()() : x.fn());
   }
   return cases;
 }
@@ -387,7 +394,9 @@ async function main() {
   printRuntimeInfo(`buffers benchmark${QUICK ? " (--quick)" : ""}`);
   const spawn = !args.inProcess && (await canSpawn());
   console.log(
-    `store sections: ${spawn ? "one fresh process per case, round-robin across processes" : "in this process (no isolation" + (args.inProcess ? ")" : ": subprocesses not permitted; under Deno add --allow-run --allow-env)")}`,
+    spawn
+      ? "isolation: alloc/grow run each group round-robin in a fresh process; element/bulk run one fresh process per case, round-robin across processes"
+      : `isolation: none, everything in this process (${args.inProcess ? "--in-process" : "subprocesses not permitted; under Deno add --allow-run --allow-env"})`,
   );
   const log = (m) => console.log(`… ${m}`);
   const opts = { ...CONFIG.inProcess, log };
@@ -395,15 +404,21 @@ async function main() {
   const report = { runtime: runtimeInfo(), quick: QUICK, isolated: spawn, sections: {} };
   const show = (key, results, title) => { report.sections[key] = results; printTable(results, { title }); };
 
+  const childArgs = QUICK ? ["--quick"] : [];
+  // alloc and grow: each group round-robin in its own fresh process, so no
+  // group inherits the heap, GC debt or kernel mappings of the groups before it.
+  const runGroups = (cases) =>
+    spawn
+      ? runIsolated(cases, { script: SCRIPT, per: "group", childArgs, log })
+      : runRoundRobin(cases, { ...opts, afterIteration: collectIfBun });
   const alloc = filterCases(allocCases(), args.filter);
   if (alloc.length) {
-    show("alloc", runRoundRobin(alloc, { ...opts, afterIteration: collectIfBun }),
-      "alloc: fixed vs resizable allocation (one buffer + a Uint8Array view per op)");
+    show("alloc", await runGroups(alloc), "alloc: fixed vs resizable allocation (one buffer + a Uint8Array view per op)");
   }
 
   const grow = filterCases(growCases(), args.filter);
   if (grow.length) {
-    show("grow", runRoundRobin(grow, { ...opts, afterIteration: collectIfBun }),
+    show("grow", await runGroups(grow),
       "grow: concatenating fixed-size chunks vs resizing in place (step→total; every strategy writes the same pieces with set)");
   }
 
@@ -412,7 +427,7 @@ async function main() {
   const bulk = stores.filter((c) => c.group.startsWith("bulk/"));
   const runStores = (cases) =>
     spawn
-      ? runIsolated(cases, { script: SCRIPT, rounds: CONFIG.storeRounds, childArgs: QUICK ? ["--quick"] : [], log })
+      ? runIsolated(cases, { script: SCRIPT, per: "case", rounds: CONFIG.storeRounds, childArgs, log })
       : runRoundRobin(cases, opts);
   const where = spawn ? `fresh process per case, ${CONFIG.storeRounds} round(s)` : "in one process";
   if (elements.length) {

@@ -46,7 +46,7 @@ describe("benchmarks/buffers.js --quick", () => {
     for (const title of ["## alloc", "## grow", "## element", "## bulk", "## memory"]) expect(r.stdout).toContain(title);
     for (const header of ["p1", "p25", "p50", "p75", "p99", "ratio", "MB/s (p50)"]) expect(r.stdout).toContain(header);
     expect(r.stdout).toMatch(/^legend: ratio = p50 of this case \/ p50 of /m);
-    expect(r.stdout).toContain(rt.isolated ? "one fresh process per case" : "no isolation");
+    expect(r.stdout).toContain(rt.isolated ? "one fresh process per case" : "isolation: none");
 
     const line = r.stdout.split("\n").find((l) => l.startsWith('{"runtime"'));
     expect(line).toBeDefined();

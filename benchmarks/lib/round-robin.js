@@ -107,13 +107,14 @@ export function scriptArgs() {
  *   --filter=REGEX     only cases whose "group/name" matches (also: any bare word)
  *   --json             also print the results as one JSON line
  *   --in-process       don't isolate cases in subprocesses
- *   --child=NAME       internal: run one isolated case and print its samples
+ *   --child=ID         internal: run one isolated case ("group/name") and print its samples
+ *   --child-group=G    internal: run one group round-robin in this process and print its samples
  * Unknown `--key=value` pairs are kept in `options`.
  * @param {string[]} [argv]
  */
 export function parseArgs(argv = scriptArgs()) {
-  /** @type {{ quick: boolean, json: boolean, inProcess: boolean, filter: RegExp | null, child: string | null, options: Record<string, string | true>, positional: string[] }} */
-  const out = { quick: false, json: false, inProcess: false, filter: null, child: null, options: {}, positional: [] };
+  /** @type {{ quick: boolean, json: boolean, inProcess: boolean, filter: RegExp | null, child: string | null, childGroup: string | null, options: Record<string, string | true>, positional: string[] }} */
+  const out = { quick: false, json: false, inProcess: false, filter: null, child: null, childGroup: null, options: {}, positional: [] };
   const filters = [];
   for (const a of argv) {
     if (a === "--quick") out.quick = true;
@@ -121,6 +122,7 @@ export function parseArgs(argv = scriptArgs()) {
     else if (a === "--in-process") out.inProcess = true;
     else if (a.startsWith("--filter=")) filters.push(a.slice(9));
     else if (a.startsWith("--child=")) out.child = a.slice(8);
+    else if (a.startsWith("--child-group=")) out.childGroup = a.slice(14);
     else if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       if (eq < 0) out.options[a.slice(2)] = true;
@@ -366,43 +368,67 @@ export function receiveFromChild(stdout) {
 }
 
 /**
- * Child side of runIsolated: if this process was started with --child=ID,
- * runs that one case (warm-up + samples, same method as runRoundRobin),
- * prints its samples for the parent and returns true. Call it at the top of
- * the script, before anything else creates buffers or runs cases.
+ * Child side of runIsolated. If this process was started with --child=ID,
+ * runs that one case (calibration, warm-up, samples: the same method as
+ * runRoundRobin); with --child-group=G, runs the cases of group G
+ * round-robin. Prints the samples for the parent and returns true; returns
+ * false in the parent. Call it first thing in the script, before anything
+ * else creates buffers or runs cases.
  * @param {Case[]} cases @param {RunOptions} [opts] @param {ReturnType<typeof parseArgs>} [args]
  */
 export function runChildIfRequested(cases, opts = {}, args = parseArgs()) {
-  if (!args.child) return false;
-  const c = cases.find((x) => caseId(x) === args.child);
-  if (!c) throw new Error(`No case named ${args.child}`);
-  const [samples] = collectSamples([c], opts);
-  sendToParent({ id: args.child, samples });
-  return true;
+  if (args.child) {
+    const c = cases.find((x) => caseId(x) === args.child);
+    if (!c) throw new Error(`Cannot run case ${args.child}: no such case`);
+    const [samples] = collectSamples([c], opts);
+    sendToParent({ samples: [samples] });
+    return true;
+  }
+  if (args.childGroup !== null) {
+    const members = cases.filter((c) => (c.group ?? "") === args.childGroup);
+    if (!members.length) throw new Error(`Cannot run group ${args.childGroup}: no such group`);
+    sendToParent({ samples: collectSamples(members, opts) });
+    return true;
+  }
+  return false;
 }
 
 /**
- * Runs each case in fresh subprocesses of this runtime, round-robin across
- * processes: round r starts one child per case, in an order rotated by r,
- * each child warming up and recording `opts.iterations` samples of its one
- * case. Samples of all rounds are pooled per case. The script must call
- * runChildIfRequested(cases, opts) first thing.
- * @param {Case[]} cases @param {{ script: string, rounds?: number, childArgs?: string[], log?: (msg: string) => void }} opts
+ * Runs cases in fresh subprocesses of this runtime (same executable, same
+ * flags, same script), so no case inherits type feedback, heap or kernel
+ * state from cases it is not compared with. The script must call
+ * runChildIfRequested(cases, opts) first thing, with the same cases.
+ *
+ * - `per: "case"` (default): round r starts one child per case of a group,
+ *   in an order rotated by r; each child records `opts.iterations` samples
+ *   of its one case. Samples of all rounds are pooled per case.
+ * - `per: "group"`: each round starts one child per group, which runs that
+ *   group round-robin in-process (as runRoundRobin would).
+ * @param {Case[]} cases
+ * @param {{ script: string, per?: "case" | "group", rounds?: number, childArgs?: string[], log?: (msg: string) => void }} opts
  * @returns {Promise<Result[]>}
  */
 export async function runIsolated(cases, opts) {
-  const { script, rounds = 5, childArgs = [], log } = opts;
+  const { script, per = "case", rounds = per === "case" ? 5 : 1, childArgs = [], log } = opts;
   /** @type {Map<Case, number[]>} */
   const samples = new Map(cases.map((c) => [c, []]));
-  const groups = [...new Set(cases.map((c) => c.group ?? ""))];
-  for (const group of groups) {
+  for (const group of new Set(cases.map((c) => c.group ?? ""))) {
     const members = cases.filter((c) => (c.group ?? "") === group);
-    log?.(`running ${group || "(no group)"}: ${members.length} cases, ${rounds} rounds of one process per case`);
-    for (let r = 0; r < rounds; r++) {
-      for (let k = 0; k < members.length; k++) {
-        const c = members[(k + r) % members.length];
-        const out = await spawnSelf(script, [`--child=${caseId(c)}`, ...childArgs]);
-        samples.get(c)?.push(...receiveFromChild(out).samples);
+    const name = group || "(no group)";
+    if (per === "group") {
+      log?.(`running ${name}: ${members.length} cases round-robin in a fresh process${rounds > 1 ? `, ${rounds} times` : ""}`);
+      for (let r = 0; r < rounds; r++) {
+        const got = receiveFromChild(await spawnSelf(script, [`--child-group=${group}`, ...childArgs])).samples;
+        members.forEach((c, i) => samples.get(c)?.push(...(got[i] ?? [])));
+      }
+    } else {
+      log?.(`running ${name}: ${members.length} cases, ${rounds} round${rounds === 1 ? "" : "s"} of one fresh process per case`);
+      for (let r = 0; r < rounds; r++) {
+        for (let k = 0; k < members.length; k++) {
+          const c = members[(k + r) % members.length];
+          const got = receiveFromChild(await spawnSelf(script, [`--child=${caseId(c)}`, ...childArgs])).samples;
+          samples.get(c)?.push(...(got[0] ?? []));
+        }
       }
     }
   }
