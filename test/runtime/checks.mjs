@@ -418,6 +418,21 @@ function roundTrip(lib, value, where, options) {
   return bytes;
 }
 
+/**
+ * Browsers' Web IDL bindings (Chromium: Blob, Response, TextDecoder,
+ * TextEncoder.encodeInto, crypto.getRandomValues) reject views of resizable
+ * ArrayBuffers, even ones shrunk to their maximum. An encode result must be
+ * usable there, whatever its size.
+ */
+function usableByWebApis(bytes, where) {
+  try {
+    if (typeof Blob === "function" && new Blob([bytes]).size !== bytes.length) fail(`${where}: Blob size differs`);
+    if (typeof TextDecoder === "function") new TextDecoder().decode(bytes.subarray(0, 16));
+  } catch (e) {
+    fail(`${where}: the encode result cannot be passed to Blob/TextDecoder: ${e}`);
+  }
+}
+
 /** Builds values big enough to leave any scratch buffer (> 1 MiB encoded). */
 export function bigValues(gen, lib) {
   const records = [];
@@ -457,6 +472,7 @@ export function checkRoundTrips(lib, { seed = 1, count = 400, big = true } = {})
     for (const { name, value } of values) {
       const bytes = roundTrip(lib, value, tag(name));
       largest = Math.max(largest, bytes.length);
+      usableByWebApis(bytes, tag(name));
       n++;
     }
     if (largest <= 1024 * 1024) fail(`${tag("big")}: largest encoding is ${largest} bytes, not over 1 MiB`);
