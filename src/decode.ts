@@ -10,6 +10,7 @@
 
 import { DecodeErrorCode, decodeError, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -70,7 +71,6 @@ const MAX_U32 = 0xffffffff;
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = new Uint8Array(0);
-const EMPTY_VIEW = new DataView(EMPTY.buffer);
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -86,10 +86,16 @@ const EMPTY_VIEW = new DataView(EMPTY.buffer);
  */
 export class Decoder<ContextType = undefined> {
   private bytes: Uint8Array = EMPTY;
-  private view: DataView = EMPTY_VIEW;
+  /** A DataView of the input, made on first use (most small messages never need one). */
+  private view: DataView | null = null;
+  private readonly keys = new KeyCache();
+  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
+  private readonly cachedKeyMax: number;
   private pos = 0;
   private end = 0;
   private busy = false;
+  /** The decoder that re-entrant calls use, made on first need. */
+  private child: Decoder<ContextType> | null = null;
 
   private readonly options: DecodeOptions<ContextType> | undefined;
   private readonly extensions: ExtensionCodec<ContextType>["decoders"] | null;
@@ -121,6 +127,7 @@ export class Decoder<ContextType = undefined> {
     this.maxArrayLength = options?.maxArrayLength ?? MAX_U32;
     this.maxMapLength = options?.maxMapLength ?? MAX_U32;
     this.maxExtLength = options?.maxExtLength ?? MAX_U32;
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.maxStrLength);
   }
 
   /**
@@ -138,7 +145,7 @@ export class Decoder<ContextType = undefined> {
    * ```
    */
   decode(input: Uint8Array | ArrayBuffer | ArrayBufferView): unknown {
-    if (this.busy) return new Decoder(this.options).decode(input);
+    if (this.busy) return this.reentrant().decode(input);
     const bytes = toBytes(input);
     this.busy = true;
     try {
@@ -200,7 +207,7 @@ export class Decoder<ContextType = undefined> {
    * ```
    */
   decodeAt(bytes: Uint8Array, offset: number): [unknown, number] {
-    if (this.busy) return new Decoder(this.options).decodeAt(bytes, offset);
+    if (this.busy) return this.reentrant().decodeAt(bytes, offset);
     this.busy = true;
     try {
       this.setInput(bytes, offset);
@@ -244,11 +251,14 @@ export class Decoder<ContextType = undefined> {
     throw decodeError(`Cannot decode array at offset ${offset}: type byte 0x${t.toString(16)} is not an array`, offset, DecodeErrorCode.INVALID_BYTE);
   }
 
+  /** A decoder for calls made while this one is busy (from an extension decoder). */
+  private reentrant(): Decoder<ContextType> {
+    return this.child ?? (this.child = new Decoder(this.options));
+  }
+
   private setInput(bytes: Uint8Array, offset: number): void {
-    if (bytes !== this.bytes) {
-      this.bytes = bytes;
-      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
+    this.bytes = bytes;
+    this.view = null;
     this.pos = offset;
     this.end = bytes.length;
   }
@@ -256,8 +266,24 @@ export class Decoder<ContextType = undefined> {
   /** Lets go of the input, so the decoder keeps no user memory alive between calls. */
   private release(): void {
     this.bytes = EMPTY;
-    this.view = EMPTY_VIEW;
+    this.view = null;
     this.busy = false;
+  }
+
+  /** Big-endian uint 16 at `at` (bounds already checked). */
+  private u16(at: number): number {
+    const b = this.bytes;
+    return (b[at]! << 8) | b[at + 1]!;
+  }
+
+  /** Big-endian uint 32 at `at` (bounds already checked). */
+  private u32(at: number): number {
+    const b = this.bytes;
+    return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  }
+
+  private dv(): DataView {
+    return this.view ?? (this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   // ---- recursive descent ----
@@ -280,45 +306,45 @@ export class Decoder<ContextType = undefined> {
       case 0xc3:
         return true;
       case 0xca:
-        return this.view.getFloat32(this.need(4, pos, "float 32")); // float 32
+        return this.dv().getFloat32(this.need(4, pos, "float 32")); // float 32
       case 0xcb:
-        return this.view.getFloat64(this.need(8, pos, "float 64")); // float 64
+        return this.dv().getFloat64(this.need(8, pos, "float 64")); // float 64
       case 0xcc:
         return this.bytes[this.need(1, pos, "uint 8")]; // uint 8
       case 0xcd:
-        return this.view.getUint16(this.need(2, pos, "uint 16")); // uint 16
+        return this.u16(this.need(2, pos, "uint 16")); // uint 16
       case 0xce:
-        return this.view.getUint32(this.need(4, pos, "uint 32")); // uint 32
+        return this.u32(this.need(4, pos, "uint 32")); // uint 32
       case 0xcf:
         return this.readUint64(this.need(8, pos, "uint 64")); // uint 64
       case 0xd0:
-        return this.view.getInt8(this.need(1, pos, "int 8")); // int 8
+        return (this.bytes[this.need(1, pos, "int 8")]! << 24) >> 24; // int 8
       case 0xd1:
-        return this.view.getInt16(this.need(2, pos, "int 16")); // int 16
+        return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16; // int 16
       case 0xd2:
-        return this.view.getInt32(this.need(4, pos, "int 32")); // int 32
+        return this.u32(this.need(4, pos, "int 32")) | 0; // int 32
       case 0xd3:
         return this.readInt64(this.need(8, pos, "int 64")); // int 64
       case 0xd9:
         return this.readString(this.bytes[this.need(1, pos, "str 8")]!, pos); // str 8
       case 0xda:
-        return this.readString(this.view.getUint16(this.need(2, pos, "str 16")), pos); // str 16
+        return this.readString(this.u16(this.need(2, pos, "str 16")), pos); // str 16
       case 0xdb:
-        return this.readString(this.view.getUint32(this.need(4, pos, "str 32")), pos); // str 32
+        return this.readString(this.u32(this.need(4, pos, "str 32")), pos); // str 32
       case 0xdc:
-        return this.readArray(this.view.getUint16(this.need(2, pos, "array 16")), depth, pos); // array 16
+        return this.readArray(this.u16(this.need(2, pos, "array 16")), depth, pos); // array 16
       case 0xdd:
-        return this.readArray(this.view.getUint32(this.need(4, pos, "array 32")), depth, pos); // array 32
+        return this.readArray(this.u32(this.need(4, pos, "array 32")), depth, pos); // array 32
       case 0xde:
-        return this.readMap(this.view.getUint16(this.need(2, pos, "map 16")), depth, pos); // map 16
+        return this.readMap(this.u16(this.need(2, pos, "map 16")), depth, pos); // map 16
       case 0xdf:
-        return this.readMap(this.view.getUint32(this.need(4, pos, "map 32")), depth, pos); // map 32
+        return this.readMap(this.u32(this.need(4, pos, "map 32")), depth, pos); // map 32
       case 0xc4:
         return this.readBinary(this.bytes[this.need(1, pos, "bin 8")]!, pos); // bin 8
       case 0xc5:
-        return this.readBinary(this.view.getUint16(this.need(2, pos, "bin 16")), pos); // bin 16
+        return this.readBinary(this.u16(this.need(2, pos, "bin 16")), pos); // bin 16
       case 0xc6:
-        return this.readBinary(this.view.getUint32(this.need(4, pos, "bin 32")), pos); // bin 32
+        return this.readBinary(this.u32(this.need(4, pos, "bin 32")), pos); // bin 32
       case 0xd4:
         return this.readExt(1, pos); // fixext 1
       case 0xd5:
@@ -332,9 +358,9 @@ export class Decoder<ContextType = undefined> {
       case 0xc7:
         return this.readExt(this.bytes[this.need(1, pos, "ext 8")]!, pos); // ext 8
       case 0xc8:
-        return this.readExt(this.view.getUint16(this.need(2, pos, "ext 16")), pos); // ext 16
+        return this.readExt(this.u16(this.need(2, pos, "ext 16")), pos); // ext 16
       case 0xc9:
-        return this.readExt(this.view.getUint32(this.need(4, pos, "ext 32")), pos); // ext 32
+        return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos); // ext 32
       default:
         throw decodeError(`Cannot decode value at offset ${pos}: type byte 0xc1 is reserved and never used`, pos, DecodeErrorCode.INVALID_BYTE);
     }
@@ -393,8 +419,20 @@ export class Decoder<ContextType = undefined> {
     if (depth >= this.maxDepth) throw tooDeep(start, this.maxDepth);
     if (this.useMap) return this.readMapEntries(new Map(), n, depth);
     const obj: Record<string, unknown> = {};
+    const bytes = this.bytes;
     for (let i = 0; i < n; i++) {
-      const key = this.readValue(depth + 1);
+      // a short fixstr key comes from the key cache
+      const p = this.pos;
+      const t = p < this.end ? bytes[p]! : 0;
+      let key: unknown;
+      if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
+        const len = t - 0xa0;
+        if (p + 1 + len > this.end) throw truncated(p, 1 + len, this.end, "string");
+        this.pos = p + 1 + len;
+        key = this.keys.get(bytes, p + 1, len);
+      } else {
+        key = this.readValue(depth + 1);
+      }
       if (typeof key !== "string") {
         // a key that is not a string: continue as a Map, keeping the order so far
         const map = new Map<unknown, unknown>(Object.entries(obj));
@@ -424,7 +462,7 @@ export class Decoder<ContextType = undefined> {
     if (n > this.maxExtLength) {
       throw decodeError(`Cannot decode extension at offset ${start}: length ${n} exceeds maxExtLength (${this.maxExtLength})`, start, DecodeErrorCode.MAX_LENGTH);
     }
-    const type = this.view.getInt8(this.need(1, start, "extension type"));
+    const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
     const data = this.bytes.slice(at, at + n);
     const decodeExt = this.extensions?.get(type);
@@ -434,20 +472,20 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readUint64(at: number): number | bigint {
-    const hi = this.view.getUint32(at);
-    if (this.int64 === "bigint") return this.view.getBigUint64(at);
-    if (this.int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.view.getUint32(at + 4);
-    return this.view.getBigUint64(at);
+    const hi = this.u32(at);
+    if (this.int64 === "bigint") return this.dv().getBigUint64(at);
+    if (this.int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
+    return this.dv().getBigUint64(at);
   }
 
   private readInt64(at: number): number | bigint {
-    const hi = this.view.getInt32(at);
-    if (this.int64 === "bigint") return this.view.getBigInt64(at);
+    const hi = this.u32(at) | 0;
+    if (this.int64 === "bigint") return this.dv().getBigInt64(at);
     if (this.int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
-      const value = hi * 0x100000000 + this.view.getUint32(at + 4);
+      const value = hi * 0x100000000 + this.u32(at + 4);
       if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
-    return this.view.getBigInt64(at);
+    return this.dv().getBigInt64(at);
   }
 }
 
@@ -524,5 +562,5 @@ export function decodeMulti<ContextType = undefined>(
   input: Uint8Array | ArrayBuffer | ArrayBufferView,
   options?: DecodeOptions<ContextType>,
 ): Generator<unknown, void, unknown> {
-  return new Decoder(options).decodeMulti(input);
+  return decoderFor(options).decodeMulti(input);
 }

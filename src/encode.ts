@@ -100,6 +100,8 @@ export class Encoder<ContextType = undefined> {
   private readonly maxDepth: number;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   private busy = false;
+  /** The encoder that re-entrant calls use, made on first need. */
+  private child: Encoder<ContextType> | null = null;
 
   /**
    * @param options see {@link EncodeOptions}
@@ -137,7 +139,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encode(value: unknown): Uint8Array {
-    if (this.busy) return new Encoder(this.options).encode(value);
+    if (this.busy) return this.reentrant().encode(value);
     this.start(value);
     try {
       this.encodeValue(value, 0);
@@ -165,7 +167,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeChunks(value: unknown): Uint8Array[] {
-    if (this.busy) return new Encoder(this.options).encodeChunks(value);
+    if (this.busy) return this.reentrant().encodeChunks(value);
     this.start(value);
     try {
       this.encodeValue(value, 0);
@@ -207,6 +209,11 @@ export class Encoder<ContextType = undefined> {
       at += c.length;
     }
     return total;
+  }
+
+  /** An encoder for calls made while this one is busy (from an extension encoder). */
+  private reentrant(): Encoder<ContextType> {
+    return this.child ?? (this.child = new Encoder(this.options));
   }
 
   private start(root: unknown): void {

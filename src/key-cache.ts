@@ -1,0 +1,45 @@
+/**
+ * A cache of decoded map keys. Records repeat the same short keys; looking
+ * the bytes up returns the same string object each time, which is cheaper
+ * than decoding it and lets the engine reuse its property lookups.
+ *
+ * @module
+ */
+
+import { decodeUtf8 } from "./utf8.ts";
+
+/** Keys up to this many UTF-8 bytes are cached; longer keys are rarely repeated record fields. */
+export const KEY_CACHE_MAX_BYTES = 16;
+
+/** Number of slots (a power of two): 4096 x 16 bytes = 64 KiB per decoder. */
+const SLOTS = 4096;
+
+/** A direct-mapped cache from key bytes to the decoded string. */
+export class KeyCache {
+  private readonly bytes = new Uint8Array(SLOTS * KEY_CACHE_MAX_BYTES);
+  /** Length + 1 of the key in each slot; 0 marks an empty slot. */
+  private readonly lengths = new Uint8Array(SLOTS);
+  private readonly strings: string[] = new Array<string>(SLOTS).fill("");
+
+  /**
+   * Returns the string for the `n` bytes at `at` of `src` (n ≤ 16),
+   * decoding and caching it on a miss. Invalid UTF-8 throws as in `decodeUtf8`.
+   */
+  get(src: Uint8Array, at: number, n: number): string {
+    let h = n;
+    for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + src[at + i]!) | 0;
+    const slot = (h ^ (h >>> 13)) & (SLOTS - 1);
+    const base = slot * KEY_CACHE_MAX_BYTES;
+    const cached = this.bytes;
+    if (this.lengths[slot] === n + 1) {
+      let i = 0;
+      while (i < n && cached[base + i] === src[at + i]) i++;
+      if (i === n) return this.strings[slot]!;
+    }
+    const str = decodeUtf8(src, at, n);
+    for (let i = 0; i < n; i++) cached[base + i] = src[at + i]!;
+    this.lengths[slot] = n + 1;
+    this.strings[slot] = str;
+    return str;
+  }
+}
