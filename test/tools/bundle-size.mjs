@@ -86,7 +86,7 @@ export async function peers() {
   return out;
 }
 
-const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+const bytes = (n) => `${n.toLocaleString("en-US")} B`;
 
 async function main() {
   const mode = process.argv.includes("--json") ? "json" : process.argv.includes("--markdown") ? "markdown" : "text";
@@ -99,8 +99,8 @@ async function main() {
     console.log(JSON.stringify(report, null, 2));
   } else if (mode === "markdown") {
     console.log("| bundle | minified | gzip |\n| --- | ---: | ---: |");
-    for (const b of bundles) console.log(`| \`${b.bundle.replace("dist/browser/", "")}\` | ${kb(b.minified)} | ${kb(b.gzip)} |`);
-    for (const p of report.peers) if (!p.error) console.log(`| ${p.bundle} (encode + decode, for comparison) | ${kb(p.minified)} | ${kb(p.gzip)} |`);
+    for (const b of bundles) console.log(`| \`${b.bundle.replace("dist/browser/", "")}\` | ${bytes(b.minified)} | ${bytes(b.gzip)} |`);
+    for (const p of report.peers) if (!p.error) console.log(`| ${p.bundle} (encode + decode, for comparison) | ${bytes(p.minified)} | ${bytes(p.gzip)} |`);
   } else {
     console.log("bundle                                   minified       gzip");
     for (const b of bundles) console.log(`${b.bundle.padEnd(40)} ${String(b.minified).padStart(8)} B ${String(b.gzip).padStart(8)} B`);
