@@ -2,7 +2,7 @@
 //
 //   node benchmarks/buffers.js [--quick] [--in-process] [--json] [FILTER...]
 //   bun benchmarks/buffers.js
-//   deno run --allow-run --allow-env --allow-read benchmarks/buffers.js
+//   deno run --allow-run --allow-env benchmarks/buffers.js
 //   (plain `deno run benchmarks/buffers.js` works too, without process isolation)
 //
 // Sections (see benchmarks/README.md):
@@ -12,13 +12,15 @@
 //   bulk/*     bulk stores (set, TextEncoder.encodeInto) into plain vs resizable
 //   memory     bytes each growth strategy holds at its peak: counted, and RSS in a fresh process
 //
-// Fairness of the store sections: in one process, a store site that has seen
-// both plain and resizable-backed arrays is polymorphic, and creating
-// length-tracking views of resizable buffers can invalidate engine-wide
-// fast-path assumptions. So every (operation, buffer kind) has its own
-// textually separate function, and each runs in its own fresh process
-// (same runtime, via node:child_process), round-robin across processes.
-// --in-process (or Deno without --allow-run) keeps everything in one process.
+// Fairness: a store site that has seen both plain and resizable-backed arrays
+// is polymorphic and slower for both (measured: 1.6-2.3x for the plain one),
+// and a process keeps state one case can change for another (heap, GC debt,
+// kernel mappings, engine-wide assumptions). So every (operation, buffer
+// kind) of the store sections has its own textually separate function and
+// runs in its own fresh process (same runtime, via node:child_process),
+// round-robin across processes; each alloc/grow group runs round-robin in
+// its own fresh process. --in-process (or Deno without --allow-run
+// --allow-env) keeps everything in one process.
 //
 // Dependency-free: imports only the round-robin harness.
 
@@ -50,7 +52,7 @@ const MiB = 1024 * 1024;
 const SCRIPT = pathFromUrl(import.meta.url);
 
 // ---------------------------------------------------------------------------
-// Configuration: full run (~2-4 minutes per runtime on 2 cores) and --quick.
+// Configuration: full run (1-2 minutes per runtime on 2 busy cores) and --quick (~1-5 s).
 
 const CONFIG = QUICK
   ? {
