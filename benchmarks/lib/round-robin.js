@@ -43,7 +43,9 @@ export function runtimeName() {
 
 /**
  * Runtime name and version, engine and version, OS, architecture and CPU count.
- * @returns {{ runtime: string, version: string, engine: string, engineVersion: string, os: string, arch: string, cpus: number, cpuModel: string }}
+ * `load` is the 1-minute load average where the runtime can read it without
+ * asking (null otherwise): above the CPU count, other processes share the CPUs.
+ * @returns {{ runtime: string, version: string, engine: string, engineVersion: string, os: string, arch: string, cpus: number, cpuModel: string, load: number | null }}
  */
 export function runtimeInfo() {
   const rt = runtimeName();
@@ -79,14 +81,23 @@ export function runtimeInfo() {
       // cpus() may be unavailable in sandboxes; the count alone is enough.
     }
   }
-  return { runtime: rt, version, engine, engineVersion, os, arch, cpus, cpuModel };
+  let load = null;
+  try {
+    if (nodeOs) load = nodeOs.loadavg()[0];
+    else if (rt === "deno" && g.Deno.permissions.querySync({ name: "sys" }).state === "granted") load = g.Deno.loadavg()[0];
+  } catch {
+    // not available here
+  }
+  if (typeof load === "number" && !(load > 0)) load = null; // 0 where unsupported (Windows)
+  return { runtime: rt, version, engine, engineVersion, os, arch, cpus, cpuModel, load };
 }
 
-/** One line such as "node 20.20.2 (V8 11.3.244.8) linux x64, 2 CPUs". */
+/** One line such as "node 20.20.2 (V8 11.3.244.8) linux x64, 2 CPUs (AMD EPYC), load average 0.52". */
 export function runtimeLine() {
   const i = runtimeInfo();
   const cpu = `${i.cpus} CPU${i.cpus === 1 ? "" : "s"}${i.cpuModel ? ` (${i.cpuModel})` : ""}`;
-  return `${i.runtime} ${i.version} (${i.engine} ${i.engineVersion}) ${i.os} ${i.arch}, ${cpu}`;
+  const load = i.load === null ? "" : `, load average ${i.load.toFixed(2)}`;
+  return `${i.runtime} ${i.version} (${i.engine} ${i.engineVersion}) ${i.os} ${i.arch}, ${cpu}${load}`;
 }
 
 /** Prints the runtime line (and a header) at the top of a run. @param {string} [title] */
