@@ -1,6 +1,6 @@
 // Buffers benchmark: the raw costs behind the encoder's output path.
 //
-//   node benchmarks/buffers.js [--quick] [--in-process] [--json] [FILTER...]
+//   node benchmarks/buffers.js [--quick] [--in-process] [--json] [--rounds=N] [--time=MS] [FILTER...]
 //   bun benchmarks/buffers.js
 //   deno run --allow-run --allow-env benchmarks/buffers.js
 //   (plain `deno run benchmarks/buffers.js` works too, without process isolation)
@@ -79,6 +79,10 @@ const CONFIG = QUICK
       memoryStep: 64 * KiB,
       memoryRounds: 3,
     };
+// --rounds=N: processes per store case (more samples on a noisy machine);
+// --time=MS: time budget per alloc/grow group.
+if (args.options.rounds) CONFIG.storeRounds = Math.max(1, Number(args.options.rounds) | 0);
+if (args.options.time) CONFIG.inProcess.maxTimeMs = Math.max(1, Number(args.options.time));
 
 // ---------------------------------------------------------------------------
 // Per-element and bulk stores. One function per (operation, buffer kind), on
@@ -411,7 +415,7 @@ async function main() {
   // group inherits the heap, GC debt or kernel mappings of the groups before it.
   const runGroups = (cases) =>
     spawn
-      ? runIsolated(cases, { script: SCRIPT, per: "group", childArgs, log })
+      ? runIsolated(cases, { script: SCRIPT, per: "group", childArgs: [...childArgs, ...(args.options.time ? [`--time=${args.options.time}`] : [])], log })
       : runRoundRobin(cases, { ...opts, afterIteration: collectIfBun });
   const alloc = filterCases(allocCases(), args.filter);
   if (alloc.length) {
