@@ -47,7 +47,8 @@ function modulesFor(target: Case["target"]): string[] {
 describe("runtime smoke (test/runtime/smoke.mjs)", () => {
   beforeAll(() => assertBuilt());
 
-  test.each(CASES)("$runtime runs the vectors and round trips on $target", async (c) => {
+  const label = (c: Case) => `${c.runtime} passes the vectors, round trips and streams on ${c.target === "src" ? "src/*.ts" : c.target === "dist" ? "dist ESM" : "dist CJS"}`;
+  test.for(CASES.map((c) => [label(c), c] as const))("%s", async ([, c]) => {
     const binary = requireBinary(RUNTIMES[c.runtime], "run `npm ci` to install the runtimes from devDependencies");
     const args = [...(c.flags ?? []), "test/runtime/smoke.mjs", ...modulesFor(c.target)];
     const r = await run(binary, args, { env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, timeout: 180_000 });
@@ -62,6 +63,7 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
     expect(summary.decoded).toBeGreaterThan(200);
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);
+    if (entrySubpaths().includes("./streams")) expect(summary.streamChecks).toBeGreaterThan(50);
     console.log(`${c.runtime} ${c.target}: ${line}`);
   });
 });
