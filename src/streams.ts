@@ -744,12 +744,13 @@ function extraBytes(offset: number, what: string): DecodeError {
  *   and every error of {@link decode}, with `offset` counted from the start of the stream
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable, or a chunk is not bytes
  *
- * @example Decoding a fetch body
+ * @example Decoding a ReadableStream (a `fetch` body is one)
  * ```ts
  * import { encode } from "@resizable/msgpack";
  * import { decodeAsync } from "@resizable/msgpack/streams";
- * const response = new Response(encode({ id: 7, tags: ["a"] }));
- * const value = (await decodeAsync(response.body!)) as { id: number };
+ * const bytes = encode({ id: 7, tags: ["a"] });
+ * const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(bytes.subarray(0, 3)); c.enqueue(bytes.subarray(3)); c.close(); } });
+ * const value = (await decodeAsync(body)) as { id: number };
  * console.assert(value.id === 7);
  * ```
  */
@@ -914,8 +915,9 @@ export async function* decodeMultiStream<ContextType = undefined>(
  * import { encode } from "@resizable/msgpack";
  * import { DecoderStream } from "@resizable/msgpack/streams";
  * const body = new Response(new Uint8Array([...encode(1), ...encode("two")])).body!;
+ * const reader = body.pipeThrough(new DecoderStream()).getReader();
  * const values: unknown[] = [];
- * for await (const v of body.pipeThrough(new DecoderStream())) values.push(v);
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) values.push(r.value);
  * console.assert(values[0] === 1 && values[1] === "two");
  * ```
  */
@@ -957,9 +959,10 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
  * ```ts
  * import { DecoderStream, EncoderStream } from "@resizable/msgpack/streams";
  * const values = new ReadableStream({ start(c) { c.enqueue({ a: 1 }); c.enqueue([2]); c.close(); } });
+ * const bytes = values.pipeThrough(new EncoderStream({ lengthPrefixed: true }));
+ * const reader = bytes.pipeThrough(new DecoderStream({ lengthPrefixed: true })).getReader();
  * const out: unknown[] = [];
- * const piped = values.pipeThrough(new EncoderStream({ lengthPrefixed: true })).pipeThrough(new DecoderStream({ lengthPrefixed: true }));
- * for await (const v of piped) out.push(v);
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
  * console.assert(JSON.stringify(out) === '[{"a":1},[2]]');
  * ```
  */
@@ -1395,7 +1398,8 @@ export function* encodeIterable<ContextType = undefined>(value: unknown, options
  * import { encodeToStream } from "@resizable/msgpack/streams";
  * const parts: Uint8Array[] = [];
  * await encodeToStream([1, "two", new Uint8Array(100_000)], new WritableStream({ write(c) { parts.push(c.slice()); } }), { chunkSize: 8192 });
- * const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+ * const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+ * parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
  * console.assert((decode(bytes) as unknown[])[1] === "two" && parts.length > 1);
  * ```
  */
