@@ -2,9 +2,13 @@
 // chunkings, linear buffering (counted, not timed), backpressure, framing,
 // a 1 GiB pipeline with bounded memory, and encodings past 4 GiB.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { connect, createServer as createNetServer } from "node:net";
 import { freemem, tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { decode, DecodeError, decodeMulti, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
@@ -829,4 +833,91 @@ describe("runtimes", () => {
     expect(r.code).toBe(0);
   });
   it("cleans up", () => rmSync(dir, { recursive: true, force: true }));
+});
+
+// ---- the README's streaming examples, in Node ----
+
+describe("README streaming examples (Node)", () => {
+  it("a Node socket: messages split anywhere, replies, and a large value written with backpressure", async () => {
+    const server = createNetServer(async (socket) => {
+      for await (const message of decodeMultiStream(socket)) {
+        const m = message as { op: string; data?: Uint8Array };
+        socket.write(encode({ ok: true, op: m.op, size: m.data?.length ?? 0 }));
+      }
+    });
+    server.listen(0);
+    await once(server, "listening");
+    const port = (server.address() as { port: number }).port;
+
+    const socket = connect(port);
+    await once(socket, "connect");
+    socket.write(encode({ op: "hello" }));
+    for (const chunk of encodeIterable({ op: "upload", data: new Uint8Array(5 * MiB).fill(1) })) {
+      if (!socket.write(chunk)) await once(socket, "drain");
+    }
+    const replies: unknown[] = [];
+    for await (const reply of decodeMultiStream(socket)) {
+      replies.push(reply);
+      if (replies.length === 2) break; // leaving the loop destroys the socket
+    }
+    expect(replies).toEqual([
+      { ok: true, op: "hello", size: 0 },
+      { ok: true, op: "upload", size: 5 * MiB },
+    ]);
+    server.close();
+  });
+
+  it("fetch: a streamed response read item by item, and a streamed request body", async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => ({ i, name: `row ${i}` }));
+    const server = createHttpServer(async (req, res) => {
+      res.setHeader("content-type", "application/msgpack");
+      if (req.method === "POST") {
+        const body = (await decodeAsync(req)) as { rows: unknown[] };
+        res.end(encode({ received: body.rows.length }));
+      } else {
+        Readable.fromWeb(encodeToReadableStream(rows) as import("node:stream/web").ReadableStream).pipe(res);
+      }
+    });
+    server.listen(0);
+    await once(server, "listening");
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+
+    const response = await fetch(url);
+    let count = 0;
+    for await (const row of decodeArrayStream(response.body!)) {
+      if ((row as { i: number }).i !== count++) throw new Error("out of order");
+    }
+    expect(count).toBe(rows.length);
+
+    const posted = await fetch(url, {
+      method: "POST",
+      body: encodeToReadableStream({ rows }),
+      headers: { "content-type": "application/msgpack" },
+      duplex: "half",
+    } as RequestInit);
+    expect(await decodeAsync(posted.body!)).toEqual({ received: rows.length });
+    server.close();
+  });
+
+  it("a file: a large value written with bounded memory, read back item by item", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "msgpack-file-"));
+    const path = join(dir, "records.msgpack");
+    try {
+      const records = Array.from({ length: 100_000 }, (_, i) => ({ id: i, tags: ["a", "b"], score: i / 3 }));
+      await encodeToStream(records, Writable.toWeb(createWriteStream(path)) as WritableStream<Uint8Array>);
+      let n = 0;
+      for await (const record of decodeArrayStream(createReadStream(path))) {
+        if ((record as { id: number }).id !== n++) throw new Error("out of order");
+      }
+      expect(n).toBe(records.length);
+      // values appended one by one, read back with decodeMultiStream
+      const log = createWriteStream(path);
+      for (let i = 0; i < 1000; i++) log.write(encode({ event: i }));
+      log.end();
+      await once(log, "finish");
+      expect((await collect(decodeMultiStream(createReadStream(path, { highWaterMark: 1000 })))).length).toBe(1000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
