@@ -33,8 +33,12 @@ import { estimateSize } from "./size.ts";
 /** A source of chunks: a WHATWG `ReadableStream` or any `AsyncIterable` (a Node readable, an async generator). */
 export type ReadableStreamLike<T> = ReadableStream<T> | AsyncIterable<T>;
 
-/** A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an `ArrayBuffer` or any view. */
-export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView;
+/**
+ * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
+ * `ArrayBuffer`, any view, or (as @msgpack/msgpack accepts, at the cost of
+ * a copy) an array of byte values.
+ */
+export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;
 
 /**
  * Counters a stream decoder keeps about its buffering, for diagnostics and
@@ -139,6 +143,13 @@ export function createStreamStats(): StreamStats {
 
 const EMPTY = new Uint8Array(0);
 
+/** Views a chunk as bytes: views and buffers without a copy, arrays of numbers by copying. */
+function chunkBytes(chunk: ByteChunk): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (Array.isArray(chunk)) return Uint8Array.from(chunk);
+  return toBytes(chunk as ArrayBuffer | ArrayBufferView);
+}
+
 /** Pulls byte chunks from a `ReadableStream` or an `AsyncIterable`, one at a time. */
 interface ChunkSource {
   /** The next chunk, or null at the end. */
@@ -154,7 +165,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
     return {
       async next() {
         const r = await reader.read();
-        return r.done ? null : toBytes(r.value);
+        return r.done ? null : chunkBytes(r.value);
       },
       async close(cancel, reason) {
         if (cancel) await reader.cancel(reason).catch(() => undefined);
@@ -168,7 +179,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
     return {
       async next() {
         const r = await it.next();
-        return r.done === true ? null : toBytes(r.value);
+        return r.done === true ? null : chunkBytes(r.value);
       },
       async close(cancel) {
         if (cancel && typeof it.return === "function") await it.return();
@@ -933,7 +944,7 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
     const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
     super({
       transform(chunk, controller): void {
-        reader.queue.push(toBytes(chunk));
+        reader.queue.push(chunkBytes(chunk));
         for (;;) {
           const value = reader.next(false);
           if (value === NEED_MORE) return;

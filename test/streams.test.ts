@@ -255,6 +255,9 @@ describe("stream decoders: values split at every byte", () => {
     const bytes = encode({ a: "b" });
     const parts: (Uint8Array | ArrayBuffer | DataView)[] = [Buffer.from(bytes.subarray(0, 2)), bytes.slice(2, 4).buffer, new DataView(bytes.slice(4).buffer)];
     expect(await decodeAsync(chunked(parts as Uint8Array[]))).toEqual({ a: "b" });
+    // arrays of byte values, as @msgpack/msgpack accepts
+    const numbers = [Array.from(bytes.subarray(0, 3)), Array.from(bytes.subarray(3))];
+    expect(await decodeAsync(readableOf(numbers))).toEqual({ a: "b" });
   });
 });
 
@@ -329,6 +332,31 @@ describe("stream decoders: truncation and malformed input", () => {
     }
     await expect(decodeAsync(endless(), { maxDepth: 10 })).rejects.toMatchObject({ code: "MAX_DEPTH" });
     expect(pulled).toBeLessThan(20);
+  });
+
+  it("leaving the loop early cancels the source; a source's error reaches the caller", async () => {
+    let cancelled: unknown = "no";
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        c.enqueue(encode("tick"));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    for await (const v of decodeMultiStream(stream)) {
+      expect(v).toBe("tick");
+      break;
+    }
+    expect(cancelled).toBeUndefined();
+    expect(stream.locked).toBe(false);
+    const failing = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(encode([1, 2]).subarray(0, 2));
+        c.error(new Error("connection reset"));
+      },
+    });
+    await expect(decodeAsync(failing)).rejects.toThrow("connection reset");
   });
 
   it("rejects a source that is not a stream", async () => {
