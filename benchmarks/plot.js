@@ -3,7 +3,7 @@
 // plain ESM; returns strings, writes nothing.
 
 /** @typedef {{ name: string, color: string, dash?: string, points: [number, number][] }} Series */
-/** @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string }} Panel */
+/** @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string, markers?: { x: number, label: string }[] }} Panel */
 
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 
@@ -67,6 +67,12 @@ function panelSvg(panel, x0, y0, w, h) {
     out.push(
       `<text transform="translate(13,${m.t + ph / 2}) rotate(-90)" text-anchor="middle" font-size="11" fill="#222" ${FONT}>${esc(panel.yLabel)}</text>`,
     );
+  for (const mk of panel.markers ?? []) {
+    if (mk.x < 10 ** ex0 || mk.x > 10 ** ex1) continue;
+    const x = X(mk.x).toFixed(1);
+    out.push(`<line x1="${x}" y1="${m.t}" x2="${x}" y2="${m.t + ph}" stroke="#aaa" stroke-dasharray="3,3"/>`);
+    out.push(`<text x="${Number(x) + 3}" y="${m.t + ph - 4}" font-size="9" fill="#888" ${FONT}>${esc(mk.label)}</text>`);
+  }
   for (const s of panel.series) {
     const p = s.points.filter(([x, y]) => x > 0 && Number.isFinite(y)).sort((a, b) => a[0] - b[0]);
     if (p.length === 0) continue;
@@ -88,21 +94,34 @@ export function gridSvg(opts) {
   const { title, subtitle, panels, columns } = opts;
   const pw = opts.panelWidth ?? 440, ph = opts.panelHeight ?? 280;
   const rows = Math.ceil(panels.length / columns);
-  const head = subtitle ? 64 : 48;
-  const width = pw * columns + 20, height = head + ph * rows + 10;
+  const width = pw * columns + 20;
   const legend = panels.find((p) => p.series.length > 0)?.series ?? [];
+  // legend items, wrapped to the width
+  /** @type {{ s: Series, x: number, line: number }[]} */
+  const items = [];
+  let lx = 12, line = 0;
+  for (const s of legend) {
+    const w = 40 + s.name.length * 6;
+    if (lx + w > width - 10 && lx > 12) {
+      line++;
+      lx = 12;
+    }
+    items.push({ s, x: lx, line });
+    lx += w;
+  }
+  const top = subtitle ? 52 : 36;
+  const head = top + (line + 1) * 16 + 4;
+  const height = head + ph * rows + 10;
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="12" y="20" font-size="15" font-weight="700" ${FONT}>${esc(title)}</text>`,
   ];
   if (subtitle) out.push(`<text x="12" y="37" font-size="11" fill="#555" ${FONT}>${esc(subtitle)}</text>`);
-  let lx = 12;
-  const ly = head - 12;
-  for (const s of legend) {
-    out.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 22}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
-    out.push(`<text x="${lx + 27}" y="${ly + 4}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
-    lx += 36 + s.name.length * 6.2;
+  for (const { s, x, line: l } of items) {
+    const ly = top + l * 16 + 4;
+    out.push(`<line x1="${x}" y1="${ly}" x2="${x + 22}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
+    out.push(`<text x="${x + 27}" y="${ly + 4}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
   }
   panels.forEach((p, i) => out.push(panelSvg(p, 10 + (i % columns) * pw, head + Math.floor(i / columns) * ph, pw, ph)));
   out.push("</svg>");

@@ -246,6 +246,7 @@ export async function plotAll() {
         title: `${rep.machine.runtime} ${rep.machine.version}: ${family === "vectors" ? "vectors of doubles" : "record arrays"}`,
         xLabel: "output size (log scale)",
         yLabel: "GB/s of output (p50)",
+        markers: [{ x: 65536, label: "64 KiB scratch" }],
         series: STRATEGIES.map((s) => ({
           name: s.label,
           color: s.color,
