@@ -61,8 +61,18 @@ export interface StreamStats {
   maxBufferedBytes: number;
 }
 
-/** Options of {@link decodeAsync} and {@link decodeArrayStream}: {@link DecodeOptions} plus `stats`. */
+/** Options of {@link decodeAsync} and {@link decodeArrayStream}: {@link DecodeOptions} plus `maxValueBytes` and `stats`. */
 export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOptions<ContextType> {
+  /**
+   * The most bytes one value (for {@link decodeArrayStream}, one item; with
+   * `lengthPrefixed`, one frame) may take. A value still incomplete past
+   * this many buffered bytes, or a frame prefix above it, throws a
+   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
+   * decoder holds for untrusted streams (together with the `max*Length`
+   * options, which stop a long string or array at its header).
+   * @default Infinity
+   */
+  maxValueBytes?: number;
   /**
    * An object whose counters the decoder updates as it goes (see
    * {@link StreamStats}); the counters are not reset.
@@ -77,17 +87,10 @@ export interface FramedDecodeOptions<ContextType = undefined> extends StreamDeco
    * Each value is preceded by its length as a u32 big-endian prefix (as
    * `EncoderStream` writes with the same option); each frame must hold
    * exactly one value. Framed values decode with one pass and at most one
-   * copy, with no retries.
+   * copy, with no scanning.
    * @default false
    */
   lengthPrefixed?: boolean;
-  /**
-   * With `lengthPrefixed`, the largest frame accepted, in bytes; a larger
-   * prefix is a `DecodeError` (code `MAX_LENGTH`) before any of it is
-   * buffered.
-   * @default 4294967295
-   */
-  maxFrameLength?: number;
 }
 
 /** Options of {@link EncoderStream}. */
@@ -571,7 +574,7 @@ class StreamReader {
   private readonly readValue: ReadAt;
   private readonly readHeader: ReadAt;
   private readonly framed: boolean;
-  private readonly maxFrameLength: number;
+  private readonly maxValueBytes: number;
   /** For array headers: don't retry before this many bytes are available. */
   private want = 1;
   /** Length of the frame whose prefix was read, or -1. */
@@ -585,7 +588,7 @@ class StreamReader {
     this.readValue = (bytes, offset) => decoder.decodeAt(bytes, offset);
     this.readHeader = (bytes, offset) => decoder.readArrayHeader(bytes, offset);
     this.framed = options?.lengthPrefixed ?? false;
-    this.maxFrameLength = options?.maxFrameLength ?? MAX_U32;
+    this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -611,10 +614,11 @@ class StreamReader {
     let n: number; // bytes to have contiguous for this attempt
     if (this.scanner.active) {
       const r = this.scanner.scan(q);
-      if (r === INCOMPLETE && !final) return NEED_MORE;
+      if (r === INCOMPLETE && !final) return this.needMore(available, what);
       n = r > 0 ? r : available; // complete: the value; malformed or at the end: all there is
+      if (r > this.maxValueBytes) throw this.tooLarge(r, true, what);
     } else {
-      if (!final && available < this.want) return NEED_MORE;
+      if (!final && available < this.want) return this.needMore(available, what);
       n = final ? available : this.want; // the current segment, at least
     }
     const bytes = q.contiguous(n);
@@ -648,10 +652,25 @@ class StreamReader {
       return this.read(readAt, final, what, scan);
     }
     this.scanner.reset();
+    if (stop - start > this.maxValueBytes) throw this.tooLarge(stop - start, true, what);
     q.stats.bytesDecoded += stop - start;
     q.consume(stop - start);
     this.want = 1;
     return item;
+  }
+
+  /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`. */
+  private needMore(available: number, what: string): NeedMore {
+    if (available > this.maxValueBytes) throw this.tooLarge(available, false, what);
+    return NEED_MORE;
+  }
+
+  /** A MAX_LENGTH error for a value of `n` bytes (`exact`) or of more than `n` bytes. */
+  private tooLarge(n: number, exact: boolean, what: string): DecodeError {
+    const at = this.queue.offset;
+    this.scanner.reset();
+    const size = exact ? `${n} bytes` : `more than ${n} bytes`;
+    return new DecodeError(`Cannot decode ${what} at offset ${at}: it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
   }
 
   private nextFrame(final: boolean): unknown {
@@ -666,9 +685,9 @@ class StreamReader {
       const b = q.contiguous(4);
       const s = q.start;
       const length = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
-      if (length > this.maxFrameLength) {
+      if (length > this.maxValueBytes) {
         throw new DecodeError(
-          `Cannot decode frame at offset ${q.offset}: length ${length} exceeds maxFrameLength (${this.maxFrameLength})`,
+          `Cannot decode frame at offset ${q.offset}: length ${length} exceeds maxValueBytes (${this.maxValueBytes})`,
           q.offset,
           DecodeErrorCode.MAX_LENGTH,
         );
@@ -871,7 +890,7 @@ export async function* decodeArrayStream<ContextType = undefined>(
  * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
  * @returns an async generator of the values
  * @throws {DecodeError} (from the generator) with code `TRUNCATED` and `needed` when the stream
- *   ends inside a value or frame, `MAX_LENGTH` for a frame over `maxFrameLength`, and every
+ *   ends inside a value or frame, `MAX_LENGTH` for a value over `maxValueBytes`, and every
  *   error of {@link decode}, with `offset` counted from the start of the stream
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *

@@ -334,6 +334,31 @@ describe("stream decoders: truncation and malformed input", () => {
     expect(pulled).toBeLessThan(20);
   });
 
+  it("maxValueBytes stops a value that grows past it, before the rest arrives, and bounds the bytes held", async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      yield Uint8Array.of(0xdd, 0xff, 0xff, 0xff, 0xff); // array 32 of 4294967295 items
+      for (;;) {
+        pulled++;
+        yield new Uint8Array(1000);
+      }
+    }
+    const stats = createStreamStats();
+    const err = (await collect(decodeMultiStream(endless(), { maxValueBytes: 100_000, stats })).catch((e: unknown) => e)) as DecodeError;
+    expect(err).toBeInstanceOf(DecodeError);
+    expect(err).toMatchObject({ code: "MAX_LENGTH", offset: 0 });
+    expect(err.message).toMatch(/^Cannot decode value at offset 0: it takes more than \d+ bytes, over maxValueBytes \(100000\)$/);
+    expect(pulled).toBeLessThanOrEqual(101);
+    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(100_000 + 1005);
+    // a complete value over the limit, inside one chunk or split
+    const big = encode("z".repeat(500));
+    await expect(decodeAsync(chunked([big]), { maxValueBytes: 400 })).rejects.toMatchObject({ code: "MAX_LENGTH", message: expect.stringContaining("it takes 503 bytes") });
+    await expect(decodeAsync(chunked(cut(big, [10, 20])), { maxValueBytes: 400 })).rejects.toMatchObject({ code: "MAX_LENGTH" });
+    // items of decodeArrayStream are limited one by one
+    const items = encode(Array.from({ length: 100 }, () => "y".repeat(300)));
+    expect((await collect(decodeArrayStream(chunked(cut(items, [7, 1000, 1001])), { maxValueBytes: 400 }))).length).toBe(100);
+  });
+
   it("leaving the loop early cancels the source; a source's error reaches the caller", async () => {
     let cancelled: unknown = "no";
     const stream = new ReadableStream<Uint8Array>({
@@ -460,7 +485,7 @@ describe("length-prefixed framing", () => {
     }
   });
 
-  it("a truncated frame, a frame over maxFrameLength and a frame with extra bytes are errors", async () => {
+  it("a truncated frame, a frame over maxValueBytes and a frame with extra bytes are errors", async () => {
     const frame = concat([Uint8Array.of(0, 0, 0, 4), encode("abc")]);
     await expect(collect(decodeMultiStream(chunked([frame.subarray(0, 6)]), { lengthPrefixed: true }))).rejects.toMatchObject({
       code: "TRUNCATED",
@@ -470,7 +495,7 @@ describe("length-prefixed framing", () => {
       code: "TRUNCATED",
       needed: 2,
     });
-    await expect(collect(decodeMultiStream(chunked([frame]), { lengthPrefixed: true, maxFrameLength: 3 }))).rejects.toMatchObject({ code: "MAX_LENGTH" });
+    await expect(collect(decodeMultiStream(chunked([frame]), { lengthPrefixed: true, maxValueBytes: 3 }))).rejects.toMatchObject({ code: "MAX_LENGTH" });
     const padded = concat([Uint8Array.of(0, 0, 0, 5), encode("abc"), Uint8Array.of(0)]);
     await expect(collect(decodeMultiStream(chunked([padded]), { lengthPrefixed: true }))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 8 });
   });
