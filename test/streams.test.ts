@@ -920,6 +920,42 @@ describe("README streaming examples (Node)", () => {
     server.close();
   });
 
+  it("a Node socket with length-prefixed frames: EncoderStream pumped into the socket", async () => {
+    // (Writable.toWeb(socket) would do, but Node 20's adapter throws an uncaught TypeError when the socket closes)
+    const pump = async (frames: ReadableStream<Uint8Array>, socket: import("node:net").Socket): Promise<void> => {
+      const reader = frames.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        if (!socket.write(r.value)) await once(socket, "drain");
+      }
+    };
+    const server = createNetServer((socket) => {
+      // echo server: frames in, frames out
+      const replies = new EncoderStream({ lengthPrefixed: true });
+      void pump(replies.readable, socket).catch(() => undefined);
+      const writer = replies.writable.getWriter();
+      void (async () => {
+        for await (const m of decodeMultiStream(socket, { lengthPrefixed: true, maxValueBytes: 1 << 20 })) await writer.write({ echo: m });
+        await writer.close();
+      })().catch(() => undefined);
+    });
+    server.listen(0);
+    await once(server, "listening");
+    const socket = connect((server.address() as { port: number }).port);
+    await once(socket, "connect");
+    const requests = new EncoderStream({ lengthPrefixed: true });
+    void pump(requests.readable, socket).catch(() => undefined);
+    const writer = requests.writable.getWriter();
+    await writer.write({ op: "ping" });
+    await writer.write([1, 2, 3]);
+    const replies: unknown[] = [];
+    for await (const reply of decodeMultiStream(socket, { lengthPrefixed: true })) {
+      replies.push(reply);
+      if (replies.length === 2) break;
+    }
+    expect(replies).toEqual([{ echo: { op: "ping" } }, { echo: [1, 2, 3] }]);
+    server.close();
+  });
+
   it("fetch: a streamed response read item by item, and a streamed request body", async () => {
     const rows = Array.from({ length: 50_000 }, (_, i) => ({ i, name: `row ${i}` }));
     const server = createHttpServer(async (req, res) => {
