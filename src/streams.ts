@@ -25,7 +25,7 @@ import { Encoder, type EncodeOptions } from "./encode.ts";
 import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { estimateSize } from "./size.ts";
+import { ESTIMATE_BUDGET, estimateSize } from "./size.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options
@@ -1155,8 +1155,18 @@ class ChunkedEncoder {
     }
   }
 
+  /**
+   * Whether a container of `n` entries is encoded whole: its estimate is
+   * under `chunkSize` and it is short enough that the estimate looked at
+   * every entry (a longer one is split, so that a rare huge entry the
+   * estimate's sampling skipped cannot be encoded in one piece).
+   */
+  private small(container: object, n: number): boolean {
+    return n <= ESTIMATE_BUDGET && this.sizeOf(container) < this.chunkSize;
+  }
+
   private *walkArray(arr: readonly unknown[], depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.sizeOf(arr) < this.chunkSize) {
+    if (this.small(arr, arr.length)) {
       this.write(this.encoderAt(depth).encode(arr));
       yield* this.drain();
       return;
@@ -1198,12 +1208,12 @@ class ChunkedEncoder {
   }
 
   private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.sizeOf(obj) < this.chunkSize) {
+    let keys = Object.keys(obj);
+    if (this.small(obj, keys.length)) {
       this.write(this.encoderAt(depth).encode(obj));
       yield* this.drain();
       return;
     }
-    let keys = Object.keys(obj);
     if (this.sortKeys) keys.sort();
     if (this.ignoreUndefined) keys = keys.filter((k) => obj[k] !== undefined);
     yield* this.walkEntries(
@@ -1214,7 +1224,7 @@ class ChunkedEncoder {
   }
 
   private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.sizeOf(map) < this.chunkSize) {
+    if (this.small(map, map.size)) {
       this.write(this.encoderAt(depth).encode(map));
       yield* this.drain();
       return;
@@ -1377,10 +1387,13 @@ function headerSize(n: number): number {
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
- * `Set`s whose estimated encoding ({@link estimateSize}) reaches `chunkSize`
- * are written item by item, in batches of about `chunkSize`; smaller parts,
- * strings, dates and extensions are encoded whole. Binaries of `chunkSize`
- * bytes or more are yielded as views of your data, without a copy.
+ * `Set`s with more than 1024 entries, or whose estimated encoding
+ * ({@link estimateSize}) reaches `chunkSize`, are written item by item, in
+ * batches of about `chunkSize`; smaller parts, strings, dates and
+ * extensions are encoded whole. Binaries of `chunkSize` bytes or more are
+ * yielded as views of your data, without a copy. (The estimate samples: a
+ * huge item nested below a short container inside a long one can be missed,
+ * and that short container is then encoded whole.)
  *
  * The value is read as you iterate: don't modify it, or the binaries in
  * it, until the chunks have been consumed. Each chunk is sealed: the
