@@ -25,7 +25,6 @@ import { Encoder, type EncodeOptions } from "./encode.ts";
 import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { ESTIMATE_BUDGET, estimateSize } from "./size.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options
@@ -1143,30 +1142,56 @@ class ChunkedEncoder {
     return false;
   }
 
-  /** A cheap size guess that decides between encoding a part whole and splitting it. */
+  /**
+   * An upper bound of the encoded size of `value`, walking it only until the
+   * bound reaches `chunkSize`: what decides between encoding a part whole
+   * (the bound is under `chunkSize`) and splitting it. Costs at most about
+   * `chunkSize` steps, and never more than the part has nodes.
+   */
   private sizeOf(value: unknown): number {
     switch (typeof value) {
       case "string":
-        return 3 * value.length + 5;
+        return 3 * value.length + 5; // up to 3 bytes per UTF-16 unit
       case "object":
-        return value === null ? 1 : estimateSize(value);
+        return value === null ? 1 : this.objectSize(value, this.chunkSize, 0);
       default:
         return 9;
     }
   }
 
-  /**
-   * Whether a container of `n` entries is encoded whole: its estimate is
-   * under `chunkSize` and it is short enough that the estimate looked at
-   * every entry (a longer one is split, so that a rare huge entry the
-   * estimate's sampling skipped cannot be encoded in one piece).
-   */
-  private small(container: object, n: number): boolean {
-    return n <= ESTIMATE_BUDGET && this.sizeOf(container) < this.chunkSize;
+  /** {@link sizeOf} for an object; returns at least `limit` as soon as the bound reaches it. */
+  private objectSize(obj: object, limit: number, depth: number): number {
+    if (depth > this.maxDepth) return limit; // deeper than allowed (a cycle): split it, and let the walk report it
+    if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) return obj.byteLength + 5;
+    if (obj instanceof Date) return 15;
+    if (obj instanceof ExtData) return obj.data.length + 6;
+    let size = 5;
+    const add = (v: unknown): boolean => {
+      size += typeof v === "string" ? 3 * v.length + 5 : typeof v === "object" && v !== null ? this.objectSize(v, limit - size, depth + 1) : 9;
+      return size >= limit;
+    };
+    if (Array.isArray(obj)) {
+      for (let i = 0; i < obj.length; i++) if (add(obj[i])) return size;
+    } else if (obj instanceof Map || obj instanceof Set) {
+      for (const entry of obj) {
+        if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
+      }
+    } else {
+      for (const key in obj) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+        if (add(key) || add((obj as Record<string, unknown>)[key])) return size;
+      }
+    }
+    return size;
+  }
+
+  /** Whether a container is encoded whole: an upper bound of its size is under `chunkSize`. */
+  private small(container: object): boolean {
+    return this.sizeOf(container) < this.chunkSize;
   }
 
   private *walkArray(arr: readonly unknown[], depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(arr, arr.length)) {
+    if (this.small(arr)) {
       this.write(this.encoderAt(depth).encode(arr));
       yield* this.drain();
       return;
@@ -1209,7 +1234,7 @@ class ChunkedEncoder {
 
   private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
     let keys = Object.keys(obj);
-    if (this.small(obj, keys.length)) {
+    if (this.small(obj)) {
       this.write(this.encoderAt(depth).encode(obj));
       yield* this.drain();
       return;
@@ -1224,7 +1249,7 @@ class ChunkedEncoder {
   }
 
   private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(map, map.size)) {
+    if (this.small(map)) {
       this.write(this.encoderAt(depth).encode(map));
       yield* this.drain();
       return;
@@ -1387,13 +1412,11 @@ function headerSize(n: number): number {
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
- * `Set`s with more than 1024 entries, or whose estimated encoding
- * ({@link estimateSize}) reaches `chunkSize`, are written item by item, in
- * batches of about `chunkSize`; smaller parts, strings, dates and
- * extensions are encoded whole. Binaries of `chunkSize` bytes or more are
- * yielded as views of your data, without a copy. (The estimate samples: a
- * huge item nested below a short container inside a long one can be missed,
- * and that short container is then encoded whole.)
+ * `Set`s that may take `chunkSize` bytes or more (an upper bound walked
+ * only that far) are written item by item, in batches of about
+ * `chunkSize`; smaller containers are encoded whole, as are strings, dates
+ * and extensions, whatever their size. Binaries of `chunkSize` bytes or
+ * more are yielded as views of your data, without a copy.
  *
  * The value is read as you iterate: don't modify it, or the binaries in
  * it, until the chunks have been consumed. Each chunk is sealed: the
