@@ -3,18 +3,26 @@
  * output. Small values are written with plain indexed stores into a plain,
  * reusable scratch `Uint8Array`; when it fills, its bytes move in bulk into
  * a store: a resizable `ArrayBuffer` grown in place (or, by choice, a plain
- * buffer grown by copying); past the store's ceiling, or where
- * `ArrayBuffer.prototype.resize` does not exist, output continues as a list
- * of chunks.
+ * buffer grown by copying), sized from an estimate of the value; past the
+ * store's ceiling, or where `ArrayBuffer.prototype.resize` does not exist,
+ * output continues as a list of chunks. Large binaries are not copied into
+ * the store at all: they are referenced and copied once, into the result.
  *
  * Why: element stores into a view of a resizable buffer are 2-10x slower
  * than into a plain one in every engine, while bulk `set`/`encodeInto` into
  * one are as fast (DESIGN.md, shared/probes).
  *
+ * Results are always plain `ArrayBuffer`s of exact length: many platform
+ * APIs reject views of resizable buffers (`new Response()` in Node 20 and 22,
+ * `crypto.subtle.digest` in Bun, `Blob`/`TextDecoder`/`fetch` in Chromium),
+ * and only ~32,700 resizable buffers may live in one process. The store
+ * stays with the encoder and is reused.
+ *
  * @module
  */
 
 import { EncodeErrorCode, encodeError } from "./errors.ts";
+import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
 
 /** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024). */
 export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function";
@@ -28,16 +36,14 @@ export const MAX_STORE_BYTES: number = 2 ** 32;
 /** Default scratch size: big enough for most messages, small enough to stay in L2 cache. */
 export const DEFAULT_SCRATCH_BYTES: number = 64 * 1024;
 
-/**
- * A result at least this large is handed over as the store itself (shrunk to
- * its length, no copy); a smaller one is copied out and the store is kept
- * for the next call. At 8 MiB, even the ~32,700 resizable buffers a process
- * may hold would be 256 GiB of results, so handing over never exhausts them.
- */
-export const HANDOVER_MIN_BYTES: number = 8 * 1024 * 1024;
+/** A store larger than this is dropped after the call, so an idle encoder holds little memory. */
+export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
 
-/** A kept store larger than this is dropped after the call, so an idle encoder holds little memory. */
-export const RETAIN_MAX_BYTES: number = 2 * HANDOVER_MIN_BYTES;
+/**
+ * Binaries (and extension payloads) at least this long are referenced, not
+ * copied into the store: they are copied once, straight into the result.
+ */
+export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
 /** The smallest ceiling for a store: small estimates still get room to be wrong. */
 const MIN_CEILING_BYTES = 64 * 1024 * 1024;
@@ -50,7 +56,7 @@ const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
  * - `"auto"`: the default; `"resizable"` where the runtime can resize, else `"chunks"`;
  * - `"resizable"`: one resizable `ArrayBuffer`, sized from the estimate, grown in place;
  * - `"doubling"`: a plain buffer that doubles by copying (the classic approach);
- * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes (a pre-pass);
+ * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes (a pre-pass), handed over as the result;
  * - `"chunks"`: a list of chunks concatenated once at the end.
  */
 export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks";
@@ -60,7 +66,8 @@ export type SizeGuess = (root: unknown) => number;
 
 /**
  * Scratch + store + chunk list. The encoder writes through `bytes`/`view` at
- * `pos` after `ensure(n)`; everything else is the slow path.
+ * `pos` after checking `pos + n <= bytes.length` (else {@link Sink.grow});
+ * everything else is the slow path.
  */
 export class Sink {
   /** Where the encoder writes now: the scratch, or in chunk mode the current chunk. */
@@ -73,20 +80,29 @@ export class Sink {
   /** The home scratch, reused across calls. */
   private scratch: Uint8Array;
   private scratchView: DataView;
-  /** The store's buffer, a resizable or a plain one, and a view of all of it. */
+  /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls. */
   private store: ArrayBuffer | null = null;
   private storeBytes: Uint8Array = new Uint8Array(0);
-  /** Bytes of the store in use. */
+  /** Bytes of the store in use in this call. */
   private storeLen = 0;
-  /** Whether this call has sent any bytes to the store. */
+  /** Whether this call has opened the store. */
   private storeUsed = false;
-  /** The chunk list of this call, or null while not in chunk mode. */
+  /** Store mode: referenced binaries, and the store offset each one follows. */
+  private refs: Uint8Array[] = [];
+  private cuts: number[] = [];
+  private refsLen = 0;
+  /** Chunk mode: the output so far, in order, and whether each part is the user's (to be copied). */
   private chunks: Uint8Array[] | null = null;
+  private borrowed: boolean[] = [];
   private chunksLen = 0;
+  /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
+  private detour: Uint8Array | null = null;
   /** The value this call encodes (for the estimate, taken only on overflow). */
   private root: unknown = undefined;
 
   private readonly strategy: SinkStrategy;
+  /** Whether large binaries are referenced (not with "exact" and "doubling", which keep their classic one-buffer shape). */
+  private readonly referenceLarge: boolean;
   private readonly maxByteLength: number;
   private readonly guess: SizeGuess | null;
   private readonly exactSize: SizeGuess;
@@ -101,7 +117,8 @@ export class Sink {
   constructor(scratchBytes: number, strategy: SinkStrategy, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess) {
     this.scratch = this.bytes = new Uint8Array(Math.max(64, scratchBytes));
     this.scratchView = this.view = new DataView(this.scratch.buffer);
-    this.strategy = strategy === "auto" ? (CAN_RESIZE ? "resizable" : "chunks") : strategy === "resizable" && !CAN_RESIZE ? "chunks" : strategy;
+    this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
+    this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
     this.guess = guess;
     this.exactSize = exactSize;
@@ -113,45 +130,47 @@ export class Sink {
     this.pos = 0;
     this.storeLen = 0;
     this.storeUsed = false;
-    this.chunks = null;
-    this.chunksLen = 0;
-    if (this.strategy === "exact" && this.storeBytes.length === 0) {
+    if (this.strategy === "exact") {
       // exact: the store is sized by the pre-pass before writing a byte
       this.openPlainStore(this.exactSize(root));
       this.storeUsed = true;
     }
   }
 
-  /** Drops per-call references after a call, whether it succeeded or threw. */
+  /** Drops per-call state after a call, whether it succeeded or threw. */
   end(): void {
     this.root = undefined;
     this.chunks = null;
-    if (this.bytes !== this.scratch) {
-      this.bytes = this.scratch;
-      this.view = this.scratchView;
-    }
+    this.borrowed = [];
+    this.chunksLen = 0;
+    this.refs = [];
+    this.cuts = [];
+    this.refsLen = 0;
+    this.detour = null;
+    this.bytes = this.scratch;
+    this.view = this.scratchView;
     this.pos = 0;
-    if (this.strategy === "exact" || (this.store !== null && this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
+    if (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES) this.dropStore();
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   grow(n: number): void {
     this.flush();
     if (n > this.bytes.length) {
-      // a single item larger than the scratch: give it a buffer of its own
-      if (this.chunks !== null) this.newChunk(n);
-      else this.useLargeScratch(n);
+      // a single item larger than the scratch (only with a tiny scratch): a buffer of its own
+      if (this.chunks !== null) {
+        this.newChunk(n);
+      } else {
+        this.bytes = new Uint8Array(n);
+        this.view = new DataView(this.bytes.buffer);
+      }
     }
   }
 
-  /** Total bytes written so far in this call. */
-  length(): number {
-    return this.storeLen + this.chunksLen + this.pos;
-  }
-
   /**
-   * Appends `src` (a large binary or string payload) in bulk, skipping the
-   * scratch when it is large. Small ones are copied into the scratch.
+   * Appends `src` (a binary or extension payload) after the bytes written
+   * so far: small ones are copied into the scratch, large ones referenced
+   * and copied once into the result.
    */
   append(src: Uint8Array): void {
     const n = src.length;
@@ -161,19 +180,35 @@ export class Sink {
       return;
     }
     this.flush();
-    if (n <= this.bytes.length >>> 2) {
+    if (!this.referenceLarge || (n < REFERENCE_MIN_BYTES && n <= this.bytes.length >>> 1)) {
+      this.copyAfterFlush(src);
+      return;
+    }
+    if (this.chunks !== null) {
+      this.chunks.push(src);
+      this.borrowed.push(true);
+      this.chunksLen += n;
+      return;
+    }
+    this.cuts.push(this.storeLen);
+    this.refs.push(src);
+    this.refsLen += n;
+  }
+
+  /** Copies `src` into the current buffer, the store or a chunk of its own, right after a flush. */
+  private copyAfterFlush(src: Uint8Array): void {
+    const n = src.length;
+    if (n <= this.bytes.length >>> 1) {
       this.bytes.set(src, 0);
       this.pos = n;
-      return;
-    }
-    if (this.chunks === null && this.reserveStore(n)) {
+    } else if (this.chunks === null && this.reserveStore(n)) {
       this.storeBytes.set(src, this.storeLen);
       this.storeLen += n;
-      return;
+    } else {
+      this.newChunk(n);
+      this.bytes.set(src, 0);
+      this.pos = n;
     }
-    // chunk mode: the payload is copied into a chunk of its own
-    this.chunks!.push(new Uint8Array(src)); // a plain copy, even of a Buffer
-    this.chunksLen += n;
   }
 
   /**
@@ -183,37 +218,78 @@ export class Sink {
    */
   reserveDirect(n: number): { target: Uint8Array; offset: number } {
     this.flush();
-    if (this.chunks === null && this.reserveStore(n)) return { target: this.storeBytes, offset: this.storeLen };
+    if (this.chunks === null && this.reserveStore(n)) {
+      if (ENCODE_INTO_RESIZABLE || !isResizable(this.storeBytes)) return { target: this.storeBytes, offset: this.storeLen };
+      // this platform's encodeInto refuses resizable buffers: write to a plain detour, then copy
+      this.detour = new Uint8Array(n);
+      return { target: this.detour, offset: 0 };
+    }
     this.newChunk(n);
     return { target: this.bytes, offset: 0 };
   }
 
   /** Records `n` bytes written into the target of {@link reserveDirect}. */
   commit(target: Uint8Array, n: number): void {
-    if (target === this.storeBytes && this.chunks === null) this.storeLen += n;
-    else this.pos += n;
+    if (target === this.detour) {
+      this.storeBytes.set(target.subarray(0, n), this.storeLen);
+      this.storeLen += n;
+      this.detour = null;
+    } else if (target === this.storeBytes && this.chunks === null) {
+      this.storeLen += n;
+    } else {
+      this.pos += n;
+    }
   }
 
-  /** Ends the call and returns the output as one independent `Uint8Array` of exact length. */
+  /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
   finish(): Uint8Array {
-    if (!this.storeUsed && this.chunks === null) return this.bytes.slice(0, this.pos);
+    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) return this.bytes.slice(0, this.pos);
     if (this.chunks === null) this.flush();
     if (this.chunks !== null) {
-      const chunks = this.closeChunks();
-      return concat(chunks, this.chunksLen);
+      this.seal();
+      return concat(this.chunks, this.chunksLen);
     }
-    return this.takeStore();
+    const total = this.storeLen + this.refsLen;
+    const store = this.store;
+    if (store !== null && this.refs.length === 0 && !store.resizable && total === store.byteLength) {
+      // an exactly full plain store (the "exact" strategy) is the result: no copy
+      this.dropStore();
+      return new Uint8Array(store);
+    }
+    return concat(this.storeParts(), total);
   }
 
-  /** Ends the call and returns the output as chunks, without the final concatenation. */
+  /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array[] {
-    if (!this.storeUsed && this.chunks === null) return [this.bytes.slice(0, this.pos)];
+    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) return [this.bytes.slice(0, this.pos)];
     if (this.chunks === null) this.flush();
-    if (this.chunks !== null) return this.closeChunks();
-    return [this.takeStore()];
+    let parts: Uint8Array[];
+    if (this.chunks !== null) {
+      this.seal();
+      // the user's binaries are copied; our own sealed chunks are given away
+      parts = this.chunks.map((c, i) => (this.borrowed[i] || isResizable(c) ? c.slice() : c));
+    } else {
+      parts = this.storeParts().map((c) => c.slice());
+    }
+    return parts.filter((c) => c.length > 0);
   }
 
   // ---- slow paths ----
+
+  /** Store mode: the output as views of the store interleaved with the referenced binaries. */
+  private storeParts(): Uint8Array[] {
+    const parts: Uint8Array[] = [];
+    const bytes = this.storeBytes;
+    let from = 0;
+    for (let i = 0; i < this.refs.length; i++) {
+      const cut = this.cuts[i]!;
+      if (cut > from) parts.push(bytes.subarray(from, cut));
+      parts.push(this.refs[i]!);
+      from = cut;
+    }
+    if (this.storeLen > from) parts.push(bytes.subarray(from, this.storeLen));
+    return parts;
+  }
 
   /** Moves the scratch's bytes to the store, or in chunk mode seals the current chunk and starts another. */
   private flush(): void {
@@ -240,6 +316,7 @@ export class Sink {
   private seal(): void {
     if (this.pos === 0) return;
     this.chunks!.push(this.bytes.subarray(0, this.pos));
+    this.borrowed.push(false);
     this.chunksLen += this.pos;
     this.pos = 0;
     if (this.bytes === this.scratch) {
@@ -325,15 +402,23 @@ export class Sink {
     this.storeBytes = new Uint8Array(0);
   }
 
-  /** Switches this call to chunk mode; bytes already in the store become the first chunk. */
+  /** Switches this call to chunk mode; the store's bytes and references become the first parts. */
   private startChunks(): void {
     if (this.chunks !== null) return;
     this.chunks = [];
-    if (this.storeUsed && this.storeLen > 0) {
-      this.chunks.push(new Uint8Array(this.store!, 0, this.storeLen));
-      this.chunksLen = this.storeLen;
-      this.dropStore(); // the chunk owns it now
+    this.borrowed = [];
+    if (this.storeUsed || this.refs.length > 0) {
+      for (const part of this.storeParts()) {
+        const isRef = part.buffer !== this.storeBytes.buffer;
+        this.chunks.push(part);
+        this.borrowed.push(isRef);
+      }
+      this.chunksLen = this.storeLen + this.refsLen;
+      if (this.storeLen > 0) this.dropStore(); // the parts own it now
     }
+    this.refs = [];
+    this.cuts = [];
+    this.refsLen = 0;
     this.storeLen = 0;
     this.storeUsed = false;
   }
@@ -345,50 +430,25 @@ export class Sink {
     this.view = new DataView(this.bytes.buffer);
     this.pos = 0;
   }
-
-  /** Outside chunk mode, an item larger than the scratch gets a temporary scratch of its own. */
-  private useLargeScratch(n: number): void {
-    this.bytes = new Uint8Array(n);
-    this.view = new DataView(this.bytes.buffer);
-    this.pos = 0;
-  }
-
-  /** Chunk mode: seals the last chunk and returns the list. */
-  private closeChunks(): Uint8Array[] {
-    this.seal();
-    return this.chunks!;
-  }
-
-  /** The store's bytes as the result: handed over if large, else copied. */
-  private takeStore(): Uint8Array {
-    const len = this.storeLen;
-    const store = this.store!;
-    if (len >= HANDOVER_MIN_BYTES || this.strategy === "exact" || this.strategy === "doubling") {
-      this.dropStore();
-      if (store.resizable) {
-        store.resize(len);
-        return new Uint8Array(store, 0, len);
-      }
-      return len === store.byteLength ? new Uint8Array(store) : new Uint8Array(store, 0, len).slice();
-    }
-    return this.storeBytes.slice(0, len);
-  }
 }
 
-/** Concatenates chunks into one plain buffer of `total` bytes. */
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
+function isResizable(bytes: Uint8Array): boolean {
+  return (bytes.buffer as ArrayBuffer).resizable === true;
+}
+
+/** Copies parts into one plain buffer of `total` bytes. */
+function concat(parts: Uint8Array[], total: number): Uint8Array {
   if (total > MAX_STORE_BYTES) {
     throw encodeError(
       `Cannot return ${total} bytes as one Uint8Array: the limit is ${MAX_STORE_BYTES}; use Encoder.encodeChunks`,
       EncodeErrorCode.OUT_OF_SPACE,
     );
   }
-  if (chunks.length === 1 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength) return chunks[0]!;
   const out = new Uint8Array(total);
   let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
   }
   return out;
 }

@@ -30,6 +30,21 @@ export const DECODE_JS_MAX_BYTES = 48;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** Whether `TextEncoder.encodeInto` accepts a view of a resizable buffer (Chromium's does not). */
+export const ENCODE_INTO_RESIZABLE: boolean = acceptsResizable((view) => textEncoder.encodeInto("a", view));
+
+/** Whether `TextDecoder.decode` accepts a view of a resizable buffer (Chromium's does not). */
+const DECODE_RESIZABLE: boolean = acceptsResizable((view) => textDecoder.decode(view));
+
+function acceptsResizable(use: (view: Uint8Array) => unknown): boolean {
+  try {
+    use(new Uint8Array(new ArrayBuffer(1, { maxByteLength: 2 })));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Exact UTF-8 byte length of `str` as {@link writeUtf8} and `TextEncoder`
  * write it (lone surrogates count as the 3 bytes of U+FFFD).
@@ -108,8 +123,11 @@ export function encodeUtf8Into(out: Uint8Array, pos: number, str: string): numbe
  */
 export function decodeUtf8(bytes: Uint8Array, start: number, length: number): string {
   if (length < DECODE_JS_MAX_BYTES) return decodeUtf8Short(bytes, start, length);
+  let view = bytes.subarray(start, start + length);
+  // TextDecoder refuses shared buffers, and in Chromium resizable ones: decode a plain copy
+  if (!(bytes.buffer instanceof ArrayBuffer) || (!DECODE_RESIZABLE && bytes.buffer.resizable)) view = view.slice();
   try {
-    return textDecoder.decode(bytes.subarray(start, start + length));
+    return textDecoder.decode(view);
   } catch {
     throw invalidUtf8(start);
   }

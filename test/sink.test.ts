@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { decode, encode, Encoder } from "../src/index.ts";
-import { CAN_RESIZE, HANDOVER_MIN_BYTES, RETAIN_MAX_BYTES } from "../src/sink.ts";
+import { RETAIN_MAX_BYTES } from "../src/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record number ${i}`, score: i / 3, ok: i % 2 === 0 }));
@@ -23,18 +23,29 @@ describe("sink: results own exactly their bytes", () => {
     expect(decode(kept[199_999]!)).toEqual({ i: 199_999, s: "abc" });
   });
 
-  test("a large result is the store itself, shrunk to its length, with no copy", () => {
-    const value = new Array(1_200_000).fill(0.25); // ~10.8 MB > HANDOVER_MIN_BYTES
+  test("a large result is a plain buffer of exact length too (platform APIs such as Response refuse resizable ones)", () => {
+    const value = { list: new Array(1_200_000).fill(0.25), blob: new Uint8Array(3 << 20).fill(1) }; // ~14 MB
     const bytes = new Encoder().encode(value);
-    expect(bytes.length).toBeGreaterThan(HANDOVER_MIN_BYTES);
     expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
-    expect((bytes.buffer as ArrayBuffer).resizable).toBe(CAN_RESIZE);
+    expect((bytes.buffer as ArrayBuffer).resizable).toBe(false);
     expect(decode(bytes)).toEqual(value);
+  });
+
+  test("large binaries are copied once, straight from the value into the result", () => {
+    const blob = new Uint8Array(1 << 20).fill(5);
+    const spy = vi.spyOn(Uint8Array.prototype, "set");
+    const bytes = new Encoder().encode([blob, blob]);
+    const calls = spy.mock.calls.map(([src]) => src as Uint8Array);
+    spy.mockRestore();
+    // two copies of the blob's bytes, and no other copy that large (none into the store)
+    expect(calls.filter((src) => src.buffer === blob.buffer).length).toBe(2);
+    expect(calls.every((src) => src.length < 1 << 20 || src.buffer === blob.buffer)).toBe(true);
+    expect(decode(bytes)).toEqual([blob, blob]);
   });
 
   test("an encoder that encoded a large value keeps no big store afterwards (retention policy)", () => {
     const encoder = new Encoder();
-    encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB, handed over
+    encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB: its store is dropped after the call
     encoder.encode(records(20_000)); // ~0.9 MB, through the store, copied out
     for (let i = 0; i < 100; i++) encoder.encode({ small: i });
     const store = (encoder as unknown as { sink: { store: ArrayBuffer | null } }).sink.store;
