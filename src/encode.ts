@@ -138,7 +138,7 @@ export class Encoder<ContextType = undefined> {
    * console.assert(bytes.length === 4 && bytes[0] === 0x92);
    * ```
    */
-  encode(value: unknown): Uint8Array {
+  encode(value: unknown): Uint8Array<ArrayBuffer> {
     if (this.busy) return this.reentrant().encode(value);
     this.start(value);
     try {
@@ -166,7 +166,7 @@ export class Encoder<ContextType = undefined> {
    * console.assert(total === (1 << 20) + 5);
    * ```
    */
-  encodeChunks(value: unknown): Uint8Array[] {
+  encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
     if (this.busy) return this.reentrant().encodeChunks(value);
     this.start(value);
     try {
@@ -671,6 +671,6 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
  * console.assert(JSON.stringify(decode(bytes)) === '{"id":1,"tags":["a","b"]}');
  * ```
  */
-export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array {
+export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer> {
   return encoderFor(options).encode(value);
 }

@@ -71,18 +71,18 @@ export type SizeGuess = (root: unknown) => number;
  */
 export class Sink {
   /** Where the encoder writes now: the scratch, or in chunk mode the current chunk. */
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   /** A `DataView` over `bytes`. */
   view: DataView;
   /** Write position in `bytes`. */
   pos = 0;
 
   /** The home scratch, reused across calls. */
-  private scratch: Uint8Array;
+  private scratch: Uint8Array<ArrayBuffer>;
   private scratchView: DataView;
   /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls. */
   private store: ArrayBuffer | null = null;
-  private storeBytes: Uint8Array = new Uint8Array(0);
+  private storeBytes: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   /** Bytes of the store in use in this call. */
   private storeLen = 0;
   /** Whether this call has opened the store. */
@@ -96,7 +96,7 @@ export class Sink {
   private borrowed: boolean[] = [];
   private chunksLen = 0;
   /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
-  private detour: Uint8Array | null = null;
+  private detour: Uint8Array<ArrayBuffer> | null = null;
   /** The value this call encodes (for the estimate, taken only on overflow). */
   private root: unknown = undefined;
 
@@ -242,7 +242,7 @@ export class Sink {
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     if (!this.storeUsed && this.chunks === null && this.refs.length === 0) return this.bytes.slice(0, this.pos);
     if (this.chunks === null) this.flush();
     if (this.chunks !== null) {
@@ -260,16 +260,16 @@ export class Sink {
   }
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
-  finishChunks(): Uint8Array[] {
+  finishChunks(): Uint8Array<ArrayBuffer>[] {
     if (!this.storeUsed && this.chunks === null && this.refs.length === 0) return [this.bytes.slice(0, this.pos)];
     if (this.chunks === null) this.flush();
-    let parts: Uint8Array[];
+    let parts: Uint8Array<ArrayBuffer>[];
     if (this.chunks !== null) {
       this.seal();
-      // the user's binaries are copied; our own sealed chunks are given away
-      parts = this.chunks.map((c, i) => (this.borrowed[i] || isResizable(c) ? c.slice() : c));
+      // the user's binaries are copied (slice() also unshares); our own sealed chunks are given away
+      parts = this.chunks.map((c, i) => (this.borrowed[i] || isResizable(c) ? c.slice() : c) as Uint8Array<ArrayBuffer>);
     } else {
-      parts = this.storeParts().map((c) => c.slice());
+      parts = this.storeParts().map((c) => c.slice() as Uint8Array<ArrayBuffer>);
     }
     return parts.filter((c) => c.length > 0);
   }
@@ -437,7 +437,7 @@ function isResizable(bytes: Uint8Array): boolean {
 }
 
 /** Copies parts into one plain buffer of `total` bytes. */
-function concat(parts: Uint8Array[], total: number): Uint8Array {
+function concat(parts: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
   if (total > MAX_STORE_BYTES) {
     throw encodeError(
       `Cannot return ${total} bytes as one Uint8Array: the limit is ${MAX_STORE_BYTES}; use Encoder.encodeChunks`,
