@@ -6,8 +6,9 @@
 //   bun benchmarks/memory.js
 //   deno run -A benchmarks/memory.js
 //
-// In each child: build the input, collect garbage (where the runtime lets
-// us), encode a small sample once so code and module buffers exist, then
+// In each child: build the input, encode a small sample once so code and
+// module buffers exist, collect garbage (where the runtime lets us) until
+// the RSS stops moving, then
 // reset the kernel's peak-RSS mark (Linux: write 5 to /proc/self/clear_refs)
 // and read the RSS: that is the baseline. Encode the input once, keep the
 // result alive, read the peak (VmHWM). Peak over baseline = VmHWM - baseline:
@@ -97,6 +98,22 @@ function collect() {
   } else if (typeof g.Bun?.gc === "function") g.Bun.gc(true);
 }
 
+/**
+ * Collects garbage and waits until the RSS stops moving (within 1 MB over
+ * 250 ms): the engine returns freed heap pages to the OS lazily, and pages
+ * it returns during the encode would make the peak look smaller.
+ */
+async function settle() {
+  let prev = -1;
+  for (let i = 0; i < 12; i++) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = rssNow();
+    if (prev >= 0 && Math.abs(now - prev) < 1e6) return;
+    prev = now;
+  }
+}
+
 /** @param {string} id "<dataset>/<library>" */
 async function child(id) {
   g.__memoryFs = await import("node:fs");
@@ -109,7 +126,7 @@ async function child(id) {
   if (ds.binary && entry.needsBuffer) input = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   // warm up: code, lazily created module buffers
   consumeAll(encode(ds.binary ? input.subarray(0, 1024) : records(8)));
-  collect();
+  await settle();
   const gcAvailable = typeof g.gc === "function" || typeof g.Bun?.gc === "function";
   const reset = resetPeak();
   const baseline = rssNow();
