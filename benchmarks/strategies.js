@@ -265,6 +265,48 @@ export async function plotAll() {
   });
   const path = await writeResult("strategies.svg", svg);
   if (path) console.log(`wrote ${path}`);
+  const summary = summaryMarkdown(reports);
+  console.log("\n" + summary);
+  const sp = await writeResult("strategies-summary.md", summary + "\n");
+  if (sp) console.log(`wrote ${sp}`);
+}
+
+/**
+ * Across runtimes: per family, the geometric mean over sizes past the
+ * scratch of each strategy's time relative to the default, and how often
+ * it was fastest (ties within 3% count for each).
+ * @param {any[]} reports
+ */
+export function summaryMarkdown(reports) {
+  const lines = [
+    "### Strategies summary: all runtimes",
+    "",
+    "Per runtime and data family, over every size past the 64 KiB scratch (below it all strategies but `exact` run the same code): " +
+      "the geometric mean of each strategy's p50 time relative to the default (below 1 = faster than the default), and in brackets how many sizes it was fastest at (ties within 3% count for each).",
+    "",
+  ];
+  const rows = [];
+  for (const rep of reports) {
+    for (const family of ["vectors", "nested", "records"]) {
+      const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536);
+      if (gs.length === 0) continue;
+      const cells = STRATEGIES.map((st) => {
+        let logSum = 0, wins = 0;
+        for (const gr of gs) {
+          const r = gr.results.find((/** @type {any} */ x) => x.strategy === st.name);
+          logSum += Math.log(r.ratio);
+          const best = Math.min(...gr.results.map((/** @type {any} */ x) => x.p50));
+          if (r.p50 <= best * 1.03) wins++;
+        }
+        return `${Math.exp(logSum / gs.length).toFixed(2)} (${wins}/${gs.length})`;
+      });
+      const load = rep.machine.loadAverage ? rep.machine.loadAverage[0].toFixed(1) : "?";
+      const span = gs.length === 1 ? formatSize(gs[0].bytes) : `${formatSize(gs[0].bytes)}..${formatSize(gs[gs.length - 1].bytes)}`;
+      rows.push([`${rep.machine.runtime} ${rep.machine.version}`, `${family} (${span})`, ...cells, load]);
+    }
+  }
+  lines.push(mdTable(["runtime", "data", ...STRATEGIES.map((st) => st.name), "load at start"], rows), "");
+  return lines.join("\n");
 }
 
 if (args.options["plot-only"]) await plotAll();
