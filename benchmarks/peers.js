@@ -32,7 +32,7 @@ import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, parseArgs, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
 import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
-import { describeLoad, formatSize, loadLibrary, machine, mdTable, sig3, writeResult } from "./report.js";
+import { describeLoad, formatSize, loadLibrary, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
 
 const args = parseArgs();
 const QUICK = args.quick;
@@ -330,7 +330,7 @@ function printSet(set) {
       row["MB/s"] = sig3(r.mbps);
       for (const peer of RATIO_TO) {
         const p = set.results[op][peer];
-        row[`×${peer}`] = p ? (r.mbps / p.mbps).toFixed(2) : "-";
+        row[`×${peer}`] = p ? fmtRatio(r.mbps / p.mbps) : "-";
       }
       row.p1 = fmtMs(r.p1);
       row.p50 = fmtMs(r.p50);
@@ -341,6 +341,12 @@ function printSet(set) {
     console.log(op);
     console.table(rows);
   }
+}
+
+/** A speed ratio: two decimals, or two significant digits when tiny (a copy against a zero-copy view). @param {number} x */
+function fmtRatio(x) {
+  if (!Number.isFinite(x)) return "-";
+  return x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
 }
 
 /** @param {number} ms */
@@ -371,7 +377,7 @@ export function markdown(report) {
         if (!r) return "✗";
         const ratios = RATIO_TO.map((peer) => {
           const p = set.results[op][peer];
-          return peer === name ? "1" : p ? (r.mbps / p.mbps).toFixed(2) : "-";
+          return peer === name ? "1" : p ? fmtRatio(r.mbps / p.mbps) : "-";
         });
         return `${sig3(r.mbps)} · ${ratios.join(" · ")}`;
       }),
@@ -380,10 +386,16 @@ export function markdown(report) {
     for (const set of report.sets) {
       const v = set.results[op][VIEWS];
       if (!v) continue;
-      const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? (v.mbps / set.results[op][peer].mbps).toFixed(2) : "-"));
+      const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
       lines.push(`- ${set.name}: ${VIEWS}: ${sig3(v.mbps)} · ${ratios.join(" · ")}`);
     }
-    if (report.sets.some((/** @type {any} */ set) => set.results[op][VIEWS])) lines.push("");
+    if (report.sets.some((/** @type {any} */ set) => set.results[op][VIEWS])) {
+      lines.push(
+        "",
+        "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
+      );
+      lines.push("");
+    }
   }
   // faithfulness and sizes
   /** @type {string[]} */
@@ -420,4 +432,15 @@ async function peerVersions() {
   return out;
 }
 
-await main();
+/** --render: rewrite results/peers-<runtime>.md from the JSON of every runtime present (after a change of format). */
+async function render() {
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`peers-${rt}.json`);
+    if (!text) continue;
+    const path = await writeResult(`peers-${rt}.md`, markdown(JSON.parse(text)) + "\n");
+    if (path) console.log(`wrote ${path}`);
+  }
+}
+
+if (args.options.render) await render();
+else await main();
