@@ -19,7 +19,7 @@ import { utf8Length } from "./utf8.ts";
  * objects are sampled, and the samples extrapolated, so the estimate of any
  * value costs about as much as encoding a few kilobytes.
  */
-export const ESTIMATE_BUDGET = 1024;
+export const ESTIMATE_BUDGET: number = 256;
 
 /** Past this depth the estimate stops descending and guesses. */
 const ESTIMATE_MAX_DEPTH = 64;

@@ -141,33 +141,38 @@ function invalidUtf8(start: number): Error {
   );
 }
 
-/** JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`. */
+/**
+ * JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`.
+ * It builds each string with a single `String.fromCharCode` call: adding one
+ * character at a time makes a short-lived string per character, and the
+ * garbage collector then dominates decoding record data.
+ */
 function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string {
   const end = start + length;
   let i = start;
-  // ASCII fast path: build from char codes
-  let out = "";
+  while (i < end && bytes[i]! < 0x80) i++;
+  if (i === end) return asciiString(bytes, start, length);
+  const units: number[] = [];
+  for (let j = start; j < i; j++) units.push(bytes[j]!);
   while (i < end) {
     const b = bytes[i]!;
     if (b < 0x80) {
-      out += String.fromCharCode(b);
+      units.push(b);
       i++;
-      continue;
-    }
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) {
+    } else if (b >= 0xc2 && b <= 0xdf) {
       const b1 = i + 1 < end ? bytes[i + 1]! : 0;
       if ((b1 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      cp = ((b & 0x1f) << 6) | (b1 & 0x3f);
+      units.push(((b & 0x1f) << 6) | (b1 & 0x3f));
       i += 2;
     } else if (b >= 0xe0 && b <= 0xef) {
       if (i + 2 >= end) throw invalidUtf8(start);
       const b1 = bytes[i + 1]!;
       const b2 = bytes[i + 2]!;
       if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+      const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
       // overlong or UTF-16 surrogate
       if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw invalidUtf8(start);
+      units.push(cp);
       i += 3;
     } else if (b >= 0xf0 && b <= 0xf4) {
       if (i + 3 >= end) throw invalidUtf8(start);
@@ -175,16 +180,39 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
       const b2 = bytes[i + 2]!;
       const b3 = bytes[i + 3]!;
       if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+      const cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
       if (cp < 0x10000 || cp > 0x10ffff) throw invalidUtf8(start);
+      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
       i += 4;
-      cp -= 0x10000;
-      out += String.fromCharCode(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
-      continue;
     } else {
       throw invalidUtf8(start);
     }
-    out += String.fromCharCode(cp);
   }
-  return out;
+  return String.fromCharCode.apply(null, units);
+}
+
+/** An all-ASCII run as a string, with one `fromCharCode` call. */
+function asciiString(b: Uint8Array, s: number, n: number): string {
+  switch (n) {
+    case 0:
+      return "";
+    case 1:
+      return String.fromCharCode(b[s]!);
+    case 2:
+      return String.fromCharCode(b[s]!, b[s + 1]!);
+    case 3:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
+    case 4:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
+    case 5:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
+    case 6:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
+    case 7:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
+    case 8:
+      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
+    default:
+      return String.fromCharCode.apply(null, b.subarray(s, s + n) as unknown as number[]);
+  }
 }

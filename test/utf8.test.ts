@@ -1,0 +1,58 @@
+import { describe, expect, test } from "vitest";
+import { DecodeError } from "../src/index.ts";
+import { DECODE_JS_MAX_BYTES, decodeUtf8, utf8Length, writeUtf8 } from "../src/utf8.ts";
+import { forSeeds, string } from "./_support/arbitrary.ts";
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The native decoder's verdict: the string, or null for invalid UTF-8. */
+function native(bytes: Uint8Array): string | null {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function ours(bytes: Uint8Array): string | null {
+  try {
+    return decodeUtf8(bytes, 0, bytes.length);
+  } catch (e) {
+    expect(e).toBeInstanceOf(DecodeError);
+    return null;
+  }
+}
+
+describe("utf8: the JS decoder agrees with TextDecoder({ fatal: true })", () => {
+  test("on random byte strings biased toward UTF-8 lead and continuation bytes", () => {
+    const interesting = [0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x90, 0x8f];
+    forSeeds(20000, (r) => {
+      const n = r.int(0, DECODE_JS_MAX_BYTES - 1);
+      const bytes = new Uint8Array(n);
+      for (let i = 0; i < n; i++) bytes[i] = r.bool(0.6) ? r.pick(interesting) : r.int(0, 255);
+      expect(ours(bytes), `bytes ${[...bytes].join(",")}`).toBe(native(bytes));
+    });
+  });
+
+  test("on every valid encoding of random text, short and long", () => {
+    forSeeds(2000, (r) => {
+      const s = string(r, 200);
+      const bytes = new TextEncoder().encode(s);
+      expect(ours(bytes)).toBe(s);
+    });
+  });
+});
+
+describe("utf8: the JS encoder agrees with TextEncoder", () => {
+  test("bytes and length, including lone surrogates", () => {
+    forSeeds(5000, (r) => {
+      let s = string(r, 80);
+      if (r.bool(0.3)) s += String.fromCharCode(r.int(0xd800, 0xdfff)) + string(r, 5);
+      const expected = new TextEncoder().encode(s);
+      const out = new Uint8Array(s.length * 3);
+      const end = writeUtf8(out, 0, s);
+      expect([...out.subarray(0, end)]).toEqual([...expected]);
+      expect(utf8Length(s)).toBe(expected.length);
+    });
+  });
+});
