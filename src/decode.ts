@@ -69,6 +69,9 @@ export interface DecodeOptions<ContextType = undefined> {
 
 const MAX_U32 = 0xffffffff;
 
+/** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
+const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = new Uint8Array(0);
 
@@ -89,6 +92,10 @@ export class Decoder<ContextType = undefined> {
   /** A DataView of the input, made on first use (most small messages never need one). */
   private view: DataView | null = null;
   private readonly keys = new KeyCache();
+  /** 8 bytes for reading floats without creating a DataView per input. */
+  private readonly float64 = new Float64Array(1);
+  private readonly float32 = new Float32Array(this.float64.buffer, 0, 1);
+  private readonly floatBytes = new Uint8Array(this.float64.buffer);
   /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
   private readonly cachedKeyMax: number;
   private pos = 0;
@@ -282,6 +289,34 @@ export class Decoder<ContextType = undefined> {
     return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
   }
 
+  /** Big-endian float 64 at `at` (bounds already checked). */
+  private readFloat64(at: number): number {
+    if (!LITTLE_ENDIAN) return this.dv().getFloat64(at);
+    const f = this.floatBytes;
+    const b = this.bytes;
+    f[0] = b[at + 7]!;
+    f[1] = b[at + 6]!;
+    f[2] = b[at + 5]!;
+    f[3] = b[at + 4]!;
+    f[4] = b[at + 3]!;
+    f[5] = b[at + 2]!;
+    f[6] = b[at + 1]!;
+    f[7] = b[at]!;
+    return this.float64[0]!;
+  }
+
+  /** Big-endian float 32 at `at` (bounds already checked). */
+  private readFloat32(at: number): number {
+    if (!LITTLE_ENDIAN) return this.dv().getFloat32(at);
+    const f = this.floatBytes;
+    const b = this.bytes;
+    f[0] = b[at + 3]!;
+    f[1] = b[at + 2]!;
+    f[2] = b[at + 1]!;
+    f[3] = b[at]!;
+    return this.float32[0]!;
+  }
+
   private dv(): DataView {
     return this.view ?? (this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
@@ -290,14 +325,35 @@ export class Decoder<ContextType = undefined> {
 
   private readValue(depth: number): unknown {
     const pos = this.pos;
-    if (pos >= this.end) throw truncated(pos, 1, this.end, "value");
-    const t = this.bytes[pos]!;
+    const end = this.end;
+    if (pos >= end) throw truncated(pos, 1, end, "value");
+    const b = this.bytes;
+    const t = b[pos]!;
     this.pos = pos + 1;
     if (t < 0x80) return t; // positive fixint
     if (t >= 0xe0) return t - 0x100; // negative fixint
-    if (t >= 0xa0 && t < 0xc0) return this.readString(t & 0x1f, pos); // fixstr
-    if (t < 0x90) return this.readMap(t & 0x0f, depth, pos); // fixmap
-    if (t < 0xa0) return this.readArray(t & 0x0f, depth, pos); // fixarray
+    if (t >= 0xa0) {
+      if (t < 0xc0) return this.readString(t & 0x1f, pos); // fixstr
+    } else {
+      return t < 0x90 ? this.readMap(t & 0x0f, depth, pos) : this.readArray(t & 0x0f, depth, pos); // fixmap / fixarray
+    }
+    // the commonest fixed-size forms inline, the rest through the switch
+    if (t === 0xcb && pos + 9 <= end) {
+      this.pos = pos + 9;
+      return this.readFloat64(pos + 1); // float 64
+    }
+    if (t === 0xcc && pos + 2 <= end) {
+      this.pos = pos + 2;
+      return b[pos + 1]; // uint 8
+    }
+    if (t === 0xcd && pos + 3 <= end) {
+      this.pos = pos + 3;
+      return (b[pos + 1]! << 8) | b[pos + 2]!; // uint 16
+    }
+    if (t === 0xd0 && pos + 2 <= end) {
+      this.pos = pos + 2;
+      return (b[pos + 1]! << 24) >> 24; // int 8
+    }
     switch (t) {
       case 0xc0:
         return null; // nil
@@ -306,9 +362,9 @@ export class Decoder<ContextType = undefined> {
       case 0xc3:
         return true;
       case 0xca:
-        return this.dv().getFloat32(this.need(4, pos, "float 32")); // float 32
+        return this.readFloat32(this.need(4, pos, "float 32")); // float 32
       case 0xcb:
-        return this.dv().getFloat64(this.need(8, pos, "float 64")); // float 64
+        return this.readFloat64(this.need(8, pos, "float 64")); // float 64
       case 0xcc:
         return this.bytes[this.need(1, pos, "uint 8")]; // uint 8
       case 0xcd:
