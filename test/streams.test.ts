@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { mulberry32 } from "./_support/arbitrary.ts";
 import { decode, DecodeError, decodeMulti, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import {
   createStreamStats,
@@ -32,17 +33,8 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
 
-/** mulberry32: a seeded generator, so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32), so a failure can be replayed from its seed. */
+const rng = mulberry32;
 
 async function* chunked(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   for (const c of chunks) yield c;
