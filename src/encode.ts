@@ -199,16 +199,14 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
-    const chunks = this.encodeChunks(value);
-    let total = 0;
-    for (const c of chunks) total += c.length;
-    if (offset + total > target.length) growTarget(target, offset + total);
-    let at = offset;
-    for (const c of chunks) {
-      target.set(c, at);
-      at += c.length;
+    if (this.busy) return this.reentrant().encodeInto(value, target, offset);
+    this.start(value);
+    try {
+      this.encodeValue(value, 0);
+      return this.sink.finishInto(target, offset);
+    } finally {
+      this.stop();
     }
-    return total;
   }
 
   /** An encoder for calls made while this one is busy (from an extension encoder). */
@@ -619,22 +617,6 @@ function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void
 
 function tooLong(what: string, n: number): Error {
   return encodeError(`Cannot encode ${what} of length ${n}: MessagePack allows at most 4294967295`, EncodeErrorCode.TOO_LONG);
-}
-
-/** Grows a length-tracking view of a resizable buffer to `size`, or throws with the target unchanged. */
-function growTarget(target: Uint8Array, size: number): void {
-  const buffer = target.buffer as ArrayBuffer;
-  const before = buffer.byteLength;
-  const want = target.byteOffset + size;
-  if (buffer.resizable && want <= buffer.maxByteLength) {
-    buffer.resize(want);
-    if (target.length >= size) return;
-    buffer.resize(before); // a fixed-length view does not follow: undo
-  }
-  throw encodeError(
-    `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
-    EncodeErrorCode.OUT_OF_SPACE,
-  );
 }
 
 const encoders = new WeakMap<object, Encoder<unknown>>();

@@ -274,6 +274,36 @@ export class Sink {
     return parts.filter((c) => c.length > 0);
   }
 
+  /**
+   * Ends the call by copying the output into `target` at `offset`, with no
+   * allocation when it fit the scratch. Returns the byte count.
+   */
+  finishInto(target: Uint8Array, offset: number): number {
+    let parts: Uint8Array[];
+    let total: number;
+    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) {
+      parts = [this.bytes.subarray(0, this.pos)];
+      total = this.pos;
+    } else {
+      if (this.chunks === null) this.flush();
+      if (this.chunks !== null) {
+        this.seal();
+        parts = this.chunks;
+        total = this.chunksLen;
+      } else {
+        parts = this.storeParts();
+        total = this.storeLen + this.refsLen;
+      }
+    }
+    if (offset + total > target.length) growTarget(target, offset + total);
+    let at = offset;
+    for (const part of parts) {
+      target.set(part, at);
+      at += part.length;
+    }
+    return total;
+  }
+
   // ---- slow paths ----
 
   /** Store mode: the output as views of the store interleaved with the referenced binaries. */
@@ -430,6 +460,22 @@ export class Sink {
     this.view = new DataView(this.bytes.buffer);
     this.pos = 0;
   }
+}
+
+/** Grows a length-tracking view of a resizable buffer to `size`, or throws with the target unchanged. */
+function growTarget(target: Uint8Array, size: number): void {
+  const buffer = target.buffer as ArrayBuffer;
+  const before = buffer.byteLength;
+  const want = target.byteOffset + size;
+  if (buffer.resizable && want <= buffer.maxByteLength) {
+    buffer.resize(want);
+    if (target.length >= size) return;
+    buffer.resize(before); // a fixed-length view does not follow: undo
+  }
+  throw encodeError(
+    `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
+    EncodeErrorCode.OUT_OF_SPACE,
+  );
 }
 
 function isResizable(bytes: Uint8Array): boolean {

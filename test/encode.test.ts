@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { hex } from "./_support/arbitrary.ts";
 
@@ -250,6 +250,27 @@ describe("Encoder.encodeInto and encodeChunks", () => {
     const fixedView = new Uint8Array(buffer, 0, 4);
     expect(() => new Encoder().encodeInto("hello", fixedView)).toThrow(EncodeError);
     expect(buffer.byteLength).toBe(4);
+  });
+
+  test("encodeInto writes what encode returns, from the scratch, the store and the chunk list", () => {
+    const value = { list: Array.from({ length: 20_000 }, (_, i) => ({ i, s: `item ${i}` })), blob: new Uint8Array(100_000).fill(4) };
+    const expected = encode(value);
+    for (const options of [{}, { sink: "chunks" as const }, { maxByteLength: 50_000 }, { sink: "doubling" as const }]) {
+      const target = new Uint8Array(expected.length + 10);
+      expect(new Encoder(options).encodeInto(value, target, 10)).toBe(expected.length);
+      expect(target.subarray(10)).toEqual(expected);
+    }
+  });
+
+  test("encodeInto of a message that fits the scratch allocates no result buffer", () => {
+    const encoder = new Encoder();
+    const target = new Uint8Array(64);
+    encoder.encodeInto({ warm: 1 }, target);
+    const slice = vi.spyOn(Uint8Array.prototype, "slice");
+    const written = encoder.encodeInto({ a: [1, 2, "x"] }, target);
+    expect(slice).not.toHaveBeenCalled();
+    slice.mockRestore();
+    expect(decode(target.subarray(0, written))).toEqual({ a: [1, 2, "x"] });
   });
 
   test("encodeChunks concatenates to encode's bytes", () => {
