@@ -192,9 +192,8 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
 }
 
 /**
- * An all-ASCII run as a string, with one `fromCharCode` call: explicit
- * arguments up to 16 characters (the common key and value lengths), `apply`
- * beyond.
+ * An all-ASCII run as a string, with one `fromCharCode` call of explicit
+ * arguments per 16 characters.
  */
 function asciiString(b: Uint8Array, s: number, n: number): string {
   switch (n) {
@@ -232,7 +231,15 @@ function asciiString(b: Uint8Array, s: number, n: number): string {
       return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!, b[s + 13]!, b[s + 14]!);
     case 16:
       return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!, b[s + 13]!, b[s + 14]!, b[s + 15]!);
-    default:
-      return String.fromCharCode.apply(null, b.subarray(s, s + n) as unknown as number[]);
+    default: {
+      // 16 characters per call: faster than apply() on a subarray in V8 and JSC
+      let out = "";
+      while (n > 16) {
+        out += asciiString(b, s, 16);
+        s += 16;
+        n -= 16;
+      }
+      return out + asciiString(b, s, n);
+    }
   }
 }
