@@ -52,7 +52,7 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Size of the reusable scratch buffer in bytes. Outputs that fit are
    * returned with one exact-size copy; larger ones move to a growable store.
-   * @default 65536
+   * @default 262144
    */
   initialBufferSize?: number;
   /**

@@ -33,8 +33,12 @@ export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: u
  */
 export const MAX_STORE_BYTES: number = 2 ** 32;
 
-/** Default scratch size: big enough for most messages, small enough to stay in L2 cache. */
-export const DEFAULT_SCRATCH_BYTES: number = 64 * 1024;
+/**
+ * Default scratch size: outputs up to this size never touch the store. 256 KiB
+ * beat 64 KiB for ~100 KB record arrays (0.83x -> 1.00x msgpackr, round-robin
+ * on Node 20) by skipping the estimate, the store and the final copy.
+ */
+export const DEFAULT_SCRATCH_BYTES: number = 256 * 1024;
 
 /** A store larger than this is dropped after the call, so an idle encoder holds little memory. */
 export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
