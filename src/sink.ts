@@ -144,17 +144,24 @@ export class Sink {
   /** Drops per-call state after a call, whether it succeeded or threw. */
   end(): void {
     this.root = undefined;
-    this.chunks = null;
-    this.borrowed = [];
-    this.chunksLen = 0;
-    this.refs = [];
-    this.cuts = [];
-    this.refsLen = 0;
-    this.detour = null;
-    this.bytes = this.scratch;
-    this.view = this.scratchView;
     this.pos = 0;
-    if (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES) this.dropStore();
+    // small messages touch none of this: keep the common call free of allocations
+    if (this.chunks !== null) {
+      this.chunks = null;
+      this.borrowed = [];
+      this.chunksLen = 0;
+    }
+    if (this.refs.length !== 0) {
+      this.refs = [];
+      this.cuts = [];
+      this.refsLen = 0;
+    }
+    this.detour = null;
+    if (this.bytes !== this.scratch) {
+      this.bytes = this.scratch;
+      this.view = this.scratchView;
+    }
+    if (this.store !== null && (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
