@@ -23,14 +23,14 @@
 // Dependency-free: imports the library's build (dist/index.js), the
 // round-robin harness and sibling helpers only.
 
-import { consume, formatTime, parseArgs, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
+import { consume, formatBytes, formatTime, parseArgs, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
 import { gridSvg } from "./plot.js";
 
 const args = parseArgs();
 const QUICK = args.quick;
-const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 100_000 : 1e9;
+const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 1e6 : 1e9;
 const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
 
 /** Strategy name, options, colour and dash of its line in the plot. */
@@ -127,7 +127,7 @@ async function main() {
   }
   console.log(`legend: ${LEGEND}`);
 
-  const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
+  const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, scratchBytes: scratchBytes(lib), machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
   const md = markdown(report);
   console.log("\n" + md);
   if (args.json) console.log(JSON.stringify(report));
@@ -143,6 +143,21 @@ async function main() {
     }
     if (!QUICK) await plotAll();
   }
+}
+
+/** The encoder's scratch size in a report (reports before it was recorded ran with 64 KiB). @param {any} report @returns {number} */
+function scratchOf(report) {
+  return report.scratchBytes ?? 65536;
+}
+
+/**
+ * The default scratch size of this build: read off a fresh Encoder (not
+ * exported; private fields are plain properties in the build), else 256 KiB.
+ * @param {any} lib
+ */
+function scratchBytes(lib) {
+  const n = /** @type {any} */ (new lib.Encoder()).sink?.scratch?.length;
+  return typeof n === "number" && n > 0 ? n : 256 * 1024;
 }
 
 /** The summary tables and answers, as Markdown. @param {any} report */
@@ -181,7 +196,7 @@ export function markdown(report) {
 function answers(report) {
   const out = ["**Answers**", ""];
   for (const family of ["vectors", "records"]) {
-    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536); // below the scratch no store is used
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(report)); // below the scratch no store is used
     if (gs.length === 0) continue;
     const speedups = gs.map((/** @type {any} */ gr) => {
       const def = gr.results.find((/** @type {any} */ r) => r.strategy === "default");
@@ -202,8 +217,8 @@ function answers(report) {
     );
   }
   for (const family of ["vectors", "nested", "records"]) {
-    // below the 64 KiB scratch every strategy but exact runs the same code: differences there are noise
-    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536);
+    // below the scratch every strategy but exact runs the same code: differences there are noise
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(report));
     if (gs.length === 0) continue;
     /** @type {string[]} */
     const spans = [];
@@ -220,7 +235,7 @@ function answers(report) {
       end = gr.bytes;
     }
     if (cur) spans.push(`${cur} (${formatSize(start)}${start !== end ? `..${formatSize(end)}` : ""})`);
-    out.push(`- Fastest strategy on ${report.machine.runtime}, ${family}, above the 64 KiB scratch (ties within 3%): ${spans.join(", ")}.`);
+    out.push(`- Fastest strategy on ${report.machine.runtime}, ${family}, above the ${formatBytes(scratchOf(report))} scratch (ties within 3%): ${spans.join(", ")}.`);
   }
   return out;
 }
@@ -246,7 +261,7 @@ export async function plotAll() {
         title: `${rep.machine.runtime} ${rep.machine.version}: ${family === "vectors" ? "vectors of doubles" : "record arrays"}`,
         xLabel: "output size (log scale)",
         yLabel: "GB/s of output (p50)",
-        markers: [{ x: 65536, label: "64 KiB scratch" }],
+        markers: [{ x: scratchOf(rep), label: `${formatBytes(scratchOf(rep))} scratch` }],
         series: STRATEGIES.map((s) => ({
           name: s.label,
           color: s.color,
@@ -281,14 +296,14 @@ export function summaryMarkdown(reports) {
   const lines = [
     "### Strategies summary: all runtimes",
     "",
-    "Per runtime and data family, over every size past the 64 KiB scratch (below it all strategies but `exact` run the same code): " +
+    "Per runtime and data family, over every size past the encoder's scratch buffer (below it all strategies but `exact` run the same code): " +
       "the geometric mean of each strategy's p50 time relative to the default (below 1 = faster than the default), and in brackets how many sizes it was fastest at (ties within 3% count for each).",
     "",
   ];
   const rows = [];
   for (const rep of reports) {
     for (const family of ["vectors", "nested", "records"]) {
-      const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > 65536);
+      const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(rep));
       if (gs.length === 0) continue;
       const cells = STRATEGIES.map((st) => {
         let logSum = 0, wins = 0;
@@ -302,10 +317,10 @@ export function summaryMarkdown(reports) {
       });
       const load = rep.machine.loadAverage ? rep.machine.loadAverage[0].toFixed(1) : "?";
       const span = gs.length === 1 ? formatSize(gs[0].bytes) : `${formatSize(gs[0].bytes)}..${formatSize(gs[gs.length - 1].bytes)}`;
-      rows.push([`${rep.machine.runtime} ${rep.machine.version}`, `${family} (${span})`, ...cells, load]);
+      rows.push([`${rep.machine.runtime} ${rep.machine.version}`, `${family} (${span})`, ...cells, formatBytes(scratchOf(rep)), load]);
     }
   }
-  lines.push(mdTable(["runtime", "data", ...STRATEGIES.map((st) => st.name), "load at start"], rows), "");
+  lines.push(mdTable(["runtime", "data", ...STRATEGIES.map((st) => st.name), "scratch", "load at start"], rows), "");
   return lines.join("\n");
 }
 
