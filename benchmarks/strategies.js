@@ -203,17 +203,15 @@ function answers(report) {
       const noEst = gr.results.find((/** @type {any} */ r) => r.strategy === "resizable-no-est");
       return { bytes: gr.bytes, gain: noEst.p50 / def.p50 };
     });
-    // first size from which the estimate is never worse than 3% slower and wins at the largest size
-    let from = null;
-    for (let i = speedups.length - 1; i >= 0 && speedups[i].gain >= 0.97; i--) from = speedups[i];
-    const list = speedups.map((/** @type {any} */ s) => `${formatSize(s.bytes)}: ${s.gain.toFixed(2)}x`).join(", ");
+    const geo = (/** @type {{ gain: number }[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x.gain), 0) / xs.length);
+    const verdict = (/** @type {number} */ g) => (g > 1.05 ? "pays" : g < 0.95 ? "costs" : "makes no measurable difference");
+    const all = geo(speedups);
+    const large = speedups.filter((/** @type {any} */ x) => x.bytes >= 1e7);
+    const list = speedups.map((/** @type {any} */ x) => `${formatSize(x.bytes)}: ${x.gain.toFixed(2)}x`).join(", ");
     out.push(
       `- Estimate, ${family} (time without estimate / time with it; >1 = the estimate pays): ${list}. ` +
-        (from && speedups[speedups.length - 1].gain > 1.03
-          ? `It pays from about ${formatSize(from.bytes)} of output on.`
-          : from
-            ? `It costs nothing measurable from about ${formatSize(from.bytes)} on, but wins clearly nowhere.`
-            : "It does not pay at the sizes measured."),
+        `Geometric mean ${all.toFixed(2)}x over these sizes: it ${verdict(all)}` +
+        (large.length ? `; ${geo(large).toFixed(2)}x from 10 MB on: it ${verdict(geo(large))} there.` : "."),
     );
   }
   for (const family of ["vectors", "nested", "records"]) {
