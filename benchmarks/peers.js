@@ -264,8 +264,11 @@ async function main() {
     const decTasks = [];
     for (const l of LIBRARIES) {
       const c = check(l, value);
-      checks[l.name] = c.ok ? { ok: true, size: c.encoded.length, note: c.note } : { ok: false, reason: c.reason };
-      if (!c.ok) continue;
+      if (!c.ok) {
+        checks[l.name] = { ok: false, reason: c.reason };
+        continue;
+      }
+      checks[l.name] = { ok: true, size: c.encoded.length, note: c.note };
       const input = c.input, encoded = c.encoded;
       encTasks.push({ name: l.name, op: () => l.encode(input) });
       decTasks.push({ name: l.name, op: () => l.decode(encoded) });
