@@ -11,8 +11,8 @@
 import { EncodeErrorCode, describeType, encodeError } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, Sink, type SinkStrategy } from "./sink.ts";
-import { encodedSize, estimateSize } from "./size.ts";
+import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
+import { encodedSize, estimateStoreSize } from "./size.ts";
 import { TIMESTAMP_TYPE, timestampLength, writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Into, writeUtf8 } from "./utf8.ts";
 
@@ -119,7 +119,7 @@ export class Encoder<ContextType = undefined> {
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
       options?.sink ?? "auto",
       options?.maxByteLength ?? MAX_STORE_BYTES,
-      options?.estimate === false ? null : estimateSize,
+      options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
       (root) => encodedSize(root, options),
     );
   }

@@ -49,6 +49,12 @@ export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
  */
 export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
+/** Outputs from a resizable store at least this large are copied out by {@link Sink.takeShrinking}. */
+const SHRINK_COPY_MIN_BYTES = 16 * 1024 * 1024;
+
+/** How much of the store each step of {@link Sink.takeShrinking} copies and releases. */
+const SHRINK_COPY_STEP_BYTES = 4 * 1024 * 1024;
+
 /** The smallest ceiling for a store: small estimates still get room to be wrong. */
 const MIN_CEILING_BYTES = 64 * 1024 * 1024;
 
@@ -267,7 +273,41 @@ export class Sink {
       this.dropStore();
       return new Uint8Array(store);
     }
+    if (store !== null && store.resizable && total >= SHRINK_COPY_MIN_BYTES) return this.takeShrinking(total);
     return concat(this.storeParts(), total);
+  }
+
+  /**
+   * Copies a large output out of a resizable store from its end backwards,
+   * shrinking the store behind each step: V8 (Node, Deno) gives the pages
+   * back, so the peak is about the output plus one step instead of twice
+   * the output.
+   */
+  private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
+    if (total > MAX_STORE_BYTES) concat([], total); // throws OUT_OF_SPACE
+    const out = new Uint8Array(total);
+    const store = this.store!;
+    const bytes = this.storeBytes;
+    let at = total;
+    let storeEnd = this.storeLen;
+    for (let i = this.refs.length; i >= 0; i--) {
+      // the store's bytes after cut i-1 (or from 0), then the reference before them
+      const from = i === 0 ? 0 : this.cuts[i - 1]!;
+      while (storeEnd > from) {
+        const start = Math.max(from, storeEnd - SHRINK_COPY_STEP_BYTES);
+        at -= storeEnd - start;
+        out.set(bytes.subarray(start, storeEnd), at);
+        storeEnd = start;
+        store.resize(start);
+      }
+      if (i > 0) {
+        const ref = this.refs[i - 1]!;
+        at -= ref.length;
+        out.set(ref, at);
+      }
+    }
+    this.storeLen = 0;
+    return out;
   }
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
@@ -389,7 +429,9 @@ export class Sink {
       this.startChunks();
       return false;
     }
-    const size = Math.min(ceiling, Math.max(need, cap * 2));
+    // a resizable store grows by a quarter (in place, cheap): shrinking it later touches
+    // its unused tail, which V8 zeroes, so the tail is kept small
+    const size = Math.min(ceiling, Math.max(need, store.resizable ? Math.ceil(cap * 1.25) : cap * 2));
     if (store.resizable) {
       store.resize(size); // in place: storeBytes tracks the new length
     } else {
@@ -419,7 +461,7 @@ export class Sink {
     const wanted = this.guess === null ? this.maxByteLength : Math.max(MIN_CEILING_BYTES, estimate * 2);
     const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(wanted)));
     if (need > ceiling) return false;
-    const initial = Math.min(ceiling, Math.max(need, scratchLen * 2, Math.ceil(estimate * 1.125)));
+    const initial = Math.min(ceiling, Math.max(need, scratchLen * 2, estimate));
     const kept = this.store;
     if (kept !== null && kept.resizable && kept.maxByteLength >= ceiling) {
       // the encoder's kept store is reserved far enough already

@@ -44,15 +44,38 @@ const UNSEEN_GUESS = 9;
  * ```
  */
 export function estimateSize(value: unknown): number {
-  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0));
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: Infinity, visits: 0 }));
 }
 
-function estimate(value: unknown, budget: number, depth: number): number {
+/**
+ * The estimate the encoder sizes its store with: {@link estimateSize}
+ * without the payloads of binaries and extensions of `referencedFrom` bytes
+ * or more, which the encoder references instead of copying into the store.
+ */
+export function estimateStoreSize(value: unknown, referencedFrom: number): number {
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
+}
+
+/** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
+interface EstimateState {
+  big: number;
+  visits: number;
+}
+
+/** Objects with more keys than this are sampled. */
+const ESTIMATE_KEYS = 16;
+
+/**
+ * `budget` is split among the samples of an array (so long arrays and
+ * arrays of arrays stay cheap); an object's values share its budget (records
+ * are estimated field by field). `state.visits` is a hard cap on the total.
+ */
+function estimate(value: unknown, budget: number, depth: number, state: EstimateState): number {
   switch (typeof value) {
     case "string":
       return value.length + (value.length < 32 ? 1 : 5);
     case "number":
-      return Number.isInteger(value) && value >= -32 && value < 128 ? 1 : 9;
+      return numberSize(value, false);
     case "boolean":
     case "undefined":
       return 1;
@@ -64,22 +87,23 @@ function estimate(value: unknown, budget: number, depth: number): number {
       return 1;
   }
   if (value === null) return 1;
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value.byteLength + 5;
-  if (depth >= ESTIMATE_MAX_DEPTH) return UNSEEN_GUESS;
-  if (Array.isArray(value)) return 5 + sampleSum(value.length, budget, (i, share) => estimate(value[i], share, depth + 1));
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return (value.byteLength < state.big ? value.byteLength : 0) + 5;
+  if (depth >= ESTIMATE_MAX_DEPTH || ++state.visits > 4 * ESTIMATE_BUDGET) return UNSEEN_GUESS;
+  if (Array.isArray(value)) return 5 + sampleSum(value.length, budget, (i, share) => estimate(value[i], share, depth + 1, state));
   if (value instanceof Map) {
     const entries = [...value];
     return 5 + sampleSum(entries.length, budget, (i, share) => {
       const [k, v] = entries[i]!;
-      return estimate(k, share, depth + 1) + estimate(v, share, depth + 1);
+      return estimate(k, share, depth + 1, state) + estimate(v, share, depth + 1, state);
     });
   }
   if (value instanceof Date) return 15;
-  if (value instanceof ExtData) return value.data.length + 6;
-  if (value instanceof Set) return estimate([...value], budget, depth);
+  if (value instanceof ExtData) return (value.data.length < state.big ? value.data.length : 0) + 6;
+  if (value instanceof Set) return estimate([...value], budget, depth, state);
   const keys = Object.keys(value);
   const record = value as Record<string, unknown>;
-  return 5 + sampleSum(keys.length, budget, (i, share) => keys[i]!.length + 1 + estimate(record[keys[i]!], share, depth + 1));
+  // every value gets the whole budget: the keys are sampled, not the budget split
+  return 5 + sampleSum(keys.length, ESTIMATE_KEYS, (i) => keys[i]!.length + 1 + estimate(record[keys[i]!], budget, depth + 1, state));
 }
 
 /**
