@@ -25,7 +25,7 @@ import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { parseArgs, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
 import { blob, records, recordsOfSize } from "./fixtures.js";
-import { describeLoad, formatSize, loadLibrary, machine, mdTable, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable } from "./report.js";
 
 const g = /** @type {any} */ (globalThis);
 const args = parseArgs();
@@ -197,20 +197,7 @@ async function main() {
     }
   }
   const report = { benchmark: "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
-  const md = markdown(report);
-  console.log("\n" + md);
-  if (args.json) console.log(JSON.stringify(report));
-  if (args.options.write) {
-    const rt = runtimeName();
-    const suffix = QUICK ? "-quick" : "";
-    for (const [name, text] of [
-      [`memory-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
-      [`memory-${rt}${suffix}.md`, md + "\n"],
-    ]) {
-      const path = await writeResult(name, text);
-      if (path) console.log(`wrote ${path}`);
-    }
-  }
+  await emitReport(report, markdown(report), args);
 }
 
 /** @param {any} report */

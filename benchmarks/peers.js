@@ -32,7 +32,7 @@ import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, parseArgs, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
 import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
-import { describeLoad, formatSize, loadLibrary, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
 
 const args = parseArgs();
 const QUICK = args.quick;
@@ -299,20 +299,7 @@ async function main() {
   }
   console.log(`legend: ${LEGEND}`);
   const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
-  const md = markdown(report);
-  console.log("\n" + md);
-  if (args.json) console.log(JSON.stringify(report));
-  if (args.options.write) {
-    const rt = runtimeName();
-    const suffix = QUICK ? "-quick" : "";
-    for (const [name, text] of [
-      [`peers-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
-      [`peers-${rt}${suffix}.md`, md + "\n"],
-    ]) {
-      const path = await writeResult(name, text);
-      if (path) console.log(`wrote ${path}`);
-    }
-  }
+  await emitReport(report, markdown(report), args);
 }
 
 const LEGEND =

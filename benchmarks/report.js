@@ -177,3 +177,23 @@ export async function readResult(name) {
     return null;
   }
 }
+
+/**
+ * Prints a finished report (Markdown, and the JSON with --json) and with
+ * --write saves `<benchmark>-<runtime>[-quick].json` and `.md` in results/.
+ * @param {{ benchmark: string, quick: boolean }} report @param {string} md
+ * @param {{ json?: boolean, options: Record<string, unknown> }} args
+ */
+export async function emitReport(report, md, args) {
+  console.log("\n" + md);
+  if (args.json) console.log(JSON.stringify(report));
+  if (!args.options.write) return;
+  const base = `${report.benchmark}-${runtimeName()}${report.quick ? "-quick" : ""}`;
+  for (const [name, text] of [
+    [`${base}.json`, JSON.stringify(report, null, 1) + "\n"],
+    [`${base}.md`, md + "\n"],
+  ]) {
+    const path = await writeResult(name, text);
+    if (path) console.log(`wrote ${path}`);
+  }
+}

@@ -25,7 +25,7 @@
 
 import { consume, formatBytes, formatTime, parseArgs, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
-import { describeLoad, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
 import { gridSvg } from "./plot.js";
 
 const args = parseArgs();
@@ -128,21 +128,8 @@ async function main() {
   console.log(`legend: ${LEGEND}`);
 
   const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, scratchBytes: scratchBytes(lib), machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
-  const md = markdown(report);
-  console.log("\n" + md);
-  if (args.json) console.log(JSON.stringify(report));
-  if (args.options.write) {
-    const rt = runtimeName();
-    const suffix = QUICK ? "-quick" : "";
-    for (const [name, text] of [
-      [`strategies-${rt}${suffix}.json`, JSON.stringify(report, null, 1) + "\n"],
-      [`strategies-${rt}${suffix}.md`, md + "\n"],
-    ]) {
-      const path = await writeResult(name, text);
-      if (path) console.log(`wrote ${path}`);
-    }
-    if (!QUICK) await plotAll();
-  }
+  await emitReport(report, markdown(report), args);
+  if (args.options.write && !QUICK) await plotAll();
 }
 
 /** The encoder's scratch size in a report (reports before it was recorded ran with 64 KiB). @param {any} report @returns {number} */
