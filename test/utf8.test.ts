@@ -34,6 +34,16 @@ describe("utf8: the JS decoder agrees with TextDecoder({ fatal: true })", () => 
     });
   });
 
+  test("long strings: valid text, literal U+FFFD, and every kind of invalid byte", () => {
+    const interesting = [0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xf5, 0xff];
+    forSeeds(3000, (r) => {
+      const text = string(r, 300) + (r.bool(0.3) ? "\ufffd" : "") + "x".repeat(DECODE_JS_MAX_BYTES);
+      const bytes = new TextEncoder().encode(text);
+      if (r.bool(0.6)) bytes[r.int(0, bytes.length - 1)] = r.pick(interesting);
+      expect(ours(bytes)).toBe(native(bytes));
+    });
+  });
+
   test("on every valid encoding of random text, short and long", () => {
     forSeeds(2000, (r) => {
       const s = string(r, 200);
