@@ -1,28 +1,14 @@
 // Smoke test for the dependency-free benchmarks: `benchmarks/buffers.js --quick`
 // must keep running under node, bun and deno (with and without Deno permissions),
 // print the runtime line and the result tables, and produce finite timings.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { run as runCommand } from "./tools/harness.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 60_000 });
+
 const script = "benchmarks/buffers.js";
 const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(program: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(program, args, { cwd: root, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
 
 const runtimes: { label: string; program: string; args: string[]; runtime: RegExp; isolated: boolean }[] = [
   { label: "node", program: process.execPath, args: [script], runtime: /^runtime: node \d+\.\d+\.\d+ \(V8 [\w.-]+\)/m, isolated: true },

@@ -2,27 +2,13 @@
 // at tiny sizes (--quick) so they don't rot. strategies.js is dependency-free
 // and must run as-is under node, bun and `deno run` (no permissions); the
 // peer and memory scripts use the devDependencies. Needs dist/ (npm run build).
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { run as runCommand } from "./tools/harness.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
+
 const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(program: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(program, args, { cwd: root, timeout: 110_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
 
 /** The one JSON line a script prints with --json. */
 function report(stdout: string): any {
