@@ -11,7 +11,7 @@
 import { DecodeErrorCode, decodeError, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { decodeLimits, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
@@ -67,7 +67,6 @@ export interface DecodeOptions<ContextType = undefined> {
   maxExtLength?: number;
 }
 
-const MAX_U32 = 0xffffffff;
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -112,12 +111,7 @@ export class Decoder<ContextType = undefined> {
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
   private readonly binaryAsView: boolean;
-  private readonly maxDepth: number;
-  private readonly maxStrLength: number;
-  private readonly maxBinLength: number;
-  private readonly maxArrayLength: number;
-  private readonly maxMapLength: number;
-  private readonly maxExtLength: number;
+  private readonly limits: DecodeLimits;
 
   /**
    * @param options see {@link DecodeOptions}
@@ -130,13 +124,8 @@ export class Decoder<ContextType = undefined> {
     this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
     this.useMap = options?.useMap ?? false;
     this.binaryAsView = options?.binaryAsView ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.maxStrLength = options?.maxStrLength ?? MAX_U32;
-    this.maxBinLength = options?.maxBinLength ?? MAX_U32;
-    this.maxArrayLength = options?.maxArrayLength ?? MAX_U32;
-    this.maxMapLength = options?.maxMapLength ?? MAX_U32;
-    this.maxExtLength = options?.maxExtLength ?? MAX_U32;
-    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.maxStrLength);
+    this.limits = decodeLimits(options);
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
   }
 
   /**
@@ -452,34 +441,34 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readString(n: number, start: number): string {
-    const at = this.payload(n, this.maxStrLength, start, "string", "maxStrLength");
+    const at = this.payload(n, this.limits.maxStrLength, start, "string", "maxStrLength");
     return decodeUtf8(this.bytes, at, n);
   }
 
   private readBinary(n: number, start: number): Uint8Array {
-    const at = this.payload(n, this.maxBinLength, start, "binary", "maxBinLength");
+    const at = this.payload(n, this.limits.maxBinLength, start, "binary", "maxBinLength");
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
   private readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.maxArrayLength) {
-      throw decodeError(`Cannot decode array at offset ${start}: length ${n} exceeds maxArrayLength (${this.maxArrayLength})`, start, DecodeErrorCode.MAX_LENGTH);
+    if (n > this.limits.maxArrayLength) {
+      throw decodeError(`Cannot decode array at offset ${start}: length ${n} exceeds maxArrayLength (${this.limits.maxArrayLength})`, start, DecodeErrorCode.MAX_LENGTH);
     }
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw truncated(start, this.pos - start + n, this.end, `array of ${n} items`);
-    if (depth >= this.maxDepth) throw tooDeep(start, this.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeep(start, this.limits.maxDepth);
     const arr = new Array<unknown>(n);
     for (let i = 0; i < n; i++) arr[i] = this.readValue(depth + 1);
     return arr;
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.maxMapLength) {
-      throw decodeError(`Cannot decode map at offset ${start}: length ${n} exceeds maxMapLength (${this.maxMapLength})`, start, DecodeErrorCode.MAX_LENGTH);
+    if (n > this.limits.maxMapLength) {
+      throw decodeError(`Cannot decode map at offset ${start}: length ${n} exceeds maxMapLength (${this.limits.maxMapLength})`, start, DecodeErrorCode.MAX_LENGTH);
     }
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw truncated(start, this.pos - start + 2 * n, this.end, `map of ${n} entries`);
-    if (depth >= this.maxDepth) throw tooDeep(start, this.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeep(start, this.limits.maxDepth);
     if (this.useMap) return this.readMapEntries(new Map(), n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -522,8 +511,8 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number): unknown {
-    if (n > this.maxExtLength) {
-      throw decodeError(`Cannot decode extension at offset ${start}: length ${n} exceeds maxExtLength (${this.maxExtLength})`, start, DecodeErrorCode.MAX_LENGTH);
+    if (n > this.limits.maxExtLength) {
+      throw decodeError(`Cannot decode extension at offset ${start}: length ${n} exceeds maxExtLength (${this.limits.maxExtLength})`, start, DecodeErrorCode.MAX_LENGTH);
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");

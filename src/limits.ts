@@ -10,3 +10,28 @@
  * of every engine (two frames per level).
  */
 export const DEFAULT_MAX_DEPTH = 512;
+
+/** The largest length MessagePack can declare, and the default of every `max*Length` limit. */
+export const MAX_U32 = 0xffffffff;
+
+/** The decode limits, resolved from the options once. */
+export interface DecodeLimits {
+  readonly maxDepth: number;
+  readonly maxStrLength: number;
+  readonly maxBinLength: number;
+  readonly maxArrayLength: number;
+  readonly maxMapLength: number;
+  readonly maxExtLength: number;
+}
+
+/** Resolves the limit options of a decoder (or stream decoder), filling in the defaults. */
+export function decodeLimits(options: Partial<DecodeLimits> | undefined): DecodeLimits {
+  return {
+    maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxStrLength: options?.maxStrLength ?? MAX_U32,
+    maxBinLength: options?.maxBinLength ?? MAX_U32,
+    maxArrayLength: options?.maxArrayLength ?? MAX_U32,
+    maxMapLength: options?.maxMapLength ?? MAX_U32,
+    maxExtLength: options?.maxExtLength ?? MAX_U32,
+  };
+}

@@ -24,7 +24,7 @@ import { Decoder, toBytes, type DecodeOptions } from "./decode.ts";
 import { Encoder, type EncodeOptions } from "./encode.ts";
 import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { DEFAULT_MAX_DEPTH, decodeLimits, type DecodeLimits } from "./limits.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options
@@ -316,7 +316,6 @@ const INCOMPLETE = -1;
 /** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding what is there reports it. */
 const BAD = -2;
 
-const MAX_U32 = 0xffffffff;
 
 /**
  * Finds where a value split across chunks ends, without decoding it or
@@ -342,20 +341,10 @@ class ValueScanner {
   private segEnd = 0;
   private nextPending = 0;
 
-  private readonly maxDepth: number;
-  private readonly maxStrLength: number;
-  private readonly maxBinLength: number;
-  private readonly maxArrayLength: number;
-  private readonly maxMapLength: number;
-  private readonly maxExtLength: number;
+  private readonly limits: DecodeLimits;
 
   constructor(options: DecodeOptions<unknown> | undefined) {
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.maxStrLength = options?.maxStrLength ?? MAX_U32;
-    this.maxBinLength = options?.maxBinLength ?? MAX_U32;
-    this.maxArrayLength = options?.maxArrayLength ?? MAX_U32;
-    this.maxMapLength = options?.maxMapLength ?? MAX_U32;
-    this.maxExtLength = options?.maxExtLength ?? MAX_U32;
+    this.limits = decodeLimits(options);
   }
 
   /** Starts scanning the value at the queue's read position. */
@@ -463,7 +452,7 @@ class ValueScanner {
     const t = this.byte(q);
     if (t < 0) return INCOMPLETE;
     if (t < 0x80 || t >= 0xe0) return this.scalar(0); // fixint
-    if (t >= 0xa0 && t < 0xc0) return this.payload(t & 0x1f, this.maxStrLength); // fixstr
+    if (t >= 0xa0 && t < 0xc0) return this.payload(t & 0x1f, this.limits.maxStrLength); // fixstr
     if (t < 0x90) return this.open(t & 0x0f, true, q); // fixmap
     if (t < 0xa0) return this.open(t & 0x0f, false, q); // fixarray
     switch (t) {
@@ -488,15 +477,15 @@ class ValueScanner {
       case 0xd9: // str 8
       case 0xda: // str 16
       case 0xdb: // str 32
-        return this.sized(q, t === 0xd9 ? 1 : t === 0xda ? 2 : 4, this.maxStrLength, 0);
+        return this.sized(q, t === 0xd9 ? 1 : t === 0xda ? 2 : 4, this.limits.maxStrLength, 0);
       case 0xc4: // bin 8
       case 0xc5: // bin 16
       case 0xc6: // bin 32
-        return this.sized(q, t === 0xc4 ? 1 : t === 0xc5 ? 2 : 4, this.maxBinLength, 0);
+        return this.sized(q, t === 0xc4 ? 1 : t === 0xc5 ? 2 : 4, this.limits.maxBinLength, 0);
       case 0xc7: // ext 8
       case 0xc8: // ext 16
       case 0xc9: // ext 32
-        return this.sized(q, t === 0xc7 ? 1 : t === 0xc8 ? 2 : 4, this.maxExtLength, 1);
+        return this.sized(q, t === 0xc7 ? 1 : t === 0xc8 ? 2 : 4, this.limits.maxExtLength, 1);
       case 0xd4: // fixext 1
       case 0xd5: // fixext 2
       case 0xd6: // fixext 4
@@ -530,7 +519,7 @@ class ValueScanner {
   }
 
   private ext(n: number): number {
-    if (n > this.maxExtLength) return BAD;
+    if (n > this.limits.maxExtLength) return BAD;
     this.left--;
     this.skip = n + 1; // the type byte, then the data
     return 0;
@@ -545,11 +534,11 @@ class ValueScanner {
   }
 
   private open(n: number, isMap: boolean, q: ByteQueue): number {
-    if (n > (isMap ? this.maxMapLength : this.maxArrayLength)) return BAD;
+    if (n > (isMap ? this.limits.maxMapLength : this.limits.maxArrayLength)) return BAD;
     const depth = this.stack.length;
-    if (depth >= this.maxDepth) {
+    if (depth >= this.limits.maxDepth) {
       const at = q.offset + this.headerAt;
-      throw new DecodeError(`Cannot decode container at offset ${at}: nesting is deeper than maxDepth (${this.maxDepth})`, at, DecodeErrorCode.MAX_DEPTH);
+      throw new DecodeError(`Cannot decode container at offset ${at}: nesting is deeper than maxDepth (${this.limits.maxDepth})`, at, DecodeErrorCode.MAX_DEPTH);
     }
     this.left--;
     if (n > 0) {
