@@ -435,7 +435,14 @@ export class Encoder<ContextType = undefined> {
   private encodeArray(arr: readonly unknown[], depth: number): void {
     const n = arr.length;
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    for (let i = 0; i < n; i++) this.encodeValue(arr[i], depth + 1);
+    for (let i = 0; i < n; i++) {
+      // numbers and strings dispatched here, not through encodeValue: keeps
+      // this loop fast once encodeValue has seen every type (see encodeItem)
+      const item = arr[i];
+      if (typeof item === "number") this.encodeNumber(item);
+      else if (typeof item === "string") this.encodeString(item);
+      else this.encodeValue(item, depth + 1);
+    }
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
@@ -451,7 +458,9 @@ export class Encoder<ContextType = undefined> {
       const value = obj[key];
       if (value === undefined && this.ignoreUndefined) continue;
       this.encodeString(key);
-      this.encodeValue(value, depth + 1);
+      if (typeof value === "number") this.encodeNumber(value);
+      else if (typeof value === "string") this.encodeString(value);
+      else this.encodeValue(value, depth + 1);
     }
   }
 
