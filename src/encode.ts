@@ -14,7 +14,14 @@ import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
 import { encodedSize, estimateStoreSize } from "./size.ts";
 import { TIMESTAMP_TYPE, timestampLength, writeTimestamp } from "./timestamp.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Into, writeUtf8 } from "./utf8.ts";
+import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, writeUtf8 } from "./utf8.ts";
+
+/**
+ * A string at least this long, encoded on its own and starting with ASCII,
+ * goes straight into its exact-size result (no scratch, no store, no final
+ * copy).
+ */
+const LONE_STRING_MIN_CHARS = 16 * 1024;
 
 /** Options of {@link encode} and {@link Encoder}. */
 export interface EncodeOptions<ContextType = undefined> {
@@ -140,6 +147,9 @@ export class Encoder<ContextType = undefined> {
    */
   encode(value: unknown): Uint8Array<ArrayBuffer> {
     if (this.busy) return this.reentrant().encode(value);
+    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, this.sink.probe())) {
+      return encodeLoneString(value);
+    }
     this.start(value);
     try {
       this.encodeValue(value, 0);
@@ -601,6 +611,15 @@ export class Encoder<ContextType = undefined> {
 }
 
 /** Header size of a str of `n` UTF-8 bytes: fixstr, str 8, str 16 or str 32. */
+/** A long string as the whole value: its UTF-8 written straight into the result. */
+function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
+  const { bytes, at } = encodeUtf8Exact(str, strHeaderSize);
+  const n = bytes.length - at;
+  if (n > 0xffffffff) throw tooLong("string", n);
+  writeStrHeader(bytes, 0, n, at);
+  return bytes;
+}
+
 function strHeaderSize(n: number): number {
   return n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
 }

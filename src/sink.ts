@@ -134,6 +134,11 @@ export class Sink {
     this.exactSize = exactSize;
   }
 
+  /** The first 256 bytes of the idle scratch, for a caller to test-encode into before a call. */
+  probe(): Uint8Array {
+    return this.scratch.subarray(0, 256);
+  }
+
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
     this.root = root;

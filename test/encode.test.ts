@@ -65,6 +65,30 @@ describe("encode() string, binary, array, map forms at every boundary", () => {
     }
   });
 
+  test("a long string on its own is written exactly as inside an array, whatever it holds after its ASCII start", () => {
+    const ascii = (n: number) => "abcdefghij".repeat(Math.ceil(n / 10)).slice(0, n);
+    const cases: [string, string][] = [
+      ["all ASCII", ascii(20_000)],
+      ["non-ASCII at once (normal path)", "é" + ascii(20_000)],
+      ["one non-ASCII char near the end (short rest)", ascii(20_000) + "é" + ascii(10)],
+      ["a pair split by the first pass's room", ascii(20_000) + "😀".repeat(3)],
+      ["a lone surrogate at the end", ascii(20_000) + "\ud800"],
+      ["a lone low surrogate after a pair", ascii(20_000) + "😀\udc00x"],
+      ["ASCII, then a long non-ASCII rest", ascii(1_000) + "日本語😀".repeat(10_000)],
+      ["ASCII under str 16, non-ASCII pushes it to str 32", ascii(65_000) + "日".repeat(300)],
+      ["ASCII exactly 65535 bytes", ascii(65_535)],
+      ["ASCII 65536 bytes (str 32)", ascii(65_536)],
+    ];
+    for (const [what, s] of cases) {
+      const alone = encode(s);
+      const inArray = encode([s]).subarray(1);
+      expect(hex(alone.subarray(0, 5)), what).toBe(hex(inArray.subarray(0, 5)));
+      expect(Buffer.compare(alone, inArray), what).toBe(0);
+      expect(alone.buffer.byteLength, what).toBe(alone.length); // exact-size result
+      expect(decode(alone), what).toBe(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd"));
+    }
+  });
+
   test.each([
     [0, "c4-00"], [255, "c4-ff"], [256, "c5-01-00"], [65535, "c5-ff-ff"], [65536, "c6-00-01-00-00"],
   ])("a binary of %d bytes has header %s", (n, header) => {
