@@ -457,20 +457,47 @@ export class Encoder<ContextType = undefined> {
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
+    if (this.sortKeys || this.ignoreUndefined) {
+      this.encodeRecordKeys(obj, keys, depth);
+      return;
+    }
+    const n = keys.length;
+    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
+    // its first n keys are the own ones, in Object.keys order, unless the object
+    // changes under us (a getter): then the rest goes by `keys`
+    let i = 0;
+    for (const key in obj) {
+      if (i === n || key !== keys[i]) break;
+      const value = obj[key];
+      this.encodeString(key);
+      if (typeof value === "number") this.encodeNumber(value);
+      else if (typeof value === "string") this.encodeString(value);
+      else this.encodeValue(value, depth + 1);
+      i++;
+    }
+    if (i < n) this.encodeRecordEntries(obj, keys, i, depth);
+  }
+
+  /** An object's entries by its key list, sorted or without undefined values as the options say, with the map header. */
+  private encodeRecordKeys(obj: Record<string, unknown>, keys: string[], depth: number): void {
     if (this.sortKeys) keys.sort();
     let n = keys.length;
     if (this.ignoreUndefined) {
       for (const key of keys) if (obj[key] === undefined) n--;
     }
     this.writeContainerHeader(n, 0x80, 0xde, "map");
-    for (let i = 0; i < keys.length; i++) {
+    this.encodeRecordEntries(obj, keys, 0, depth);
+  }
+
+  /** The entries of `obj` for `keys` from index `from` on (undefined values left out with ignoreUndefined). */
+  private encodeRecordEntries(obj: Record<string, unknown>, keys: string[], from: number, depth: number): void {
+    for (let i = from; i < keys.length; i++) {
       const key = keys[i]!;
       const value = obj[key];
       if (value === undefined && this.ignoreUndefined) continue;
       this.encodeString(key);
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") this.encodeString(value);
-      else this.encodeValue(value, depth + 1);
+      this.encodeValue(value, depth + 1);
     }
   }
 

@@ -164,6 +164,24 @@ describe("encode() of other types", () => {
     expect(decode(encode(new Point(1, 2)))).toEqual({ x: 1, y: 2 });
   });
 
+  test("objects: only own enumerable keys, in order, even with a polluted prototype or a getter that changes the object", () => {
+    const key = "injected" + Math.random().toString(36).slice(2);
+    (Object.prototype as Record<string, unknown>)[key] = 1;
+    try {
+      expect(decode(encode({ a: 1, b: "x" }))).toEqual({ a: 1, b: "x" });
+      expect(Object.keys(decode(encode({ 2: 0, z: 1, 1: 2 })) as object)).toEqual(["1", "2", "z"]);
+      expect(Object.hasOwn(decode(encode({ a: 1 })) as object, key)).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[key];
+    }
+    // a getter deletes a later key and adds a new one: the keys are those Object.keys saw first
+    const obj: Record<string, unknown> = { a: 1, b: 2, c: 3 };
+    Object.defineProperty(obj, "a", { enumerable: true, configurable: true, get() { delete obj.b; obj.d = 4; return 1; } });
+    expect(decode(encode(obj))).toEqual({ a: 1, b: null, c: 3 });
+    // a null-prototype object
+    expect(decode(encode(Object.assign(Object.create(null), { x: 1 })))).toEqual({ x: 1 });
+  });
+
   test("ExtData uses fixext for 1/2/4/8/16 bytes and ext 8/16/32 otherwise", () => {
     const forms: Array<[number, string]> = [[1, "d4"], [2, "d5"], [4, "d6"], [8, "d7"], [16, "d8"], [0, "c7"], [3, "c7"], [256, "c8"], [65536, "c9"]];
     for (const [n, first] of forms) {
