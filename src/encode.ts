@@ -81,6 +81,17 @@ export interface EncodeOptions<ContextType = undefined> {
    * @default true
    */
   estimate?: boolean;
+  /**
+   * Return results of up to 4 KiB as views into a shared 64 KiB
+   * `ArrayBuffer` (as Node's `Buffer` pool does) instead of each in an
+   * `ArrayBuffer` of its own: 2-3x faster for tiny messages on Node and
+   * Deno, where allocating an `ArrayBuffer` costs ~0.6 µs. The bytes stay
+   * independent (never overwritten), but `result.buffer` holds other
+   * results too: don't transfer it (`postMessage(x, [x.buffer])`) or read
+   * it without `byteOffset`; copy with `result.slice()` first.
+   * @default false
+   */
+  poolResults?: boolean;
 }
 
 /**
@@ -128,6 +139,7 @@ export class Encoder<ContextType = undefined> {
       options?.maxByteLength ?? MAX_STORE_BYTES,
       options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
       (root) => encodedSize(root, options),
+      options?.poolResults ?? false,
     );
   }
 

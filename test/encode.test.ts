@@ -340,6 +340,32 @@ describe("Encoder.encodeInto and encodeChunks", () => {
     expect(a.byteLength).toBe(a.buffer.byteLength);
   });
 
+  test("poolResults: small results share slabs but never each other's bytes; large ones and other calls are unchanged", () => {
+    const pooled = new Encoder({ poolResults: true });
+    const plain = new Encoder();
+    const values = Array.from({ length: 3000 }, (_, i) => ({ i, s: "x".repeat(i % 50), big: i % 500 === 0 ? "y".repeat(4090) : null }));
+    const results = values.map((v) => pooled.encode(v));
+    // > 64 KiB in all: the slab rolled over, and earlier results still hold their own bytes
+    for (let i = 0; i < values.length; i++) expect(hex(results[i]!), `value ${i}`).toBe(hex(plain.encode(values[i])));
+    expect(results[1]!.buffer).toBe(results[2]!.buffer);
+    expect(results[1]!.byteOffset % 8).toBe(0);
+    expect(new Set(results.map((r) => r.buffer)).size).toBeGreaterThan(1);
+    // past 4 KiB: an ArrayBuffer of its own
+    const large = pooled.encode("z".repeat(5000));
+    expect(large.buffer.byteLength).toBe(large.length);
+    // encodeInto and encodeChunks do not pool
+    expect(pooled.encodeChunks([1])[0]!.buffer.byteLength).toBe(2);
+  });
+
+  test("poolResults: transferring a result's buffer detaches that slab, and the encoder starts a new one", () => {
+    const pooled = new Encoder({ poolResults: true });
+    const a = pooled.encode({ a: 1 });
+    structuredClone(a.buffer, { transfer: [a.buffer] });
+    expect(a.length).toBe(0); // the user's transfer took the slab
+    const b = pooled.encode({ b: 2 });
+    expect(decode(b)).toEqual({ b: 2 });
+  });
+
   test("a Node Buffer is copied into the output in every strategy", () => {
     const buf = Buffer.alloc(100_000, 7);
     for (const sink of ["auto", "chunks"] as const) {
