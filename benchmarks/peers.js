@@ -59,6 +59,20 @@ const LIBRARIES = [
 const OURS = LIBRARIES[0].name;
 /** Extra decode row on binary data sets: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
 const VIEWS = "@resizable/msgpack (binaryAsView)";
+/** Extra encode row on data sets that encode to 4 KiB or less: this library with `poolResults: true` (shared slabs, like msgpackr). */
+const POOLED = "@resizable/msgpack (poolResults)";
+/** Reference rows, not libraries: the platform's bulk copy of the same bytes, and its UTF-8 encoder on the same string, into reused buffers. */
+const SET_REF = "reference: Uint8Array#set of the bytes";
+const ENCODE_INTO_REF = "reference: TextEncoder#encodeInto of the string";
+const EXTRAS = [VIEWS, POOLED, SET_REF, ENCODE_INTO_REF];
+/** What each extra row means, printed under the tables where it appears. */
+const EXTRA_NOTES = {
+  [VIEWS]:
+    "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
+  [POOLED]: "`poolResults: true` returns results of up to 4 KiB as views into a shared slab, as msgpackr does by default; by default every result has an `ArrayBuffer` of its own.",
+  [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
+  [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
+};
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
 
 /** Data sets: name, description, build. Quick mode uses small versions of the same shapes. */
@@ -284,6 +298,20 @@ async function main() {
       const encoded = lib.encode(value);
       if (!difference(viewDecoder.decode(encoded), value)) decTasks.push({ name: VIEWS, op: () => viewDecoder.decode(encoded) });
     }
+    // small messages: also time the pooled results option
+    if (ourCheck.ok && ourCheck.size <= 4096) {
+      const pooled = new lib.Encoder({ poolResults: true });
+      const input = value;
+      if (!difference(lib.decode(pooled.encode(input)), input)) encTasks.push({ name: POOLED, op: () => pooled.encode(input) });
+    }
+    // bulk data sets: the platform's own copy / UTF-8 encoder of the same data, the bars for bulk encoding
+    if (value instanceof Uint8Array) {
+      const src = value, target = new Uint8Array(src.length);
+      encTasks.push({ name: SET_REF, op: () => target.set(src) });
+    } else if (typeof value === "string") {
+      const str = value, target = new Uint8Array(3 * str.length);
+      encTasks.push({ name: ENCODE_INTO_REF, op: () => te.encodeInto(str, target) });
+    }
     /** @type {Record<string, any>} */
     const results = { encode: {}, decode: {} };
     for (const [op, tasks] of /** @type {const} */ ([["encode", encTasks], ["decode", decTasks]])) {
@@ -311,7 +339,7 @@ const LEGEND =
 function printSet(set) {
   console.log(`\n${set.name}: ${set.what}, ${formatSize(set.bytes)} as MessagePack`);
   for (const op of ["encode", "decode"]) {
-    const names = [...LIBRARIES.map((l) => l.name), ...(set.results[op][VIEWS] ? [VIEWS] : [])];
+    const names = [...LIBRARIES.map((l) => l.name), ...EXTRAS.filter((x) => set.results[op][x])];
     const rows = names.map((name) => {
       const r = set.results[op][name];
       /** @type {Record<string, string | number>} */
@@ -373,19 +401,18 @@ export function markdown(report) {
       }),
     ]);
     lines.push(mdTable(["data set", ...report.libraries], rows), "");
-    for (const set of report.sets) {
-      const v = set.results[op][VIEWS];
-      if (!v) continue;
-      const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
-      lines.push(`- ${set.name}: ${VIEWS}: ${sig3(v.mbps)} · ${ratios.join(" · ")}`);
+    const present = EXTRAS.filter((x) => report.sets.some((/** @type {any} */ set) => set.results[op][x]));
+    for (const extra of present) {
+      for (const set of report.sets) {
+        const v = set.results[op][extra];
+        if (!v) continue;
+        const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
+        const ours = set.results[op][OURS];
+        const vsOurs = ours && extra.startsWith("reference") ? ` (this library: ${fmtRatio(ours.mbps / v.mbps)}x of it)` : "";
+        lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)} · ${ratios.join(" · ")}${vsOurs}`);
+      }
     }
-    if (report.sets.some((/** @type {any} */ set) => set.results[op][VIEWS])) {
-      lines.push(
-        "",
-        "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
-      );
-      lines.push("");
-    }
+    if (present.length > 0) lines.push("", ...present.map((x) => /** @type {Record<string, string>} */ (EXTRA_NOTES)[x]), "");
   }
   // faithfulness and sizes
   /** @type {string[]} */
