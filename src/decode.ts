@@ -8,7 +8,7 @@
  * @module
  */
 
-import { DecodeErrorCode, decodeError, truncated } from "./errors.ts";
+import { DecodeErrorCode, decodeError, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
 import { decodeLimits, MAX_U32, type DecodeLimits } from "./limits.ts";
@@ -432,7 +432,7 @@ export class Decoder<ContextType = undefined> {
   /** Checks a declared payload length against its limit and the bytes left; returns where the payload begins. */
   private payload(n: number, max: number, start: number, what: string, limitName: string): number {
     if (n > max) {
-      throw decodeError(`Cannot decode ${what} at offset ${start}: length ${n} exceeds ${limitName} (${max})`, start, DecodeErrorCode.MAX_LENGTH);
+      throw overLimit(what, start, n, limitName, max);
     }
     const at = this.pos;
     if (at + n > this.end) throw truncated(start, at - start + n, this.end, what);
@@ -452,11 +452,11 @@ export class Decoder<ContextType = undefined> {
 
   private readArray(n: number, depth: number, start: number): unknown[] {
     if (n > this.limits.maxArrayLength) {
-      throw decodeError(`Cannot decode array at offset ${start}: length ${n} exceeds maxArrayLength (${this.limits.maxArrayLength})`, start, DecodeErrorCode.MAX_LENGTH);
+      throw overLimit("array", start, n, "maxArrayLength", this.limits.maxArrayLength);
     }
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw truncated(start, this.pos - start + n, this.end, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw tooDeep(start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
     const arr = new Array<unknown>(n);
     for (let i = 0; i < n; i++) arr[i] = this.readValue(depth + 1);
     return arr;
@@ -464,11 +464,11 @@ export class Decoder<ContextType = undefined> {
 
   private readMap(n: number, depth: number, start: number): unknown {
     if (n > this.limits.maxMapLength) {
-      throw decodeError(`Cannot decode map at offset ${start}: length ${n} exceeds maxMapLength (${this.limits.maxMapLength})`, start, DecodeErrorCode.MAX_LENGTH);
+      throw overLimit("map", start, n, "maxMapLength", this.limits.maxMapLength);
     }
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw truncated(start, this.pos - start + 2 * n, this.end, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw tooDeep(start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
     if (this.useMap) return this.readMapEntries(new Map(), n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -512,7 +512,7 @@ export class Decoder<ContextType = undefined> {
 
   private readExt(n: number, start: number): unknown {
     if (n > this.limits.maxExtLength) {
-      throw decodeError(`Cannot decode extension at offset ${start}: length ${n} exceeds maxExtLength (${this.limits.maxExtLength})`, start, DecodeErrorCode.MAX_LENGTH);
+      throw overLimit("extension", start, n, "maxExtLength", this.limits.maxExtLength);
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
@@ -539,10 +539,6 @@ export class Decoder<ContextType = undefined> {
     }
     return this.dv().getBigInt64(at);
   }
-}
-
-function tooDeep(start: number, maxDepth: number): Error {
-  return decodeError(`Cannot decode container at offset ${start}: nesting is deeper than maxDepth (${maxDepth})`, start, DecodeErrorCode.MAX_DEPTH);
 }
 
 /** Views any accepted input as bytes, without copying. */

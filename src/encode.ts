@@ -8,7 +8,7 @@
  * @module
  */
 
-import { EncodeErrorCode, describeType, encodeError } from "./errors.ts";
+import { EncodeErrorCode, bigintOutOfRange, describeType, encodeError, tooDeepToEncode, unsupportedType } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
@@ -270,7 +270,7 @@ export class Encoder<ContextType = undefined> {
         this.encodeBigInt(value);
         return;
       default:
-        throw encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, EncodeErrorCode.UNSUPPORTED_TYPE);
+        throw unsupportedType(value);
     }
   }
 
@@ -416,10 +416,7 @@ export class Encoder<ContextType = undefined> {
 
   private encodeObject(obj: object, depth: number): void {
     if (depth >= this.maxDepth) {
-      throw encodeError(
-        `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${this.maxDepth}); the value may contain a cycle`,
-        EncodeErrorCode.MAX_DEPTH,
-      );
+      throw tooDeepToEncode(depth, this.maxDepth);
     }
     if (this.extensions !== null && this.encodeExtension(obj)) return;
     if (Array.isArray(obj)) {
@@ -572,7 +569,7 @@ export class Encoder<ContextType = undefined> {
   private encodeBigInt(n: bigint): void {
     const s = this.sink;
     if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) {
-      throw encodeError(`Cannot encode bigint ${n}: it is outside the int64/uint64 range`, EncodeErrorCode.BIGINT_RANGE);
+      throw bigintOutOfRange(n);
     }
     if (s.pos + 9 > s.bytes.length) s.grow(9);
     const p = s.pos;

@@ -133,6 +133,34 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
   return new EncodeError(message, code);
 }
 
+/** A container nested deeper than `maxDepth` (every cycle ends here), from encode and encodedSize. */
+export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
+  return encodeError(
+    `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${maxDepth}); the value may contain a cycle`,
+    EncodeErrorCode.MAX_DEPTH,
+  );
+}
+
+/** A function, symbol or other value MessagePack cannot hold. */
+export function unsupportedType(value: unknown): EncodeError {
+  return encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, EncodeErrorCode.UNSUPPORTED_TYPE);
+}
+
+/** A bigint past int 64 / uint 64. */
+export function bigintOutOfRange(n: bigint): EncodeError {
+  return encodeError(`Cannot encode bigint ${n}: it is outside the int64/uint64 range`, EncodeErrorCode.BIGINT_RANGE);
+}
+
+/** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */
+export function tooDeepToDecode(start: number, maxDepth: number): DecodeError {
+  return decodeError(`Cannot decode container at offset ${start}: nesting is deeper than maxDepth (${maxDepth})`, start, DecodeErrorCode.MAX_DEPTH);
+}
+
+/** A declared length past its `max*Length` limit. */
+export function overLimit(what: string, start: number, n: number, limitName: string, max: number): DecodeError {
+  return decodeError(`Cannot decode ${what} at offset ${start}: length ${n} exceeds ${limitName} (${max})`, start, DecodeErrorCode.MAX_LENGTH);
+}
+
 /** Names a value's type for error messages without printing user data. */
 export function describeType(value: unknown): string {
   if (value === null) return "null";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { EncodeErrorCode, encodeError } from "./errors.ts";
+import { bigintOutOfRange, tooDeepToEncode, unsupportedType } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { timestampLength } from "./timestamp.ts";
@@ -184,13 +184,13 @@ function sizeOf<C>(z: Sizer<C>, value: unknown, depth: number): number {
       return 1;
     case "bigint":
       if (value < -0x8000000000000000n || value > 0xffffffffffffffffn) {
-        throw encodeError(`Cannot encode bigint ${value}: it is outside the int64/uint64 range`, EncodeErrorCode.BIGINT_RANGE);
+        throw bigintOutOfRange(value);
       }
       return 9;
     case "object":
       return value === null ? 1 : objectSize(z, value, depth);
     default:
-      throw encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, EncodeErrorCode.UNSUPPORTED_TYPE);
+      throw unsupportedType(value);
   }
 }
 
@@ -216,10 +216,7 @@ function extSize(n: number): number {
 
 function objectSize<C>(z: Sizer<C>, obj: object, depth: number): number {
   if (depth >= z.maxDepth) {
-    throw encodeError(
-      `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${z.maxDepth}); the value may contain a cycle`,
-      EncodeErrorCode.MAX_DEPTH,
-    );
+    throw tooDeepToEncode(depth, z.maxDepth);
   }
   if (z.extensions !== null) {
     for (const ext of z.extensions) {

@@ -22,7 +22,7 @@
 
 import { Decoder, toBytes, type DecodeOptions } from "./decode.ts";
 import { Encoder, type EncodeOptions } from "./encode.ts";
-import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError } from "./errors.ts";
+import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, tooDeepToDecode } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH, decodeLimits, type DecodeLimits } from "./limits.ts";
 
@@ -538,7 +538,7 @@ class ValueScanner {
     const depth = this.stack.length;
     if (depth >= this.limits.maxDepth) {
       const at = q.offset + this.headerAt;
-      throw new DecodeError(`Cannot decode container at offset ${at}: nesting is deeper than maxDepth (${this.limits.maxDepth})`, at, DecodeErrorCode.MAX_DEPTH);
+      throw tooDeepToDecode(at, this.limits.maxDepth);
     }
     this.left--;
     if (n > 0) {
