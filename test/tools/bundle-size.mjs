@@ -20,14 +20,17 @@ const BROWSER = join(ROOT, "dist/browser");
  * Gzip size the full codec (encode + decode, every format, timestamps,
  * extensions: the minified ESM bundle of src/index.ts) aims for: 4 KB. For
  * scale, @msgpack/msgpack is about 5.9 KB and notepack.io about 2.6 KB gzip.
- * Not met yet (about 9.8 KB): reported, not enforced.
+ * Not met (about 10.4 KB): reported, not enforced.
  */
 export const TARGET_GZIP = 4096;
 /**
  * The enforced ceiling: today's size plus a little room, so that growth is a
  * deliberate decision (lower it as the bundle shrinks toward TARGET_GZIP).
+ * Raised from 10 KiB to 11 KiB for the second round of speed work (pooled
+ * results, lone long strings straight into the result, for-in object
+ * encoding: +0.6 KB gzip).
  */
-export const BUDGET_GZIP = 10240;
+export const BUDGET_GZIP = 11264;
 /** The bundle the budget applies to. */
 export const FULL_CODEC = "msgpack.min.js";
 
