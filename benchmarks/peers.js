@@ -3,6 +3,7 @@
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
+//   node benchmarks/peers.js --summary    README tables from results/peers-{node,bun,deno}.json
 //   bun benchmarks/peers.js
 //   deno run -A benchmarks/peers.js     (npm packages resolve from node_modules via package.json)
 //
@@ -459,5 +460,111 @@ async function render() {
   }
 }
 
+/** Labels of the data sets in the summary. */
+const SUMMARY_LABELS = {
+  rpc: "RPC message",
+  "nested-2k": "nested object",
+  "records-100k": "records",
+  "records-10m": "records",
+  "doubles-1e6": "1e6 doubles",
+  "ints-1e6": "1e6 small integers",
+  "blob-1m": "binary",
+  "blob-16m": "binary",
+  "ascii-1m": "ASCII string",
+  "unicode-1m": "CJK/emoji string",
+};
+
+/**
+ * --summary: the README's cross-runtime tables, from the saved full runs:
+ * MB/s and ratios per data set, geometric means of the ratios (binary
+ * decode left out: a copy against a view), and the bulk-data bars.
+ * Writes results/peers-summary.md.
+ */
+async function summary() {
+  /** @type {[string, any][]} */
+  const runs = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`peers-${rt}.json`);
+    if (text) runs.push([rt, JSON.parse(text)]);
+  }
+  if (runs.length === 0) throw new Error("No results/peers-*.json: run `npm run bench:peers` (and :bun, :deno) first");
+  const ratio = (/** @type {any} */ r, /** @type {any} */ p) => (r && p ? r.mbps / p.mbps : NaN);
+  const cell = (/** @type {any} */ set, /** @type {string} */ op, /** @type {string} */ name) => {
+    const r = set.results[op][name];
+    if (!r) return "✗";
+    if (op === "decode" && set.name.startsWith("blob")) return `${sig3(r.mbps)} · copy*`;
+    return `${sig3(r.mbps)} · ${fmtRatio(ratio(r, set.results[op].msgpackr))} · ${fmtRatio(ratio(r, set.results[op]["@msgpack/msgpack"]))}`;
+  };
+  const first = runs[0][1];
+  const lines = [
+    `Built from commit ${runs.map(([rt, r]) => `${r.machine.commit} (${rt})`).join(", ")}; ` +
+      runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0]}-${r.loadAfter[0]}`).join(", ") +
+      `; ${Object.entries(first.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    "",
+    "MB/s of encoded bytes for this library · ratio to msgpackr · ratio to @msgpack/msgpack (above 1: we are faster).",
+    "",
+  ];
+  const header = ["data set", ...runs.flatMap(([rt]) => [`${rt} encode`, `${rt} decode`])];
+  const rows = first.sets.map((/** @type {any} */ s0) => [
+    `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, ${formatSize(s0.bytes)}`,
+    ...runs.flatMap(([, r]) => {
+      const set = r.sets.find((/** @type {any} */ x) => x.name === s0.name);
+      return set ? [cell(set, "encode", OURS), cell(set, "decode", OURS)] : ["-", "-"];
+    }),
+  ]);
+  for (const s0 of first.sets) {
+    if (!s0.results.encode[POOLED]) continue;
+    rows.push([
+      `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, ${formatSize(s0.bytes)}, \`poolResults\``,
+      ...runs.flatMap(([, r]) => {
+        const set = r.sets.find((/** @type {any} */ x) => x.name === s0.name);
+        return set ? [cell(set, "encode", POOLED), ""] : ["-", ""];
+      }),
+    ]);
+  }
+  lines.push(mdTable(header, rows), "");
+  lines.push(
+    "\\* Binaries decode as copies by default; the other libraries return views of the input, which take near-constant time, so a ratio means little there (see `binaryAsView` in the per-runtime files).",
+    "",
+  );
+  // geometric means
+  const geo = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+  /** @param {any} r @param {string} op @param {string} peer @param {boolean} pooled */
+  const mean = (r, op, peer, pooled) => {
+    const xs = [];
+    for (const set of r.sets) {
+      if (op === "decode" && set.name.startsWith("blob")) continue;
+      const mine = (pooled && set.results[op][POOLED]) || set.results[op][OURS];
+      const x = ratio(mine, set.results[op][peer]);
+      if (Number.isFinite(x)) xs.push(x);
+    }
+    return xs.length ? geo(xs).toFixed(2) : "-";
+  };
+  const geoRows = [];
+  for (const peer of ["msgpackr", "@msgpack/msgpack"]) {
+    geoRows.push([`×${peer}`, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, false), mean(r, "decode", peer, false)])]);
+    geoRows.push([`×${peer}, with \`poolResults\``, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, true), ""])]);
+  }
+  lines.push("Geometric means of the ratios over the data sets (binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
+  // bulk bars
+  const bars = [];
+  for (const [name, ref] of [["blob-1m", SET_REF], ["blob-16m", SET_REF], ["ascii-1m", ENCODE_INTO_REF], ["unicode-1m", ENCODE_INTO_REF]]) {
+    bars.push([
+      `${name} encode ÷ ${ref.replace("reference: ", "")}`,
+      ...runs.map(([, r]) => {
+        const set = r.sets.find((/** @type {any} */ x) => x.name === name);
+        const x = set ? ratio(set.results.encode[OURS], set.results.encode[ref]) : NaN;
+        return Number.isFinite(x) ? `${fmtRatio(x)} (${sig3(set.results.encode[ref].mbps)} MB/s)` : "-";
+      }),
+    ]);
+  }
+  lines.push("Bulk data: this library's encode speed as a fraction of the platform's own copy / UTF-8 encoder into a reused buffer, same run:", "", mdTable(["", ...runs.map(([rt]) => rt)], bars), "");
+  const text = lines.join("\n");
+  console.log(text);
+  const path = await writeResult("peers-summary.md", text + "\n");
+  if (path) console.log(`wrote ${path}`);
+}
+
 if (args.options.render) await render();
+else if (args.options.summary) await summary();
 else await main();
