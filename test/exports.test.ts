@@ -11,6 +11,16 @@ import { ROOT, RUNTIMES, entryName, explain, readJson, requireBinary, run } from
 const pkg = readJson("package.json");
 const deno = readJson("deno.json");
 
+describe("package.json scripts", () => {
+  test("run Node and npm through the Node that started npm, never node_modules/.bin/node (the node22 devDependency)", () => {
+    // npm puts node_modules/.bin first on PATH; a bare `node` or `npm run` in a script would run Node 22 there
+    for (const [name, script] of Object.entries<string>(pkg.scripts)) {
+      const bare = script.split("&&").map((s) => s.trim()).filter((s) => /^(node|npm|npx)\s/.test(s));
+      expect(bare, `script "${name}"`).toEqual([]);
+    }
+  });
+});
+
 describe("package.json and deno.json agree", () => {
   test("name and version", () => {
     expect(deno.name).toBe(pkg.name);
