@@ -88,7 +88,8 @@ export interface EncodeOptions<ContextType = undefined> {
    * Deno, where allocating an `ArrayBuffer` costs ~0.6 µs. The bytes stay
    * independent (never overwritten), but `result.buffer` holds other
    * results too: don't transfer it (`postMessage(x, [x.buffer])`) or read
-   * it without `byteOffset`; copy with `result.slice()` first.
+   * it without `byteOffset`; copy with `result.slice()` first. Ignored on
+   * Bun, where allocating is cheaper than pooling.
    * @default false
    */
   poolResults?: boolean;

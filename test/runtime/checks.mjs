@@ -467,6 +467,24 @@ export function checkRoundTrips(lib, { seed = 1, count = 400, big = true } = {})
     roundTrip(lib, gen.map(lib, 2), tag(`Map #${i} with useMap`), { useMap: true });
     n++;
   }
+  // poolResults: the same bytes as plain results, none overwritten by later calls;
+  // shared slabs except on Bun, where the option keeps plain results (cheaper there)
+  if (lib.Encoder) {
+    const pooled = new lib.Encoder({ poolResults: true });
+    const plain = new lib.Encoder();
+    const kept = [];
+    for (let i = 0; i < 600; i++) {
+      const value = gen.value(lib, 2);
+      kept.push({ out: pooled.encode(value), expected: plain.encode(value) });
+    }
+    kept.forEach(({ out, expected }, i) => {
+      if (bytesToHex(out) !== bytesToHex(expected)) fail(`${tag("poolResults")}: result ${i} differs from the plain encoding`);
+    });
+    const shared = kept.some(({ out }) => out.buffer.byteLength !== out.length);
+    const expectShared = typeof globalThis.Bun === "undefined";
+    if (shared !== expectShared) fail(`${tag("poolResults")}: results ${shared ? "share" : "do not share"} buffers on ${runtimeName()}`);
+    n++;
+  }
   if (big) {
     const values = bigValues(gen, lib);
     for (const { name, value } of values) {
