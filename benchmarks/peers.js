@@ -498,7 +498,7 @@ async function summary() {
   const first = runs[0][1];
   const lines = [
     `Built from commit ${runs.map(([rt, r]) => `${r.machine.commit} (${rt})`).join(", ")}; ` +
-      runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0]}-${r.loadAfter[0]}`).join(", ") +
+      runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0].toFixed(1)}-${r.loadAfter[0].toFixed(1)}`).join(", ") +
       `; ${Object.entries(first.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
     "MB/s of encoded bytes for this library · ratio to msgpackr · ratio to @msgpack/msgpack (above 1: we are faster).",
