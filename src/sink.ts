@@ -21,6 +21,7 @@
  * @module
  */
 
+import { ON_BUN } from "./engine.ts";
 import { EncodeErrorCode, encodeError } from "./errors.ts";
 import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
 
@@ -59,7 +60,7 @@ export const POOL_MAX_RESULT_BYTES: number = 4096;
  * and the copy into the slab (the peer benchmark's 125 B message encoded at
  * half the speed with pooling), so there `poolResults` keeps plain results.
  */
-const POOLING_PAYS: boolean = typeof (globalThis as { Bun?: unknown }).Bun === "undefined";
+const POOLING_PAYS: boolean = !ON_BUN;
 
 /** Size of each slab that pooled results share. */
 const POOL_SLAB_BYTES = 64 * 1024;

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { ON_BUN } from "./engine.ts";
 import { DecodeErrorCode, decodeError } from "./errors.ts";
 
 /**
@@ -24,8 +25,12 @@ import { DecodeErrorCode, decodeError } from "./errors.ts";
  */
 export const ENCODE_JS_MAX_CHARS = 64;
 
-/** Byte strings shorter than this are decoded by the JS loop, longer ones by `TextDecoder`. */
-export const DECODE_JS_MAX_BYTES = 48;
+/**
+ * Byte strings shorter than this are decoded by the JS loop, longer ones by
+ * `TextDecoder`: 48 in V8; 16 on Bun, where record decoding ran 1.02-1.26x
+ * faster with 16 than with 48 (round-robin, 100 kB records).
+ */
+export const DECODE_JS_MAX_BYTES: number = ON_BUN ? 16 : 48;
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
