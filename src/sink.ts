@@ -2,8 +2,8 @@
  * The byte sink behind the encoder, and the module that allocates its
  * output (a long string encoded on its own is the exception: utf8.ts writes
  * it straight into its result). Small values are written with plain
- * indexed stores into a plain, reusable scratch `Uint8Array`; when it fills, its bytes move in bulk into
- * a store: a resizable `ArrayBuffer` grown in place (or, by choice, a plain
+ * indexed stores into a plain, reusable scratch `Uint8Array`; when it
+ * fills, its bytes move in bulk into a store: a resizable `ArrayBuffer` grown in place (or, by choice, a plain
  * buffer grown by copying), sized from an estimate of the value; past the
  * store's ceiling, or where `ArrayBuffer.prototype.resize` does not exist,
  * output continues as a list of chunks. Large binaries are not copied into
