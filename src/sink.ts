@@ -1,13 +1,14 @@
 /**
- * The byte sink behind the encoder, and the module that allocates its
- * output (a long string encoded on its own is the exception: utf8.ts writes
- * it straight into its result). Small values are written with plain
- * indexed stores into a plain, reusable scratch `Uint8Array`; when it
- * fills, its bytes move in bulk into a store: a resizable `ArrayBuffer` grown in place (or, by choice, a plain
- * buffer grown by copying), sized from an estimate of the value; past the
- * store's ceiling, or where `ArrayBuffer.prototype.resize` does not exist,
- * output continues as a list of chunks. Large binaries are not copied into
- * the store at all: they are referenced and copied once, into the result.
+ * The byte sink behind the encoder, and the module that allocates its output
+ * (a long string encoded on its own is the exception: utf8.ts writes it
+ * straight into its result). Small values are written with plain indexed
+ * stores into a plain, reusable scratch `Uint8Array`; when it fills, its
+ * bytes move in bulk into a store: a resizable `ArrayBuffer` grown in place
+ * (or, by choice, a plain buffer grown by copying), sized from an estimate
+ * of the value; past the store's ceiling, or where
+ * `ArrayBuffer.prototype.resize` does not exist, output continues as a list
+ * of chunks. Large binaries are not copied into the store at all: they are
+ * referenced and copied once, into the result.
  *
  * Why: element stores into a view of a resizable buffer are 2-10x slower
  * than into a plain one in every engine, while bulk `set`/`encodeInto` into
