@@ -53,7 +53,7 @@ export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
 export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
 /** With `poolResults`, results up to this size are views into a shared slab. */
-export const POOL_MAX_RESULT_BYTES: number = 4096;
+const POOL_MAX_RESULT_BYTES = 4096;
 
 /**
  * Whether pooling small results pays here. In V8 (Node, Deno, Chromium)

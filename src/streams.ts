@@ -22,7 +22,7 @@
 
 import { Decoder, toBytes, type DecodeOptions } from "./decode.ts";
 import { Encoder, type EncodeOptions } from "./encode.ts";
-import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, tooDeepToDecode } from "./errors.ts";
+import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, overLimit, tooDeepToDecode } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH, decodeLimits, type DecodeLimits } from "./limits.ts";
 
@@ -674,11 +674,7 @@ class StreamReader {
       const s = q.start;
       const length = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
       if (length > this.maxValueBytes) {
-        throw new DecodeError(
-          `Cannot decode frame at offset ${q.offset}: length ${length} exceeds maxValueBytes (${this.maxValueBytes})`,
-          q.offset,
-          DecodeErrorCode.MAX_LENGTH,
-        );
+        throw overLimit("frame", q.offset, length, "maxValueBytes", this.maxValueBytes);
       }
       this.frameLength = length;
     }
