@@ -89,6 +89,24 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Reads `reader` to the end slowly (a 2 ms pause every 10 items) and returns
+ * how many items came and how far the producer, whose progress `produced()`
+ * reports, ever got ahead of the reader.
+ */
+async function readSlowly(reader: ReadableStreamDefaultReader<unknown>, produced: () => number): Promise<{ read: number; maxAhead: number }> {
+  let read = 0;
+  let maxAhead = 0;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    read++;
+    await sleep(read % 10 === 0 ? 2 : 0);
+    maxAhead = Math.max(maxAhead, produced() - read);
+  }
+  return { read, maxAhead };
+}
+
 /** Varied values: every family and header width, multi-byte UTF-8, extensions. */
 function variedValues(): unknown[] {
   const s = (n: number, unit: string): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
@@ -507,17 +525,7 @@ describe("backpressure", () => {
       },
       { highWaterMark: 1 },
     );
-    const reader = source.pipeThrough(new EncoderStream()).getReader();
-    let read = 0;
-    let maxAhead = 0;
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) break;
-      read++;
-      if (read % 10 === 0) await sleep(2);
-      else await sleep(0);
-      maxAhead = Math.max(maxAhead, pulled - read);
-    }
+    const { read, maxAhead } = await readSlowly(source.pipeThrough(new EncoderStream()).getReader(), () => pulled);
     expect(read).toBe(200);
     expect(maxAhead).toBeLessThanOrEqual(4);
   });
@@ -535,16 +543,7 @@ describe("backpressure", () => {
       }
       await writer.close();
     })();
-    const reader = decoder.readable.getReader();
-    let read = 0;
-    let maxAhead = 0;
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) break;
-      read++;
-      await sleep(read % 10 === 0 ? 2 : 0);
-      maxAhead = Math.max(maxAhead, written - read);
-    }
+    const { read, maxAhead } = await readSlowly(decoder.readable.getReader(), () => written);
     await writing;
     expect(read).toBe(300);
     expect(maxAhead).toBeLessThanOrEqual(4);
