@@ -8,8 +8,9 @@
  * @module
  */
 
-import { DecodeErrorCode, decodeError, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
+import { DecodeErrorCode, decodeError, extraBytes, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { toBytes } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
 import { decodeLimits, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -150,11 +151,7 @@ export class Decoder<ContextType = undefined> {
       this.setInput(bytes, 0);
       const value = this.readValue(0);
       if (this.pos !== this.end) {
-        throw decodeError(
-          `Cannot decode: ${this.end - this.pos} extra bytes after the value at offset ${this.pos}; use decodeMulti for back-to-back values`,
-          this.pos,
-          DecodeErrorCode.EXTRA_BYTES,
-        );
+        throw extraBytes(this.pos, this.end - this.pos);
       }
       return value;
     } finally {
@@ -539,18 +536,6 @@ export class Decoder<ContextType = undefined> {
     }
     return this.dv().getBigInt64(at);
   }
-}
-
-/** Views any accepted input as bytes, without copying. */
-export function toBytes(input: Uint8Array | ArrayBuffer | ArrayBufferView): Uint8Array {
-  // a subclass such as Node's Buffer would make slice() return views: use plain Uint8Array
-  if (input instanceof Uint8Array && input.constructor === Uint8Array) return input;
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  const raw: unknown = input;
-  if (raw instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && raw instanceof SharedArrayBuffer)) {
-    return new Uint8Array(raw);
-  }
-  throw new TypeError(`Cannot decode ${input === null ? "null" : typeof input}: expected a Uint8Array, ArrayBuffer or ArrayBufferView`);
 }
 
 const decoders = new WeakMap<object, Decoder<unknown>>();

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { EncodeErrorCode, bigintOutOfRange, describeType, encodeError, tooDeepToEncode, unsupportedType } from "./errors.ts";
+import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
@@ -606,7 +606,7 @@ export class Encoder<ContextType = undefined> {
       const data = ext.encode(obj, this.context);
       if (data == null) continue;
       if (!(data instanceof Uint8Array)) {
-        throw encodeError(`Cannot encode extension type ${ext.type}: its encode returned ${describeType(data)}, not a Uint8Array`, EncodeErrorCode.INVALID_EXT);
+        throw badExtPayload(ext.type, data);
       }
       this.writeExt(ext.type, data);
       return true;
@@ -616,7 +616,7 @@ export class Encoder<ContextType = undefined> {
 
   private writeExt(type: number, data: Uint8Array): void {
     if (!Number.isInteger(type) || type < -128 || type > 127) {
-      throw encodeError(`Cannot encode extension type ${type}: it must be an integer in -128..127`, EncodeErrorCode.INVALID_EXT);
+      throw badExtType(type);
     }
     const n = data.length;
     if (n > 0xffffffff) throw tooLong("extension", n);
@@ -678,10 +678,6 @@ function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void
     b[p + 3] = n >> 8;
     b[p + 4] = n;
   }
-}
-
-function tooLong(what: string, n: number): Error {
-  return encodeError(`Cannot encode ${what} of length ${n}: MessagePack allows at most 4294967295`, EncodeErrorCode.TOO_LONG);
 }
 
 const encoders = new WeakMap<object, Encoder<unknown>>();

@@ -118,7 +118,7 @@ export function truncated(start: number, need: number, end: number, what: string
   return new DecodeError(
     `Cannot decode ${what} at offset ${start}: input ends after ${end - start} of its ${need} bytes (${missing} missing)`,
     start,
-    DecodeErrorCode.TRUNCATED,
+    "TRUNCATED",
     missing,
   );
 }
@@ -137,28 +137,57 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
 export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
   return encodeError(
     `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${maxDepth}); the value may contain a cycle`,
-    EncodeErrorCode.MAX_DEPTH,
+    "MAX_DEPTH",
   );
 }
 
 /** A function, symbol or other value MessagePack cannot hold. */
 export function unsupportedType(value: unknown): EncodeError {
-  return encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, EncodeErrorCode.UNSUPPORTED_TYPE);
+  return encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, "UNSUPPORTED_TYPE");
 }
 
 /** A bigint past int 64 / uint 64. */
 export function bigintOutOfRange(n: bigint): EncodeError {
-  return encodeError(`Cannot encode bigint ${n}: it is outside the int64/uint64 range`, EncodeErrorCode.BIGINT_RANGE);
+  return encodeError(`Cannot encode bigint ${n}: it is outside the int64/uint64 range`, "BIGINT_RANGE");
 }
 
 /** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */
 export function tooDeepToDecode(start: number, maxDepth: number): DecodeError {
-  return decodeError(`Cannot decode container at offset ${start}: nesting is deeper than maxDepth (${maxDepth})`, start, DecodeErrorCode.MAX_DEPTH);
+  return decodeError(`Cannot decode container at offset ${start}: nesting is deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
 }
 
 /** A declared length past its `max*Length` limit. */
 export function overLimit(what: string, start: number, n: number, limitName: string, max: number): DecodeError {
-  return decodeError(`Cannot decode ${what} at offset ${start}: length ${n} exceeds ${limitName} (${max})`, start, DecodeErrorCode.MAX_LENGTH);
+  return decodeError(`Cannot decode ${what} at offset ${start}: length ${n} exceeds ${limitName} (${max})`, start, "MAX_LENGTH");
+}
+
+/** A string, binary, array, map or extension longer than MessagePack can declare. */
+export function tooLong(what: string, n: number): EncodeError {
+  return encodeError(`Cannot encode ${what} of length ${n}: MessagePack allows at most 4294967295`, "TOO_LONG");
+}
+
+/** An extension type outside -128..127, when encoding (`verb` "encode") or registering it. */
+export function badExtType(type: number, verb = "encode"): EncodeError {
+  return encodeError(`Cannot ${verb} extension type ${type}: it must be an integer in -128..127`, "INVALID_EXT");
+}
+
+/** An extension encoder that returned something other than bytes. */
+export function badExtPayload(type: number, data: unknown): EncodeError {
+  return encodeError(`Cannot encode extension type ${type}: its encode returned ${describeType(data)}, not a Uint8Array`, "INVALID_EXT");
+}
+
+/** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
+export function invalidUtf8(start: number): DecodeError {
+  return decodeError(`Cannot decode string at offset ${start}: bytes are not valid UTF-8`, start, "INVALID_UTF8");
+}
+
+/** `n` bytes left over after a value that ended at `offset`, in a one-value decode. */
+export function extraBytes(offset: number, n: number): DecodeError {
+  return decodeError(
+    `Cannot decode: ${n} extra bytes after the value at offset ${offset}; use decodeMulti for back-to-back values`,
+    offset,
+    "EXTRA_BYTES",
+  );
 }
 
 /** Names a value's type for error messages without printing user data. */

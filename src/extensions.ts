@@ -7,7 +7,7 @@
  * @module
  */
 
-import { EncodeErrorCode, encodeError } from "./errors.ts";
+import { badExtType } from "./errors.ts";
 
 /**
  * An extension value: a type in -128..127 and its payload bytes. Encoded as
@@ -81,7 +81,7 @@ export class ExtensionCodec<ContextType = undefined> {
   register(extension: Extension<ContextType>): void {
     const { type } = extension;
     if (!Number.isInteger(type) || type < -128 || type > 127) {
-      throw encodeError(`Cannot register extension type ${type}: it must be an integer in -128..127`, EncodeErrorCode.INVALID_EXT);
+      throw badExtType(type, "register");
     }
     this.encoders.push({ type, encode: extension.encode });
     this.decoders.set(type, extension.decode);

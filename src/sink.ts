@@ -23,12 +23,11 @@
  * @module
  */
 
-import { ON_BUN } from "./engine.ts";
+import { CAN_RESIZE, ON_BUN } from "./engine.ts";
 import { EncodeErrorCode, encodeError } from "./errors.ts";
 import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
 
-/** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024). */
-export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function";
+export { CAN_RESIZE };
 
 /**
  * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse

@@ -20,10 +20,11 @@
  * @module
  */
 
-import { Decoder, toBytes, type DecodeOptions } from "./decode.ts";
+import { Decoder, type DecodeOptions } from "./decode.ts";
 import { Encoder, type EncodeOptions } from "./encode.ts";
 import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, overLimit, tooDeepToDecode } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
+import { toBytes } from "./input.ts";
 import { DEFAULT_MAX_DEPTH, decodeLimits, type DecodeLimits } from "./limits.ts";
 
 // ---------------------------------------------------------------------------

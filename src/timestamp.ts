@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DecodeErrorCode, EncodeErrorCode, decodeError, encodeError } from "./errors.ts";
+import { decodeError, encodeError } from "./errors.ts";
 
 /** The extension type of timestamps. */
 export const TIMESTAMP_TYPE = -1;
@@ -44,7 +44,7 @@ export function writeTimestamp(out: Uint8Array, view: DataView, pos: number, ms:
 
 /** Payload length (4, 8 or 12) of the shortest timestamp for `ms`, after validating it. */
 export function timestampLength(ms: number): number {
-  if (ms !== ms) throw encodeError("Cannot encode Date: it is an Invalid Date (time is NaN)", EncodeErrorCode.INVALID_DATE);
+  if (ms !== ms) throw encodeError("Cannot encode Date: it is an Invalid Date (time is NaN)", "INVALID_DATE");
   const sec = Math.floor(ms / 1000);
   if (sec >= 0 && sec < 0x400000000) return ms % 1000 === 0 && sec <= 0xffffffff ? 4 : 8;
   return 12;
@@ -74,14 +74,14 @@ export function readTimestamp(data: Uint8Array, offset: number): Date {
       throw decodeError(
         `Cannot decode timestamp at offset ${offset}: payload is ${data.byteLength} bytes, expected 4, 8 or 12`,
         offset,
-        DecodeErrorCode.INVALID_EXT,
+        "INVALID_EXT",
       );
   }
   if (nsec >= 1e9) {
     throw decodeError(
       `Cannot decode timestamp at offset ${offset}: nanoseconds ${nsec} must be below 1000000000`,
       offset,
-      DecodeErrorCode.INVALID_EXT,
+      "INVALID_EXT",
     );
   }
   const ms = sec * 1000 + Math.floor(nsec / 1e6);
@@ -89,7 +89,7 @@ export function readTimestamp(data: Uint8Array, offset: number): Date {
     throw decodeError(
       `Cannot decode timestamp at offset ${offset}: ${sec} seconds is outside the range of Date`,
       offset,
-      DecodeErrorCode.INVALID_EXT,
+      "INVALID_EXT",
     );
   }
   return new Date(ms);

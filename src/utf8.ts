@@ -16,7 +16,7 @@
  */
 
 import { ON_BUN } from "./engine.ts";
-import { DecodeErrorCode, decodeError } from "./errors.ts";
+import { invalidUtf8 } from "./errors.ts";
 
 /**
  * Strings with fewer UTF-16 units than this are written by the JS loop;
@@ -180,14 +180,6 @@ export function decodeUtf8(bytes: Uint8Array, start: number, length: number): st
   } catch {
     throw invalidUtf8(start);
   }
-}
-
-function invalidUtf8(start: number): Error {
-  return decodeError(
-    `Cannot decode string at offset ${start}: bytes are not valid UTF-8`,
-    start,
-    DecodeErrorCode.INVALID_UTF8,
-  );
 }
 
 /**
