@@ -31,7 +31,7 @@ function fromReadme(): Example[] {
   const text = readFileSync(join(root, "README.md"), "utf8");
   return [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
     .map((m) => m[1]!)
-    .filter((code) => code.includes('from "@resizable/msgpack"'))
+    .filter((code) => /from "@resizable\/msgpack(\/mini)?"/.test(code))
     .map((code, i) => ({ name: `README.md block #${i + 1}`, code }));
 }
 
@@ -41,6 +41,7 @@ const examples = [...files.flatMap(fromJsDoc), ...fromReadme()];
 function prepare(example: Example, i: number): string {
   const code = example.code
     .replaceAll('"@resizable/msgpack/streams"', JSON.stringify(join(root, "src", "streams.ts")))
+    .replaceAll('"@resizable/msgpack/mini"', JSON.stringify(join(root, "src", "mini.ts")))
     .replaceAll('"@resizable/msgpack"', JSON.stringify(join(root, "src", "index.ts")))
     .replaceAll("console.assert(", "__assert(");
   const file = join(outDir, `example-${i}.ts`);

@@ -30,6 +30,12 @@ ${streams ? `assert.equal(typeof streams.decodeAsync, "function");
 assert.deepEqual({ ...(await streams.decodeAsync((async function* () { yield bytes.subarray(0, 3); yield bytes.subarray(3); })())) }, value);
 // One copy of the core: errors from "./streams" are the DecodeError of ".".
 await assert.rejects(streams.decodeAsync((async function* () { yield Uint8Array.of(0xc1); })()), lib.DecodeError);` : ""}
+// The mini entry: the same bytes, values and error classes as ".".
+const mini = await import("${NAME}/mini");
+assert.deepEqual([...mini.encode(value)], [...bytes]);
+assert.deepEqual({ ...mini.decode(bytes) }, value);
+assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
+assert.ok(import.meta.resolve("${NAME}/mini").endsWith("/dist/mini.js"));
 const require = createRequire(import.meta.url);
 const resolved = import.meta.resolve("${NAME}");
 assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.js$/);
@@ -48,6 +54,10 @@ assert.ok(bytes instanceof Uint8Array);
 assert.deepEqual({ ...lib.decode(bytes) }, value);
 assert.throws(() => lib.decode(Uint8Array.of(0xc1)), lib.DecodeError);
 assert.deepEqual(lib.decode(lib.encode(new lib.ExtData(5, Uint8Array.of(9)))), new lib.ExtData(5, Uint8Array.of(9)));
+const mini = require("${NAME}/mini");
+assert.ok(require.resolve("${NAME}/mini").endsWith("/dist/mini.cjs"));
+assert.deepEqual([...mini.encode(value)], [...bytes]);
+assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
 (async () => {
 ${streams ? `  const streams = require("${NAME}/streams");
   assert.equal(typeof streams.decodeAsync, "function");
@@ -60,8 +70,12 @@ ${streams ? `  const streams = require("${NAME}/streams");
 const TS_ESM_CONSUMER = (streams: boolean) => `
 import { decode, decodeMulti, encode, Decoder, DecodeError, Encoder, ExtData, ExtensionCodec, EncodeError } from "${NAME}";
 ${streams ? `import { decodeAsync } from "${NAME}/streams";` : ""}
+import * as mini from "${NAME}/mini";
 
 const bytes: Uint8Array = encode({ a: 1, b: [1, 2, 3] });
+const small: Uint8Array = mini.encode({ a: 1 }, { sortKeys: true, extensionCodec: new ExtensionCodec() });
+const fromMini: unknown = mini.decode(small, { useMap: true, maxDepth: 8 });
+const miniError: boolean = fromMini instanceof mini.DecodeError;
 const value: unknown = decode(bytes);
 const asMap: unknown = decode(bytes, { useMap: true, int64: "bigint" });
 const many: unknown[] = [...decodeMulti(bytes)];
@@ -78,8 +92,10 @@ ${streams ? `const later: Promise<unknown> = decodeAsync((async function* () { y
 decode(bytes, { int64: "sometimes" });
 // @ts-expect-error encode returns bytes, not a string
 const wrong: string = encode(1);
+// @ts-expect-error the mini encoder has no buffer tuning options
+mini.encode(1, { poolResults: true });
 
-export { codec, extData, extType, isError, wrong${streams ? ", later" : ""} };
+export { codec, extData, extType, isError, miniError, wrong${streams ? ", later" : ""} };
 `;
 
 const TS_CJS_CONSUMER = `

@@ -1,0 +1,271 @@
+/**
+ * The decoder of `@resizable/msgpack/mini`: the main decoder's values, its
+ * errors (same code, offset and `needed` for every input) and its options,
+ * from about a third of the code. Left out for size: the map-key cache, the
+ * JS UTF-8 decoder for non-ASCII text and the float reads without a
+ * `DataView`.
+ *
+ * @module
+ */
+
+import type { DecodeOptions, Int64Mode } from "./decode.ts";
+import { decodeError, extraBytes, invalidUtf8, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
+import { ExtData } from "./extensions.ts";
+import { toBytes } from "./input.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
+
+/** Strict, and keeps a leading U+FEFF: a string is exactly its bytes. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+const EMPTY = new Uint8Array(0);
+
+type Reader = (bytes: Uint8Array, offset: number, options: DecodeOptions<unknown> | undefined) => [unknown, number];
+
+function reader(): Reader {
+  let b: Uint8Array = EMPTY;
+  let view: DataView | null = null;
+  /** Whether `TextDecoder` may read views of the input (not of a shared or resizable buffer). */
+  let plain = true;
+  let pos = 0;
+  let end = 0;
+  let options: DecodeOptions<unknown> | undefined;
+  let int64: Int64Mode = "auto";
+
+  function dv(): DataView {
+    return (view ??= new DataView(b.buffer, b.byteOffset, b.byteLength));
+  }
+
+  /** Checks that `n` bytes follow, advances past them and returns where they begin. */
+  function need(n: number, start: number, what: string): number {
+    const at = pos;
+    if (at + n > end) throw truncated(start, at - start + n, end, what);
+    pos = at + n;
+    return at;
+  }
+
+  /** A big-endian unsigned integer of `size` (1, 2, 4) bytes. */
+  function uint(size: number, start: number, what: string): number {
+    const at = need(size, start, what);
+    let n = 0;
+    for (let i = 0; i < size; i++) n = n * 256 + b[at + i]!;
+    return n;
+  }
+
+  /** The limit option `name`, or its default. */
+  function limit(name: keyof DecodeLimits): number {
+    return options?.[name] ?? (name === "maxDepth" ? DEFAULT_MAX_DEPTH : MAX_U32);
+  }
+
+  /** Checks a declared length against the `name` limit. */
+  function check(n: number, name: keyof DecodeLimits, start: number, what: string): void {
+    const max = limit(name);
+    if (n > max) throw overLimit(what, start, n, name, max);
+  }
+
+  /** Checks a declared payload length against its limit, then the bytes left; returns where it begins. */
+  function payload(n: number, name: keyof DecodeLimits, start: number, what: string): number {
+    check(n, name, start, what);
+    return need(n, start, what);
+  }
+
+  function value(depth: number): unknown {
+    const start = pos;
+    if (pos >= end) throw truncated(pos, 1, end, "value");
+    const t = b[pos++]!;
+    if (t < 0x80) return t; // positive fixint
+    if (t >= 0xe0) return t - 0x100; // negative fixint
+    if (t < 0x90) return map(t & 0x0f, depth, start); // fixmap
+    if (t < 0xa0) return array(t & 0x0f, depth, start); // fixarray
+    if (t < 0xc0) return string(t & 0x1f, start); // fixstr
+    if (t < 0xc4) {
+      if (t === 0xc0) return null;
+      if (t > 0xc1) return t === 0xc3; // false / true
+    } else if (t < 0xc7) {
+      // bin 8 / 16 / 32
+      const n = uint(1 << (t - 0xc4), start, "binary");
+      const at = payload(n, "maxBinLength", start, "binary");
+      return options?.binaryAsView ? b.subarray(at, at + n) : b.slice(at, at + n);
+    } else if (t < 0xca) {
+      return extension(uint(1 << (t - 0xc7), start, "extension"), start); // ext 8 / 16 / 32
+    } else if (t < 0xcc) {
+      const at = need(4 << (t - 0xca), start, "float");
+      return t === 0xca ? dv().getFloat32(at) : dv().getFloat64(at); // float 32 / 64
+    } else if (t < 0xcf) {
+      return uint(1 << (t - 0xcc), start, "integer"); // uint 8 / 16 / 32
+    } else if (t === 0xcf || t === 0xd3) {
+      return int(need(8, start, "integer"), t === 0xd3); // uint 64 / int 64
+    } else if (t < 0xd3) {
+      // int 8 / 16 / 32
+      const size = 1 << (t - 0xd0);
+      const shift = 32 - 8 * size;
+      return (uint(size, start, "integer") << shift) >> shift;
+    } else if (t < 0xd9) {
+      return extension(1 << (t - 0xd4), start); // fixext 1 / 2 / 4 / 8 / 16
+    } else if (t < 0xdc) {
+      return string(uint(1 << (t - 0xd9), start, "string"), start); // str 8 / 16 / 32
+    } else if (t < 0xde) {
+      return array(uint(2 << (t - 0xdc), start, "array"), depth, start); // array 16 / 32
+    } else {
+      return map(uint(2 << (t - 0xde), start, "map"), depth, start); // map 16 / 32
+    }
+    throw decodeError(`Cannot decode value at offset ${start}: type byte 0xc1 is reserved and never used`, start, "INVALID_BYTE");
+  }
+
+  /** A 64-bit integer at `at`, as a number or a bigint by the `int64` option. */
+  function int(at: number, signed: boolean): number | bigint {
+    if (int64 !== "bigint") {
+      const hi = dv().getUint32(at);
+      const n = (signed ? hi | 0 : hi) * 2 ** 32 + dv().getUint32(at + 4);
+      if (int64 === "number" || Number.isSafeInteger(n)) return n;
+    }
+    return signed ? dv().getBigInt64(at) : dv().getBigUint64(at);
+  }
+
+  function string(n: number, start: number): string {
+    const at = payload(n, "maxStrLength", start, "string");
+    if (n < 16) {
+      // short ASCII without a TextDecoder call
+      let s = "";
+      for (let i = at; i < at + n; i++) {
+        const c = b[i]!;
+        if (c > 0x7f) {
+          s = "";
+          break;
+        }
+        s += String.fromCharCode(c);
+      }
+      if (s.length === n) return s;
+    }
+    try {
+      return utf8.decode(plain ? b.subarray(at, at + n) : b.slice(at, at + n));
+    } catch {
+      throw invalidUtf8(at);
+    }
+  }
+
+  function array(n: number, depth: number, start: number): unknown[] {
+    check(n, "maxArrayLength", start, "array");
+    if (pos + n > end) throw truncated(start, pos - start + n, end, `array of ${n} items`);
+    if (depth >= limit("maxDepth")) throw tooDeepToDecode(start, limit("maxDepth"));
+    const a = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) a[i] = value(depth + 1);
+    return a;
+  }
+
+  function map(n: number, depth: number, start: number): unknown {
+    check(n, "maxMapLength", start, "map");
+    if (pos + 2 * n > end) throw truncated(start, pos - start + 2 * n, end, `map of ${n} entries`);
+    if (depth >= limit("maxDepth")) throw tooDeepToDecode(start, limit("maxDepth"));
+    // a plain object while every key is a string, unless useMap
+    let m: Map<unknown, unknown> | null = options?.useMap ? new Map() : null;
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const k = value(depth + 1);
+      if (m === null && typeof k !== "string") m = new Map(Object.entries(o));
+      const v = value(depth + 1);
+      if (m !== null) m.set(k, v);
+      // as JSON.parse does: an own property, never the prototype
+      else if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+      else o[k as string] = v;
+    }
+    return m ?? o;
+  }
+
+  function extension(n: number, start: number): unknown {
+    check(n, "maxExtLength", start, "extension");
+    const type = (b[need(1, start, "extension type")]! << 24) >> 24;
+    const at = need(n, start, "extension");
+    const data = b.slice(at, at + n);
+    const decodeExt = options?.extensionCodec?.decoders.get(type);
+    if (decodeExt !== undefined) return decodeExt(data, type, options!.context);
+    return type === TIMESTAMP_TYPE ? readTimestamp(data, start) : new ExtData(type, data);
+  }
+
+  return (bytes, offset, o) => {
+    b = bytes;
+    const buffer = bytes.buffer as ArrayBuffer;
+    plain = buffer instanceof ArrayBuffer && !buffer.resizable;
+    pos = offset;
+    end = bytes.length;
+    options = o;
+    int64 = o?.int64 ?? (o?.useBigInt64 ? "bigint" : "auto");
+    try {
+      return [value(0), pos];
+    } finally {
+      // keep no user memory alive between calls
+      b = EMPTY;
+      view = null;
+      options = undefined;
+    }
+  };
+}
+
+/** Readers not in use; a call takes one, so calls made from inside an extension get their own. */
+const idle: Reader[] = [];
+
+function read<C>(bytes: Uint8Array, offset: number, options: DecodeOptions<C> | undefined): [unknown, number] {
+  const r = idle.pop() ?? reader();
+  try {
+    return r(bytes, offset, options as DecodeOptions<unknown> | undefined);
+  } finally {
+    idle.push(r);
+  }
+}
+
+/**
+ * Decodes exactly one MessagePack value that fills `input`: the same value,
+ * or the same `DecodeError` (code, offset, `needed`), as `decode()` from
+ * `@resizable/msgpack`, with the same options.
+ *
+ * @param input the bytes: a `Uint8Array`, `ArrayBuffer` or any view
+ * @param options see the main entry's `DecodeOptions`
+ * @returns the value
+ * @throws {DecodeError} with `offset` and `code`: truncated input, the
+ *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes
+ *
+ * @example
+ * ```ts
+ * import { decode, DecodeError } from "@resizable/msgpack/mini";
+ * console.assert((decode(new Uint8Array([0x92, 1, 0xa1, 0x78])) as unknown[])[1] === "x");
+ * try {
+ *   decode(new Uint8Array([0x92, 1]));
+ * } catch (e) {
+ *   console.assert(e instanceof DecodeError && e.code === "TRUNCATED" && e.offset === 0);
+ * }
+ * ```
+ */
+export function decode<ContextType = undefined>(input: Uint8Array | ArrayBuffer | ArrayBufferView, options?: DecodeOptions<ContextType>): unknown {
+  const bytes = toBytes(input);
+  const [value, at] = read(bytes, 0, options);
+  if (at !== bytes.length) throw extraBytes(at, bytes.length - at);
+  return value;
+}
+
+/**
+ * Decodes back-to-back MessagePack values in `input`, one at a time.
+ *
+ * @param input the bytes
+ * @param options see the main entry's `DecodeOptions`
+ * @returns a generator of the values
+ * @throws {DecodeError} when a value is malformed or truncated
+ *
+ * @example
+ * ```ts
+ * import { decodeMulti, encode } from "@resizable/msgpack/mini";
+ * const bytes = new Uint8Array([...encode("a"), ...encode(2)]);
+ * console.assert([...decodeMulti(bytes)].join() === "a,2");
+ * ```
+ */
+export function* decodeMulti<ContextType = undefined>(
+  input: Uint8Array | ArrayBuffer | ArrayBufferView,
+  options?: DecodeOptions<ContextType>,
+): Generator<unknown, void, unknown> {
+  const bytes = toBytes(input);
+  let at = 0;
+  while (at < bytes.length) {
+    const [value, next] = read(bytes, at, options);
+    at = next;
+    yield value;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The mini entry against the main one: for every value, the same bytes;
+ * for every input, the same value or the same DecodeError (code, offset,
+ * needed). Seeded values, the shared vectors, every option that mini
+ * accepts, random and mutated bytes, and outputs past its scratch and past
+ * its store ceiling.
+ */
+import { describe, expect, test } from "vitest";
+import * as main from "../src/index.ts";
+import * as mini from "../src/mini.ts";
+import { forSeeds, hex, string, value, type Random } from "./_support/arbitrary.ts";
+import { loadVectors } from "./_support/vectors.ts";
+
+type Outcome = { value: unknown } | { error: string };
+
+/** What decoding gives: the value, or the error's class, code, offset and needed. */
+function outcome(run: () => unknown): Outcome {
+  try {
+    return { value: run() };
+  } catch (e) {
+    if (e instanceof main.DecodeError) return { error: `DecodeError ${e.code} at ${e.offset} needing ${e.needed}` };
+    if (e instanceof main.EncodeError) return { error: `EncodeError ${e.code}` };
+    return { error: `${(e as Error).constructor.name}` };
+  }
+}
+
+function sameDecode(bytes: Uint8Array, options?: main.DecodeOptions): void {
+  const want = outcome(() => main.decode(bytes, options));
+  const got = outcome(() => mini.decode(bytes, options));
+  expect(got, hex(bytes)).toEqual(want);
+  const many = outcome(() => [...main.decodeMulti(bytes, options)]);
+  expect(outcome(() => [...mini.decodeMulti(bytes, options)]), hex(bytes)).toEqual(many);
+}
+
+function sameEncode(x: unknown, options?: mini.EncodeOptions): Uint8Array | undefined {
+  const want = outcome(() => hex(main.encode(x, options)));
+  const got = outcome(() => hex(mini.encode(x, options)));
+  expect(got).toEqual(want);
+  return "value" in want ? main.encode(x, options) : undefined;
+}
+
+const ENCODE_OPTIONS: (mini.EncodeOptions | undefined)[] = [
+  undefined,
+  { sortKeys: true },
+  { forceFloat32: true },
+  { ignoreUndefined: true },
+  { maxDepth: 2 },
+];
+
+const DECODE_OPTIONS: (main.DecodeOptions | undefined)[] = [
+  undefined,
+  { useMap: true },
+  { int64: "bigint" },
+  { int64: "number" },
+  { useBigInt64: true },
+  { binaryAsView: true },
+  { maxDepth: 2 },
+  { maxStrLength: 3, maxBinLength: 3, maxArrayLength: 3, maxMapLength: 3, maxExtLength: 3 },
+];
+
+/** Values with undefined properties and a few extra types, for the options to bite on. */
+function richValue(r: Random): unknown {
+  const x = value(r, { rich: true, maxDepth: 4 });
+  return r.bool(0.3) ? { x, u: undefined, [string(r, 5)]: r.bool() ? new Set([1, "a"]) : new Float32Array([1.5]), z: 1.1 } : x;
+}
+
+describe("mini encode writes the main encoder's bytes", () => {
+  test("seeded rich values, with every option mini accepts", () => {
+    forSeeds(600, (r) => {
+      const x = richValue(r);
+      for (const options of ENCODE_OPTIONS) sameEncode(x, options);
+    });
+  });
+
+  test("the shared vectors", () => {
+    for (const v of loadVectors().filter((v) => v.encodable)) sameEncode(v.value);
+  });
+
+  test("unencodable values throw the same EncodeError", () => {
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    for (const x of [() => 1, Symbol("s"), 2n ** 64n, -(2n ** 63n) - 1n, new Date(NaN), cycle, new main.ExtData(200, new Uint8Array(1)), { a: [Symbol.iterator] }]) {
+      expect(outcome(() => mini.encode(x))).toEqual(outcome(() => main.encode(x)));
+      expect(outcome(() => mini.encode(x))).toHaveProperty("error");
+    }
+  });
+
+  test("extensions, including one that encodes with mini from inside mini", () => {
+    const extensionCodec = new main.ExtensionCodec();
+    extensionCodec.register({
+      type: 5,
+      encode: (v) => (v instanceof Set ? mini.encode([...v], { extensionCodec }) : null),
+      decode: (data) => new Set(mini.decode(data, { extensionCodec }) as unknown[]),
+    });
+    extensionCodec.register({ type: 6, encode: (v) => (v instanceof RegExp ? ("not bytes" as never) : null), decode: () => null });
+    const x = { s: new Set([1, new Set(["deep"])]), d: new Date(1.5e12), e: new main.ExtData(-7, new Uint8Array(20)) };
+    const bytes = sameEncode(x, { extensionCodec })!;
+    expect(mini.decode(bytes, { extensionCodec })).toEqual(x);
+    const bad = outcome(() => mini.encode(/x/, { extensionCodec }));
+    expect(bad).toEqual({ error: "EncodeError INVALID_EXT" });
+    expect(bad).toEqual(outcome(() => main.encode(/x/, { extensionCodec })));
+  });
+
+  test("outputs past the scratch, from the resizable store (or chunks on Node 18), exact length and plain", () => {
+    forSeeds(4, (r) => {
+      const x = Array.from({ length: 2000 }, () => value(r, { rich: true, maxDepth: 3 }));
+      const want = main.encode(x);
+      expect(want.length).toBeGreaterThan(64 * 1024);
+      const got = mini.encode(x);
+      expect(got.byteLength).toBe(got.buffer.byteLength);
+      expect((got.buffer as ArrayBuffer).resizable ?? false).toBe(false);
+      expect(Buffer.compare(got, want)).toBe(0);
+    });
+    const blob = new Uint8Array(3 * 1024 * 1024).map((_, i) => i * 7);
+    const text = "é".repeat(700_000);
+    const big = [blob, text, blob.subarray(5), { text }];
+    expect(Buffer.compare(mini.encode(big), main.encode(big))).toBe(0);
+  });
+
+  test("an output past the 256 MiB store ceiling continues in chunks, byte-exact", () => {
+    const MiB = 1 << 20;
+    const blob = new Uint8Array(MiB).map((_, i) => i * 131 + 7);
+    const x = new Array(300).fill(blob);
+    const got = mini.encode(x);
+    expect(got.length).toBe(3 + 300 * (5 + MiB));
+    expect(Buffer.compare(got, main.encode(x))).toBe(0);
+  });
+
+  test("earlier results are never overwritten by later calls", () => {
+    const a = mini.encode({ a: "first" });
+    const copy = a.slice();
+    for (let i = 0; i < 100; i++) mini.encode({ b: "x".repeat(i * 700) });
+    expect(a).toEqual(copy);
+  });
+});
+
+describe("mini decode gives the main decoder's values and errors", () => {
+  test("seeded rich values, with every option", () => {
+    forSeeds(400, (r) => {
+      const bytes = main.encode(richValue(r));
+      for (const options of DECODE_OPTIONS) sameDecode(bytes, options);
+    });
+  });
+
+  test("every encoding of the shared vectors", () => {
+    for (const v of loadVectors()) for (const bytes of v.encodings) sameDecode(bytes);
+  });
+
+  test("random bytes", () => {
+    forSeeds(4000, (r) => sameDecode(r.bytes(r.int(0, 40)), r.pick(DECODE_OPTIONS)));
+  });
+
+  test("mutated and truncated valid encodings", () => {
+    forSeeds(1500, (r) => {
+      const bytes = main.encode(value(r, { rich: true, maxDepth: 3 }));
+      for (let k = r.int(1, 4); k > 0; k--) {
+        bytes[r.int(0, bytes.length - 1)] = r.pick([0xff, 0x00, 0xc1, 0xdd, 0xdf, 0xdb, 0xc6, 0xc9, 0xd6, 0xd7, 0xc7, 0xa3, 0x81, (r.next() * 256) | 0]);
+      }
+      sameDecode(bytes, r.pick(DECODE_OPTIONS));
+      sameDecode(bytes.subarray(0, r.int(0, bytes.length)));
+    });
+  });
+
+  test("strings: invalid UTF-8, a leading BOM, long text, from shared and resizable buffers", () => {
+    const cases = ["a3-ef-bb-bf", "a2-c3-28", "a3-ed-a0-80", "a4-f4-90-80-80", "a1-80", "81-a2-c0-af-01", "d9-05-e2-82-ac-61-62"];
+    for (const c of cases) sameDecode(new Uint8Array(c.split("-").map((h) => parseInt(h, 16))));
+    const long = main.encode({ ["ключ"]: "日本語".repeat(500), bom: "\ufeffx" });
+    sameDecode(long);
+    const shared = new Uint8Array(new SharedArrayBuffer(long.length));
+    shared.set(long);
+    expect(mini.decode(shared)).toEqual(main.decode(long));
+    const resizable = new Uint8Array(new ArrayBuffer(long.length, { maxByteLength: 2 * long.length }));
+    resizable.set(long);
+    expect(mini.decode(resizable)).toEqual(main.decode(long));
+  });
+
+  test("map keys: __proto__ stays an own property, non-string keys switch to a Map", () => {
+    const bytes = main.encode(new Map<unknown, unknown>([["__proto__", { polluted: true }], [1, "one"]]));
+    sameDecode(bytes);
+    const obj = mini.decode(main.encode(JSON.parse('{"__proto__": {"polluted": true}}'))) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(obj)).toEqual(["__proto__"]);
+  });
+
+  test("extension decoders may call mini decode re-entrantly; unknown types are ExtData", () => {
+    const extensionCodec = new main.ExtensionCodec();
+    extensionCodec.register({ type: 9, encode: () => null, decode: (data) => ({ inner: mini.decode(data) }) });
+    const bytes = main.encode([new main.ExtData(9, main.encode([1, "two"])), new main.ExtData(10, new Uint8Array([1]))]);
+    const got = mini.decode(bytes, { extensionCodec }) as unknown[];
+    expect(got[0]).toEqual({ inner: [1, "two"] });
+    expect(got[1]).toBeInstanceOf(main.ExtData);
+    expect(got).toEqual(main.decode(bytes, { extensionCodec }));
+  });
+
+  test("inputs other than bytes throw the same TypeError", () => {
+    for (const x of [null, "abc", [1, 2], 3]) {
+      expect(outcome(() => mini.decode(x as never))).toEqual({ error: "TypeError" });
+    }
+  });
+
+  test("mini's errors are the main entry's classes", () => {
+    expect(mini.DecodeError).toBe(main.DecodeError);
+    expect(mini.EncodeError).toBe(main.EncodeError);
+    expect(mini.ExtData).toBe(main.ExtData);
+    expect(mini.ExtensionCodec).toBe(main.ExtensionCodec);
+  });
+});
