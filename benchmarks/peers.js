@@ -1,5 +1,5 @@
-// Peers benchmark (tinybench): encode and decode MB/s of this library,
-// msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON
+// Peers benchmark (tinybench): encode and decode MB/s of this library, its
+// mini entry, msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
@@ -33,7 +33,7 @@ import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, parseArgs, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
 import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
 
 const args = parseArgs();
 const QUICK = args.quick;
@@ -41,6 +41,7 @@ const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
 const MiB = 1024 * 1024;
 
 const lib = await loadLibrary();
+const mini = await loadMini();
 const mmEncoder = new MMEncoder();
 const mmDecoder = new MMDecoder();
 const reference = new MMDecoder();
@@ -51,6 +52,7 @@ const td = new TextDecoder();
 /** @type {Library[]} */
 const LIBRARIES = [
   { name: "@resizable/msgpack", encode: (v) => lib.encode(v), decode: (b) => lib.decode(b), msgpack: true },
+  { name: "@resizable/msgpack/mini", encode: (v) => mini.encode(v), decode: (b) => mini.decode(b), msgpack: true },
   { name: "msgpackr", encode: (v) => msgpackrPack(v), decode: (b) => msgpackrUnpack(b), msgpack: true },
   { name: "@msgpack/msgpack", encode: (v) => mmEncoder.encode(v), decode: (b) => mmDecoder.decode(b), msgpack: true },
   { name: "notepack.io", encode: (v) => notepack.encode(v), decode: (b) => notepack.decode(b), msgpack: true },
@@ -58,6 +60,8 @@ const LIBRARIES = [
   { name: "JSON", encode: (v) => te.encode(JSON.stringify(v)), decode: (b) => JSON.parse(td.decode(b)), msgpack: false },
 ];
 const OURS = LIBRARIES[0].name;
+/** The mini entry (src/mini.ts): the same output from a 4.5 KB bundle. */
+const MINI = LIBRARIES[1].name;
 /** Extra decode row on binary data sets: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
 const VIEWS = "@resizable/msgpack (binaryAsView)";
 /** Extra encode row on data sets that encode to 4 KiB or less: this library with `poolResults: true` (shared slabs, like msgpackr). */
@@ -529,12 +533,12 @@ async function summary() {
   );
   // geometric means
   const geo = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-  /** @param {any} r @param {string} op @param {string} peer @param {boolean} pooled */
-  const mean = (r, op, peer, pooled) => {
+  /** @param {any} r @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
+  const mean = (r, op, peer, pooled, ours = OURS) => {
     const xs = [];
     for (const set of r.sets) {
       if (op === "decode" && set.name.startsWith("blob")) continue;
-      const mine = (pooled && set.results[op][POOLED]) || set.results[op][OURS];
+      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
       const x = ratio(mine, set.results[op][peer]);
       if (Number.isFinite(x)) xs.push(x);
     }
@@ -544,6 +548,10 @@ async function summary() {
   for (const peer of ["msgpackr", "@msgpack/msgpack"]) {
     geoRows.push([`×${peer}`, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, false), mean(r, "decode", peer, false)])]);
     geoRows.push([`×${peer}, with \`poolResults\``, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, true), ""])]);
+  }
+  // the mini entry, where the run timed it
+  for (const peer of ["msgpackr", "@msgpack/msgpack", OURS]) {
+    geoRows.push([`mini entry ×${peer === OURS ? "this library" : peer}`, ...runs.flatMap(([, r]) => ["encode", "decode"].map((op) => mean(r, op, peer, false, MINI)))]);
   }
   lines.push("Geometric means of the ratios over the data sets (binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
   // bulk bars
