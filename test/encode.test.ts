@@ -160,7 +160,14 @@ describe("encode() of other types", () => {
   });
 
   test("class instances are written as maps of their own enumerable properties", () => {
-    class Point { constructor(public x: number, public y: number) {} }
+    class Point {
+      x: number;
+      y: number;
+      constructor(x: number, y: number) {
+        this.x = x;
+        this.y = y;
+      }
+    }
     expect(decode(encode(new Point(1, 2)))).toEqual({ x: 1, y: 2 });
   });
 
@@ -194,7 +201,14 @@ describe("encode() of other types", () => {
 });
 
 describe("ExtensionCodec", () => {
-  class Vec { constructor(readonly x: number, readonly y: number) {} }
+  class Vec {
+    readonly x: number;
+    readonly y: number;
+    constructor(x: number, y: number) {
+      this.x = x;
+      this.y = y;
+    }
+  }
   const codec = new ExtensionCodec();
   codec.register({
     type: 5,

@@ -3,6 +3,7 @@
 // JSR rejects slow types (exports without explicit types), so `deno publish
 // --dry-run` runs here; it needs no network. Node-style fields are checked
 // too: `types` first in every condition, main/module/types match ".".
+// Last, src/ and the tests themselves must type-check (test/tsconfig.json).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -83,5 +84,13 @@ describe("JSR readiness (deno)", () => {
     // It published the src/ entry points and no tests.
     for (const target of Object.values<string>(deno.exports)) expect(out).toContain(target.slice(2));
     expect(out).not.toMatch(/\/test\//);
+  });
+});
+
+describe("type checking", () => {
+  test("src/ and the tests type-check (tsc -p test/tsconfig.json)", async () => {
+    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const r = await run(process.execPath, [tsc, "-p", "test/tsconfig.json", "--noEmit"], { timeout: 240_000 });
+    expect(r.code, explain("tsc -p test/tsconfig.json --noEmit", r)).toBe(0);
   });
 });

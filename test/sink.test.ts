@@ -85,7 +85,9 @@ describe("sink: growth", () => {
     delete ArrayBuffer.prototype.resize;
     try {
       vi.resetModules();
+      // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
       const fresh = await import("../src/index.ts?no-resize");
+      // @ts-expect-error as above
       const sink = await import("../src/sink.ts?no-resize");
       expect(sink.CAN_RESIZE).toBe(false);
       const bytes = new fresh.Encoder().encode(value);

@@ -16,8 +16,10 @@ export function mulberry32(seed: number): () => number {
 }
 
 export class Random {
+  readonly seed: number;
   readonly next: () => number;
-  constructor(readonly seed: number) {
+  constructor(seed: number) {
+    this.seed = seed;
     this.next = mulberry32(seed);
   }
   int(lo: number, hi: number): number {
