@@ -1,9 +1,9 @@
 /**
  * The decoder of `@resizable/msgpack/mini`: the main decoder's values, its
  * errors (same code, offset and `needed` for every input) and its options,
- * from about a third of the code. Left out for size: the map-key cache, the
- * JS UTF-8 decoder for non-ASCII text and the float reads without a
- * `DataView`.
+ * from about a third of the code. Left out for size: the JS UTF-8 decoder
+ * for non-ASCII text and the float reads without a `DataView`; in place of
+ * the main decoder's map-key cache, one small cache of short ASCII strings.
  *
  * @module
  */
@@ -19,6 +19,9 @@ import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 const EMPTY = new Uint8Array(0);
+
+/** Short ASCII strings by a hash of their bytes (see string()). */
+const keys: (string | undefined)[] = [];
 
 type Reader = (bytes: Uint8Array, offset: number, options: DecodeOptions<unknown> | undefined) => [unknown, number];
 
@@ -125,17 +128,22 @@ function reader(): Reader {
   function string(n: number, start: number): string {
     const at = payload(n, "maxStrLength", start, "string");
     if (n < 16) {
-      // short ASCII without a TextDecoder call
+      // short ASCII without a TextDecoder call, through a small cache: the
+      // same string object for the same bytes makes it a fast property key
+      let h = n;
+      for (let i = at; i < at + n; i++) h = (h * 31 + b[i]!) | 0;
+      const slot = h & 1023;
+      const cached = keys[slot];
+      let i = 0;
+      if (cached !== undefined && cached.length === n) while (i < n && cached.charCodeAt(i) === b[at + i]) i++;
+      if (i === n && cached !== undefined) return cached;
       let s = "";
-      for (let i = at; i < at + n; i++) {
+      for (i = at; i < at + n; i++) {
         const c = b[i]!;
-        if (c > 0x7f) {
-          s = "";
-          break;
-        }
+        if (c > 0x7f) break;
         s += String.fromCharCode(c);
       }
-      if (s.length === n) return s;
+      if (s.length === n) return (keys[slot] = s);
     }
     try {
       return utf8.decode(plain ? b.subarray(at, at + n) : b.slice(at, at + n));

@@ -174,6 +174,14 @@ describe("mini decode gives the main decoder's values and errors", () => {
     expect(mini.decode(resizable)).toEqual(main.decode(long));
   });
 
+  test("short strings, cached by a hash of their bytes: thousands of distinct ones decode exactly", () => {
+    const obj: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) obj[`k${(i * 7919).toString(36)}`] = `v${i}`.repeat(1 + (i % 3));
+    const bytes = main.encode([obj, obj, Object.keys(obj).reverse()]);
+    sameDecode(bytes);
+    sameDecode(bytes);
+  });
+
   test("map keys: __proto__ stays an own property, non-string keys switch to a Map", () => {
     const bytes = main.encode(new Map<unknown, unknown>([["__proto__", { polluted: true }], [1, "one"]]));
     sameDecode(bytes);
