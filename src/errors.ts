@@ -1,6 +1,9 @@
 /**
  * Error classes thrown by the encoder and the decoder, and the cold helpers
- * that build them, so hot paths only say `throw truncated(...)`.
+ * that build them, so hot paths only say `throw truncated(...)` and both
+ * codecs (the main one and mini) share one text per error. The helpers
+ * name codes as string literals, not through the code objects below, so a
+ * bundle that only throws does not carry those objects.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
