@@ -134,11 +134,13 @@ function reader(): Reader {
       for (let i = at; i < at + n; i++) h = (h * 31 + b[i]!) | 0;
       const slot = h & 1023;
       const cached = keys[slot];
-      let i = 0;
-      if (cached !== undefined && cached.length === n) while (i < n && cached.charCodeAt(i) === b[at + i]) i++;
-      if (i === n && cached !== undefined) return cached;
+      if (cached !== undefined && cached.length === n) {
+        let i = 0;
+        while (i < n && cached.charCodeAt(i) === b[at + i]) i++;
+        if (i === n) return cached;
+      }
       let s = "";
-      for (i = at; i < at + n; i++) {
+      for (let i = at; i < at + n; i++) {
         const c = b[i]!;
         if (c > 0x7f) break;
         s += String.fromCharCode(c);
