@@ -68,7 +68,6 @@ export interface DecodeOptions<ContextType = undefined> {
   maxExtLength?: number;
 }
 
-
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

@@ -317,7 +317,6 @@ const INCOMPLETE = -1;
 /** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding what is there reports it. */
 const BAD = -2;
 
-
 /**
  * Finds where a value split across chunks ends, without decoding it or
  * joining the chunks: it walks headers and skips payloads, and resumes
