@@ -8,7 +8,7 @@
  * @module
  */
 
-import { DecodeErrorCode, decodeError, extraBytes, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
+import { DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { toBytes } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
@@ -410,7 +410,7 @@ export class Decoder<ContextType = undefined> {
       case 0xc9:
         return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos); // ext 32
       default:
-        throw decodeError(`Cannot decode value at offset ${pos}: type byte 0xc1 is reserved and never used`, pos, DecodeErrorCode.INVALID_BYTE);
+        throw reservedByte(pos);
     }
   }
 

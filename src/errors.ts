@@ -179,6 +179,11 @@ export function badExtPayload(type: number, data: unknown): EncodeError {
   return encodeError(`Cannot encode extension type ${type}: its encode returned ${describeType(data)}, not a Uint8Array`, "INVALID_EXT");
 }
 
+/** The type byte 0xc1, which MessagePack reserves, at `offset`. */
+export function reservedByte(offset: number): DecodeError {
+  return decodeError(`Cannot decode value at offset ${offset}: type byte 0xc1 is reserved and never used`, offset, "INVALID_BYTE");
+}
+
 /** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
 export function invalidUtf8(start: number): DecodeError {
   return decodeError(`Cannot decode string at offset ${start}: bytes are not valid UTF-8`, start, "INVALID_UTF8");

@@ -9,7 +9,7 @@
  */
 
 import type { DecodeOptions, Int64Mode } from "./decode.ts";
-import { decodeError, extraBytes, invalidUtf8, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
+import { extraBytes, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { toBytes } from "./input.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
@@ -112,7 +112,7 @@ function reader(): Reader {
     } else {
       return map(uint(2 << (t - 0xde), start, "map"), depth, start); // map 16 / 32
     }
-    throw decodeError(`Cannot decode value at offset ${start}: type byte 0xc1 is reserved and never used`, start, "INVALID_BYTE");
+    throw reservedByte(start);
   }
 
   /** A 64-bit integer at `at`, as a number or a bigint by the `int64` option. */

@@ -14,9 +14,10 @@
  * @module
  */
 
+import { concat } from "./concat.ts";
 import { CAN_RESIZE } from "./engine.ts";
 import type { EncodeOptions } from "./encode.ts";
-import { badExtPayload, badExtType, bigintOutOfRange, encodeError, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { TIMESTAMP_TYPE, timestampLength, writeTimestamp } from "./timestamp.ts";
@@ -35,9 +36,6 @@ const STORE_CEILING = 256 * 1024 * 1024;
 
 /** A store larger than this is dropped after the call. */
 const RETAIN_MAX_BYTES = 16 * 1024 * 1024;
-
-/** The largest result one `Uint8Array` may hold here, as in the main encoder. */
-const MAX_RESULT_BYTES = 2 ** 32;
 
 const utf8 = new TextEncoder();
 
@@ -111,17 +109,7 @@ function writer(): Writer {
   function result(): Uint8Array<ArrayBuffer> {
     if (storeLen === 0 && chunks === null) return buf.slice(0, pos);
     flush();
-    if (chunks === null) return storeBytes.slice(0, storeLen); // a copy in a plain buffer
-    if (chunksLen > MAX_RESULT_BYTES) {
-      throw encodeError(`Cannot return ${chunksLen} bytes as one Uint8Array: the limit is ${MAX_RESULT_BYTES}`, "OUT_OF_SPACE");
-    }
-    const out = new Uint8Array(chunksLen);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return chunks === null ? storeBytes.slice(0, storeLen) : concat(chunks, chunksLen); // copies into a plain buffer
   }
 
   /** Writes type byte `t`, then `n` big-endian in `size` (0, 1, 2 or 4) bytes. */

@@ -23,6 +23,7 @@
  * @module
  */
 
+import { concat, MAX_RESULT_BYTES } from "./concat.ts";
 import { CAN_RESIZE, ON_BUN } from "./engine.ts";
 import { EncodeErrorCode, encodeError } from "./errors.ts";
 import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
@@ -33,7 +34,10 @@ export { CAN_RESIZE };
  * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
  * more than 2^32), and the largest single result `encode` returns.
  */
-export const MAX_STORE_BYTES: number = 2 ** 32;
+export const MAX_STORE_BYTES: number = MAX_RESULT_BYTES;
+
+/** How an error for a result too large for one `Uint8Array` ends. */
+const TOO_BIG_HINT = "; use Encoder.encodeChunks";
 
 /**
  * Default scratch size: outputs up to this size never touch the store. 256 KiB
@@ -295,7 +299,7 @@ export class Sink {
     if (this.chunks === null) this.flush();
     if (this.chunks !== null) {
       this.seal();
-      return concat(this.chunks, this.chunksLen);
+      return concat(this.chunks, this.chunksLen, TOO_BIG_HINT);
     }
     const total = this.storeLen + this.refsLen;
     const store = this.store;
@@ -305,7 +309,7 @@ export class Sink {
       return new Uint8Array(store);
     }
     if (store !== null && store.resizable && total >= SHRINK_COPY_MIN_BYTES) return this.takeShrinking(total);
-    return concat(this.storeParts(), total);
+    return concat(this.storeParts(), total, TOO_BIG_HINT);
   }
 
   /**
@@ -334,7 +338,7 @@ export class Sink {
    * the output.
    */
   private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
-    if (total > MAX_STORE_BYTES) concat([], total); // throws OUT_OF_SPACE
+    if (total > MAX_STORE_BYTES) concat([], total, TOO_BIG_HINT); // throws OUT_OF_SPACE
     const out = new Uint8Array(total);
     const store = this.store!;
     const bytes = this.storeBytes;
@@ -583,21 +587,4 @@ function growTarget(target: Uint8Array, size: number): void {
 
 function isResizable(bytes: Uint8Array): boolean {
   return (bytes.buffer as ArrayBuffer).resizable === true;
-}
-
-/** Copies parts into one plain buffer of `total` bytes. */
-function concat(parts: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
-  if (total > MAX_STORE_BYTES) {
-    throw encodeError(
-      `Cannot return ${total} bytes as one Uint8Array: the limit is ${MAX_STORE_BYTES}; use Encoder.encodeChunks`,
-      EncodeErrorCode.OUT_OF_SPACE,
-    );
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
