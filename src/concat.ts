@@ -17,7 +17,7 @@ export const MAX_RESULT_BYTES: number = 2 ** 32;
  */
 export function concat(parts: readonly Uint8Array[], total: number, hint = ""): Uint8Array<ArrayBuffer> {
   if (total > MAX_RESULT_BYTES) {
-    throw encodeError(`Cannot return ${total} bytes as one Uint8Array: the limit is ${MAX_RESULT_BYTES}${hint}`, "OUT_OF_SPACE");
+    throw encodeError(`Cannot return ${total} bytes: over 4 GiB${hint}`, "OUT_OF_SPACE");
   }
   const out = new Uint8Array(total);
   let at = 0;

@@ -10,10 +10,11 @@
 
 import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
 import { encodedSize, estimateStoreSize } from "./size.ts";
-import { TIMESTAMP_TYPE, timestampLength, writeTimestamp } from "./timestamp.ts";
+import { writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, writeUtf8 } from "./utf8.ts";
 
 /**
@@ -434,10 +435,9 @@ export class Encoder<ContextType = undefined> {
 
   /** Cold object types: binaries, Map, Set, Date, ExtData, class instances (functions and symbols never get here). */
   private encodeOtherObject(obj: object, depth: number): void {
-    if (ArrayBuffer.isView(obj)) {
-      this.encodeBinary(new Uint8Array(obj.buffer, obj.byteOffset, obj.byteLength));
-    } else if (obj instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer)) {
-      this.encodeBinary(new Uint8Array(obj));
+    const bytes = bytesOf(obj);
+    if (bytes !== undefined) {
+      this.encodeBinary(bytes);
     } else if (obj instanceof Map) {
       this.encodeMap(obj, depth);
     } else if (obj instanceof Date) {
@@ -585,20 +585,9 @@ export class Encoder<ContextType = undefined> {
   }
 
   private encodeDate(date: Date): void {
-    const ms = date.getTime();
-    const len = timestampLength(ms);
     const s = this.sink;
     if (s.pos + 15 > s.bytes.length) s.grow(15);
-    const b = s.bytes;
-    let p = s.pos;
-    if (len === 12) {
-      b[p++] = 0xc7; // ext 8
-      b[p++] = 12;
-    } else {
-      b[p++] = len === 4 ? 0xd6 : 0xd7; // fixext 4 / fixext 8
-    }
-    b[p++] = TIMESTAMP_TYPE & 0xff;
-    s.pos = writeTimestamp(b, s.view, p, ms);
+    s.pos = writeTimestamp(s.view, s.pos, date.getTime());
   }
 
   private encodeExtension(obj: object): boolean {
@@ -606,7 +595,7 @@ export class Encoder<ContextType = undefined> {
       const data = ext.encode(obj, this.context);
       if (data == null) continue;
       if (!(data instanceof Uint8Array)) {
-        throw badExtPayload(ext.type, data);
+        throw badExtPayload(ext.type);
       }
       this.writeExt(ext.type, data);
       return true;

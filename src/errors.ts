@@ -72,11 +72,11 @@ export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorC
  */
 export class DecodeError extends Error {
   /** Byte offset in the input where the problem was found. */
-  readonly offset: number;
+  declare readonly offset: number;
   /** A stable code, one of {@link DecodeErrorCode}. */
-  readonly code: DecodeErrorCode;
+  declare readonly code: DecodeErrorCode;
   /** For `TRUNCATED`: how many more bytes the item needs at least. */
-  readonly needed: number;
+  declare readonly needed: number;
 
   constructor(message: string, offset: number, code: DecodeErrorCode, needed = 0) {
     super(message);
@@ -106,7 +106,7 @@ export class DecodeError extends Error {
  */
 export class EncodeError extends Error {
   /** A stable code, one of {@link EncodeErrorCode}. */
-  readonly code: EncodeErrorCode;
+  declare readonly code: EncodeErrorCode;
 
   constructor(message: string, code: EncodeErrorCode) {
     super(message);
@@ -119,7 +119,7 @@ export class EncodeError extends Error {
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
   const missing = start + need - end;
   return new DecodeError(
-    `Cannot decode ${what} at offset ${start}: input ends after ${end - start} of its ${need} bytes (${missing} missing)`,
+    `Cannot decode ${what} at offset ${start}: input is ${missing} byte(s) short`,
     start,
     "TRUNCATED",
     missing,
@@ -139,24 +139,24 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
 /** A container nested deeper than `maxDepth` (every cycle ends here), from encode and encodedSize. */
 export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
   return encodeError(
-    `Cannot encode value at depth ${depth + 1}: nesting is deeper than maxDepth (${maxDepth}); the value may contain a cycle`,
+    `Cannot encode value at depth ${depth + 1}: deeper than maxDepth (${maxDepth}); a cycle?`,
     "MAX_DEPTH",
   );
 }
 
 /** A function, symbol or other value MessagePack cannot hold. */
 export function unsupportedType(value: unknown): EncodeError {
-  return encodeError(`Cannot encode a value of type ${typeof value}: MessagePack has no such type`, "UNSUPPORTED_TYPE");
+  return encodeError(`Cannot encode type ${typeof value}`, "UNSUPPORTED_TYPE");
 }
 
 /** A bigint past int 64 / uint 64. */
 export function bigintOutOfRange(n: bigint): EncodeError {
-  return encodeError(`Cannot encode bigint ${n}: it is outside the int64/uint64 range`, "BIGINT_RANGE");
+  return encodeError(`Cannot encode bigint ${n}: outside int64/uint64`, "BIGINT_RANGE");
 }
 
 /** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */
 export function tooDeepToDecode(start: number, maxDepth: number): DecodeError {
-  return decodeError(`Cannot decode container at offset ${start}: nesting is deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
+  return decodeError(`Cannot decode container at offset ${start}: deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
 }
 
 /** A declared length past its `max*Length` limit. */
@@ -166,43 +166,34 @@ export function overLimit(what: string, start: number, n: number, limitName: str
 
 /** A string, binary, array, map or extension longer than MessagePack can declare. */
 export function tooLong(what: string, n: number): EncodeError {
-  return encodeError(`Cannot encode ${what} of length ${n}: MessagePack allows at most 4294967295`, "TOO_LONG");
+  return encodeError(`Cannot encode ${what} of length ${n}: over 2^32-1`, "TOO_LONG");
 }
 
 /** An extension type outside -128..127, when encoding (`verb` "encode") or registering it. */
 export function badExtType(type: number, verb = "encode"): EncodeError {
-  return encodeError(`Cannot ${verb} extension type ${type}: it must be an integer in -128..127`, "INVALID_EXT");
+  return encodeError(`Cannot ${verb} extension type ${type}: not an integer in -128..127`, "INVALID_EXT");
 }
 
 /** An extension encoder that returned something other than bytes. */
-export function badExtPayload(type: number, data: unknown): EncodeError {
-  return encodeError(`Cannot encode extension type ${type}: its encode returned ${describeType(data)}, not a Uint8Array`, "INVALID_EXT");
+export function badExtPayload(type: number): EncodeError {
+  return encodeError(`Cannot encode extension type ${type}: encode must return a Uint8Array or null`, "INVALID_EXT");
 }
 
 /** The type byte 0xc1, which MessagePack reserves, at `offset`. */
 export function reservedByte(offset: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: type byte 0xc1 is reserved and never used`, offset, "INVALID_BYTE");
+  return decodeError(`Cannot decode value at offset ${offset}: 0xc1 is reserved`, offset, "INVALID_BYTE");
 }
 
 /** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
 export function invalidUtf8(start: number): DecodeError {
-  return decodeError(`Cannot decode string at offset ${start}: bytes are not valid UTF-8`, start, "INVALID_UTF8");
+  return decodeError(`Cannot decode string at offset ${start}: invalid UTF-8`, start, "INVALID_UTF8");
 }
 
 /** `n` bytes left over after a value that ended at `offset`, in a one-value decode. */
 export function extraBytes(offset: number, n: number): DecodeError {
   return decodeError(
-    `Cannot decode: ${n} extra bytes after the value at offset ${offset}; use decodeMulti for back-to-back values`,
+    `Cannot decode: ${n} extra byte(s) at offset ${offset}; see decodeMulti`,
     offset,
     "EXTRA_BYTES",
   );
-}
-
-/** Names a value's type for error messages without printing user data. */
-export function describeType(value: unknown): string {
-  if (value === null) return "null";
-  const t = typeof value;
-  if (t !== "object") return t;
-  const name = (value as object).constructor?.name;
-  return name ? `object (${name})` : "object";
 }

@@ -23,9 +23,9 @@ import { badExtType } from "./errors.ts";
  */
 export class ExtData {
   /** Extension type, -128..127 (negative types are reserved by the spec). */
-  readonly type: number;
+  declare readonly type: number;
   /** The payload. */
-  readonly data: Uint8Array;
+  declare readonly data: Uint8Array;
 
   /**
    * @param type extension type, an integer in -128..127

@@ -1,9 +1,10 @@
 /**
  * The decoder of `@resizable/msgpack/mini`: the main decoder's values, its
  * errors (same code, offset and `needed` for every input) and its options,
- * from about a third of the code. Left out for size: the JS UTF-8 decoder
- * for non-ASCII text and the float reads without a `DataView`; in place of
- * the main decoder's map-key cache, one small cache of short ASCII strings.
+ * from about a third of the code. Left out for size: `decodeMulti`, the JS
+ * UTF-8 decoder for non-ASCII text and the integer and float reads without
+ * a `DataView`; in place of the main decoder's map-key cache, one small
+ * cache of short ASCII strings.
  *
  * @module
  */
@@ -23,7 +24,8 @@ const EMPTY = new Uint8Array(0);
 /** Short ASCII strings by a hash of their bytes (see string()). */
 const keys: (string | undefined)[] = [];
 
-type Reader = (bytes: Uint8Array, offset: number, options: DecodeOptions<unknown> | undefined) => [unknown, number];
+/** Decodes the one value that fills `bytes`. */
+type Reader = (bytes: Uint8Array, options: DecodeOptions<unknown> | undefined) => unknown;
 
 function reader(): Reader {
   let b: Uint8Array = EMPTY;
@@ -34,6 +36,7 @@ function reader(): Reader {
   let end = 0;
   let options: DecodeOptions<unknown> | undefined;
   let int64: Int64Mode = "auto";
+  let maxDepth = DEFAULT_MAX_DEPTH;
 
   function dv(): DataView {
     return (view ??= new DataView(b.buffer, b.byteOffset, b.byteLength));
@@ -55,14 +58,9 @@ function reader(): Reader {
     return n;
   }
 
-  /** The limit option `name`, or its default. */
-  function limit(name: keyof DecodeLimits): number {
-    return options?.[name] ?? (name === "maxDepth" ? DEFAULT_MAX_DEPTH : MAX_U32);
-  }
-
   /** Checks a declared length against the `name` limit. */
   function check(n: number, name: keyof DecodeLimits, start: number, what: string): void {
-    const max = limit(name);
+    const max = options?.[name] ?? MAX_U32;
     if (n > max) throw overLimit(what, start, n, name, max);
   }
 
@@ -74,8 +72,7 @@ function reader(): Reader {
 
   function value(depth: number): unknown {
     const start = pos;
-    if (pos >= end) throw truncated(pos, 1, end, "value");
-    const t = b[pos++]!;
+    const t = b[need(1, start, "value")]!;
     if (t < 0x80) return t; // positive fixint
     if (t >= 0xe0) return t - 0x100; // negative fixint
     if (t < 0x90) return map(t & 0x0f, depth, start); // fixmap
@@ -117,12 +114,9 @@ function reader(): Reader {
 
   /** A 64-bit integer at `at`, as a number or a bigint by the `int64` option. */
   function int(at: number, signed: boolean): number | bigint {
-    if (int64 !== "bigint") {
-      const hi = dv().getUint32(at);
-      const n = (signed ? hi | 0 : hi) * 2 ** 32 + dv().getUint32(at + 4);
-      if (int64 === "number" || Number.isSafeInteger(n)) return n;
-    }
-    return signed ? dv().getBigInt64(at) : dv().getBigUint64(at);
+    const big = signed ? dv().getBigInt64(at) : dv().getBigUint64(at);
+    const n = Number(big); // rounded to nearest, as the main decoder's "number" mode
+    return int64 === "bigint" || (int64 === "auto" && !Number.isSafeInteger(n)) ? big : n;
   }
 
   function string(n: number, start: number): string {
@@ -157,7 +151,7 @@ function reader(): Reader {
   function array(n: number, depth: number, start: number): unknown[] {
     check(n, "maxArrayLength", start, "array");
     if (pos + n > end) throw truncated(start, pos - start + n, end, `array of ${n} items`);
-    if (depth >= limit("maxDepth")) throw tooDeepToDecode(start, limit("maxDepth"));
+    if (depth >= maxDepth) throw tooDeepToDecode(start, maxDepth);
     const a = new Array<unknown>(n);
     for (let i = 0; i < n; i++) a[i] = value(depth + 1);
     return a;
@@ -166,7 +160,7 @@ function reader(): Reader {
   function map(n: number, depth: number, start: number): unknown {
     check(n, "maxMapLength", start, "map");
     if (pos + 2 * n > end) throw truncated(start, pos - start + 2 * n, end, `map of ${n} entries`);
-    if (depth >= limit("maxDepth")) throw tooDeepToDecode(start, limit("maxDepth"));
+    if (depth >= maxDepth) throw tooDeepToDecode(start, maxDepth);
     // a plain object while every key is a string, unless useMap
     let m: Map<unknown, unknown> | null = options?.useMap ? new Map() : null;
     const o: Record<string, unknown> = {};
@@ -192,16 +186,19 @@ function reader(): Reader {
     return type === TIMESTAMP_TYPE ? readTimestamp(data, start) : new ExtData(type, data);
   }
 
-  return (bytes, offset, o) => {
+  return (bytes, o) => {
     b = bytes;
     const buffer = bytes.buffer as ArrayBuffer;
     plain = buffer instanceof ArrayBuffer && !buffer.resizable;
-    pos = offset;
+    pos = 0;
     end = bytes.length;
     options = o;
+    maxDepth = o?.maxDepth ?? DEFAULT_MAX_DEPTH;
     int64 = o?.int64 ?? (o?.useBigInt64 ? "bigint" : "auto");
     try {
-      return [value(0), pos];
+      const v = value(0);
+      if (pos !== end) throw extraBytes(pos, end - pos);
+      return v;
     } finally {
       // keep no user memory alive between calls
       b = EMPTY;
@@ -213,15 +210,6 @@ function reader(): Reader {
 
 /** Readers not in use; a call takes one, so calls made from inside an extension get their own. */
 const idle: Reader[] = [];
-
-function read<C>(bytes: Uint8Array, offset: number, options: DecodeOptions<C> | undefined): [unknown, number] {
-  const r = idle.pop() ?? reader();
-  try {
-    return r(bytes, offset, options as DecodeOptions<unknown> | undefined);
-  } finally {
-    idle.push(r);
-  }
-}
 
 /**
  * Decodes exactly one MessagePack value that fills `input`: the same value,
@@ -246,36 +234,10 @@ function read<C>(bytes: Uint8Array, offset: number, options: DecodeOptions<C> | 
  * ```
  */
 export function decode<ContextType = undefined>(input: Uint8Array | ArrayBuffer | ArrayBufferView, options?: DecodeOptions<ContextType>): unknown {
-  const bytes = toBytes(input);
-  const [value, at] = read(bytes, 0, options);
-  if (at !== bytes.length) throw extraBytes(at, bytes.length - at);
-  return value;
-}
-
-/**
- * Decodes back-to-back MessagePack values in `input`, one at a time.
- *
- * @param input the bytes
- * @param options see the main entry's `DecodeOptions`
- * @returns a generator of the values
- * @throws {DecodeError} when a value is malformed or truncated
- *
- * @example
- * ```ts
- * import { decodeMulti, encode } from "@resizable/msgpack/mini";
- * const bytes = new Uint8Array([...encode("a"), ...encode(2)]);
- * console.assert([...decodeMulti(bytes)].join() === "a,2");
- * ```
- */
-export function* decodeMulti<ContextType = undefined>(
-  input: Uint8Array | ArrayBuffer | ArrayBufferView,
-  options?: DecodeOptions<ContextType>,
-): Generator<unknown, void, unknown> {
-  const bytes = toBytes(input);
-  let at = 0;
-  while (at < bytes.length) {
-    const [value, next] = read(bytes, at, options);
-    at = next;
-    yield value;
+  const r = idle.pop() ?? reader();
+  try {
+    return r(toBytes(input), options as DecodeOptions<unknown> | undefined);
+  } finally {
+    idle.push(r);
   }
 }

@@ -1,12 +1,12 @@
 /**
  * The encoder of `@resizable/msgpack/mini`: byte for byte the output of the
  * main `encode()`, from about a third of the code. The output path is the
- * main one in miniature: element stores go into a plain scratch buffer;
- * when it fills, its bytes move in bulk into one resizable `ArrayBuffer`
- * grown in place up to a 256 MiB ceiling; past that, or where buffers
- * cannot resize (Node 18), output continues as chunks concatenated once.
- * Left out for size: the size estimate, the JS UTF-8 encoder for non-ASCII
- * text, pooled results, referenced large binaries and the tuned loops.
+ * main encoder's fallback: values are written into a plain 16 KiB scratch
+ * buffer; a full scratch is kept as a chunk and a new one started, large
+ * binaries become chunks as they are, and the chunks are joined once at the
+ * end. Left out for size: the resizable store (about 150 B gzip), the size
+ * estimate, the JS UTF-8 encoder for non-ASCII text, pooled results and the
+ * tuned loops; the main entry is the one for large outputs.
  *
  * State lives in closures (their variables minify to one letter); each
  * re-entrant call (an extension that encodes) takes an idle writer of its own.
@@ -15,12 +15,12 @@
  */
 
 import { concat } from "./concat.ts";
-import { CAN_RESIZE } from "./engine.ts";
 import type { EncodeOptions } from "./encode.ts";
 import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
+import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { TIMESTAMP_TYPE, timestampLength, writeTimestamp } from "./timestamp.ts";
+import { writeTimestamp } from "./timestamp.ts";
 
 /** Options of the mini {@link encode}: the main encoder's options that shape the output. */
 export type MiniEncodeOptions<ContextType = undefined> = Pick<
@@ -28,14 +28,8 @@ export type MiniEncodeOptions<ContextType = undefined> = Pick<
   "extensionCodec" | "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"
 >;
 
-/** Size of each writer's scratch buffer. */
+/** Size of each writer's scratch buffer, and of each chunk it starts. */
 const SCRATCH_BYTES = 16 * 1024;
-
-/** `maxByteLength` of the store: a reservation of address space, not memory. Past it, chunks. */
-const STORE_CEILING = 256 * 1024 * 1024;
-
-/** A store larger than this is dropped after the call. */
-const RETAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 const utf8 = new TextEncoder();
 
@@ -45,9 +39,6 @@ function writer(): Writer {
   let buf: Uint8Array = new Uint8Array(SCRATCH_BYTES);
   let view = new DataView(buf.buffer);
   let pos = 0;
-  let store: ArrayBuffer | null = null;
-  let storeBytes: Uint8Array = new Uint8Array(0);
-  let storeLen = 0;
   let chunks: Uint8Array[] | null = null;
   let chunksLen = 0;
   // the options of the call under way
@@ -67,49 +58,25 @@ function writer(): Writer {
     }
   }
 
-  /** Moves the bytes written so far to the store, or hands the buffer over as a chunk. */
+  /** Keeps the bytes written so far as a chunk and starts a new scratch. */
   function flush(): void {
     if (pos === 0) return;
-    const part = buf.subarray(0, pos);
+    put(buf.subarray(0, pos));
     pos = 0;
-    if (!put(part)) use(new Uint8Array(SCRATCH_BYTES));
+    use(new Uint8Array(SCRATCH_BYTES));
   }
 
-  /**
-   * Appends `part` after the output so far: copied into the store (true),
-   * or kept as a chunk (false) once the store reached its ceiling or where
-   * there is none.
-   */
-  function put(part: Uint8Array): boolean {
-    if (chunks === null && CAN_RESIZE) {
-      const need = storeLen + part.length;
-      if (need <= STORE_CEILING) {
-        if (store === null) {
-          store = new ArrayBuffer(Math.max(need, 4 * SCRATCH_BYTES), { maxByteLength: STORE_CEILING });
-          storeBytes = new Uint8Array(store); // length-tracking: follows resize()
-        } else if (need > store.byteLength) {
-          store.resize(Math.min(STORE_CEILING, Math.max(need, 2 * store.byteLength))); // in place
-        }
-        storeBytes.set(part, storeLen);
-        storeLen = need;
-        return true;
-      }
-      // past the ceiling: the store's bytes become the first chunk
-      chunks = [storeBytes.subarray(0, storeLen)];
-      chunksLen = storeLen;
-      store = null;
-      storeLen = 0;
-    }
+  /** Appends `part` to the output as a chunk of its own. */
+  function put(part: Uint8Array): void {
     (chunks ??= []).push(part);
     chunksLen += part.length;
-    return false;
   }
 
   /** The output as one plain, exact-length `Uint8Array`. */
   function result(): Uint8Array<ArrayBuffer> {
-    if (storeLen === 0 && chunks === null) return buf.slice(0, pos);
+    if (chunks === null) return buf.slice(0, pos);
     flush();
-    return chunks === null ? storeBytes.slice(0, storeLen) : concat(chunks, chunksLen); // copies into a plain buffer
+    return concat(chunks, chunksLen);
   }
 
   /** Writes type byte `t`, then `n` big-endian in `size` (0, 1, 2 or 4) bytes. */
@@ -122,17 +89,22 @@ function writer(): Writer {
     pos += size;
   }
 
-  /** A length header: fix form below `fixMax`, then the 8 (if any), 16 and 32-bit forms. */
-  function sized(n: number, fix: number, fixMax: number, code8: number, code16: number, what: string): void {
-    if (n > 0xffffffff) throw tooLong(what, n);
+  /**
+   * A length header: fix form below `fixMax`, then the 8 (if any), 16 and
+   * 32-bit forms. Only binaries and extensions can be longer than 2^32-1
+   * (a string's UTF-8 is at most 3 GiB, arrays and maps hold fewer than
+   * 2^32 items): raw() checks those.
+   */
+  function sized(n: number, fix: number, fixMax: number, code8: number, code16: number): void {
     if (n < fixMax) head(fix | n, 0, 0);
     else if (code8 !== 0 && n < 0x100) head(code8, n, 1);
     else if (n < 0x10000) head(code16, n, 2);
     else head(code16 + 1, n, 4);
   }
 
-  /** Bytes in bulk: into the scratch if they fit, else straight to the store or a chunk. */
-  function raw(data: Uint8Array): void {
+  /** Bytes in bulk: into the scratch if they fit, else as a chunk of their own (not copied until the end). */
+  function raw(data: Uint8Array, what: string): void {
+    if (data.length > 0xffffffff) throw tooLong(what, data.length);
     if (pos + data.length > buf.length) {
       flush();
       if (data.length > buf.length >>> 1) {
@@ -168,7 +140,7 @@ function writer(): Writer {
   }
 
   function number(n: number): void {
-    if (!Number.isSafeInteger(n) || (n === 0 && 1 / n < 0)) {
+    if (!Number.isSafeInteger(n) || Object.is(n, -0)) {
       // float 32 / float 64 (and -0, which has no integer form)
       const f32 = options?.forceFloat32;
       head(f32 ? 0xca : 0xcb, 0, 0);
@@ -205,7 +177,7 @@ function writer(): Writer {
     const n = i === len ? len : utf8.encodeInto(s, buf.subarray(at)).written;
     const size = n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
     if (size !== guess) buf.copyWithin(pos + size, at, at + n);
-    sized(n, 0xa0, 32, 0xd9, 0xda, "string");
+    sized(n, 0xa0, 32, 0xd9, 0xda);
     pos += n;
   }
 
@@ -216,30 +188,32 @@ function writer(): Writer {
       for (const ext of exts) {
         const data = ext.encode(o, options!.context);
         if (data == null) continue;
-        if (!(data instanceof Uint8Array)) throw badExtPayload(ext.type, data);
+        if (!(data instanceof Uint8Array)) throw badExtPayload(ext.type);
         return extension(ext.type, data);
       }
     }
     const proto = Object.getPrototypeOf(o);
+    let bytes: Uint8Array | undefined;
     if (proto === Object.prototype || proto === null) record(o as Record<string, unknown>, depth);
     else if (Array.isArray(o)) array(o, depth);
-    else if (ArrayBuffer.isView(o)) binary(new Uint8Array(o.buffer, o.byteOffset, o.byteLength));
-    else if (o instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && o instanceof SharedArrayBuffer)) binary(new Uint8Array(o));
+    else if ((bytes = bytesOf(o)) !== undefined) binary(bytes);
     else if (o instanceof Map) {
-      sized(o.size, 0x80, 16, 0, 0xde, "map");
+      sized(o.size, 0x80, 16, 0, 0xde);
       for (const [k, v] of o) {
         value(k, depth + 1);
         value(v, depth + 1);
       }
-    } else if (o instanceof Date) date(o.getTime());
-    else if (o instanceof Set) array([...o], depth);
+    } else if (o instanceof Date) {
+      room(15);
+      pos = writeTimestamp(view, pos, o.getTime());
+    } else if (o instanceof Set) array([...o], depth);
     else if (o instanceof ExtData) extension(o.type, o.data);
     else record(o as Record<string, unknown>, depth);
   }
 
   function array(a: readonly unknown[], depth: number): void {
     const n = a.length;
-    sized(n, 0x90, 16, 0, 0xdc, "array");
+    sized(n, 0x90, 16, 0, 0xdc);
     for (let i = 0; i < n; i++) value(a[i], depth + 1);
   }
 
@@ -247,7 +221,7 @@ function writer(): Writer {
     let keys = Object.keys(o);
     if (options?.ignoreUndefined) keys = keys.filter((k) => o[k] !== undefined);
     if (options?.sortKeys) keys.sort();
-    sized(keys.length, 0x80, 16, 0, 0xde, "map");
+    sized(keys.length, 0x80, 16, 0, 0xde);
     for (const k of keys) {
       string(k);
       value(o[k], depth + 1);
@@ -255,17 +229,8 @@ function writer(): Writer {
   }
 
   function binary(data: Uint8Array): void {
-    sized(data.length, 0, 0, 0xc4, 0xc5, "binary");
-    raw(data);
-  }
-
-  function date(ms: number): void {
-    const n = timestampLength(ms);
-    room(15);
-    if (n === 12) head(0xc7, 12, 1); // ext 8
-    else head(n === 4 ? 0xd6 : 0xd7, 0, 0); // fixext 4 / fixext 8
-    buf[pos++] = TIMESTAMP_TYPE & 0xff;
-    pos = writeTimestamp(buf, view, pos, ms);
+    sized(data.length, 0, 0, 0xc4, 0xc5);
+    raw(data, "binary");
   }
 
   function extension(type: number, data: Uint8Array): void {
@@ -273,9 +238,9 @@ function writer(): Writer {
     const n = data.length;
     const fix = [1, 2, 4, 8, 16].indexOf(n);
     if (fix >= 0) head(0xd4 + fix, 0, 0); // fixext 1..16
-    else sized(n, 0, 0, 0xc7, 0xc8, "extension");
+    else sized(n, 0, 0, 0xc7, 0xc8);
     head(type & 0xff, 0, 0);
-    raw(data);
+    raw(data, "extension");
   }
 
   return (v, o) => {
@@ -287,11 +252,9 @@ function writer(): Writer {
     } finally {
       options = undefined;
       pos = 0;
-      storeLen = 0;
       chunks = null;
       chunksLen = 0;
       if (buf.length !== SCRATCH_BYTES) use(new Uint8Array(SCRATCH_BYTES));
-      if (store !== null && store.byteLength > RETAIN_MAX_BYTES) store = null;
     }
   };
 }
@@ -312,7 +275,8 @@ const idle: Writer[] = [];
  *   `ignoreUndefined`, `maxDepth` (see the main entry's `EncodeOptions`)
  * @returns the MessagePack bytes
  * @throws {EncodeError} for functions, symbols, cycles (`MAX_DEPTH`),
- *   bigints outside 64 bits, Invalid Date, lengths past 2^32-1
+ *   bigints outside 64 bits, Invalid Date, lengths past 2^32-1, and an
+ *   output past 4 GiB (`OUT_OF_SPACE`)
  *
  * @example
  * ```ts

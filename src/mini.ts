@@ -1,10 +1,11 @@
 /**
  * @resizable/msgpack/mini: the same MessagePack (every format, timestamps,
  * extensions), the same values, errors and output bytes as the main entry,
- * in about 4.6 KB gzip for browsers and workers where bundle size matters
- * more than the last factor of speed. No `Encoder`/`Decoder` classes, no
- * streams, no size functions, and none of the main encoder's buffer tuning
- * options; switching between the two is changing the import.
+ * within 4 KB gzip for browsers and workers where bundle size matters more
+ * than the last factor of speed. No `decodeMulti`, no `Encoder`/`Decoder`
+ * classes, no streams, no size functions, and none of the main encoder's
+ * buffer tuning options; otherwise switching between the two is changing
+ * the import.
  *
  * @example Round trip
  * ```ts
@@ -17,7 +18,7 @@
  */
 
 export { encode, type MiniEncodeOptions as EncodeOptions } from "./mini-encode.ts";
-export { decode, decodeMulti } from "./mini-decode.ts";
+export { decode } from "./mini-decode.ts";
 export type { DecodeOptions, Int64Mode } from "./decode.ts";
 export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
 export { DecodeError, EncodeError, type DecodeErrorCode, type EncodeErrorCode } from "./errors.ts";

@@ -234,7 +234,7 @@ describe("ExtensionCodec", () => {
     expect(() => new ExtensionCodec().register({ type: 128, encode: () => null, decode: () => null })).toThrow(EncodeError);
     const bad = new ExtensionCodec();
     bad.register({ type: 1, encode: () => "nope" as unknown as Uint8Array, decode: () => null });
-    expect(() => encode({}, { extensionCodec: bad })).toThrow(/not a Uint8Array/);
+    expect(() => encode({}, { extensionCodec: bad })).toThrow(/extension type 1: encode must return a Uint8Array or null/);
   });
 });
 
@@ -247,9 +247,9 @@ describe("encode() errors, and the encoder stays usable after them", () => {
     ["a function", () => 1, /type function/, "UNSUPPORTED_TYPE"],
     ["a symbol", Symbol("s"), /type symbol/, "UNSUPPORTED_TYPE"],
     ["a function inside an object", { f: () => 1 }, /type function/, "UNSUPPORTED_TYPE"],
-    ["an array cycle", cyclic, /depth 513: nesting is deeper than maxDepth \(512\)/, "MAX_DEPTH"],
+    ["an array cycle", cyclic, /depth 513: deeper than maxDepth \(512\); a cycle\?/, "MAX_DEPTH"],
     ["an object cycle", cyclicObj, /cycle/, "MAX_DEPTH"],
-    ["a bigint of 65 bits", 2n ** 64n, /outside the int64\/uint64 range/, "BIGINT_RANGE"],
+    ["a bigint of 65 bits", 2n ** 64n, /bigint 18446744073709551616: outside int64\/uint64/, "BIGINT_RANGE"],
     ["a bigint below -2^63", -(2n ** 63n) - 1n, /outside/, "BIGINT_RANGE"],
     ["an Invalid Date", new Date(NaN), /Invalid Date/, "INVALID_DATE"],
   ])("%s throws EncodeError", (_, value, message, code) => {
@@ -273,7 +273,7 @@ describe("encode() errors, and the encoder stays usable after them", () => {
     } catch {
       huge = new Proxy(new Uint8Array(1), { get: (t, k) => (k === "length" ? 2 ** 32 : Reflect.get(t, k)) });
     }
-    expect(() => encode(huge)).toThrow(/binary of length 4294967296: MessagePack allows at most 4294967295/);
+    expect(() => encode(huge)).toThrow(/binary of length 4294967296: over 2\^32-1/);
   });
 
   test("maxDepth is configurable", () => {

@@ -2,8 +2,8 @@
  * The mini entry against the main one: for every value, the same bytes;
  * for every input, the same value or the same DecodeError (code, offset,
  * needed). Seeded values, the shared vectors, every option that mini
- * accepts, random and mutated bytes, and outputs past its scratch and past
- * its store ceiling.
+ * accepts, random and mutated bytes, and outputs past its scratch (joined
+ * from chunks) and past 4 GiB.
  */
 import { describe, expect, test } from "vitest";
 import * as main from "../src/index.ts";
@@ -29,8 +29,6 @@ function sameDecode(bytes: Uint8Array, options?: main.DecodeOptions): void {
   const want = outcome(() => main.decode(bytes, options));
   const got = outcome(() => mini.decode(bytes, options));
   expect(got, label).toEqual(want);
-  const many = outcome(() => [...main.decodeMulti(bytes, options)]);
-  expect(outcome(() => [...mini.decodeMulti(bytes, options)]), label).toEqual(many);
 }
 
 function sameEncode(x: unknown, options?: mini.EncodeOptions): Uint8Array | undefined {
@@ -102,7 +100,7 @@ describe("mini encode writes the main encoder's bytes", () => {
     expect(bad).toEqual(outcome(() => main.encode(/x/, { extensionCodec })));
   });
 
-  test("outputs past the scratch, from the resizable store (or chunks on Node 18), exact length and plain", () => {
+  test("outputs past the scratch, joined from chunks: exact length and plain", () => {
     forSeeds(4, (r) => {
       const x = Array.from({ length: 2000 }, () => value(r, { rich: true, maxDepth: 3 }));
       const want = main.encode(x);
@@ -118,13 +116,22 @@ describe("mini encode writes the main encoder's bytes", () => {
     expect(Buffer.compare(mini.encode(big), main.encode(big))).toBe(0);
   });
 
-  test("an output past the 256 MiB store ceiling continues in chunks, byte-exact", () => {
+  test("large binaries and extension payloads become chunks of their own, joined byte-exact", () => {
     const MiB = 1 << 20;
     const blob = new Uint8Array(MiB).map((_, i) => i * 131 + 7);
-    const x = new Array(300).fill(blob);
+    const x = [...new Array(40).fill(blob), new main.ExtData(5, blob.subarray(3)), "tail"];
     const got = mini.encode(x);
-    expect(got.length).toBe(3 + 300 * (5 + MiB));
+    expect(got.length).toBe(3 + 40 * (5 + MiB) + 6 + MiB - 3 + 5);
     expect(Buffer.compare(got, main.encode(x))).toBe(0);
+  });
+
+  test("an output past 4 GiB is the main entry's EncodeError, thrown before joining", () => {
+    const GiB = 1 << 30;
+    const blob = new Uint8Array(GiB);
+    const x = [blob, blob, blob, blob, "past 4 GiB"];
+    const got = outcome(() => mini.encode(x));
+    expect(got).toEqual({ error: "EncodeError OUT_OF_SPACE" });
+    expect(got).toEqual(outcome(() => main.encode(x)));
   });
 
   test("earlier results are never overwritten by later calls", () => {
@@ -213,6 +220,16 @@ describe("mini decode gives the main decoder's values and errors", () => {
     for (const x of [null, "abc", [1, 2], 3]) {
       expect(outcome(() => mini.decode(x as never))).toEqual({ error: "TypeError" });
     }
+  });
+
+  test("the IIFE bundle's entry (src/mini-global.ts) sets ResizableMsgpackMini to exactly the mini exports", async () => {
+    const g = globalThis as { ResizableMsgpackMini?: Record<string, unknown> };
+    delete g.ResizableMsgpackMini;
+    await import("../src/mini-global.ts");
+    const global = g.ResizableMsgpackMini!;
+    delete g.ResizableMsgpackMini;
+    expect(Object.keys(global).sort()).toEqual(Object.keys(mini).sort());
+    for (const [name, value] of Object.entries(mini)) expect(global[name], name).toBe(value);
   });
 
   test("mini's errors are the main entry's classes", () => {
