@@ -2,7 +2,9 @@
 // that `npm run build` wrote to dist/browser/, prints their minified and
 // gzip sizes, the modules that make up the full codec (from an in-memory
 // esbuild build with a metafile), and the same numbers for two peers built
-// the same way. Exits 1 when the full codec passes its gzip budget.
+// the same way. Exits 1 when a bundle passes its gzip budget: 4 KB for the
+// mini entry (encode + decode with every format, timestamps and
+// extensions), a regression ceiling for the main entry.
 //
 //   node test/tools/bundle-size.mjs            table for humans
 //   node test/tools/bundle-size.mjs --json     one JSON object (used by tests)
@@ -17,29 +19,24 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER = join(ROOT, "dist/browser");
 
 /**
- * Gzip size an encode + decode with every format, timestamps and extensions
- * aims for: 4 KB. For scale, @msgpack/msgpack is about 5.9 KB and
- * notepack.io about 2.6 KB gzip. Reported for the full codec (about 10.5 KB)
- * and for the mini entry (about 4.6 KB), met by neither: not enforced.
+ * The budget of an encode + decode with every format, timestamps and
+ * extensions: 4 KB gzip, met by the mini entry (src/mini.ts) in both its
+ * ESM and its IIFE bundle, and enforced for both. For scale,
+ * @msgpack/msgpack is about 5.9 KB and notepack.io about 2.6 KB gzip.
  */
 export const TARGET_GZIP = 4096;
+/** The mini entry's bundles, held to {@link TARGET_GZIP}. */
+export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
 /**
- * The enforced ceiling: today's size plus a little room, so that growth is a
- * deliberate decision (lower it as the bundle shrinks toward TARGET_GZIP).
- * Raised from 10 KiB to 11 KiB for the second round of speed work (pooled
- * results, lone long strings straight into the result, for-in object
- * encoding: +0.6 KB gzip).
+ * The main entry's ceiling: today's size plus a little room, so that growth
+ * is a deliberate decision. The main entry is about 10.3 KB: on top of the
+ * formats it carries the speed and memory machinery (resizable store, size
+ * estimate, JS UTF-8, key cache, pooled results); its size is reported
+ * against TARGET_GZIP but held only to this ceiling.
  */
 export const BUDGET_GZIP = 11264;
-/** The bundle the budget applies to. */
+/** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
-/**
- * The enforced ceiling of the mini entry (src/mini.ts: the same formats,
- * errors and limits without the speed machinery), about 4.6 KB today.
- */
-export const MINI_BUDGET_GZIP = 4864;
-/** The mini entry's bundle. */
-export const MINI_CODEC = "msgpack-mini.min.js";
 
 const gzipSize = (bytes) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
 
@@ -114,8 +111,8 @@ function budgetOf(bundles, name, ceiling) {
 async function main() {
   const mode = process.argv.includes("--json") ? "json" : process.argv.includes("--markdown") ? "markdown" : "text";
   const bundles = measureBundles();
-  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), budgetOf(bundles, MINI_CODEC, MINI_BUDGET_GZIP)];
-  const report = { budget: budgets[0], mini: budgets[1], bundles, modules: await breakdown(), peers: await peers() };
+  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...MINI_CODECS.map((name) => budgetOf(bundles, name, TARGET_GZIP))];
+  const report = { budget: budgets[0], mini: budgets.slice(1), bundles, modules: await breakdown(), peers: await peers() };
 
   if (mode === "json") {
     console.log(JSON.stringify(report, null, 2));
@@ -135,7 +132,7 @@ async function main() {
     console.log("");
     for (const b of budgets) {
       console.log(`budget: ${b.bundle} gzip ${b.actual} B of ${b.gzip} B${b.ok ? " -- ok" : " -- OVER BUDGET"}`);
-      console.log(`  target ${TARGET_GZIP} B gzip -- ${b.targetMet ? "met" : `not met (${b.actual - TARGET_GZIP} B over)`}`);
+      if (b.gzip !== TARGET_GZIP) console.log(`  target ${TARGET_GZIP} B gzip -- ${b.targetMet ? "met" : `not met (${b.actual - TARGET_GZIP} B over)`}`);
     }
   }
   for (const b of budgets) {
