@@ -60,7 +60,7 @@ const LIBRARIES = [
   { name: "JSON", encode: (v) => te.encode(JSON.stringify(v)), decode: (b) => JSON.parse(td.decode(b)), msgpack: false },
 ];
 const OURS = LIBRARIES[0].name;
-/** The mini entry (src/mini.ts): the same output from a 4.6 KB bundle. */
+/** The mini entry (src/mini.ts): the same output from a bundle within 4 KB gzip. */
 const MINI = LIBRARIES[1].name;
 /** Extra decode row on binary data sets: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
 const VIEWS = "@resizable/msgpack (binaryAsView)";
