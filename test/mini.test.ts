@@ -125,6 +125,15 @@ describe("mini encode writes the main encoder's bytes", () => {
     expect(Buffer.compare(got, main.encode(x))).toBe(0);
   });
 
+  test("a binary or extension payload of 2^32 bytes is the main entry's EncodeError (TOO_LONG)", () => {
+    const huge = new Uint8Array(2 ** 32); // virtual memory only: untouched pages cost nothing
+    for (const x of [huge, [1, huge], new main.ExtData(3, huge)]) {
+      const got = outcome(() => mini.encode(x));
+      expect(got).toEqual({ error: "EncodeError TOO_LONG" });
+      expect(got).toEqual(outcome(() => main.encode(x)));
+    }
+  });
+
   test("an output past 4 GiB is the main entry's EncodeError, thrown before joining", () => {
     const GiB = 1 << 30;
     const blob = new Uint8Array(GiB);
