@@ -22,9 +22,9 @@
 
 import { Decoder, type DecodeOptions } from "./decode.ts";
 import { Encoder, type EncodeOptions } from "./encode.ts";
-import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, overLimit, tooDeepToDecode } from "./errors.ts";
+import { DecodeError, DecodeErrorCode, EncodeErrorCode, encodeError, overLimit, tooDeepToDecode, tooLong } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
-import { toBytes } from "./input.ts";
+import { bytesOf, toBytes } from "./input.ts";
 import { DEFAULT_MAX_DEPTH, decodeLimits, type DecodeLimits } from "./limits.ts";
 
 // ---------------------------------------------------------------------------
@@ -1285,14 +1285,14 @@ class ChunkedEncoder {
   }
 
   private *walkBinary(value: ArrayBufferView | ArrayBufferLike, depth: number): Generator<Uint8Array, void, undefined> {
-    const bytes = ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(value);
+    const bytes = bytesOf(value)!; // a view or a buffer: never undefined
     const n = bytes.length;
     if (n < this.chunkSize) {
       this.write(this.encoderAt(depth).encode(bytes));
       yield* this.drain();
       return;
     }
-    if (n > 0xffffffff) throw encodeError(`Cannot encode binary of length ${n}: MessagePack allows at most 4294967295`, EncodeErrorCode.TOO_LONG);
+    if (n > 0xffffffff) throw tooLong("binary", n);
     const h = new Uint8Array(5);
     let len: number;
     if (n < 0x100) {
@@ -1322,7 +1322,7 @@ class ChunkedEncoder {
 
   /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items. */
   private writeHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n > 0xffffffff) throw encodeError(`Cannot encode ${what} of length ${n}: MessagePack allows at most 4294967295`, EncodeErrorCode.TOO_LONG);
+    if (n > 0xffffffff) throw tooLong(what, n);
     const h = new Uint8Array(5);
     if (n < 16) {
       h[0] = fix | n; // fixarray / fixmap
