@@ -8,8 +8,8 @@
  * @module
  */
 
-import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
-import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { badExtPayload, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import { checkExtType, ExtData, type ExtensionCodec } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
@@ -604,9 +604,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   private writeExt(type: number, data: Uint8Array): void {
-    if (!Number.isInteger(type) || type < -128 || type > 127) {
-      throw badExtType(type);
-    }
+    checkExtType(type);
     const n = data.length;
     if (n > 0xffffffff) throw tooLong("extension", n);
     const s = this.sink;

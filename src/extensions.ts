@@ -80,10 +80,16 @@ export class ExtensionCodec<ContextType = undefined> {
    */
   register(extension: Extension<ContextType>): void {
     const { type } = extension;
-    if (!Number.isInteger(type) || type < -128 || type > 127) {
-      throw badExtType(type, "register");
-    }
+    checkExtType(type, "register");
     this.encoders.push({ type, encode: extension.encode });
     this.decoders.set(type, extension.decode);
   }
+}
+
+/**
+ * Throws an `EncodeError` (`INVALID_EXT`) unless `type` is an integer in
+ * -128..127; `verb` says what was being done ("encode" or "register").
+ */
+export function checkExtType(type: number, verb?: string): void {
+  if (!Number.isInteger(type) || type < -128 || type > 127) throw badExtType(type, verb);
 }

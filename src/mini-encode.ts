@@ -16,8 +16,8 @@
 
 import { concat } from "./concat.ts";
 import type { EncodeOptions } from "./encode.ts";
-import { badExtPayload, badExtType, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
-import { ExtData } from "./extensions.ts";
+import { badExtPayload, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import { checkExtType, ExtData } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { writeTimestamp } from "./timestamp.ts";
@@ -234,7 +234,7 @@ function writer(): Writer {
   }
 
   function extension(type: number, data: Uint8Array): void {
-    if (!Number.isInteger(type) || type < -128 || type > 127) throw badExtType(type);
+    checkExtType(type);
     const n = data.length;
     const fix = [1, 2, 4, 8, 16].indexOf(n);
     if (fix >= 0) head(0xd4 + fix, 0, 0); // fixext 1..16

@@ -28,8 +28,6 @@ import { CAN_RESIZE, ON_BUN } from "./engine.ts";
 import { EncodeErrorCode, encodeError } from "./errors.ts";
 import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
 
-export { CAN_RESIZE };
-
 /**
  * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
  * more than 2^32), and the largest single result `encode` returns.

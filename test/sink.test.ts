@@ -88,8 +88,8 @@ describe("sink: growth", () => {
       // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
       const fresh = await import("../src/index.ts?no-resize");
       // @ts-expect-error as above
-      const sink = await import("../src/sink.ts?no-resize");
-      expect(sink.CAN_RESIZE).toBe(false);
+      const engine = await import("../src/engine.ts?no-resize");
+      expect(engine.CAN_RESIZE).toBe(false);
       const bytes = new fresh.Encoder().encode(value);
       expect(hex(bytes)).toBe(expected);
       expect((bytes.buffer as ArrayBuffer).resizable).toBe(false);
