@@ -55,8 +55,25 @@ export const EncodeErrorCode = {
 export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorCode];
 
 /**
+ * Makes `instanceof cls` true for any object carrying `cls`'s brand, so
+ * that an error (or `ExtData`) made by one copy of this library (the ESM
+ * build, the CommonJS build, a browser bundle) is recognised by another in
+ * the same process. Subclasses keep ordinary `instanceof`.
+ */
+export function brand(cls: abstract new (...args: never[]) => object, name: string): void {
+  const key = Symbol.for("@resizable/msgpack/" + name);
+  Object.defineProperty(cls.prototype, key, { value: 1 });
+  Object.defineProperty(cls, Symbol.hasInstance, {
+    value(this: { prototype: object }, v: unknown): boolean {
+      return this === cls ? (v as Record<symbol, unknown> | null)?.[key] === 1 : this.prototype.isPrototypeOf(v as object);
+    },
+  });
+}
+
+/**
  * Thrown by every decode function for malformed, truncated or over-limit
- * input. `offset` is the byte position in the input where the problem was
+ * input. It is a `RangeError`, as the errors @msgpack/msgpack throws for
+ * truncated input are, so code that catches either keeps working. `offset` is the byte position in the input where the problem was
  * found (for a truncated value, where the incomplete item starts).
  *
  * @example Catching a truncated input
@@ -70,7 +87,7 @@ export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorC
  * }
  * ```
  */
-export class DecodeError extends Error {
+export class DecodeError extends RangeError {
   /** Byte offset in the input where the problem was found. */
   declare readonly offset: number;
   /** A stable code, one of {@link DecodeErrorCode}. */
@@ -84,6 +101,10 @@ export class DecodeError extends Error {
     this.offset = offset;
     this.code = code;
     this.needed = needed;
+  }
+
+  static {
+    brand(this, "DecodeError");
   }
 }
 
@@ -112,6 +133,10 @@ export class EncodeError extends Error {
     super(message);
     this.name = "EncodeError";
     this.code = code;
+  }
+
+  static {
+    brand(this, "EncodeError");
   }
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { badExtType } from "./errors.ts";
+import { badExtType, brand } from "./errors.ts";
 
 /**
  * An extension value: a type in -128..127 and its payload bytes. Encoded as
@@ -34,6 +34,10 @@ export class ExtData {
   constructor(type: number, data: Uint8Array) {
     this.type = type;
     this.data = data;
+  }
+
+  static {
+    brand(this, "ExtData");
   }
 }
 
