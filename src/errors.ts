@@ -28,6 +28,8 @@ export const DecodeErrorCode = {
   INVALID_EXT: "INVALID_EXT",
   /** A map key that cannot be used as a key. */
   INVALID_KEY: "INVALID_KEY",
+  /** An argument that is not what the function takes: input that is not bytes, a bad offset, an invalid option. */
+  INVALID_ARGUMENT: "INVALID_ARGUMENT",
 } as const;
 
 /** One of the {@link DecodeErrorCode} values. */
@@ -49,6 +51,12 @@ export const EncodeErrorCode = {
   INVALID_EXT: "INVALID_EXT",
   /** The output does not fit: a fixed target that is too small, or `maxByteLength` for `encodeInto`. */
   OUT_OF_SPACE: "OUT_OF_SPACE",
+  /** A value that contains itself. */
+  CYCLE: "CYCLE",
+  /** A value that changed while it was being encoded (a `Map` or `Set` whose size changed, an array whose length changed). */
+  CHANGED: "CHANGED",
+  /** An argument that is not what the function takes, such as an invalid option. */
+  INVALID_ARGUMENT: "INVALID_ARGUMENT",
 } as const;
 
 /** One of the {@link EncodeErrorCode} values. */
