@@ -11,8 +11,9 @@
 import { DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type ExtensionCodec } from "./extensions.ts";
 import { toBytes } from "./input.ts";
-import { KEY_CACHE_MAX_BYTES, KeyCache } from "./key-cache.ts";
+import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { OptionsCache } from "./options-cache.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
@@ -90,7 +91,7 @@ export class Decoder<ContextType = undefined> {
   private bytes: Uint8Array = EMPTY;
   /** A DataView of the input, made on first use (most small messages never need one). */
   private view: DataView | null = null;
-  private readonly keys = new KeyCache();
+  private readonly keys: KeyCache = SHARED_KEY_CACHE;
   /** 8 bytes for reading floats without creating a DataView per input. */
   private readonly float64 = new Float64Array(1);
   private readonly float32 = new Float32Array(this.float64.buffer, 0, 1);
@@ -537,18 +538,14 @@ export class Decoder<ContextType = undefined> {
   }
 }
 
-const decoders = new WeakMap<object, Decoder<unknown>>();
 const defaultDecoder = new Decoder();
+/** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */
+const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(options));
 
-/** The decoder for an options object: reused while the same object is passed. */
+/** The decoder for an options object: reused while the same object, or one with the same contents, is passed. */
 function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
   if (options === undefined) return defaultDecoder as unknown as Decoder<C>;
-  let decoder = decoders.get(options) as Decoder<C> | undefined;
-  if (decoder === undefined) {
-    decoder = new Decoder(options);
-    decoders.set(options, decoder as Decoder<unknown>);
-  }
-  return decoder;
+  return decoders.get(options) as unknown as Decoder<C>;
 }
 
 /**

@@ -12,6 +12,7 @@ import { badExtPayload, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedT
 import { checkExtType, ExtData, type ExtensionCodec } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
 import { encodedSize, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
@@ -667,18 +668,14 @@ function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void
   }
 }
 
-const encoders = new WeakMap<object, Encoder<unknown>>();
 const defaultEncoder = new Encoder();
+/** Encoders by options object, then by options contents (an inline options literal finds the same encoder). */
+const encoders = new OptionsCache<Encoder<unknown>>((options) => new Encoder(options));
 
-/** The encoder for an options object: reused while the same object is passed. */
+/** The encoder for an options object: reused while the same object, or one with the same contents, is passed. */
 function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
   if (options === undefined) return defaultEncoder as unknown as Encoder<C>;
-  let encoder = encoders.get(options) as Encoder<C> | undefined;
-  if (encoder === undefined) {
-    encoder = new Encoder(options);
-    encoders.set(options, encoder as Encoder<unknown>);
-  }
-  return encoder;
+  return encoders.get(options) as unknown as Encoder<C>;
 }
 
 /**

@@ -11,7 +11,7 @@ import { decodeUtf8 } from "./utf8.ts";
 /** Keys up to this many UTF-8 bytes are cached; longer keys are rarely repeated record fields. */
 export const KEY_CACHE_MAX_BYTES = 16;
 
-/** Number of slots (a power of two): 4096 x 16 bytes = 64 KiB per decoder. */
+/** Number of slots (a power of two): 4096 x 16 bytes = 64 KiB, once per process. */
 const SLOTS = 4096;
 
 /** A direct-mapped cache from key bytes to the decoded string. */
@@ -43,3 +43,11 @@ export class KeyCache {
     return str;
   }
 }
+
+/**
+ * The one key cache every decoder shares: lookups are synchronous and the
+ * cache maps bytes to the only string they decode to, so decoders with
+ * different options (or created per call) can share it, and creating a
+ * decoder allocates no cache.
+ */
+export const SHARED_KEY_CACHE: KeyCache = new KeyCache();

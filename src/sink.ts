@@ -94,6 +94,52 @@ export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks
 export type SizeGuess = (root: unknown) => number;
 
 /**
+ * The memory a call writes into: the scratch (and a `DataView` of it) and
+ * the kept store. A sink borrows one for each call and gives it back after,
+ * so encoders cost nothing to create and idle ones hold no buffers; a
+ * re-entrant call (an extension encoding inside an encode) borrows another.
+ */
+interface Workspace {
+  scratch: Uint8Array<ArrayBuffer>;
+  view: DataView;
+  store: ArrayBuffer | null;
+  storeBytes: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * Idle workspaces kept per scratch size. Two cover an encode plus one
+ * re-entrant level; deeper nesting allocates and the extras are dropped.
+ */
+const SPARE_WORKSPACES = 2;
+
+/** Scratch sizes with a shared list of idle workspaces; encoders with other sizes keep their own list. */
+const SHARED_SIZES = 8;
+
+/** Idle workspaces by scratch size, shared by every encoder in the process (calls are synchronous). */
+const spares = new Map<number, Workspace[]>();
+
+/** The list of idle workspaces for scratches of `size` bytes. */
+function sparesFor(size: number): Workspace[] {
+  let list = spares.get(size);
+  if (list === undefined) {
+    list = [];
+    if (spares.size < SHARED_SIZES) spares.set(size, list);
+  }
+  return list;
+}
+
+function newWorkspace(size: number): Workspace {
+  const scratch = new Uint8Array(size);
+  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES };
+}
+
+const NO_BYTES = new Uint8Array(0);
+const NO_VIEW = new DataView(NO_BYTES.buffer);
+
+/** Where {@link Sink.probe} lets callers test-encode: any call may use it, none keeps it. */
+const PROBE = new Uint8Array(256);
+
+/**
  * Scratch + store + chunk list. The encoder writes through `bytes`/`view` at
  * `pos` after checking `pos + n <= bytes.length` (else {@link Sink.grow});
  * everything else is the slow path.
@@ -106,12 +152,16 @@ export class Sink {
   /** Write position in `bytes`. */
   pos = 0;
 
-  /** The home scratch, reused across calls. */
-  private scratch: Uint8Array<ArrayBuffer>;
-  private scratchView: DataView;
-  /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls. */
+  /** The scratch of this call's workspace. */
+  private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
+  private scratchView: DataView = NO_VIEW;
+  /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls in the workspace. */
   private store: ArrayBuffer | null = null;
-  private storeBytes: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+  private storeBytes: Uint8Array<ArrayBuffer> = NO_BYTES;
+  /** The workspace this call borrowed, and where it goes back. */
+  private ws: Workspace | null = null;
+  private readonly spares: Workspace[];
+  private readonly scratchBytes: number;
   /** Bytes of the store in use in this call. */
   private storeLen = 0;
   /** Whether this call has opened the store. */
@@ -151,8 +201,10 @@ export class Sink {
    */
   constructor(scratchBytes: number, strategy: SinkStrategy, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess, pool = false) {
     this.pool = pool && POOLING_PAYS;
-    this.scratch = this.bytes = new Uint8Array(Math.max(64, scratchBytes));
-    this.scratchView = this.view = new DataView(this.scratch.buffer);
+    this.bytes = NO_BYTES;
+    this.view = NO_VIEW;
+    this.scratchBytes = Math.max(64, scratchBytes);
+    this.spares = sparesFor(this.scratchBytes);
     this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
     this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
@@ -160,20 +212,27 @@ export class Sink {
     this.exactSize = exactSize;
   }
 
-  /** The first 256 bytes of the idle scratch, for a caller to test-encode into before a call. */
+  /** 256 bytes for a caller to test-encode into before a call (synchronously: they are shared). */
   probe(): Uint8Array {
-    return this.scratch.subarray(0, 256);
+    return PROBE;
   }
 
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
+    // exact: the store is sized by the pre-pass before writing a byte (and before borrowing: it may throw)
+    const exact = this.strategy === "exact" ? this.exactSize(root) : -1;
+    const ws = this.spares.pop() ?? newWorkspace(this.scratchBytes);
+    this.ws = ws;
+    this.scratch = this.bytes = ws.scratch;
+    this.scratchView = this.view = ws.view;
+    this.store = ws.store;
+    this.storeBytes = ws.storeBytes;
     this.root = root;
     this.pos = 0;
     this.storeLen = 0;
     this.storeUsed = false;
-    if (this.strategy === "exact") {
-      // exact: the store is sized by the pre-pass before writing a byte
-      this.openPlainStore(this.exactSize(root));
+    if (exact >= 0) {
+      this.openPlainStore(exact);
       this.storeUsed = true;
     }
   }
@@ -199,6 +258,19 @@ export class Sink {
       this.view = this.scratchView;
     }
     if (this.store !== null && (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
+    this.release();
+  }
+
+  /** Gives the workspace back (with the scratch and store as this call leaves them). */
+  private release(): void {
+    const ws = this.ws;
+    if (ws === null) return;
+    this.ws = null;
+    ws.scratch = this.scratch;
+    ws.view = this.scratchView;
+    ws.store = this.store;
+    ws.storeBytes = this.storeBytes;
+    if (this.spares.length < SPARE_WORKSPACES) this.spares.push(ws);
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
@@ -515,8 +587,8 @@ export class Sink {
     if (need > ceiling) return false;
     const initial = Math.min(ceiling, Math.max(need, scratchLen * 2, estimate));
     const kept = this.store;
-    if (kept !== null && kept.resizable && kept.maxByteLength >= ceiling) {
-      // the encoder's kept store is reserved far enough already
+    if (kept !== null && kept.resizable && kept.maxByteLength >= ceiling && kept.maxByteLength <= this.maxByteLength && kept.byteLength <= ceiling) {
+      // the workspace's kept store is reserved far enough already (and not past this encoder's ceiling)
       if (kept.byteLength < initial) kept.resize(initial);
       return true;
     }

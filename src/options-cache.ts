@@ -1,0 +1,134 @@
+/**
+ * Which `Encoder`/`Decoder` serves `encode(value, options)` and
+ * `decode(bytes, options)`. An options object passed again is found by
+ * identity; a new object with the same contents (an options literal written
+ * inline in the call) finds the same coder by its contents, so it does not
+ * build a coder per call. A cached object that was changed since is noticed
+ * and gets a coder for its new contents.
+ *
+ * @module
+ */
+
+/**
+ * How many coders the content cache keeps (first in, first out). Programs
+ * use a few option sets; more only happens with a new `context` or
+ * `extensionCodec` object per call, and each coder costs little to make.
+ */
+const CONTENT_CACHE_ENTRIES = 64;
+
+/** A coder and the options' enumerable keys and values it was made from: `[key, value, key, value, ...]`. */
+interface Entry<T> {
+  readonly coder: T;
+  readonly snapshot: unknown[];
+}
+
+/** Ids of objects (codecs, contexts) inside option sets, for content keys that compare them by identity. */
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+
+/**
+ * Coders by options object, then by options contents. The last object seen
+ * is checked first (the hoisted-options case); objects that made a coder
+ * are remembered by identity; an object that finds its coder by contents
+ * is not (an inline literal is new on every call: remembering each would
+ * cost more than the lookup).
+ */
+export class OptionsCache<T> {
+  private readonly byObject = new WeakMap<object, Entry<T>>();
+  private readonly byContent = new Map<string, Entry<T>>();
+  private readonly make: (options: object) => T;
+  private lastObject: object | null = null;
+  private lastEntry: Entry<T> | null = null;
+
+  /** @param make builds a coder for an options object (and throws for invalid options) */
+  constructor(make: (options: object) => T) {
+    this.make = make;
+  }
+
+  /** The coder for `options`: cached by identity, else by contents, else made. */
+  get(options: object): T {
+    if (options === this.lastObject && unchanged(options, this.lastEntry!.snapshot)) return this.lastEntry!.coder;
+    return this.lookup(options);
+  }
+
+  private lookup(options: object): T {
+    let entry = this.byObject.get(options);
+    if (entry === undefined || !unchanged(options, entry.snapshot)) {
+      const key = contentKey(options);
+      entry = key === null ? undefined : this.byContent.get(key);
+      if (entry === undefined) entry = this.add(options, key);
+    }
+    this.lastObject = options;
+    this.lastEntry = entry;
+    return entry.coder;
+  }
+
+  /** Makes a coder for `options` and remembers it by identity and (unless `key` is null) by contents. */
+  private add(options: object, key: string | null): Entry<T> {
+    const snapshot: unknown[] = [];
+    // made from a private copy of the values: the coder may be shared by equal
+    // options objects, and one of them changing later must not change it
+    const values: Record<string, unknown> = Object.create(null);
+    for (const name in options) {
+      const value = (options as Record<string, unknown>)[name];
+      snapshot.push(name, value);
+      values[name] = value;
+    }
+    const entry: Entry<T> = { coder: this.make(values), snapshot };
+    if (key !== null) {
+      if (this.byContent.size >= CONTENT_CACHE_ENTRIES) this.byContent.delete(this.byContent.keys().next().value!);
+      this.byContent.set(key, entry);
+    }
+    this.byObject.set(options, entry);
+    return entry;
+  }
+}
+
+/** Whether `options` still has exactly the keys and values in `snapshot`. */
+function unchanged(options: object, snapshot: unknown[]): boolean {
+  let i = 0;
+  for (const key in options) {
+    if (snapshot[i] !== key || snapshot[i + 1] !== (options as Record<string, unknown>)[key]) return false;
+    i += 2;
+  }
+  return i === snapshot.length;
+}
+
+/**
+ * A string equal for two options objects exactly when they have the same
+ * enumerable keys in the same order with the same values (objects and
+ * functions by identity), or null when a value cannot be keyed (a symbol).
+ */
+function contentKey(options: object): string | null {
+  let key = "";
+  for (const name in options) {
+    const part = valueKey((options as Record<string, unknown>)[name]);
+    if (part === null) return null;
+    key += `${name.length}:${name}=${part};`;
+  }
+  return key;
+}
+
+function valueKey(value: unknown): string | null {
+  switch (typeof value) {
+    case "undefined":
+      return "u";
+    case "boolean":
+      return value ? "t" : "f";
+    case "number":
+      return Object.is(value, -0) ? "n-0" : `n${value}`;
+    case "bigint":
+      return `b${value}`;
+    case "string":
+      return `s${JSON.stringify(value)}`;
+    case "object":
+    case "function": {
+      if (value === null) return "z";
+      let id = ids.get(value);
+      if (id === undefined) ids.set(value, (id = nextId++));
+      return `o${id}`;
+    }
+    default:
+      return null;
+  }
+}
