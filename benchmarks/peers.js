@@ -69,12 +69,17 @@ const POOLED = "@resizable/msgpack (poolResults)";
 /** Reference rows, not libraries: the platform's bulk copy of the same bytes, and its UTF-8 encoder on the same string, into reused buffers. */
 const SET_REF = "reference: Uint8Array#set of the bytes";
 const ENCODE_INTO_REF = "reference: TextEncoder#encodeInto of the string";
-const EXTRAS = [VIEWS, POOLED, SET_REF, ENCODE_INTO_REF];
+/** Extra rows on data sets that encode to 4 KiB or less: options passed as a new literal on every call, against the same options in one object passed every time. */
+const INLINE = "@resizable/msgpack (options inline)";
+const HOISTED = "@resizable/msgpack (options hoisted)";
+const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, SET_REF, ENCODE_INTO_REF];
 /** What each extra row means, printed under the tables where it appears. */
 const EXTRA_NOTES = {
   [VIEWS]:
     "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
   [POOLED]: "`poolResults: true` returns results of up to 4 KiB as views into a shared slab, as msgpackr does by default; by default every result has an `ArrayBuffer` of its own.",
+  [INLINE]: "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`.",
+  [HOISTED]: "The same options in one object made once and passed on every call.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
 };
@@ -308,6 +313,14 @@ async function main() {
       const pooled = new lib.Encoder({ poolResults: true });
       const input = value;
       if (!difference(lib.decode(pooled.encode(input)), input)) encTasks.push({ name: POOLED, op: () => pooled.encode(input) });
+    }
+    // small messages: options as a new literal per call against the same options hoisted
+    if (ourCheck.ok && ourCheck.size <= 4096) {
+      const input = value, encoded = lib.encode(value), encodeOptions = { sortKeys: true }, decodeOptions = { maxDepth: 100 };
+      if (!difference(lib.decode(lib.encode(input, { sortKeys: true }), { maxDepth: 100 }), input)) {
+        encTasks.push({ name: INLINE, op: () => lib.encode(input, { sortKeys: true }) }, { name: HOISTED, op: () => lib.encode(input, encodeOptions) });
+        decTasks.push({ name: INLINE, op: () => lib.decode(encoded, { maxDepth: 100 }) }, { name: HOISTED, op: () => lib.decode(encoded, decodeOptions) });
+      }
     }
     // bulk data sets: the platform's own copy / UTF-8 encoder of the same data, the bars for bulk encoding
     if (value instanceof Uint8Array) {
