@@ -54,7 +54,7 @@ export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
 export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
 /** With `poolResults`, results up to this size are views into a shared slab. */
-const POOL_MAX_RESULT_BYTES = 4096;
+export const POOL_MAX_RESULT_BYTES: number = 4096;
 
 /**
  * Whether pooling small results pays here. In V8 (Node, Deno, Chromium)
@@ -65,8 +65,16 @@ const POOL_MAX_RESULT_BYTES = 4096;
  */
 const POOLING_PAYS: boolean = !ON_BUN;
 
-/** Size of each slab that pooled results share. */
-const POOL_SLAB_BYTES = 64 * 1024;
+/**
+ * Size of each slab that pooled results share, and so the most a pooled
+ * result drags along: a `structuredClone`/`postMessage` of one copies its
+ * whole slab, a transfer of its buffer empties every result in the slab,
+ * and one kept result keeps the slab alive. 16 KiB keeps those costs 4x
+ * below Node's 64 KiB `Buffer` pool while a new slab still serves ~100
+ * messages of ~125 B (slabs of 8-64 KiB took the same time per result,
+ * Node 20, Bun and Deno).
+ */
+export const POOL_SLAB_BYTES: number = 16 * 1024;
 
 /** Outputs from a resizable store at least this large are copied out by {@link Sink.takeShrinking}. */
 const SHRINK_COPY_MIN_BYTES = 16 * 1024 * 1024;
@@ -384,8 +392,8 @@ export class Sink {
 
   /**
    * The `n` bytes at the start of the scratch, copied into the shared slab:
-   * a view, no allocation (a new 64 KiB slab when this one is full, or was
-   * detached by a transfer of a result's buffer).
+   * a view, no allocation (a new slab when this one is full, or was
+   * detached by a transfer of a result's buffer: its length is then 0).
    */
   private pooled(n: number): Uint8Array<ArrayBuffer> {
     let slab = this.slab;
