@@ -230,3 +230,10 @@ export function extraBytes(offset: number, n: number): DecodeError {
     "EXTRA_BYTES",
   );
 }
+
+// ---- sizes and the output sink ----
+
+/** A binary whose `ArrayBuffer` was detached (transferred away): it has no bytes left to write. */
+export function detachedBinary(what: string): EncodeError {
+  return encodeError(`Cannot encode ${what} that was detached (transferred): it has no bytes`, "INVALID_ARGUMENT");
+}

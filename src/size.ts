@@ -8,8 +8,9 @@
  * @module
  */
 
-import { bigintOutOfRange, tooDeepToEncode, unsupportedType } from "./errors.ts";
-import { ExtData, type ExtensionCodec } from "./extensions.ts";
+import { badExtPayload, bigintOutOfRange, detachedBinary, tooDeepToEncode, unsupportedType } from "./errors.ts";
+import { checkExtType, ExtData, type ExtensionCodec } from "./extensions.ts";
+import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { timestampLength } from "./timestamp.ts";
 import { utf8Length } from "./utf8.ts";
@@ -221,12 +222,17 @@ function objectSize<C>(z: Sizer<C>, obj: object, depth: number): number {
   if (z.extensions !== null) {
     for (const ext of z.extensions) {
       const data = ext.encode(obj, z.context);
-      if (data != null) return extSize(data.length);
+      if (data == null) continue;
+      if (!(data instanceof Uint8Array)) throw badExtPayload(ext.type);
+      checkExtType(ext.type);
+      return extSize(data.length);
     }
   }
   if (Array.isArray(obj)) return arraySize(z, obj, depth);
-  if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) return binSize(obj.byteLength);
-  if (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer) return binSize(obj.byteLength);
+  if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer)) {
+    checkAttached(obj);
+    return binSize(obj.byteLength);
+  }
   if (obj instanceof Map) {
     let size = containerSize(obj.size);
     for (const [k, v] of obj) size += sizeOf(z, k, depth + 1) + sizeOf(z, v, depth + 1);
@@ -237,7 +243,10 @@ function objectSize<C>(z: Sizer<C>, obj: object, depth: number): number {
     return len === 12 ? 15 : len + 2; // ext 8 + type, or fixext + type
   }
   if (obj instanceof Set) return arraySize(z, [...obj], depth);
-  if (obj instanceof ExtData) return extSize(obj.data.length);
+  if (obj instanceof ExtData) {
+    checkExtType(obj.type);
+    return extSize(obj.data.length);
+  }
   const record = obj as Record<string, unknown>;
   let n = 0;
   let size = 0;
@@ -254,4 +263,35 @@ function arraySize<C>(z: Sizer<C>, arr: readonly unknown[], depth: number): numb
   let size = containerSize(arr.length);
   for (let i = 0; i < arr.length; i++) size += sizeOf(z, arr[i], depth + 1);
   return size;
+}
+
+/**
+ * `value` viewed as bytes when it is a binary (a typed array, `DataView`,
+ * `ArrayBuffer` or `SharedArrayBuffer`), else undefined; an `EncodeError`
+ * (`INVALID_ARGUMENT`) when its buffer was detached by a transfer, where
+ * engines would throw a bare `TypeError` or see an empty binary.
+ */
+export function binaryBytes(value: object): Uint8Array | undefined {
+  checkAttached(value);
+  return bytesOf(value);
+}
+
+/** Throws an `EncodeError` if `value` is an `ArrayBuffer`, or a view of one, that was detached. */
+function checkAttached(value: object): void {
+  const buffer = ArrayBuffer.isView(value) ? value.buffer : value;
+  if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
+    throw detachedBinary(buffer === value ? "an ArrayBuffer" : `a ${value.constructor?.name ?? "view"} over an ArrayBuffer`);
+  }
+}
+
+/** Whether `buffer` was detached; asked only of empty buffers. */
+function isDetached(buffer: ArrayBuffer): boolean {
+  const detached = (buffer as { detached?: unknown }).detached;
+  if (typeof detached === "boolean") return detached; // ES2024
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
 }

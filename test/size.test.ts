@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { encode, encodedSize, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
+import { encode, encodedSize, EncodeError, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
 import { ESTIMATE_BUDGET } from "../src/size.ts";
 
 describe("encodedSize()", () => {
@@ -27,6 +27,110 @@ describe("encodedSize()", () => {
     expect(() => encodedSize(2n ** 64n)).toThrow(/bigint/);
   });
 });
+
+/** What `f` throws, as class, code and message; or "no error". */
+function thrown(f: () => unknown): { error: unknown; code?: unknown; message?: string } | "no error" {
+  try {
+    f();
+  } catch (error) {
+    return { error, code: (error as { code?: unknown }).code, message: (error as Error).message };
+  }
+  return "no error";
+}
+
+/** An ArrayBuffer whose bytes were transferred away. */
+function detached(size = 8): ArrayBuffer {
+  const buffer = new ArrayBuffer(size);
+  structuredClone(buffer, { transfer: [buffer] });
+  return buffer;
+}
+
+describe("encodedSize() and encode() reject the same values with the same error", () => {
+  const payload = (ret: unknown) => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 5, encode: (v) => (v instanceof Set ? (ret as Uint8Array) : null), decode: (d) => d });
+    return { extensionCodec: codec };
+  };
+  const cyclic: unknown[] = [];
+  cyclic.push(cyclic);
+  // [name, value, options, code, message]
+  const bad: Array<[string, unknown, object | undefined, string, RegExp]> = [
+    ["a function", () => 1, undefined, "UNSUPPORTED_TYPE", /type function/],
+    ["a symbol inside an object", { a: [Symbol("s")] }, undefined, "UNSUPPORTED_TYPE", /type symbol/],
+    ["a bigint past uint64", 2n ** 64n, undefined, "BIGINT_RANGE", /outside int64\/uint64/],
+    ["an Invalid Date", new Date(NaN), undefined, "INVALID_DATE", /Invalid Date/],
+    ["ExtData of type 200", new ExtData(200, new Uint8Array(2)), undefined, "INVALID_EXT", /extension type 200/],
+    ["ExtData of type -129", [new ExtData(-129, new Uint8Array(1))], undefined, "INVALID_EXT", /extension type -129/],
+    ["ExtData of type 1.5", new ExtData(1.5, new Uint8Array(1)), undefined, "INVALID_EXT", /extension type 1.5/],
+    ["an extension returning an array", new Set([1]), payload([1, 2]), "INVALID_EXT", /must return a Uint8Array/],
+    ["an extension returning a string", new Set([1]), payload("ab"), "INVALID_EXT", /must return a Uint8Array/],
+    ["an extension returning a Uint16Array", new Set([1]), payload(new Uint16Array(2)), "INVALID_EXT", /must return a Uint8Array/],
+    ["a cycle", cyclic, undefined, encodeCode(cyclic), /./],
+    ["nesting past maxDepth", [[[1]]], { maxDepth: 2 }, "MAX_DEPTH", /maxDepth \(2\)/],
+    ["a function as a Map key", new Map([[() => 1, 1]]), undefined, "UNSUPPORTED_TYPE", /type function/],
+  ];
+  test.each(bad)("%s", (_name, value, options, code, message) => {
+    const fromEncode = thrown(() => encode(value, options));
+    const fromSize = thrown(() => encodedSize(value, options));
+    expect(fromEncode).not.toBe("no error");
+    expect(fromSize).not.toBe("no error");
+    if (fromEncode === "no error" || fromSize === "no error") return;
+    expect(fromSize.error).toBeInstanceOf(EncodeError);
+    expect(fromEncode.error).toBeInstanceOf(EncodeError);
+    expect(fromSize.code).toBe(code);
+    expect(fromEncode.code).toBe(code);
+    expect(fromSize.message).toMatch(message);
+    expect(fromSize.message).toBe(fromEncode.message);
+  });
+
+  const detachedValues: Array<[string, () => unknown, RegExp]> = [
+    ["a detached ArrayBuffer", () => detached(), /Cannot encode an ArrayBuffer that was detached/],
+    ["a Uint8Array over a detached buffer", () => detachedView(), /Cannot encode a Uint8Array over an ArrayBuffer that was detached/],
+    ["a DataView over a detached buffer, nested", () => ({ a: [detachedDataView()] }), /Cannot encode a DataView over an ArrayBuffer that was detached/],
+  ];
+  test.each(detachedValues)("encodedSize: %s is an EncodeError (INVALID_ARGUMENT), not a size or a TypeError", (_name, make, message) => {
+    const result = thrown(() => encodedSize(make()));
+    expect(result).not.toBe("no error");
+    if (result === "no error") return;
+    expect(result.error).toBeInstanceOf(EncodeError);
+    expect(result.code).toBe("INVALID_ARGUMENT");
+    expect(result.message).toMatch(message);
+  });
+  // encode() gives the engine's TypeError until Encoder.encodeOtherObject views binaries through size.ts binaryBytes
+  test.fails.each(detachedValues)("encode: %s is the same EncodeError as from encodedSize", (_name, make) => {
+    const value = make();
+    const fromEncode = thrown(() => encode(value));
+    const fromSize = thrown(() => encodedSize(value));
+    expect(fromEncode !== "no error" && fromEncode.error).toBeInstanceOf(EncodeError);
+    expect(fromEncode !== "no error" && fromEncode.message).toBe(fromSize !== "no error" && fromSize.message);
+  });
+
+  test("a zero-length binary that is not detached still encodes", () => {
+    for (const v of [new ArrayBuffer(0), new Uint8Array(0), new DataView(new ArrayBuffer(0))]) {
+      expect(encodedSize(v)).toBe(2);
+      expect(encode(v).length).toBe(2);
+    }
+  });
+});
+
+/** A view whose buffer was detached after the view was made. */
+function detachedView(): Uint8Array {
+  const view = new Uint8Array(8);
+  structuredClone(view.buffer, { transfer: [view.buffer] });
+  return view;
+}
+
+function detachedDataView(): DataView {
+  const view = new DataView(new ArrayBuffer(8));
+  structuredClone(view.buffer, { transfer: [view.buffer] });
+  return view;
+}
+
+/** The code encode gives a value (cycles: MAX_DEPTH, or CYCLE where the encoder detects them); encodedSize must give the same. */
+function encodeCode(value: unknown): string {
+  const result = thrown(() => encode(value));
+  return result === "no error" ? "no error" : String(result.code);
+}
 
 describe("estimateSize()", () => {
   test("is close for regular data and exact-ish for binaries", () => {
