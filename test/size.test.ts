@@ -1,6 +1,7 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { encode, encodedSize, EncodeError, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
-import { ESTIMATE_BUDGET } from "../src/size.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/sink.ts";
+import { ESTIMATE_BUDGET, estimateStoreSize } from "../src/size.ts";
 
 describe("encodedSize()", () => {
   test("is exact for every type and option", () => {
@@ -163,5 +164,59 @@ describe("estimateSize()", () => {
     const t0 = performance.now();
     expect(estimateSize(obj)).toBeGreaterThan(encode(obj).length / 4);
     expect(performance.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe("the estimate runs no getter", () => {
+  test("encode reads each property once though the estimate runs mid-call (accessors and Proxy get traps)", () => {
+    let getterReads = 0;
+    const record = (i: number) =>
+      Object.defineProperty({ id: i }, "name", {
+        get: () => (getterReads++, `name ${i} `.repeat(10)),
+        enumerable: true,
+      });
+    const list = Array.from({ length: 5000 }, (_, i) => record(i));
+    const trapReads = new Map<PropertyKey, number>();
+    const root = new Proxy(
+      { list, tail: "t" },
+      {
+        get(target, key, receiver) {
+          trapReads.set(key, (trapReads.get(key) ?? 0) + 1);
+          return Reflect.get(target, key, receiver);
+        },
+      },
+    );
+    const bytes = encode(root);
+    expect(bytes.length).toBeGreaterThan(DEFAULT_SCRATCH_BYTES); // so the estimate ran
+    expect(getterReads).toBe(5000);
+    expect(trapReads.get("list")).toBe(1);
+    expect(trapReads.get("tail")).toBe(1);
+  });
+
+  test("estimateSize counts an accessor as a guess without calling it, and reads Maps and Sets by their built-in iterators", () => {
+    const get = vi.fn(() => "x".repeat(1000));
+    const obj = Object.defineProperty({}, "lazy", { get, enumerable: true });
+    expect(estimateSize(obj)).toBeLessThan(100);
+    expect(get).not.toHaveBeenCalled();
+    class Sneaky extends Map<number, string> {
+      override *[Symbol.iterator](): MapIterator<[number, string]> {
+        get();
+        yield* super[Symbol.iterator]();
+      }
+    }
+    const map = new Sneaky(Array.from({ length: 1000 }, (_, i) => [i, "abcdefgh"]));
+    const guess = estimateSize(map);
+    expect(get).not.toHaveBeenCalled();
+    expect(guess / encode(new Map(map)).length).toBeGreaterThan(0.8);
+    expect(guess / encode(new Map(map)).length).toBeLessThan(1.5);
+    // Maps and Sets are sampled from their first entries (reaching entry i takes i steps): growing numbers are underestimated
+    const set = new Set(Array.from({ length: 100_000 }, (_, i) => i * 1000));
+    expect(estimateSize(set) / encode(set).length).toBeGreaterThan(0.5);
+  });
+
+  test("the store estimate never throws (a revoked Proxy): encode reports the value's own error", () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(estimateStoreSize([proxy], 0)).toBe(0);
   });
 });
