@@ -146,7 +146,12 @@ describe("encoders share their scratch only while not running", () => {
   test("an extension that calls encode() inside encode(), with the same and other options, gets correct bytes", () => {
     const codec = new ExtensionCodec();
     class Point {
-      constructor(readonly x: number, readonly y: string) {}
+      readonly x: number;
+      readonly y: string;
+      constructor(x: number, y: string) {
+        this.x = x;
+        this.y = y;
+      }
     }
     codec.register({
       type: 1,
