@@ -16,11 +16,8 @@
  */
 const CONTENT_CACHE_ENTRIES = 64;
 
-/** A coder and the options' enumerable keys and values it was made from: `[key, value, key, value, ...]`. */
-interface Entry<T> {
-  readonly coder: T;
-  readonly snapshot: unknown[];
-}
+/** A coder, and the options' enumerable keys and values it was made from: `[key, value, key, value, ...]`. */
+type Entry<T> = readonly [coder: T, snapshot: unknown[]];
 
 /** Ids of objects (codecs, contexts) inside option sets, for content keys that compare them by identity. */
 const ids = new WeakMap<object, number>();
@@ -47,20 +44,20 @@ export class OptionsCache<T> {
 
   /** The coder for `options`: cached by identity, else by contents, else made. */
   get(options: object): T {
-    if (options === this.lastObject && unchanged(options, this.lastEntry!.snapshot)) return this.lastEntry!.coder;
+    if (options === this.lastObject && unchanged(options, this.lastEntry![1])) return this.lastEntry![0];
     return this.lookup(options);
   }
 
   private lookup(options: object): T {
     let entry = this.byObject.get(options);
-    if (entry === undefined || !unchanged(options, entry.snapshot)) {
+    if (entry === undefined || !unchanged(options, entry[1])) {
       const key = contentKey(options);
       entry = key === null ? undefined : this.byContent.get(key);
       if (entry === undefined) entry = this.add(options, key);
     }
     this.lastObject = options;
     this.lastEntry = entry;
-    return entry.coder;
+    return entry[0];
   }
 
   /** Makes a coder for `options` and remembers it by identity and (unless `key` is null) by contents. */
@@ -74,7 +71,7 @@ export class OptionsCache<T> {
       snapshot.push(name, value);
       values[name] = value;
     }
-    const entry: Entry<T> = { coder: this.make(values), snapshot };
+    const entry: Entry<T> = [this.make(values), snapshot];
     if (key !== null) {
       if (this.byContent.size >= CONTENT_CACHE_ENTRIES) this.byContent.delete(this.byContent.keys().next().value!);
       this.byContent.set(key, entry);
@@ -102,33 +99,16 @@ function unchanged(options: object, snapshot: unknown[]): boolean {
 function contentKey(options: object): string | null {
   let key = "";
   for (const name in options) {
-    const part = valueKey((options as Record<string, unknown>)[name]);
-    if (part === null) return null;
-    key += `${name.length}:${name}=${part};`;
+    const value: unknown = (options as Record<string, unknown>)[name];
+    const type = typeof value;
+    if (type === "symbol") return null;
+    let id: number | undefined;
+    if ((type === "object" && value !== null) || type === "function") {
+      id = ids.get(value as object);
+      if (id === undefined) ids.set(value as object, (id = nextId++));
+    }
+    // the type's initial, then the value: strings quoted, objects by id
+    key += `${name.length}:${name}=${type[0]}${id ?? (type === "string" ? JSON.stringify(value) : String(value))};`;
   }
   return key;
-}
-
-function valueKey(value: unknown): string | null {
-  switch (typeof value) {
-    case "undefined":
-      return "u";
-    case "boolean":
-      return value ? "t" : "f";
-    case "number":
-      return Object.is(value, -0) ? "n-0" : `n${value}`;
-    case "bigint":
-      return `b${value}`;
-    case "string":
-      return `s${JSON.stringify(value)}`;
-    case "object":
-    case "function": {
-      if (value === null) return "z";
-      let id = ids.get(value);
-      if (id === undefined) ids.set(value, (id = nextId++));
-      return `o${id}`;
-    }
-    default:
-      return null;
-  }
 }

@@ -115,26 +115,17 @@ interface Workspace {
 }
 
 /**
- * Idle workspaces kept per scratch size. Two cover an encode plus one
- * re-entrant level; deeper nesting allocates and the extras are dropped.
+ * Idle workspaces kept in a list. Two cover an encode plus one re-entrant
+ * level; deeper nesting allocates and the extras are dropped.
  */
 const SPARE_WORKSPACES = 2;
 
-/** Scratch sizes with a shared list of idle workspaces; encoders with other sizes keep their own list. */
-const SHARED_SIZES = 8;
-
-/** Idle workspaces by scratch size, shared by every encoder in the process (calls are synchronous). */
-const spares = new Map<number, Workspace[]>();
-
-/** The list of idle workspaces for scratches of `size` bytes. */
-function sparesFor(size: number): Workspace[] {
-  let list = spares.get(size);
-  if (list === undefined) {
-    list = [];
-    if (spares.size < SHARED_SIZES) spares.set(size, list);
-  }
-  return list;
-}
+/**
+ * Idle workspaces with the default scratch size, shared by every encoder in
+ * the process (calls are synchronous); an encoder with another size keeps
+ * its own list.
+ */
+const SHARED_SPARES: Workspace[] = [];
 
 function newWorkspace(size: number): Workspace {
   const scratch = new Uint8Array(size);
@@ -212,7 +203,7 @@ export class Sink {
     this.bytes = NO_BYTES;
     this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
-    this.spares = sparesFor(this.scratchBytes);
+    this.spares = this.scratchBytes === DEFAULT_SCRATCH_BYTES ? SHARED_SPARES : [];
     this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
     this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);

@@ -82,17 +82,17 @@ function dataValue(obj: object, key: PropertyKey): unknown {
 
 const mapEntries = Map.prototype.entries;
 const setValues = Set.prototype.values;
-const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")!.get!;
-const setSize = Object.getOwnPropertyDescriptor(Set.prototype, "size")!.get!;
 
 /**
- * The first `limit` items of a built-in iterator, taken through the
- * iterator's built-in `next` (a subclass's own iterator is not run).
+ * The first `limit` items of a `Map`'s entries or a `Set`'s values through
+ * the built-in iterator (a subclass's own iterator is not run), and how
+ * many items there are.
  */
-function firstItems<T>(iterator: IterableIterator<T>, limit: number): T[] {
-  const items: T[] = [];
+function firstItems(value: Map<unknown, unknown> | Set<unknown>, limit: number): [unknown[], number] {
+  const iterator = value instanceof Map ? mapEntries.call(value) : setValues.call(value);
+  const items: unknown[] = [];
   for (let r = iterator.next(); !r.done && items.length < limit; r = iterator.next()) items.push(r.value);
-  return items;
+  return [items, value.size];
 }
 
 /** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
@@ -134,25 +134,21 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
     if (typeof n !== "number") return UNSEEN_GUESS;
     return 5 + sampleSum(n, budget, (i, share) => estimate(dataValue(value, i), share, depth + 1, state));
   }
-  if (value instanceof Map) {
-    // the first entries, not spread ones: reaching entry i of a Map takes i steps
-    const size: number = mapSize.call(value);
-    const entries = firstItems(mapEntries.call(value), Math.min(size, Math.max(1, Math.floor(budget))));
-    return 5 + sampleSum(entries.length, budget, (i, share) => {
-      const [k, v] = entries[i]!;
-      return estimate(k, share, depth + 1, state) + estimate(v, share, depth + 1, state);
-    }) * (size / Math.max(1, entries.length));
+  if (value instanceof Map || value instanceof Set) {
+    // the first items, not spread ones: reaching item i takes i steps
+    const [items, size] = firstItems(value, Math.max(1, Math.floor(budget)));
+    const isMap = value instanceof Map;
+    const sum = sampleSum(items.length, budget, (i, share) => {
+      const item = items[i];
+      return isMap ? estimate((item as unknown[])[0], share, depth + 1, state) + estimate((item as unknown[])[1], share, depth + 1, state) : estimate(item, share, depth + 1, state);
+    });
+    return 5 + (sum * size) / Math.max(1, items.length);
   }
   if (value instanceof Date) return 15;
   if (value instanceof ExtData) {
     const data = dataValue(value, "data");
     const n = data instanceof Uint8Array ? data.length : 0;
     return (n < state.big ? n : 0) + 6;
-  }
-  if (value instanceof Set) {
-    const size: number = setSize.call(value);
-    const items = firstItems(setValues.call(value), Math.min(size, Math.max(1, Math.floor(budget))));
-    return 5 + sampleSum(items.length, budget, (i, share) => estimate(items[i], share, depth + 1, state)) * (size / Math.max(1, items.length));
   }
   const keys = Object.keys(value);
   // every value gets the whole budget: the keys are sampled, not the budget split
@@ -338,8 +334,6 @@ function checkAttached(value: object): void {
 
 /** Whether `buffer` was detached; asked only of empty buffers. */
 function isDetached(buffer: ArrayBuffer): boolean {
-  const detached = (buffer as { detached?: unknown }).detached;
-  if (typeof detached === "boolean") return detached; // ES2024
   try {
     new Uint8Array(buffer);
     return false;
