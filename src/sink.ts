@@ -103,33 +103,36 @@ export type SizeGuess = (root: unknown) => number;
 
 /**
  * The memory a call writes into: the scratch (and a `DataView` of it) and
- * the kept store. A sink borrows one for each call and gives it back after,
- * so encoders cost nothing to create and idle ones hold no buffers; a
- * re-entrant call (an extension encoding inside an encode) borrows another.
+ * the kept store. A sink keeps the one it used last and takes it again
+ * while no other sink has; encoders share a few (by default size), so
+ * creating an encoder allocates nothing and encoders made per call reuse
+ * the same memory. A re-entrant call (an extension encoding inside an
+ * encode) takes another.
  */
 interface Workspace {
   scratch: Uint8Array<ArrayBuffer>;
   view: DataView;
   store: ArrayBuffer | null;
   storeBytes: Uint8Array<ArrayBuffer>;
+  /** The sink that used it last: its fields still point at this workspace's buffers. */
+  user: Sink | null;
+  /** In a call now. */
+  busy: boolean;
 }
 
 /**
- * Idle workspaces kept in a list. Two cover an encode plus one re-entrant
- * level; deeper nesting allocates and the extras are dropped.
+ * How many workspaces with the default scratch size the process shares:
+ * enough for an encode and a few re-entrant levels; deeper nesting
+ * allocates workspaces that are dropped after.
  */
-const SPARE_WORKSPACES = 2;
+const SHARED_WORKSPACES = 4;
 
-/**
- * Idle workspaces with the default scratch size, shared by every encoder in
- * the process (calls are synchronous); an encoder with another size keeps
- * its own list.
- */
-const SHARED_SPARES: Workspace[] = [];
+/** The shared workspaces (calls are synchronous: one is busy only during a call or its re-entrant calls). */
+const SHARED: Workspace[] = [];
 
 function newWorkspace(size: number): Workspace {
   const scratch = new Uint8Array(size);
-  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES };
+  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES, user: null, busy: false };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -157,9 +160,10 @@ export class Sink {
   /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls in the workspace. */
   private store: ArrayBuffer | null = null;
   private storeBytes: Uint8Array<ArrayBuffer> = NO_BYTES;
-  /** The workspace this call borrowed, and where it goes back. */
+  /** The workspace this sink used last (another sink may have taken it since). */
   private ws: Workspace | null = null;
-  private readonly spares: Workspace[];
+  /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
+  private readonly shared: boolean;
   private readonly scratchBytes: number;
   /** Bytes of the store in use in this call. */
   private storeLen = 0;
@@ -203,7 +207,7 @@ export class Sink {
     this.bytes = NO_BYTES;
     this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
-    this.spares = this.scratchBytes === DEFAULT_SCRATCH_BYTES ? SHARED_SPARES : [];
+    this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
     this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
@@ -220,18 +224,20 @@ export class Sink {
   begin(root: unknown): void {
     // exact: the store is sized by the pre-pass before writing a byte (and before borrowing: it may throw)
     const exact = this.strategy === "exact" ? this.exactSize(root) : -1;
-    const ws = this.spares.pop() ?? newWorkspace(this.scratchBytes);
-    this.ws = ws;
-    this.scratch = this.bytes = ws.scratch;
-    this.scratchView = this.view = ws.view;
-    this.store = ws.store;
-    this.storeBytes = ws.storeBytes;
+    let ws = this.ws;
+    if (ws === null || ws.user !== this || ws.busy) ws = this.take();
+    ws.busy = true;
     this.root = root;
     this.pos = 0;
     this.storeLen = 0;
     this.storeUsed = false;
     if (exact >= 0) {
-      this.openPlainStore(exact);
+      try {
+        this.openPlainStore(exact);
+      } catch (error) {
+        ws.busy = false; // the call never starts: end() will not run
+        throw error;
+      }
       this.storeUsed = true;
     }
   }
@@ -260,16 +266,40 @@ export class Sink {
     this.release();
   }
 
-  /** Gives the workspace back (with the scratch and store as this call leaves them). */
+  /** Marks the workspace idle, with the scratch and store as this call leaves them. */
   private release(): void {
-    const ws = this.ws;
-    if (ws === null) return;
-    this.ws = null;
-    ws.scratch = this.scratch;
-    ws.view = this.scratchView;
-    ws.store = this.store;
-    ws.storeBytes = this.storeBytes;
-    if (this.spares.length < SPARE_WORKSPACES) this.spares.push(ws);
+    const ws = this.ws!;
+    if (ws.scratch !== this.scratch || ws.store !== this.store || ws.storeBytes !== this.storeBytes) {
+      ws.scratch = this.scratch;
+      ws.view = this.scratchView;
+      ws.store = this.store;
+      ws.storeBytes = this.storeBytes;
+    }
+    ws.busy = false;
+  }
+
+  /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
+  private take(): Workspace {
+    let ws: Workspace | undefined;
+    if (this.shared) {
+      for (const w of SHARED) {
+        if (!w.busy) {
+          ws = w;
+          break;
+        }
+      }
+    }
+    if (ws === undefined) {
+      ws = newWorkspace(this.scratchBytes);
+      if (this.shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
+    }
+    ws.user = this;
+    this.ws = ws;
+    this.scratch = this.bytes = ws.scratch;
+    this.scratchView = this.view = ws.view;
+    this.store = ws.store;
+    this.storeBytes = ws.storeBytes;
+    return ws;
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */

@@ -48,10 +48,44 @@ describe("sink: results own exactly their bytes", () => {
     encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB: its store is dropped after the call
     encoder.encode(records(20_000)); // ~0.9 MB, through the store, copied out
     for (let i = 0; i < 100; i++) encoder.encode({ small: i });
-    // the store stays in the idle workspaces encoders borrow for each call
-    const spares = (encoder as unknown as { sink: { spares: { store: ArrayBuffer | null }[] } }).sink.spares;
-    expect(spares.length).toBeGreaterThan(0);
-    for (const { store } of spares) expect(store === null || store.byteLength <= RETAIN_MAX_BYTES).toBe(true);
+    // the store stays in the workspace the encoder used (and other encoders may take)
+    const ws = (encoder as unknown as { sink: { ws: { store: ArrayBuffer | null; busy: boolean } } }).sink.ws;
+    expect(ws.busy).toBe(false);
+    expect(ws.store === null || ws.store.byteLength <= RETAIN_MAX_BYTES).toBe(true);
+  });
+});
+
+describe("sink: workspaces", () => {
+  test("creating an encoder allocates no scratch; encoders made per call reuse the shared workspaces", () => {
+    type Peek = { sink: { ws: { scratch: Uint8Array } | null } };
+    const first = new Encoder({ context: 1 });
+    expect((first as unknown as Peek).sink.ws).toBe(null);
+    first.encode({ a: 1 });
+    const scratch = (first as unknown as Peek).sink.ws!.scratch;
+    for (let i = 0; i < 100; i++) {
+      const e = new Encoder({ context: i });
+      expect(decode(e.encode({ i }))).toEqual({ i });
+      expect((e as unknown as Peek).sink.ws!.scratch).toBe(scratch);
+    }
+  });
+
+  test("an encoder whose workspace another encoder took gets correct bytes and its kept store", () => {
+    const a = new Encoder();
+    const b = new Encoder();
+    const big = records(20_000);
+    const expected = hex(new Encoder().encode(big));
+    for (let i = 0; i < 3; i++) {
+      expect(hex(a.encode(big))).toBe(expected);
+      expect(hex(b.encode({ i }))).toBe(hex(new Encoder().encode({ i })));
+      expect(hex(b.encode(big))).toBe(expected);
+    }
+  });
+
+  test("an exact-sized call that cannot start leaves its workspace free", () => {
+    const exact = new Encoder({ sink: "exact" });
+    expect(() => exact.encode([() => 1])).toThrow(/function/);
+    const other = new Encoder({ sink: "exact" });
+    expect(decode(other.encode([1, 2]))).toEqual([1, 2]);
   });
 });
 
