@@ -24,27 +24,27 @@ const ids = new WeakMap<object, number>();
 let nextId = 0;
 
 /**
- * Coders by options object, then by options contents. The last object seen
- * is checked first (the hoisted-options case); objects that made a coder
- * are remembered by identity; an object that finds its coder by contents
- * is not (an inline literal is new on every call: remembering each would
- * cost more than the lookup).
+ * Coders by options contents. The contents of the last options seen are
+ * compared first (a hoisted options object, or an inline literal written
+ * the same way on every call, match them); then objects that made a coder
+ * are found by identity, then any options by a key built from their
+ * contents.
  */
 export class OptionsCache<T> {
   private readonly byObject = new WeakMap<object, Entry<T>>();
   private readonly byContent = new Map<string, Entry<T>>();
   private readonly make: (options: object) => T;
-  private lastObject: object | null = null;
-  private lastEntry: Entry<T> | null = null;
+  private last: Entry<T> | null = null;
 
   /** @param make builds a coder for an options object (and throws for invalid options) */
   constructor(make: (options: object) => T) {
     this.make = make;
   }
 
-  /** The coder for `options`: cached by identity, else by contents, else made. */
+  /** The coder for `options`: the last one if the contents match, else cached by identity or contents, else made. */
   get(options: object): T {
-    if (options === this.lastObject && unchanged(options, this.lastEntry![1])) return this.lastEntry![0];
+    const last = this.last;
+    if (last !== null && unchanged(options, last[1])) return last[0];
     return this.lookup(options);
   }
 
@@ -55,8 +55,7 @@ export class OptionsCache<T> {
       entry = key === null ? undefined : this.byContent.get(key);
       if (entry === undefined) entry = this.add(options, key);
     }
-    this.lastObject = options;
-    this.lastEntry = entry;
+    this.last = entry;
     return entry[0];
   }
 

@@ -78,13 +78,18 @@ describe("OptionsCache: one coder per options contents", () => {
     expect(size).toBeLessThanOrEqual(64);
   });
 
-  test("a symbol value is cached by object identity only", () => {
+  test("a symbol value is compared by identity and never keyed by contents", () => {
     const { cache, made } = counted();
     const s = Symbol("x");
     const options = { context: s };
-    expect(cache.get(options)).toBe(cache.get(options));
-    cache.get({ context: s });
-    expect(made.length).toBe(2);
+    const a = cache.get(options);
+    expect(cache.get({ context: s })).toBe(a); // the same contents as the last options
+    cache.get({ other: 1 });
+    expect(cache.get(options)).toBe(a); // by identity
+    cache.get({ other: 1 });
+    expect(cache.get({ context: s })).not.toBe(a); // no content key for a symbol: a new coder
+    expect(cache.get({ context: Symbol("x") })).not.toBe(a);
+    expect(made.length).toBe(4);
   });
 
   test("a getter on an options object is read once per lookup, not again by the coder", () => {
@@ -119,6 +124,19 @@ describe("encode()/decode() with inline options", () => {
     expect(hex(encode(value, { sortKeys: true }))).toBe(hex(encode(value, hoisted)));
     expect(hex(encode(value, { sortKeys: true }))).toBe(hex(new Encoder({ sortKeys: true }).encode(value)));
     expect(decode(encode(value), { useMap: true })).toEqual(new Decoder({ useMap: true }).decode(encode(value)));
+  });
+
+  test("inline literals of different options, alternating, each get their own behaviour", () => {
+    const v = { b: undefined, a: 1 };
+    const sorted = hex(new Encoder({ sortKeys: true }).encode(v));
+    const plain = hex(new Encoder().encode(v));
+    const pruned = hex(new Encoder({ ignoreUndefined: true }).encode(v));
+    for (let i = 0; i < 3; i++) {
+      expect(hex(encode(v, { sortKeys: true }))).toBe(sorted);
+      expect(hex(encode(v, {}))).toBe(plain);
+      expect(hex(encode(v, { ignoreUndefined: true }))).toBe(pruned);
+      expect(hex(encode(v, { sortKeys: false }))).toBe(plain);
+    }
   });
 
   test("mutating an options object after first use takes effect (encode)", () => {
