@@ -544,7 +544,7 @@ const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(opt
 
 /** The decoder for an options object: reused while the same object, or one with the same contents, is passed. */
 function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
-  if (options === undefined) return defaultDecoder as unknown as Decoder<C>;
+  if (options == null) return defaultDecoder as unknown as Decoder<C>;
   return decoders.get(options) as unknown as Decoder<C>;
 }
 

@@ -685,7 +685,7 @@ const encoders = new OptionsCache<Encoder<unknown>>((options) => new Encoder(opt
 
 /** The encoder for an options object: reused while the same object, or one with the same contents, is passed. */
 function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
-  if (options === undefined) return defaultEncoder as unknown as Encoder<C>;
+  if (options == null) return defaultEncoder as unknown as Encoder<C>;
   return encoders.get(options) as unknown as Encoder<C>;
 }
 

@@ -44,11 +44,13 @@ export class OptionsCache<T> {
   /** The coder for `options`: the last one if the contents match, else cached by identity or contents, else made. */
   get(options: object): T {
     const last = this.last;
-    if (last !== null && unchanged(options, last[1])) return last[0];
+    if (last !== null && typeof options === "object" && unchanged(options, last[1])) return last[0];
     return this.lookup(options);
   }
 
   private lookup(options: object): T {
+    // not an object: the coder's constructor says what is wrong (nothing is cached)
+    if (typeof options !== "object") return this.make(options);
     let entry = this.byObject.get(options);
     if (entry === undefined || !unchanged(options, entry[1])) {
       const key = contentKey(options);

@@ -151,6 +151,18 @@ describe("encode()/decode() with inline options", () => {
     expect(hex(encode(v, options))).toBe(hex(new Encoder({ ignoreUndefined: true }).encode(v)));
   });
 
+  test("null options are no options (as in @msgpack/msgpack); a primitive reaches the constructor uncached", () => {
+    const v = { b: 1, a: 2 };
+    encode(v, {}); // an empty options object is the last one seen
+    expect(hex(encode(v, null as unknown as undefined))).toBe(hex(encode(v)));
+    expect(decode(encode(v), null as unknown as undefined)).toEqual(v);
+    const { cache, made } = counted();
+    cache.get({});
+    cache.get(5 as unknown as object);
+    cache.get(5 as unknown as object);
+    expect(made.length).toBe(3);
+  });
+
   test("mutating an options object after first use takes effect (decode)", () => {
     const options: { useMap?: boolean } = {};
     const bytes = encode({ a: 1 });
