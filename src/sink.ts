@@ -17,8 +17,9 @@
  * Results are always plain `ArrayBuffer`s of exact length: many platform
  * APIs reject views of resizable buffers (`new Response()` in Node 20 and 22,
  * `crypto.subtle.digest` in Bun, `Blob`/`TextDecoder`/`fetch` in Chromium),
- * and only ~32,700 resizable buffers may live in one process. The store
- * stays with the encoder and is reused.
+ * and only ~32,700 resizable buffers may live in one process. The scratch
+ * and the store live in a workspace that encoders share between calls (see
+ * {@link Workspace}), so creating an encoder allocates nothing.
  *
  * @module
  */
@@ -44,7 +45,7 @@ const TOO_BIG_HINT = "; use Encoder.encodeChunks";
  */
 export const DEFAULT_SCRATCH_BYTES: number = 256 * 1024;
 
-/** A store larger than this is dropped after the call, so an idle encoder holds little memory. */
+/** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
 export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
 
 /**
