@@ -93,8 +93,8 @@ export interface EncodeOptions<ContextType = undefined> {
    * The bytes stay independent (never overwritten), but `result.buffer` is
    * the whole slab, with other results' bytes in it:
    * - `structuredClone(result)` and `postMessage(result)` copy all 16 KiB
-   *   (4-13 µs instead of 1-4 µs for a 15-byte message), other results'
-   *   bytes included;
+   *   (on Node 20, 4-8 µs instead of 1-2 µs for a 15-byte message), other
+   *   results' bytes included;
    * - transferring it (`postMessage(x, [x.buffer])`) empties every other
    *   result cut from the same slab (their `length` becomes 0);
    * - a kept result keeps its slab alive: keeping 1 result in 64 holds
