@@ -1,0 +1,577 @@
+/**
+ * Stream decoding: values from a `ReadableStream` or any `AsyncIterable`
+ * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
+ * {@link decodeMultiStream}), and the {@link DecoderStream}
+ * TransformStream, with optional u32 big-endian length-prefixed framing.
+ *
+ * Cost is linear in the bytes: chunks are kept as they arrive and decoded
+ * in place; a value split across chunks is found by a scanner that walks
+ * each byte once (src/stream-queue.ts), then joined and decoded once. No
+ * Node `Buffer`: it runs in Node, Bun, Deno and browsers.
+ *
+ * This module imports the core; the core never imports it.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { Decoder, type DecodeOptions } from "./decode.ts";
+import { DecodeError, DecodeErrorCode, overLimit } from "./errors.ts";
+import { toBytes } from "./input.ts";
+import { BAD, ByteQueue, INCOMPLETE, ValueScanner } from "./stream-queue.ts";
+
+// ---------------------------------------------------------------------------
+// Types and options
+
+/** A source of chunks: a WHATWG `ReadableStream` or any `AsyncIterable` (a Node readable, an async generator). */
+export type ReadableStreamLike<T> = ReadableStream<T> | AsyncIterable<T>;
+
+/**
+ * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
+ * `ArrayBuffer`, any view, or (as @msgpack/msgpack accepts, at the cost of
+ * a copy) an array of byte values.
+ */
+export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;
+
+/**
+ * Counters a stream decoder keeps about its buffering, for diagnostics and
+ * tests: they show that the work is linear in the bytes and the memory
+ * bounded. Create one with {@link createStreamStats} and pass it as the
+ * `stats` option, or read {@link DecoderStream.stats}.
+ */
+export interface StreamStats {
+  /** Bytes received from the source. */
+  bytesIn: number;
+  /** Bytes copied to join a value split across chunks (a value inside one chunk is decoded in place). */
+  bytesCopied: number;
+  /** Bytes the decoder walked: each decoded value once, plus the first, failed attempt on a value split across chunks. */
+  bytesDecoded: number;
+  /** Bytes the boundary scanner walked to find where a value split across chunks ends (each byte at most once). */
+  bytesScanned: number;
+  /** Bytes the decoder holds now: the chunks it still needs and any joining buffer. */
+  bufferedBytes: number;
+  /** The high-water mark of {@link StreamStats.bufferedBytes}. */
+  maxBufferedBytes: number;
+}
+
+/** Options of {@link decodeAsync} and {@link decodeArrayStream}: {@link DecodeOptions} plus `maxValueBytes` and `stats`. */
+export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOptions<ContextType> {
+  /**
+   * The most bytes one value (for {@link decodeArrayStream}, one item; with
+   * `lengthPrefixed`, one frame) may take. A value still incomplete past
+   * this many buffered bytes, or a frame prefix above it, throws a
+   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
+   * decoder holds for untrusted streams (together with the `max*Length`
+   * options, which stop a long string or array at its header).
+   * @default Infinity
+   */
+  maxValueBytes?: number;
+  /**
+   * An object whose counters the decoder updates as it goes (see
+   * {@link StreamStats}); the counters are not reset.
+   * @default none
+   */
+  stats?: StreamStats;
+}
+
+/** Options of {@link decodeMultiStream} and {@link DecoderStream}. */
+export interface FramedDecodeOptions<ContextType = undefined> extends StreamDecodeOptions<ContextType> {
+  /**
+   * Each value is preceded by its length as a u32 big-endian prefix (as
+   * `EncoderStream` writes with the same option); each frame must hold
+   * exactly one value. Framed values decode with one pass and at most one
+   * copy, with no scanning.
+   * @default false
+   */
+  lengthPrefixed?: boolean;
+}
+
+/**
+ * Returns a fresh {@link StreamStats} with every counter at zero, to pass
+ * as the `stats` option of a stream decoder.
+ *
+ * @returns the counters
+ *
+ * @example
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * import { createStreamStats, decodeAsync } from "@resizable/msgpack/streams";
+ * const stats = createStreamStats();
+ * async function* chunks() { yield encode("hello"); }
+ * console.assert((await decodeAsync(chunks(), { stats })) === "hello");
+ * console.assert(stats.bytesIn === 6 && stats.bytesCopied === 0);
+ * ```
+ */
+export function createStreamStats(): StreamStats {
+  return { bytesIn: 0, bytesCopied: 0, bytesDecoded: 0, bytesScanned: 0, bufferedBytes: 0, maxBufferedBytes: 0 };
+}
+
+// ---------------------------------------------------------------------------
+// Sources
+
+/** Views a chunk as bytes: views and buffers without a copy, arrays of numbers by copying. */
+function chunkBytes(chunk: ByteChunk): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (Array.isArray(chunk)) return Uint8Array.from(chunk);
+  return toBytes(chunk as ArrayBuffer | ArrayBufferView);
+}
+
+/** Pulls byte chunks from a `ReadableStream` or an `AsyncIterable`, one at a time. */
+interface ChunkSource {
+  /** The next chunk, or null at the end. */
+  next(): Promise<Uint8Array | null>;
+  /** Lets go of the source; `reason` cancels it (when the consumer stops early or decoding failed). */
+  close(cancel: boolean, reason?: unknown): Promise<void>;
+}
+
+function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
+  const s = stream as Partial<ReadableStream<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
+  if (s !== null && typeof s === "object" && typeof s.getReader === "function") {
+    const reader = s.getReader();
+    return {
+      async next() {
+        const r = await reader.read();
+        return r.done ? null : chunkBytes(r.value);
+      },
+      async close(cancel, reason) {
+        if (cancel) await reader.cancel(reason).catch(() => undefined);
+        reader.releaseLock();
+      },
+    };
+  }
+  const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
+  if (typeof iterate === "function") {
+    const it = iterate.call(s);
+    return {
+      async next() {
+        const r = await it.next();
+        return r.done === true ? null : chunkBytes(r.value);
+      },
+      async close(cancel) {
+        if (cancel && typeof it.return === "function") await it.return();
+      },
+    };
+  }
+  throw new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
+}
+
+/** Returned by the readers when they need more bytes. */
+const NEED_MORE: unique symbol = Symbol("need more bytes");
+type NeedMore = typeof NEED_MORE;
+
+/** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
+type ReadAt = (bytes: Uint8Array, offset: number) => [unknown, number];
+
+/**
+ * Reads items out of a {@link ByteQueue}: unframed values or
+ * length-prefixed frames. A value inside the current chunk is decoded in
+ * place; one that runs past it is handed to the {@link ValueScanner}, then
+ * joined and decoded once when complete.
+ */
+class StreamReader {
+  readonly queue: ByteQueue;
+  readonly decoder: Decoder<unknown>;
+  private readonly scanner: ValueScanner;
+  private readonly readValue: ReadAt;
+  private readonly readHeader: ReadAt;
+  private readonly framed: boolean;
+  private readonly maxValueBytes: number;
+  /** For array headers: don't retry before this many bytes are available. */
+  private want = 1;
+  /** Length of the frame whose prefix was read, or -1. */
+  private frameLength = -1;
+
+  constructor(options: FramedDecodeOptions<unknown> | undefined) {
+    this.queue = new ByteQueue(options?.stats ?? createStreamStats());
+    const decoder = new Decoder<unknown>(options);
+    this.decoder = decoder;
+    this.scanner = new ValueScanner(options);
+    this.readValue = (bytes, offset) => decoder.decodeAt(bytes, offset);
+    this.readHeader = (bytes, offset) => decoder.readArrayHeader(bytes, offset);
+    this.framed = options?.lengthPrefixed ?? false;
+    this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The next value, or NEED_MORE. With `final` (the source has ended), an
+   * incomplete value throws a `TRUNCATED` DecodeError instead.
+   */
+  next(final: boolean): unknown {
+    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
+  }
+
+  /** The item count of an array header, or NEED_MORE. */
+  arrayHeader(final: boolean): number | NeedMore {
+    return this.read(this.readHeader, final, "array header", false) as number | NeedMore;
+  }
+
+  private read(readAt: ReadAt, final: boolean, what: string, scan: boolean): unknown {
+    const q = this.queue;
+    const available = q.available;
+    if (available === 0) {
+      if (final) throw endedEmpty(q.offset, what);
+      return NEED_MORE;
+    }
+    let n: number; // bytes to have contiguous for this attempt
+    if (this.scanner.active) {
+      const r = this.scanner.scan(q);
+      if (r === INCOMPLETE && !final) return this.needMore(available, what);
+      n = r > 0 ? r : available; // complete: the value; malformed or at the end: all there is
+      if (r > this.maxValueBytes) throw this.tooLarge(r, true, what);
+    } else {
+      if (!final && available < this.want) return this.needMore(available, what);
+      n = final ? available : this.want; // the current segment, at least
+    }
+    const bytes = q.contiguous(n);
+    const start = q.start;
+    const covered = q.end - start;
+    const view = q.end === bytes.length ? bytes : bytes.subarray(0, q.end);
+    let item: unknown;
+    let stop: number;
+    try {
+      [item, stop] = readAt(view, start);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      const base = q.offset - start;
+      if (e.code !== DecodeErrorCode.TRUNCATED) {
+        this.scanner.reset();
+        throw relocate(e, base);
+      }
+      q.stats.bytesDecoded += covered;
+      if (final) {
+        const missing = this.scanner.active ? Math.max(e.needed, this.scanner.missing()) : e.needed;
+        this.scanner.reset();
+        throw endedInside(e, q.offset, covered, base, what, missing);
+      }
+      if (!scan) {
+        this.want = covered + e.needed;
+        return NEED_MORE;
+      }
+      if (this.scanner.active) throw relocate(e, base); // the scanner said complete: cannot happen
+      // the value runs past the bytes at hand: find its end as chunks arrive
+      this.scanner.begin(q);
+      return this.read(readAt, final, what, scan);
+    }
+    this.scanner.reset();
+    if (stop - start > this.maxValueBytes) throw this.tooLarge(stop - start, true, what);
+    q.stats.bytesDecoded += stop - start;
+    q.consume(stop - start);
+    this.want = 1;
+    return item;
+  }
+
+  /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`. */
+  private needMore(available: number, what: string): NeedMore {
+    if (available > this.maxValueBytes) throw this.tooLarge(available, false, what);
+    return NEED_MORE;
+  }
+
+  /** A MAX_LENGTH error for a value of `n` bytes (`exact`) or of more than `n` bytes. */
+  private tooLarge(n: number, exact: boolean, what: string): DecodeError {
+    const at = this.queue.offset;
+    this.scanner.reset();
+    const size = exact ? `${n} bytes` : `more than ${n} bytes`;
+    return new DecodeError(`Cannot decode ${what} at offset ${at}: it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
+  }
+
+  private nextFrame(final: boolean): unknown {
+    const q = this.queue;
+    const available = q.available;
+    if (this.frameLength < 0) {
+      if (available < 4) {
+        if (!final) return NEED_MORE;
+        if (available === 0) throw endedEmpty(q.offset, "frame");
+        throw streamTruncated(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, 4 - available);
+      }
+      const b = q.contiguous(4);
+      const s = q.start;
+      const length = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
+      if (length > this.maxValueBytes) {
+        throw overLimit("frame", q.offset, length, "maxValueBytes", this.maxValueBytes);
+      }
+      this.frameLength = length;
+    }
+    const total = 4 + this.frameLength;
+    if (available < total) {
+      if (!final) return NEED_MORE;
+      const missing = total - available;
+      throw streamTruncated(
+        `Cannot decode frame at offset ${q.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`,
+        q.offset,
+        missing,
+      );
+    }
+    const bytes = q.contiguous(total);
+    const s = q.start;
+    let value: unknown;
+    try {
+      value = this.decoder.decode(bytes.subarray(s + 4, s + total));
+    } catch (e) {
+      if (e instanceof DecodeError) throw relocate(e, q.offset + 4);
+      throw e;
+    }
+    q.stats.bytesDecoded += total;
+    q.consume(total);
+    this.frameLength = -1;
+    return value;
+  }
+}
+
+/** A TRUNCATED error at the end of a stream. */
+function streamTruncated(message: string, offset: number, missing: number): DecodeError {
+  return new DecodeError(message, offset, DecodeErrorCode.TRUNCATED, missing);
+}
+
+function endedEmpty(offset: number, what: string): DecodeError {
+  return streamTruncated(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, 1);
+}
+
+function endedInside(e: DecodeError, offset: number, got: number, base: number, what: string, missing: number): DecodeError {
+  const inner = relocate(e, base);
+  const err = streamTruncated(
+    `Cannot decode ${what} at offset ${offset}: the stream ended after ${got} of its bytes, at least ${missing} bytes missing (${inner.message})`,
+    offset,
+    missing,
+  );
+  return withCause(err, inner);
+}
+
+/** The same error with offsets counted from the start of the stream (`base` is the stream offset of index 0). */
+function relocate(e: DecodeError, base: number): DecodeError {
+  if (base === 0) return e;
+  const message = e.message.replace(/\boffset (\d+)/g, (_, n: string) => `offset ${Number(n) + base}`);
+  return withCause(new DecodeError(message, e.offset + base, e.code, e.needed), e);
+}
+
+function withCause(err: DecodeError, cause: unknown): DecodeError {
+  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  return err;
+}
+
+function extraBytes(offset: number, what: string): DecodeError {
+  return new DecodeError(
+    `Cannot decode: extra bytes at offset ${offset} after the ${what}; use decodeMultiStream for back-to-back values`,
+    offset,
+    DecodeErrorCode.EXTRA_BYTES,
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Decoding streams
+
+/**
+ * Decodes exactly one MessagePack value from a stream of byte chunks. The
+ * value may be split across chunks at any byte.
+ *
+ * @param stream a `ReadableStream` (e.g. a `fetch` body) or any `AsyncIterable` of chunks (e.g. a Node stream)
+ * @param options see {@link DecodeOptions}; `stats` to observe buffering
+ * @returns a promise of the value, settled once the stream has ended
+ * @throws {DecodeError} (the promise rejects) with code `TRUNCATED` and `needed` (bytes missing)
+ *   when the stream ends inside the value or before it; `EXTRA_BYTES` when bytes follow the value;
+ *   and every error of {@link decode}, with `offset` counted from the start of the stream
+ * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable, or a chunk is not bytes
+ *
+ * @example Decoding a ReadableStream (a `fetch` body is one)
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * import { decodeAsync } from "@resizable/msgpack/streams";
+ * const bytes = encode({ id: 7, tags: ["a"] });
+ * const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(bytes.subarray(0, 3)); c.enqueue(bytes.subarray(3)); c.close(); } });
+ * const value = (await decodeAsync(body)) as { id: number };
+ * console.assert(value.id === 7);
+ * ```
+ */
+export async function decodeAsync<ContextType = undefined>(
+  stream: ReadableStreamLike<ByteChunk>,
+  options?: StreamDecodeOptions<ContextType>,
+): Promise<unknown> {
+  const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined);
+  const q = reader.queue;
+  const source = openSource(stream);
+  let done = false;
+  let value: unknown;
+  try {
+    for (;;) {
+      const chunk = await source.next();
+      if (chunk === null) break;
+      if (done && chunk.length > 0) throw extraBytes(q.offset, "value");
+      q.push(chunk);
+      if (!done) {
+        const v = reader.next(false);
+        if (v !== NEED_MORE) {
+          value = v;
+          done = true;
+        }
+      }
+      if (done && q.available > 0) throw extraBytes(q.offset, "value");
+    }
+    if (!done) {
+      value = reader.next(true);
+      if (q.available > 0) throw extraBytes(q.offset, "value");
+    }
+  } catch (e) {
+    await source.close(true, e);
+    throw e;
+  }
+  await source.close(false);
+  return value;
+}
+
+/**
+ * Decodes a stream holding one MessagePack array and yields its items as
+ * each one completes, so a long array never has to be in memory at once.
+ * Items may be split across chunks at any byte.
+ *
+ * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
+ * @param options see {@link DecodeOptions}; `stats` to observe buffering
+ * @returns an async generator of the array's items
+ * @throws {DecodeError} (from the generator) with code `INVALID_BYTE` when the stream does not
+ *   start with an array; `TRUNCATED` with `needed` when it ends early; `EXTRA_BYTES` when bytes
+ *   follow the array; and every error of {@link decode}
+ * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
+ *
+ * @example
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * import { decodeArrayStream } from "@resizable/msgpack/streams";
+ * const bytes = encode([{ id: 1 }, { id: 2 }, { id: 3 }]);
+ * async function* chunks() { for (let i = 0; i < bytes.length; i += 4) yield bytes.subarray(i, i + 4); }
+ * const ids: number[] = [];
+ * for await (const item of decodeArrayStream(chunks())) ids.push((item as { id: number }).id);
+ * console.assert(ids.join() === "1,2,3");
+ * ```
+ */
+export async function* decodeArrayStream<ContextType = undefined>(
+  stream: ReadableStreamLike<ByteChunk>,
+  options?: StreamDecodeOptions<ContextType>,
+): AsyncGenerator<unknown, void, unknown> {
+  const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined);
+  const q = reader.queue;
+  const source = openSource(stream);
+  let left = -1; // items still to come, or -1 before the header
+  let ok = false;
+  try {
+    for (;;) {
+      const chunk = await source.next();
+      const final = chunk === null;
+      if (chunk !== null) {
+        if (left === 0 && chunk.length > 0) throw extraBytes(q.offset, "array");
+        q.push(chunk);
+      }
+      if (left < 0) {
+        const count = reader.arrayHeader(final);
+        if (count !== NEED_MORE) left = count;
+      }
+      while (left > 0) {
+        const item = reader.next(final);
+        if (item === NEED_MORE) break;
+        left--;
+        yield item;
+      }
+      if (left === 0 && q.available > 0) throw extraBytes(q.offset, "array");
+      if (final) break;
+    }
+    ok = true;
+  } finally {
+    if (ok) await source.close(false);
+    else await source.close(true);
+  }
+}
+
+/**
+ * Decodes back-to-back MessagePack values from a stream of byte chunks and
+ * yields each as soon as it is complete (a stream of messages on a socket,
+ * a file of records). Values may be split across chunks at any byte.
+ *
+ * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
+ * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
+ * @returns an async generator of the values
+ * @throws {DecodeError} (from the generator) with code `TRUNCATED` and `needed` when the stream
+ *   ends inside a value or frame, `MAX_LENGTH` for a value over `maxValueBytes`, and every
+ *   error of {@link decode}, with `offset` counted from the start of the stream
+ * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
+ *
+ * @example
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * import { decodeMultiStream } from "@resizable/msgpack/streams";
+ * const stream = new ReadableStream<Uint8Array>({
+ *   start(c) { c.enqueue(encode("a")); c.enqueue(encode(2).subarray(0, 1)); c.enqueue(encode(null)); c.close(); },
+ * });
+ * const values: unknown[] = [];
+ * for await (const v of decodeMultiStream(stream)) values.push(v);
+ * console.assert(values.length === 3 && values[0] === "a" && values[2] === null);
+ * ```
+ */
+export async function* decodeMultiStream<ContextType = undefined>(
+  stream: ReadableStreamLike<ByteChunk>,
+  options?: FramedDecodeOptions<ContextType>,
+): AsyncGenerator<unknown, void, unknown> {
+  const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
+  const q = reader.queue;
+  const source = openSource(stream);
+  let ok = false;
+  try {
+    for (;;) {
+      const chunk = await source.next();
+      if (chunk === null) break;
+      q.push(chunk);
+      for (;;) {
+        const value = reader.next(false);
+        if (value === NEED_MORE) break;
+        yield value;
+      }
+    }
+    while (q.available > 0) yield reader.next(true);
+    ok = true;
+  } finally {
+    if (ok) await source.close(false);
+    else await source.close(true);
+  }
+}
+
+/**
+ * A WHATWG `TransformStream` from bytes to values: write byte chunks
+ * (split anywhere), read the back-to-back MessagePack values in them. Use
+ * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
+ * backpressure: a chunk is decoded only when the reader wants values, and
+ * the values of one chunk are queued together.
+ *
+ * @example Decoding a fetch body value by value
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * import { DecoderStream } from "@resizable/msgpack/streams";
+ * const body = new Response(new Uint8Array([...encode(1), ...encode("two")])).body!;
+ * const reader = body.pipeThrough(new DecoderStream()).getReader();
+ * const values: unknown[] = [];
+ * for (let r = await reader.read(); !r.done; r = await reader.read()) values.push(r.value);
+ * console.assert(values[0] === 1 && values[1] === "two");
+ * ```
+ */
+export class DecoderStream<ContextType = undefined> extends TransformStream<ByteChunk, unknown> {
+  /** Buffering counters of this stream (or the `stats` object passed in the options). */
+  readonly stats: StreamStats;
+
+  /**
+   * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
+   * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
+   */
+  constructor(options?: FramedDecodeOptions<ContextType>) {
+    const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
+    super({
+      transform(chunk, controller): void {
+        reader.queue.push(chunkBytes(chunk));
+        for (;;) {
+          const value = reader.next(false);
+          if (value === NEED_MORE) return;
+          controller.enqueue(value);
+        }
+      },
+      flush(controller): void {
+        while (reader.queue.available > 0) controller.enqueue(reader.next(true));
+      },
+    });
+    this.stats = reader.queue.stats;
+  }
+}
