@@ -18,7 +18,7 @@
 
 import { Decoder, type DecodeOptions } from "./decode.ts";
 import { DecodeError, DecodeErrorCode, overLimit } from "./errors.ts";
-import { toBytes } from "./input.ts";
+import { bytesOf } from "./input.ts";
 import { BAD, ByteQueue, INCOMPLETE, ValueScanner } from "./stream-queue.ts";
 
 // ---------------------------------------------------------------------------
@@ -110,17 +110,52 @@ export function createStreamStats(): StreamStats {
 // ---------------------------------------------------------------------------
 // Sources
 
-/** Views a chunk as bytes: views and buffers without a copy, arrays of numbers by copying. */
-function chunkBytes(chunk: ByteChunk): Uint8Array {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (Array.isArray(chunk)) return Uint8Array.from(chunk);
-  return toBytes(chunk as ArrayBuffer | ArrayBufferView);
+/**
+ * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
+ * never hold `Buffer` views): views and buffers without a copy, arrays of
+ * byte values by copying. `offset` is the chunk's stream offset, for errors.
+ */
+function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
+  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array) return chunk;
+  const bytes = bytesOf(chunk);
+  return bytes ?? arrayChunk(chunk, offset);
 }
+
+/** Copies an array-like chunk of byte values, checking each: an integer 0..255. */
+function arrayChunk(chunk: unknown, offset: number): Uint8Array {
+  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw new DecodeError(
+      `Cannot decode a stream chunk at offset ${offset}: ${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`,
+      offset,
+      DecodeErrorCode.INVALID_ARGUMENT,
+    );
+  }
+  const out = new Uint8Array(n);
+  const a = chunk as ArrayLike<unknown>;
+  for (let i = 0; i < n; i++) {
+    const b = a[i];
+    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) {
+      const shown = typeof b === "string" ? JSON.stringify(b) : String(b);
+      throw new DecodeError(
+        `Cannot decode a stream chunk at offset ${offset}: element ${i} is ${shown}, not a byte value (an integer 0..255)`,
+        offset,
+        DecodeErrorCode.INVALID_ARGUMENT,
+      );
+    }
+    out[i] = b;
+  }
+  return out;
+}
+
+/** What {@link ChunkSource.next} returns at the end of the source (a chunk may be null: it is an error). */
+const END: unique symbol = Symbol("end of stream");
+type End = typeof END;
 
 /** Pulls byte chunks from a `ReadableStream` or an `AsyncIterable`, one at a time. */
 interface ChunkSource {
-  /** The next chunk, or null at the end. */
-  next(): Promise<Uint8Array | null>;
+  /** The next chunk, or END. */
+  next(): Promise<ByteChunk | End>;
   /** Lets go of the source; `reason` cancels it (when the consumer stops early or decoding failed). */
   close(cancel: boolean, reason?: unknown): Promise<void>;
 }
@@ -132,7 +167,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
     return {
       async next() {
         const r = await reader.read();
-        return r.done ? null : chunkBytes(r.value);
+        return r.done ? END : r.value;
       },
       async close(cancel, reason) {
         if (cancel) await reader.cancel(reason).catch(() => undefined);
@@ -146,7 +181,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
     return {
       async next() {
         const r = await it.next();
-        return r.done === true ? null : chunkBytes(r.value);
+        return r.done === true ? END : r.value;
       },
       async close(cancel) {
         if (cancel && typeof it.return === "function") await it.return();
@@ -163,13 +198,23 @@ type NeedMore = typeof NEED_MORE;
 /** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
 type ReadAt = (bytes: Uint8Array, offset: number) => [unknown, number];
 
+/** Where the reader is with the value at the read position. */
+const FRESH = 0; // not tried yet
+const SCANNING = 1; // tried once: the scanner says when it is complete
+const RETRYING = 2; // the scanner found it malformed: retried when the decoder's `needed` bytes are there
+
 /**
  * Reads items out of a {@link ByteQueue}: unframed values or
- * length-prefixed frames. A value inside the current chunk is decoded in
- * place; one that runs past it is handed to the {@link ValueScanner}, then
- * joined and decoded once when complete.
+ * length-prefixed frames.
+ *
+ * A value is decoded with the bytes at hand; when they end inside it, the
+ * {@link ValueScanner} finds where it ends as bytes arrive, and it is
+ * decoded again once complete. The decoder has the last word, and a
+ * decode with more bytes only ever gets further: so the reader reports
+ * exactly what a whole-input decode of the same bytes would (the same
+ * value, or the same error code and offset), whatever the chunking.
  */
-class StreamReader {
+export class StreamReader {
   readonly queue: ByteQueue;
   readonly decoder: Decoder<unknown>;
   private readonly scanner: ValueScanner;
@@ -177,20 +222,31 @@ class StreamReader {
   private readonly readHeader: ReadAt;
   private readonly framed: boolean;
   private readonly maxValueBytes: number;
-  /** For array headers: don't retry before this many bytes are available. */
+  /** Don't try again before this many bytes of the item are available. */
   private want = 1;
+  private state = FRESH;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength = -1;
 
-  constructor(options: FramedDecodeOptions<unknown> | undefined) {
-    this.queue = new ByteQueue(options?.stats ?? createStreamStats());
-    const decoder = new Decoder<unknown>(options);
-    this.decoder = decoder;
+  constructor(options: FramedDecodeOptions<unknown> | undefined, decoder?: Decoder<unknown>) {
+    this.queue = new ByteQueue(options?.stats ?? createStreamStats(), options?.binaryAsView ?? false);
+    const d = decoder ?? new Decoder<unknown>(options);
+    this.decoder = d;
     this.scanner = new ValueScanner(options);
-    this.readValue = (bytes, offset) => decoder.decodeAt(bytes, offset);
-    this.readHeader = (bytes, offset) => decoder.readArrayHeader(bytes, offset);
+    this.readValue = (bytes, offset) => d.decodeAt(bytes, offset);
+    this.readHeader = (bytes, offset) => d.readArrayHeader(bytes, offset);
     this.framed = options?.lengthPrefixed ?? false;
     this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
+  bytes(chunk: ByteChunk): Uint8Array {
+    return chunkBytes(chunk, this.queue.offset + this.queue.available);
+  }
+
+  /** Adds a chunk. */
+  push(chunk: Uint8Array): void {
+    this.queue.push(chunk);
   }
 
   /**
@@ -211,66 +267,74 @@ class StreamReader {
     const available = q.available;
     if (available === 0) {
       if (final) throw endedEmpty(q.offset, what);
-      return NEED_MORE;
+      return this.needMore(available, what);
     }
-    let n: number; // bytes to have contiguous for this attempt
-    if (this.scanner.active) {
-      const r = this.scanner.scan(q);
-      if (r === INCOMPLETE && !final) return this.needMore(available, what);
-      n = r > 0 ? r : available; // complete: the value; malformed or at the end: all there is
-      if (r > this.maxValueBytes) throw this.tooLarge(r, true, what);
-    } else {
-      if (!final && available < this.want) return this.needMore(available, what);
-      n = final ? available : this.want; // the current segment, at least
+    if (!final) {
+      if (available < this.want) return this.needMore(available, what);
+      if (this.state === SCANNING) {
+        const r = this.scanner.scan(q.bytes, q.start, q.end, q.stats);
+        if (r === INCOMPLETE) return this.needMore(available, what);
+        if (r === BAD) {
+          // the decoder reports it once the containers around it have the bytes they check for
+          this.state = RETRYING;
+          this.want = this.scanner.required();
+          if (available < this.want) return this.needMore(available, what);
+        } else if (r > this.maxValueBytes) {
+          throw this.tooLarge(r, true, what);
+        }
+      }
     }
-    const bytes = q.contiguous(n);
+    const bytes = q.end === q.bytes.length ? q.bytes : q.bytes.subarray(0, q.end);
     const start = q.start;
-    const covered = q.end - start;
-    const view = q.end === bytes.length ? bytes : bytes.subarray(0, q.end);
     let item: unknown;
     let stop: number;
     try {
-      [item, stop] = readAt(view, start);
+      [item, stop] = readAt(bytes, start);
     } catch (e) {
-      if (!(e instanceof DecodeError)) throw e;
+      if (!(e instanceof DecodeError)) {
+        this.reset();
+        throw e;
+      }
+      q.stats.bytesDecoded += available;
       const base = q.offset - start;
-      if (e.code !== DecodeErrorCode.TRUNCATED) {
-        this.scanner.reset();
-        throw relocate(e, base);
+      if (e.code !== DecodeErrorCode.TRUNCATED || final) {
+        this.reset();
+        throw e.code === DecodeErrorCode.TRUNCATED ? endedInside(relocate(e, base), q.offset + available) : relocate(e, base);
       }
-      q.stats.bytesDecoded += covered;
-      if (final) {
-        const missing = this.scanner.active ? Math.max(e.needed, this.scanner.missing()) : e.needed;
-        this.scanner.reset();
-        throw endedInside(e, q.offset, covered, base, what, missing);
+      // the item runs past the bytes at hand: try again once the decoder has what it asked for
+      this.want = available + e.needed;
+      if (this.state === FRESH && scan) {
+        this.state = SCANNING;
+        this.scanner.begin();
+        return this.read(readAt, final, what, scan);
       }
-      if (!scan) {
-        this.want = covered + e.needed;
-        return NEED_MORE;
-      }
-      if (this.scanner.active) throw relocate(e, base); // the scanner said complete: cannot happen
-      // the value runs past the bytes at hand: find its end as chunks arrive
-      this.scanner.begin(q);
-      return this.read(readAt, final, what, scan);
+      if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
+      return this.needMore(available, what);
     }
-    this.scanner.reset();
-    if (stop - start > this.maxValueBytes) throw this.tooLarge(stop - start, true, what);
-    q.stats.bytesDecoded += stop - start;
-    q.consume(stop - start);
-    this.want = 1;
+    const n = stop - start;
+    this.reset();
+    if (n > this.maxValueBytes) throw this.tooLarge(n, true, what);
+    q.stats.bytesDecoded += n;
+    q.consume(n);
     return item;
   }
 
-  /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`. */
+  private reset(): void {
+    this.state = FRESH;
+    this.want = 1;
+  }
+
+  /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
   private needMore(available: number, what: string): NeedMore {
     if (available > this.maxValueBytes) throw this.tooLarge(available, false, what);
+    this.queue.settle();
     return NEED_MORE;
   }
 
   /** A MAX_LENGTH error for a value of `n` bytes (`exact`) or of more than `n` bytes. */
   private tooLarge(n: number, exact: boolean, what: string): DecodeError {
     const at = this.queue.offset;
-    this.scanner.reset();
+    this.reset();
     const size = exact ? `${n} bytes` : `more than ${n} bytes`;
     return new DecodeError(`Cannot decode ${what} at offset ${at}: it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
   }
@@ -280,11 +344,14 @@ class StreamReader {
     const available = q.available;
     if (this.frameLength < 0) {
       if (available < 4) {
-        if (!final) return NEED_MORE;
+        if (!final) {
+          q.settle();
+          return NEED_MORE;
+        }
         if (available === 0) throw endedEmpty(q.offset, "frame");
         throw streamTruncated(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, 4 - available);
       }
-      const b = q.contiguous(4);
+      const b = q.bytes;
       const s = q.start;
       const length = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
       if (length > this.maxValueBytes) {
@@ -294,7 +361,10 @@ class StreamReader {
     }
     const total = 4 + this.frameLength;
     if (available < total) {
-      if (!final) return NEED_MORE;
+      if (!final) {
+        q.settle();
+        return NEED_MORE;
+      }
       const missing = total - available;
       throw streamTruncated(
         `Cannot decode frame at offset ${q.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`,
@@ -302,11 +372,10 @@ class StreamReader {
         missing,
       );
     }
-    const bytes = q.contiguous(total);
     const s = q.start;
     let value: unknown;
     try {
-      value = this.decoder.decode(bytes.subarray(s + 4, s + total));
+      value = this.decoder.decode(q.bytes.subarray(s + 4, s + total));
     } catch (e) {
       if (e instanceof DecodeError) throw relocate(e, q.offset + 4);
       throw e;
@@ -327,14 +396,9 @@ function endedEmpty(offset: number, what: string): DecodeError {
   return streamTruncated(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, 1);
 }
 
-function endedInside(e: DecodeError, offset: number, got: number, base: number, what: string, missing: number): DecodeError {
-  const inner = relocate(e, base);
-  const err = streamTruncated(
-    `Cannot decode ${what} at offset ${offset}: the stream ended after ${got} of its bytes, at least ${missing} bytes missing (${inner.message})`,
-    offset,
-    missing,
-  );
-  return withCause(err, inner);
+/** The decoder's TRUNCATED error for the whole stream (offsets already counted from its start), saying where the stream ended. */
+function endedInside(e: DecodeError, end: number): DecodeError {
+  return withCause(streamTruncated(`${e.message} (the stream ended at offset ${end})`, e.offset, e.needed), e);
 }
 
 /** The same error with offsets counted from the start of the stream (`base` is the stream offset of index 0). */
@@ -386,17 +450,22 @@ export async function decodeAsync<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType>,
 ): Promise<unknown> {
-  const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined);
+  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined), stream);
+}
+
+/** {@link decodeAsync} with a given reader. */
+export async function readOne(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
   const q = reader.queue;
   const source = openSource(stream);
   let done = false;
   let value: unknown;
   try {
     for (;;) {
-      const chunk = await source.next();
-      if (chunk === null) break;
+      const raw = await source.next();
+      if (raw === END) break;
+      const chunk = reader.bytes(raw);
       if (done && chunk.length > 0) throw extraBytes(q.offset, "value");
-      q.push(chunk);
+      reader.push(chunk);
       if (!done) {
         const v = reader.next(false);
         if (v !== NEED_MORE) {
@@ -446,18 +515,23 @@ export async function* decodeArrayStream<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType>,
 ): AsyncGenerator<unknown, void, unknown> {
-  const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined);
+  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined), stream);
+}
+
+/** {@link decodeArrayStream} with a given reader. */
+export async function* readArray(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
   const q = reader.queue;
   const source = openSource(stream);
   let left = -1; // items still to come, or -1 before the header
   let ok = false;
   try {
     for (;;) {
-      const chunk = await source.next();
-      const final = chunk === null;
-      if (chunk !== null) {
+      const raw = await source.next();
+      const final = raw === END;
+      if (raw !== END) {
+        const chunk = reader.bytes(raw);
         if (left === 0 && chunk.length > 0) throw extraBytes(q.offset, "array");
-        q.push(chunk);
+        reader.push(chunk);
       }
       if (left < 0) {
         const count = reader.arrayHeader(final);
@@ -508,15 +582,19 @@ export async function* decodeMultiStream<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: FramedDecodeOptions<ContextType>,
 ): AsyncGenerator<unknown, void, unknown> {
-  const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
+  yield* readMany(new StreamReader(options as FramedDecodeOptions<unknown> | undefined), stream);
+}
+
+/** {@link decodeMultiStream} with a given reader. */
+export async function* readMany(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
   const q = reader.queue;
   const source = openSource(stream);
   let ok = false;
   try {
     for (;;) {
-      const chunk = await source.next();
-      if (chunk === null) break;
-      q.push(chunk);
+      const raw = await source.next();
+      if (raw === END) break;
+      reader.push(reader.bytes(raw));
       for (;;) {
         const value = reader.next(false);
         if (value === NEED_MORE) break;
@@ -561,7 +639,7 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
     const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
     super({
       transform(chunk, controller): void {
-        reader.queue.push(chunkBytes(chunk));
+        reader.push(reader.bytes(chunk));
         for (;;) {
           const value = reader.next(false);
           if (value === NEED_MORE) return;

@@ -2,126 +2,147 @@
  * The buffering under the stream decoders: the queue of received bytes
  * and the scanner that finds where a value split across chunks ends.
  *
+ * Memory is bounded in bytes, whatever the chunking: a chunk is decoded in
+ * place while it is the only one, and whatever of it is left when the
+ * decoder waits for more (the start of a value) is copied into one buffer
+ * that the queue owns, which later chunks are appended to. So the queue
+ * never holds a source's chunks while it waits (a producer may reuse its
+ * buffer), a million 1-byte chunks cost a million bytes, not a million
+ * objects, and the buffer is at most about twice the bytes it holds.
+ *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
 import type { DecodeOptions } from "./decode.ts";
-import { tooDeepToDecode } from "./errors.ts";
 import { decodeLimits, type DecodeLimits } from "./limits.ts";
 import type { StreamStats } from "./stream-decode.ts";
 
 const EMPTY = new Uint8Array(0);
 
-// ---------------------------------------------------------------------------
-// The byte queue: chunks as they arrived, joined only when a value spans them
+/** The smallest buffer the queue allocates: values split across tiny chunks then cost no allocation each. */
+const MIN_BUFFER = 4096;
+
+/** An empty buffer larger than this is released instead of being kept for reuse, so one huge value does not pin its memory. */
+const MAX_IDLE_BUFFER = 16 << 20;
 
 /**
- * Received bytes not yet decoded: a current contiguous segment (a received
- * chunk, decoded in place, or a buffer that joins several) followed by the
- * chunks received after it.
+ * Received bytes not yet decoded, at `bytes[start..end)`: either the last
+ * chunk received, read in place, or the queue's own buffer.
  */
 export class ByteQueue {
-  /** The current segment; its unread bytes are `buf[start..end)`. */
-  buf: Uint8Array = EMPTY;
+  /** Where the unread bytes are: a received chunk (read in place) or `own`. */
+  bytes: Uint8Array = EMPTY;
   start = 0;
   end = 0;
-  /** Stream offset of `buf[start]`. */
+  /** Stream offset of `bytes[start]`. */
   offset = 0;
-  /** Chunks after the segment, from index `head` on (earlier slots are emptied). */
-  readonly pending: Uint8Array[] = [];
-  head = 0;
-  private pendingBytes = 0;
+  /** The queue's own buffer. */
+  private own: Uint8Array = EMPTY;
+  /** Where the written part of `own` ends: with `keepWritten`, appending continues there. */
+  private ownEnd = 0;
+  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`). */
+  private readonly keepWritten: boolean;
   readonly stats: StreamStats;
 
-  constructor(stats: StreamStats) {
+  constructor(stats: StreamStats, keepWritten: boolean) {
     this.stats = stats;
+    this.keepWritten = keepWritten;
   }
 
   /** Unread bytes, in all. */
   get available(): number {
-    return this.end - this.start + this.pendingBytes;
+    return this.end - this.start;
   }
 
+  /**
+   * Adds a chunk. The queue reads it in place when it holds nothing else;
+   * otherwise its bytes are appended to the queue's buffer.
+   */
   push(chunk: Uint8Array): void {
     const n = chunk.length;
     if (n === 0) return;
     this.stats.bytesIn += n;
-    if (this.start === this.end && this.head === this.pending.length) this.setSegment(chunk);
-    else {
-      this.pending.push(chunk);
-      this.pendingBytes += n;
+    if (this.start === this.end) {
+      if (this.own.length > MAX_IDLE_BUFFER) {
+        this.own = EMPTY;
+        this.ownEnd = 0;
+      }
+      this.bytes = chunk;
+      this.start = 0;
+      this.end = n;
+    } else {
+      this.append(chunk);
     }
     this.noteHeld();
   }
 
   /**
-   * Makes at least `n` unread bytes contiguous (`n <= available`) and
-   * returns the segment: they are at `buf[start..]`, and the segment ends
-   * at `end` (its length).
+   * Called before waiting for more bytes: the unread part of a chunk read in
+   * place is copied into the queue's buffer, so no chunk of the source is
+   * held while the source makes the next one.
    */
-  contiguous(n: number): Uint8Array {
-    const have = this.end - this.start;
-    if (have >= n) return this.buf;
-    // join: the unread part of the segment, then as much of the pending chunks as needed
-    const joined = new Uint8Array(n);
-    joined.set(this.buf.subarray(this.start, this.end), 0);
-    let filled = have;
-    while (filled < n) {
-      const c = this.pending[this.head]!;
-      const take = Math.min(c.length, n - filled);
-      joined.set(take === c.length ? c : c.subarray(0, take), filled);
-      if (take === c.length) this.pending[this.head++] = EMPTY;
-      else this.pending[this.head] = c.subarray(take);
-      this.pendingBytes -= take;
-      filled += take;
-    }
-    this.stats.bytesCopied += n;
-    this.compactPending();
-    this.buf = joined;
-    this.start = 0;
-    this.end = n;
+  settle(): void {
+    if (this.bytes === this.own) return;
+    const rest = this.bytes.subarray(this.start, this.end);
+    this.bytes = this.own;
+    this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    if (rest.length > 0) this.append(rest);
     this.noteHeld();
-    return joined;
   }
 
-  /** Marks `n` bytes at `start` as read (`n <= end - start`). */
+  /** Marks `n` unread bytes as read (`n <= available`). */
   consume(n: number): void {
     this.start += n;
     this.offset += n;
     if (this.start < this.end) return;
-    // the segment is used up: let go of it, and move on to the next chunk in place
-    if (this.head < this.pending.length) {
-      const c = this.pending[this.head]!;
-      this.pending[this.head++] = EMPTY;
-      this.pendingBytes -= c.length;
-      this.compactPending();
-      this.setSegment(c);
-    } else {
-      this.setSegment(EMPTY);
+    if (this.bytes !== this.own) {
+      // a chunk read in place is used up: let go of it
+      this.bytes = this.own;
+      this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    } else if (!this.keepWritten) {
+      this.start = this.end = this.ownEnd = 0;
+      if (this.own.length > MAX_IDLE_BUFFER) this.bytes = this.own = EMPTY;
     }
     this.noteHeld();
   }
 
-  private setSegment(chunk: Uint8Array): void {
-    this.buf = chunk;
-    this.start = 0;
-    this.end = chunk.length;
+  /** Appends bytes to `own`, which holds the unread bytes (`bytes === own`). */
+  private append(data: Uint8Array): void {
+    const n = data.length;
+    if (this.end + n > this.own.length) this.makeRoom(n);
+    this.own.set(data, this.end);
+    this.end += n;
+    this.ownEnd = this.end;
+    this.stats.bytesCopied += n;
   }
 
-  private compactPending(): void {
-    if (this.head === this.pending.length) {
-      this.pending.length = 0;
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.pending.length) {
-      this.pending.splice(0, this.head);
-      this.head = 0;
+  /**
+   * Makes room for `n` more bytes after the unread ones: moves them to the
+   * front when that frees enough (at least half the buffer), else moves
+   * them to a buffer twice the size needed. Each move is paid for by at
+   * least as many bytes appended since the last one, so the work stays
+   * linear in the bytes.
+   */
+  private makeRoom(n: number): void {
+    const unread = this.end - this.start;
+    const cap = this.own.length;
+    if (!this.keepWritten && unread + n <= cap >>> 1) {
+      this.own.copyWithin(0, this.start, this.end);
+    } else {
+      const next = new Uint8Array(Math.max(MIN_BUFFER, 2 * (unread + n)));
+      next.set(this.own.subarray(this.start, this.end));
+      this.own = next;
+      this.bytes = next;
     }
+    this.stats.bytesCopied += unread;
+    this.start = 0;
+    this.end = unread;
   }
 
   private noteHeld(): void {
-    const held = this.buf.length + this.pendingBytes;
+    const held = this.own.length + (this.bytes === this.own ? 0 : this.bytes.length);
     this.stats.bufferedBytes = held;
     if (held > this.stats.maxBufferedBytes) this.stats.maxBufferedBytes = held;
   }
@@ -129,238 +150,189 @@ export class ByteQueue {
 
 /** {@link ValueScanner.scan}: the value is not complete yet. */
 export const INCOMPLETE = -1;
-/** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding what is there reports it. */
+/** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding it says which ({@link ValueScanner.required}). */
 export const BAD = -2;
 
 /**
- * Finds where a value split across chunks ends, without decoding it or
- * joining the chunks: it walks headers and skips payloads, and resumes
- * where it stopped when more chunks arrive, so each byte is scanned once.
- * The value is then joined and decoded exactly once, as soon as it is
- * complete (no waiting for extra bytes, no repeated attempts).
+ * Finds where a value split across chunks ends, without decoding it: it
+ * walks headers and skips payloads, and resumes where it stopped when more
+ * bytes arrive, so each byte is scanned once. The value is then decoded
+ * once, as soon as it is complete.
+ *
+ * The scanner is only a guide: the decoder has the last word. When the
+ * scanner finds a value malformed, {@link required} says how many bytes
+ * the decoder needs to report the same error as for the whole input (the
+ * containers around the bad byte check their item counts first).
  */
 export class ValueScanner {
-  active = false;
-  /** Bytes of the value scanned so far. */
-  private scanned = 0;
+  /** Where the next header starts, relative to the value (past the end while a payload is incomplete). */
+  private pos = 0;
   /** Items still to read at the current level, and those of the enclosing levels. */
   private left = 1;
   private readonly stack: number[] = [];
-  /** Payload bytes still to skip. */
-  private skip = 0;
-  /** Where the next header starts, relative to the value. */
-  private headerAt = 0;
-  /** Cursor: a segment of the queue, the position in it, and the next pending chunk. */
-  private seg: Uint8Array = EMPTY;
-  private segPos = 0;
-  private segEnd = 0;
-  private nextPending = 0;
-
+  /** Per open container: the bytes from the value's start that the decoder wants before reading its items. */
+  private readonly needs: number[] = [];
+  /** After BAD: the end of the bad header. */
+  private badEnd = 0;
   private readonly limits: DecodeLimits;
 
   constructor(options: DecodeOptions<unknown> | undefined) {
     this.limits = decodeLimits(options);
   }
 
-  /** Starts scanning the value at the queue's read position. */
-  begin(q: ByteQueue): void {
-    this.active = true;
-    this.scanned = 0;
+  /** Starts scanning a new value. */
+  begin(): void {
+    this.pos = 0;
     this.left = 1;
     this.stack.length = 0;
-    this.skip = 0;
-    this.seg = q.buf;
-    this.segPos = q.start;
-    this.segEnd = q.end;
-    this.nextPending = q.head;
+    this.needs.length = 0;
+    this.badEnd = 0;
   }
 
-  /** A lower bound of the bytes still missing after an INCOMPLETE scan: the payload to skip, and a byte per item to come. */
-  missing(): number {
-    let n = this.skip + this.left;
-    for (const left of this.stack) n += left;
-    return Math.max(1, n);
-  }
-
-  reset(): void {
-    this.active = false;
-    this.seg = EMPTY;
-    this.stack.length = 0;
-  }
-
-  /** Scans on over the bytes that arrived; returns the value's length once complete, else INCOMPLETE or BAD. */
-  scan(q: ByteQueue): number {
-    const before = this.scanned;
-    try {
-      return this.run(q);
-    } finally {
-      q.stats.bytesScanned += this.scanned - before;
-    }
-  }
-
-  private run(q: ByteQueue): number {
-    for (;;) {
-      if (this.skip > 0) {
-        let s = this.skip;
-        while (s > 0) {
-          if (this.segPos === this.segEnd && !this.nextSegment(q)) {
-            this.skip = s;
-            return INCOMPLETE;
-          }
-          const step = Math.min(s, this.segEnd - this.segPos);
-          this.segPos += step;
-          this.scanned += step;
-          s -= step;
-        }
-        this.skip = 0;
-      }
-      while (this.left === 0) {
-        if (this.stack.length === 0) return this.scanned;
-        this.left = this.stack.pop()!;
-      }
-      // a header may be cut short: remember where it starts, to read it again later
-      const seg = this.seg;
-      const segPos = this.segPos;
-      const segEnd = this.segEnd;
-      const next = this.nextPending;
-      this.headerAt = this.scanned;
-      const r = this.header(q);
-      if (r === INCOMPLETE) {
-        this.seg = seg;
-        this.segPos = segPos;
-        this.segEnd = segEnd;
-        this.nextPending = next;
-        this.scanned = this.headerAt;
-        return INCOMPLETE;
-      }
-      if (r === BAD) return BAD;
-    }
-  }
-
-  private nextSegment(q: ByteQueue): boolean {
-    if (this.nextPending >= q.pending.length) return false;
-    this.seg = q.pending[this.nextPending++]!;
-    this.segPos = 0;
-    this.segEnd = this.seg.length;
-    return true;
-  }
-
-  private byte(q: ByteQueue): number {
-    if (this.segPos === this.segEnd && !this.nextSegment(q)) return -1;
-    this.scanned++;
-    return this.seg[this.segPos++]!;
-  }
-
-  /** A big-endian unsigned integer of `k` bytes, or -1 when they are not all there. */
-  private uint(q: ByteQueue, k: number): number {
-    let n = 0;
-    for (let i = 0; i < k; i++) {
-      const b = this.byte(q);
-      if (b < 0) return -1;
-      n = n * 256 + b;
-    }
+  /** After BAD: bytes from the value's start that let the decoder report the error exactly. */
+  required(): number {
+    let n = this.badEnd;
+    for (const need of this.needs) if (need > n) n = need;
     return n;
   }
 
-  /** Reads one item's header; sets the payload to skip or opens a container. Returns 0, INCOMPLETE or BAD. */
-  private header(q: ByteQueue): number {
-    const t = this.byte(q);
-    if (t < 0) return INCOMPLETE;
-    if (t < 0x80 || t >= 0xe0) return this.scalar(0); // fixint
-    if (t >= 0xa0 && t < 0xc0) return this.payload(t & 0x1f, this.limits.maxStrLength); // fixstr
-    if (t < 0x90) return this.open(t & 0x0f, true, q); // fixmap
-    if (t < 0xa0) return this.open(t & 0x0f, false, q); // fixarray
+  /**
+   * Scans on over `bytes[start..end)`, the value's bytes so far; returns the
+   * value's length once complete, else INCOMPLETE or BAD.
+   */
+  scan(bytes: Uint8Array, start: number, end: number, stats: StreamStats): number {
+    const avail = end - start;
+    const before = Math.min(this.pos, avail);
+    const r = this.run(bytes, start, avail);
+    stats.bytesScanned += Math.min(this.pos, avail) - before;
+    return r;
+  }
+
+  private run(b: Uint8Array, s: number, avail: number): number {
+    for (;;) {
+      if (this.pos > avail) return INCOMPLETE; // inside a payload
+      while (this.left === 0) {
+        if (this.stack.length === 0) return this.pos;
+        this.left = this.stack.pop()!;
+        this.needs.pop();
+      }
+      if (this.pos === avail) return INCOMPLETE;
+      const r = this.header(b, s, avail);
+      if (r !== 0) return r;
+    }
+  }
+
+  /** Reads the header at `pos`: moves past it and its payload, or opens a container. 0, INCOMPLETE (header cut short) or BAD. */
+  private header(b: Uint8Array, s: number, avail: number): number {
+    const p = this.pos;
+    const t = b[s + p]!;
+    if (t < 0x80 || t >= 0xe0) return this.item(p + 1, 0, 0); // fixint
+    if (t >= 0xa0 && t < 0xc0) return this.item(p + 1, t & 0x1f, this.limits.maxStrLength); // fixstr
+    if (t < 0x90) return this.open(p + 1, t & 0x0f, true); // fixmap
+    if (t < 0xa0) return this.open(p + 1, t & 0x0f, false); // fixarray
+    // the header's length field: k bytes after the type byte
+    const k = LENGTH_BYTES[t - 0xc0]!;
+    if (p + 1 + k > avail) return INCOMPLETE;
+    let n = 0;
+    for (let i = 1; i <= k; i++) n = n * 256 + b[s + p + i]!;
+    const h = p + 1 + k;
     switch (t) {
       case 0xc0: // nil
       case 0xc2: // false
       case 0xc3: // true
-        return this.scalar(0);
+        return this.item(h, 0, 0);
       case 0xcc: // uint 8
       case 0xd0: // int 8
-        return this.scalar(1);
+        return this.item(h, 1, 1);
       case 0xcd: // uint 16
       case 0xd1: // int 16
-        return this.scalar(2);
+        return this.item(h, 2, 2);
       case 0xca: // float 32
       case 0xce: // uint 32
       case 0xd2: // int 32
-        return this.scalar(4);
+        return this.item(h, 4, 4);
       case 0xcb: // float 64
       case 0xcf: // uint 64
       case 0xd3: // int 64
-        return this.scalar(8);
+        return this.item(h, 8, 8);
       case 0xd9: // str 8
       case 0xda: // str 16
       case 0xdb: // str 32
-        return this.sized(q, t === 0xd9 ? 1 : t === 0xda ? 2 : 4, this.limits.maxStrLength, 0);
+        return this.item(h, n, this.limits.maxStrLength);
       case 0xc4: // bin 8
       case 0xc5: // bin 16
       case 0xc6: // bin 32
-        return this.sized(q, t === 0xc4 ? 1 : t === 0xc5 ? 2 : 4, this.limits.maxBinLength, 0);
+        return this.item(h, n, this.limits.maxBinLength);
       case 0xc7: // ext 8
       case 0xc8: // ext 16
       case 0xc9: // ext 32
-        return this.sized(q, t === 0xc7 ? 1 : t === 0xc8 ? 2 : 4, this.limits.maxExtLength, 1);
+        return n > this.limits.maxExtLength ? this.bad(h) : this.item(h, n + 1, MAX_PAYLOAD); // the type byte, then the data
       case 0xd4: // fixext 1
       case 0xd5: // fixext 2
       case 0xd6: // fixext 4
       case 0xd7: // fixext 8
-      case 0xd8: // fixext 16
-        return this.ext(1 << (t - 0xd4));
+      case 0xd8: {
+        // fixext 16
+        const size = 1 << (t - 0xd4);
+        return size > this.limits.maxExtLength ? this.bad(h) : this.item(h, size + 1, MAX_PAYLOAD);
+      }
       case 0xdc: // array 16
       case 0xdd: // array 32
+        return this.open(h, n, false);
       case 0xde: // map 16
-      case 0xdf: {
-        // map 32
-        const n = this.uint(q, t === 0xdc || t === 0xde ? 2 : 4);
-        return n < 0 ? INCOMPLETE : this.open(n, t >= 0xde, q);
-      }
+      case 0xdf: // map 32
+        return this.open(h, n, true);
       default:
-        return BAD; // 0xc1
+        return this.bad(h); // 0xc1
     }
   }
 
-  private scalar(size: number): number {
+  /** An item whose header ends at `h` and whose payload of `n` bytes (at most `max`) follows. */
+  private item(h: number, n: number, max: number): number {
+    if (n > max) return this.bad(h);
     this.left--;
-    this.skip = size;
+    this.pos = h + n;
     return 0;
   }
 
-  private payload(n: number, max: number): number {
-    if (n > max) return BAD;
+  /** A container of `n` items (entries, for a map) whose header ends at `h`. */
+  private open(h: number, n: number, isMap: boolean): number {
+    if (n > (isMap ? this.limits.maxMapLength : this.limits.maxArrayLength)) return this.bad(h);
+    const need = h + (isMap ? 2 * n : n); // every item takes a byte at least: the decoder checks that first
+    if (this.stack.length >= this.limits.maxDepth) return this.bad(Math.max(h, need));
     this.left--;
-    this.skip = n;
-    return 0;
-  }
-
-  private ext(n: number): number {
-    if (n > this.limits.maxExtLength) return BAD;
-    this.left--;
-    this.skip = n + 1; // the type byte, then the data
-    return 0;
-  }
-
-  /** A str, bin or ext whose length takes `k` bytes; `extra` payload bytes follow (the ext type). */
-  private sized(q: ByteQueue, k: number, max: number, extra: number): number {
-    const n = this.uint(q, k);
-    if (n < 0) return INCOMPLETE;
-    if (extra === 0) return this.payload(n, max);
-    return this.ext(n);
-  }
-
-  private open(n: number, isMap: boolean, q: ByteQueue): number {
-    if (n > (isMap ? this.limits.maxMapLength : this.limits.maxArrayLength)) return BAD;
-    const depth = this.stack.length;
-    if (depth >= this.limits.maxDepth) {
-      const at = q.offset + this.headerAt;
-      throw tooDeepToDecode(at, this.limits.maxDepth);
-    }
-    this.left--;
+    this.pos = h;
     if (n > 0) {
       this.stack.push(this.left);
+      this.needs.push(need);
       this.left = isMap ? 2 * n : n;
     }
     return 0;
   }
+
+  private bad(end: number): number {
+    this.badEnd = end;
+    return BAD;
+  }
 }
 
+/** No limit on an ext payload beyond `maxExtLength`, checked before. */
+const MAX_PAYLOAD = Number.POSITIVE_INFINITY;
+
+/**
+ * Bytes of the length (or value) field after each type byte 0xc0-0xdf that
+ * the scanner reads before deciding: lengths of str/bin/ext/array/map;
+ * 0 for fixed-size types, whose payload is skipped as an item.
+ */
+const LENGTH_BYTES: readonly number[] = [
+  0, 0, 0, 0, // c0 nil, c1 reserved, c2 false, c3 true
+  1, 2, 4, // c4-c6 bin 8/16/32
+  1, 2, 4, // c7-c9 ext 8/16/32
+  0, 0, // ca float 32, cb float 64
+  0, 0, 0, 0, // cc-cf uint 8/16/32/64
+  0, 0, 0, 0, // d0-d3 int 8/16/32/64
+  0, 0, 0, 0, 0, // d4-d8 fixext
+  1, 2, 4, // d9-db str 8/16/32
+  2, 4, // dc-dd array 16/32
+  2, 4, // de-df map 16/32
+];
