@@ -16,8 +16,10 @@
  */
 
 export { encode, Encoder, type EncodeOptions } from "./encode.ts";
-export { decode, decodeMulti, Decoder, type DecodeOptions, type Int64Mode } from "./decode.ts";
+export { decode, decodeMulti, type DecodeOptions, type Int64Mode } from "./decode.ts";
 export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
 export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
 export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
 export type { SinkStrategy } from "./sink.ts";
+export { decodeArrayStream, decodeAsync, decodeMultiStream } from "./stream-decode.ts";
+export { Decoder } from "./stream-decoder.ts";
