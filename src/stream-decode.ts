@@ -4,10 +4,18 @@
  * {@link decodeMultiStream}), and the {@link DecoderStream}
  * TransformStream, with optional u32 big-endian length-prefixed framing.
  *
- * Cost is linear in the bytes: chunks are kept as they arrive and decoded
- * in place; a value split across chunks is found by a scanner that walks
- * each byte once (src/stream-queue.ts), then joined and decoded once. No
- * Node `Buffer`: it runs in Node, Bun, Deno and browsers.
+ * Every stream decoder reports what a whole-input decode of the same bytes
+ * would (`decode` for one value, `decodeMulti` for back-to-back values):
+ * the same values, or the same error code and offset, whatever the
+ * chunking. Results own their bytes: binaries are plain `Uint8Array`
+ * copies (unless `binaryAsView`), never views of a Node `Buffer` chunk.
+ *
+ * Cost is linear in the bytes and memory bounded in bytes: a chunk is
+ * decoded in place while it is alone; the start of a value split across
+ * chunks is copied into one buffer the decoder owns, a scanner finds where
+ * the value ends walking each byte once, and the value is then decoded
+ * once (src/stream-queue.ts). No Node `Buffer`: it runs in Node, Bun, Deno
+ * and browsers.
  *
  * This module imports the core; the core never imports it.
  *
@@ -30,7 +38,8 @@ export type ReadableStreamLike<T> = ReadableStream<T> | AsyncIterable<T>;
 /**
  * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
  * `ArrayBuffer`, any view, or (as @msgpack/msgpack accepts, at the cost of
- * a copy) an array of byte values.
+ * a copy) an array or array-like of byte values, each an integer 0..255
+ * (anything else is a `DecodeError` with code `INVALID_ARGUMENT`).
  */
 export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;
 
@@ -43,13 +52,22 @@ export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<n
 export interface StreamStats {
   /** Bytes received from the source. */
   bytesIn: number;
-  /** Bytes copied to join a value split across chunks (a value inside one chunk is decoded in place). */
+  /**
+   * Bytes copied into the decoder's own buffer: the start of a value split
+   * across chunks, the chunks after it, and moves when the buffer grows
+   * (at most about 3 per byte in all). A value inside one chunk is decoded
+   * in place, without a copy.
+   */
   bytesCopied: number;
   /** Bytes the decoder walked: each decoded value once, plus the first, failed attempt on a value split across chunks. */
   bytesDecoded: number;
   /** Bytes the boundary scanner walked to find where a value split across chunks ends (each byte at most once). */
   bytesScanned: number;
-  /** Bytes the decoder holds now: the chunks it still needs and any joining buffer. */
+  /**
+   * Bytes the decoder holds now: its own buffer (at most about twice the
+   * bytes waiting in it, kept for reuse up to 16 MiB), and the chunk it is
+   * decoding in place.
+   */
   bufferedBytes: number;
   /** The high-water mark of {@link StreamStats.bufferedBytes}. */
   maxBufferedBytes: number;
@@ -431,10 +449,13 @@ function extraBytes(offset: number, what: string): DecodeError {
  * @param stream a `ReadableStream` (e.g. a `fetch` body) or any `AsyncIterable` of chunks (e.g. a Node stream)
  * @param options see {@link DecodeOptions}; `stats` to observe buffering
  * @returns a promise of the value, settled once the stream has ended
- * @throws {DecodeError} (the promise rejects) with code `TRUNCATED` and `needed` (bytes missing)
- *   when the stream ends inside the value or before it; `EXTRA_BYTES` when bytes follow the value;
- *   and every error of {@link decode}, with `offset` counted from the start of the stream
- * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable, or a chunk is not bytes
+ * @throws {DecodeError} (the promise rejects) with the code and offset `decode` gives for the
+ *   same bytes, whatever the chunking: `TRUNCATED` (with `needed`) when the stream ends inside
+ *   the value or before it, `EXTRA_BYTES` when bytes follow the value, and every error of
+ *   {@link decode}, with `offset` counted from the start of the stream; `MAX_LENGTH` for a value
+ *   over `maxValueBytes`; `INVALID_ARGUMENT` for a chunk that is not bytes (an array element
+ *   that is not an integer 0..255), with the chunk's stream offset
+ * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example Decoding a ReadableStream (a `fetch` body is one)
  * ```ts
@@ -497,7 +518,9 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
  * @returns an async generator of the array's items
  * @throws {DecodeError} (from the generator) with code `INVALID_BYTE` when the stream does not
  *   start with an array; `TRUNCATED` with `needed` when it ends early; `EXTRA_BYTES` when bytes
- *   follow the array; and every error of {@link decode}
+ *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes; and every error of
+ *   {@link decode}, reported when the item holding it is reached (a whole-input `decode` of a
+ *   truncated array reports the array first)
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
@@ -562,8 +585,10 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
  * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
  * @returns an async generator of the values
  * @throws {DecodeError} (from the generator) with code `TRUNCATED` and `needed` when the stream
- *   ends inside a value or frame, `MAX_LENGTH` for a value over `maxValueBytes`, and every
- *   error of {@link decode}, with `offset` counted from the start of the stream
+ *   ends inside a value or frame, `MAX_LENGTH` for a value over `maxValueBytes`,
+ *   `INVALID_ARGUMENT` for a chunk that is not bytes, and every error of {@link decode}; without
+ *   `lengthPrefixed`, the values and then the error code and offset that {@link decodeMulti} gives
+ *   for the same bytes, whatever the chunking
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
@@ -614,7 +639,9 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
  * (split anywhere), read the back-to-back MessagePack values in them. Use
  * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
  * backpressure: a chunk is decoded only when the reader wants values, and
- * the values of one chunk are queued together.
+ * the values of one chunk are queued together. On malformed input it errors
+ * with the error {@link decodeMultiStream} gives; as with any
+ * TransformStream, values still queued when it errors are dropped.
  *
  * @example Decoding a fetch body value by value
  * ```ts

@@ -123,6 +123,15 @@ describe("stream decoders: results own their bytes", () => {
     expectOwned((await collect(stream.pipeThrough(new DecoderStream()) as unknown as AsyncIterable<unknown>))[0], chunks);
   });
 
+  it("with binaryAsView, binaries are views that later chunks never overwrite", async () => {
+    const values = Array.from({ length: 300 }, (_, i) => ({ i, b: new Uint8Array(i % 50).fill(i & 0xff) }));
+    const bytes = concat(values.map((v) => encode(v)));
+    for (const size of [1, 7, 4096]) {
+      const got = await collect(decodeMultiStream(chunked(split(bytes, () => size)), { binaryAsView: true }));
+      expect(got, `chunks of ${size}`).toEqual(values); // checked after the whole stream went through
+    }
+  });
+
   it("a producer that refills one buffer for every chunk still gives the right values", async () => {
     const values = Array.from({ length: 50 }, (_, i) => ({ i, s: "x".repeat(i * 7), b: new Uint8Array(i).fill(i) }));
     const bytes = concat(values.map((v) => encode(v)));
@@ -257,7 +266,7 @@ describe("stream decoders: the same result as decode() / decodeMulti() for every
 
   it("decodeAsync() and DecoderStream/decodeMultiStream agree with decode() and decodeMulti() on random and mutated inputs", async () => {
     const base = Number(process.env.SEED ?? 1);
-    const options = [undefined, { maxDepth: 3 }, { maxStrLength: 20, maxArrayLength: 5 }] as const;
+    const options = [undefined, { maxDepth: 3 }, { maxStrLength: 20, maxArrayLength: 5 }, { binaryAsView: true, useMap: true }] as const;
     let checked = 0;
     for (let i = 0; i < 400; i++) {
       const seed = base + i;

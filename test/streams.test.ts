@@ -854,7 +854,7 @@ const streamsPath = fileURLToPath(new URL("../src/streams.ts", import.meta.url))
 const indexPath = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
 const smoke = `
-import { encode } from ${JSON.stringify(indexPath)};
+import { encode, Decoder, decodeAsync as mainDecodeAsync, decodeMultiStream as mainDecodeMultiStream } from ${JSON.stringify(indexPath)};
 import { DecoderStream, EncoderStream, decodeAsync, decodeMultiStream, encodeToReadableStream } from ${JSON.stringify(streamsPath)};
 const values = [1, "two", { three: [3] }, new Uint8Array(100000).fill(5)];
 for (const lengthPrefixed of [false, true]) {
@@ -870,6 +870,15 @@ const bytes = encode([1, 2, 3]);
 const multi = [];
 for await (const v of decodeMultiStream(new Response(new Blob([bytes, bytes])).body)) multi.push(v);
 if (multi.length !== 2) throw new Error("decodeMultiStream failed");
+// the main entry's stream API, as @msgpack/msgpack's
+const fromMain = [];
+for await (const v of new Decoder().decodeStream(new Blob([bytes, bytes]).stream())) fromMain.push(v);
+if (fromMain.length !== 2 || (await mainDecodeAsync(new Blob([bytes]).stream()))[2] !== 3) throw new Error("main entry stream API failed");
+async function* ones(b) { for (const x of b) yield [x]; }
+const err = await mainDecodeAsync(ones([0x92, 0x85, 0x01, 0xc1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])).catch((e) => e);
+if (!(err instanceof RangeError) || err.code !== "INVALID_BYTE" || err.offset !== 3) throw new Error("malformed split input: " + err);
+const bad = await (async () => { for await (const v of mainDecodeMultiStream(ones([0x93, 300]))) {} })().catch((e) => e);
+if (bad?.code !== "INVALID_ARGUMENT") throw new Error("array chunk with 300 accepted: " + bad);
 console.log("streams ok");
 `;
 
