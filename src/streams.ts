@@ -7,6 +7,10 @@
  * huge value in chunks while it encodes ({@link encodeIterable},
  * {@link encodeToStream}, {@link encodeToReadableStream}).
  *
+ * `decodeAsync`, `decodeArrayStream` and `decodeMultiStream` are also
+ * exported from the main entry, as @msgpack/msgpack does, with a
+ * `Decoder` that has the matching stream methods.
+ *
  * This entry imports the core; the core never imports it.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
