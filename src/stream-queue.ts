@@ -73,6 +73,7 @@ export class ByteQueue {
       this.start = 0;
       this.end = n;
     } else {
+      if (this.bytes !== this.own) this.settle(); // the readers settle before waiting: this is a safety net
       this.append(chunk);
     }
     this.noteHeld();
