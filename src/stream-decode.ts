@@ -639,9 +639,9 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
  * (split anywhere), read the back-to-back MessagePack values in them. Use
  * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
  * backpressure: a chunk is decoded only when the reader wants values, and
- * the values of one chunk are queued together. On malformed input it errors
- * with the error {@link decodeMultiStream} gives; as with any
- * TransformStream, values still queued when it errors are dropped.
+ * the values of one chunk are queued together. On malformed input it gives
+ * what {@link decodeMultiStream} gives: the values before the bad one, then
+ * the error.
  *
  * @example Decoding a fetch body value by value
  * ```ts
@@ -664,17 +664,45 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
    */
   constructor(options?: FramedDecodeOptions<ContextType>) {
     const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
-    super({
-      transform(chunk, controller): void {
-        reader.push(reader.bytes(chunk));
-        for (;;) {
-          const value = reader.next(false);
+    // An error after values of the same chunk is held back until they are read: erroring a
+    // TransformStream drops what is queued on its readable side.
+    let failed = false;
+    let failure: unknown;
+    /** Enqueues values until `next` says NEED_MORE or the bytes run out; keeps an error for later if values went first. */
+    const drain = (controller: TransformStreamDefaultController<unknown>, final: boolean): void => {
+      let sent = false;
+      try {
+        while (!final || reader.queue.available > 0) {
+          const value = reader.next(final);
           if (value === NEED_MORE) return;
           controller.enqueue(value);
+          sent = true;
         }
+      } catch (e) {
+        if (!sent) throw e;
+        failed = true;
+        failure = e;
+      }
+    };
+    super({
+      transform(chunk, controller): void {
+        if (failed) throw failure;
+        reader.push(reader.bytes(chunk));
+        drain(controller, false);
       },
-      flush(controller): void {
-        while (reader.queue.available > 0) controller.enqueue(reader.next(true));
+      async flush(controller): Promise<void> {
+        if (!failed) {
+          try {
+            drain(controller, true);
+          } catch (e) {
+            failed = true;
+            failure = e;
+          }
+        }
+        if (!failed) return;
+        // values before the error may still be queued: let the reader take them, then error
+        while ((controller.desiredSize ?? 0) < 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        throw failure;
       },
     });
     this.stats = reader.queue.stats;
