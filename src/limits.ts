@@ -1,8 +1,12 @@
 /**
- * Defaults shared by the encoder and the decoder.
+ * Defaults shared by the encoder and the decoder, the validation of the
+ * decode options, and the nesting depth that decode calls made from inside
+ * an extension decoder continue from.
  *
  * @module
  */
+
+import { badArgument } from "./errors.ts";
 
 /**
  * The default `maxDepth` of the encoder and the decoder: deeper than real
@@ -24,8 +28,49 @@ export interface DecodeLimits {
   readonly maxExtLength: number;
 }
 
-/** Resolves the limit options of a decoder (or stream decoder), filling in the defaults. */
-export function decodeLimits(options: Partial<DecodeLimits> | undefined): DecodeLimits {
+/**
+ * The depth at which a decode starts: 0, except while an extension decoder
+ * runs, when it is the extension's depth + 1. So a decode called from
+ * inside an extension decoder (with any decoder or options) continues the
+ * nesting of the outer one, and `maxDepth` bounds nesting through
+ * extensions too. The one piece of module state of the decoders; it is
+ * always restored when the extension decoder returns or throws.
+ */
+export const decodeNesting: { depth: number } = { depth: 0 };
+
+const LIMIT_NAMES = ["maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"] as const;
+const FLAG_NAMES = ["useBigInt64", "useMap", "binaryAsView", "rawStrings"] as const;
+
+/**
+ * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid
+ * decode option: limits that are not non-negative integers (or Infinity),
+ * flags that are not booleans, an unknown `int64` mode, a `mapKeyConverter`
+ * that is not a function, an `extensionCodec` that is not an
+ * `ExtensionCodec`. Unknown option names are ignored.
+ */
+export function checkDecodeOptions(o: unknown): void {
+  if (o == null) return;
+  if (typeof o !== "object") throw badArgument("the options argument", o, "an object");
+  const options = o as Record<string, unknown>;
+  const bad = (name: string, expected: string): never => {
+    throw badArgument(`option ${name}`, options[name], expected);
+  };
+  for (const name of LIMIT_NAMES) {
+    const v = options[name];
+    if (v !== undefined && !(typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity))) bad(name, "a non-negative integer");
+  }
+  for (const name of FLAG_NAMES) if (options[name] !== undefined && typeof options[name] !== "boolean") bad(name, "a boolean");
+  const int64 = options["int64"];
+  if (int64 !== undefined && int64 !== "auto" && int64 !== "number" && int64 !== "bigint") bad("int64", '"auto", "number" or "bigint"');
+  const convert = options["mapKeyConverter"];
+  if (convert !== undefined && typeof convert !== "function") bad("mapKeyConverter", "a function");
+  const codec = options["extensionCodec"] as { decoders?: { get?: unknown } } | undefined;
+  if (codec !== undefined && typeof codec?.decoders?.get !== "function") bad("extensionCodec", "an ExtensionCodec");
+}
+
+/** Resolves the limit options of a decoder (or stream decoder), filling in the defaults; throws for invalid ones (see {@link checkDecodeOptions}). */
+export function decodeLimits(options: { readonly [K in keyof DecodeLimits]?: number | undefined } | null | undefined): DecodeLimits {
+  checkDecodeOptions(options);
   return {
     maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxStrLength: options?.maxStrLength ?? MAX_U32,
