@@ -164,7 +164,7 @@ export class Decoder<ContextType = undefined> {
   /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
   private readonly coldMaps: boolean;
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). */
-  private readonly strMax: number;
+  private strMax: number;
   private readonly limits: DecodeLimits;
 
   /**
@@ -520,20 +520,21 @@ export class Decoder<ContextType = undefined> {
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (!this.rawStrings) throw overLimit("string", start, n, "maxStrLength", this.limits.maxStrLength);
+    if (this.strMax >= 0) throw overLimit("string", start, n, "maxStrLength", this.limits.maxStrLength);
     const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
   private readKey(depth: number): unknown {
-    const start = this.pos;
-    const t = start < this.end ? this.bytes[start]! : 0;
+    const t = this.bytes[this.pos]!;
     if (!this.rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
-    this.pos = start + 1;
-    const n = t < 0xc0 ? t & 0x1f : t === 0xd9 ? this.bytes[this.need(1, start, "str 8")]! : t === 0xda ? this.u16(this.need(2, start, "str 16")) : this.u32(this.need(4, start, "str 32"));
-    const at = this.payload(n, this.limits.maxStrLength, start, "string", "maxStrLength");
-    return decodeUtf8(this.bytes, at, n);
+    this.strMax = this.limits.maxStrLength; // this one string as text
+    try {
+      return this.readValue(depth);
+    } finally {
+      this.strMax = -1;
+    }
   }
 
   private readBinary(n: number, start: number): Uint8Array {

@@ -231,7 +231,8 @@ export function extraBytes(offset: number, n: number): DecodeError {
 
 /** An argument or option of a decode function that is not what it takes (`offset`: the offending offset, else 0). */
 export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
-  const shown = typeof value === "number" || typeof value === "boolean" ? value : typeof value === "string" && value.length <= 32 ? JSON.stringify(value) : value === null ? "null" : typeof value;
+  const t = typeof value;
+  const shown = t === "string" ? JSON.stringify((value as string).slice(0, 32)) : t === "number" || t === "boolean" || value == null ? String(value) : t;
   return decodeError(`Cannot decode: ${what} is ${shown}, not ${expected}`, offset, "INVALID_ARGUMENT");
 }
 
@@ -247,7 +248,7 @@ export function badKey(offset: number, key: unknown): DecodeError {
  * nesting deeper than the call stack allows.
  */
 export function stackOverflow(e: unknown, offset: number): unknown {
-  return e instanceof Error && !(e instanceof DecodeError) && /^Maximum call stack|too much recursion/.test(e.message)
-    ? decodeError(`Cannot decode container at offset ${offset}: nested deeper than the call stack allows; lower maxDepth`, offset, "MAX_DEPTH")
+  return e instanceof Error && !(e instanceof DecodeError) && /call stack|recursion/.test(e.message)
+    ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
     : e;
 }

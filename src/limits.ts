@@ -38,8 +38,23 @@ export interface DecodeLimits {
  */
 export const decodeNesting: { depth: number } = { depth: 0 };
 
-const LIMIT_NAMES = ["maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"] as const;
-const FLAG_NAMES = ["useBigInt64", "useMap", "binaryAsView", "rawStrings"] as const;
+/** Each checked option's kind: an index into {@link EXPECTED}. */
+const KINDS: Record<string, number> = {
+  maxDepth: 0,
+  maxStrLength: 0,
+  maxBinLength: 0,
+  maxArrayLength: 0,
+  maxMapLength: 0,
+  maxExtLength: 0,
+  useBigInt64: 1,
+  useMap: 1,
+  binaryAsView: 1,
+  rawStrings: 1,
+  int64: 2,
+  mapKeyConverter: 3,
+  extensionCodec: 4,
+};
+const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec"];
 
 /**
  * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid
@@ -51,21 +66,17 @@ const FLAG_NAMES = ["useBigInt64", "useMap", "binaryAsView", "rawStrings"] as co
 export function checkDecodeOptions(o: unknown): void {
   if (o == null) return;
   if (typeof o !== "object") throw badArgument("the options argument", o, "an object");
-  const options = o as Record<string, unknown>;
-  const bad = (name: string, expected: string): never => {
-    throw badArgument(`option ${name}`, options[name], expected);
-  };
-  for (const name of LIMIT_NAMES) {
-    const v = options[name];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity))) bad(name, "a non-negative integer");
+  for (const name in KINDS) {
+    const v = (o as Record<string, unknown>)[name];
+    const k = KINDS[name]!;
+    const ok =
+      k === 0 ? typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity)
+      : k === 1 ? typeof v === "boolean"
+      : k === 2 ? v === "auto" || v === "number" || v === "bigint"
+      : k === 3 ? typeof v === "function"
+      : typeof (v as { decoders?: { get?: unknown } } | null)?.decoders?.get === "function";
+    if (v !== undefined && !ok) throw badArgument(`option ${name}`, v, EXPECTED[k]!);
   }
-  for (const name of FLAG_NAMES) if (options[name] !== undefined && typeof options[name] !== "boolean") bad(name, "a boolean");
-  const int64 = options["int64"];
-  if (int64 !== undefined && int64 !== "auto" && int64 !== "number" && int64 !== "bigint") bad("int64", '"auto", "number" or "bigint"');
-  const convert = options["mapKeyConverter"];
-  if (convert !== undefined && typeof convert !== "function") bad("mapKeyConverter", "a function");
-  const codec = options["extensionCodec"] as { decoders?: { get?: unknown } } | undefined;
-  if (codec !== undefined && typeof codec?.decoders?.get !== "function") bad("extensionCodec", "an ExtensionCodec");
 }
 
 /** Resolves the limit options of a decoder (or stream decoder), filling in the defaults; throws for invalid ones (see {@link checkDecodeOptions}). */

@@ -233,7 +233,7 @@ describe("decode() nesting past the call stack", () => {
     for (const maxDepth of [1e6, Infinity]) {
       const e = failure(() => run(deepArrays, { maxDepth }));
       expect(e.code).toBe("MAX_DEPTH");
-      expect(e.message).toMatch(/^Cannot decode container at offset \d+: nested deeper than the call stack allows; lower maxDepth$/);
+      expect(e.message).toMatch(/^Cannot decode container at offset \d+: nested too deep for the call stack$/);
       expect(e).toBeInstanceOf(RangeError);
     }
     expect(run(encode([[1]]), {})).toEqual([[1]]);
@@ -257,7 +257,7 @@ describe("decode() nesting past the call stack", () => {
 
 describe("decode() arguments", () => {
   test.each([
-    ["a string", "abc", /^Cannot decode: the input is "abc", not a Uint8Array, ArrayBuffer, view or array of bytes$/],
+    ["a string", "abc".repeat(20), /^Cannot decode: the input is "abcabcabcabcabcabcabcabcabcabcab", not a Uint8Array, ArrayBuffer, view or array of bytes$/],
     ["null", null, /the input is null, not a Uint8Array/],
     ["a number", 3, /the input is 3, not/],
     ["undefined", undefined, /the input is undefined, not/],
