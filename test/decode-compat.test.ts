@@ -98,7 +98,7 @@ describe("decode() inputs of @msgpack/msgpack", () => {
     new Uint8Array(shared).set(bytes);
     const even = new Uint8Array(bytes.length + (bytes.length % 2));
     even.set(bytes);
-    const inputs: unknown[] = [[...bytes], { length: bytes.length, ...[...bytes] }, bytes.slice().buffer, shared, new DataView(bytes.slice().buffer), Buffer.from(bytes)];
+    const inputs: unknown[] = [[...bytes], { ...[...bytes], length: bytes.length }, bytes.slice().buffer, shared, new DataView(bytes.slice().buffer), Buffer.from(bytes)];
     for (const input of inputs) {
       expect(decode(input as never), String(input)).toEqual(want);
       expect(mini.decode(input as never)).toEqual(want);

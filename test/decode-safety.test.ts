@@ -240,7 +240,7 @@ describe("decode() nesting past the call stack", () => {
   });
 
   test("100,000 nested extensions under maxDepth 1e6: a MAX_DEPTH DecodeError, and the decoders recover", () => {
-    const decoder = new Decoder({ maxDepth: 1e6, extensionCodec: setCodec((data) => decoder.decode(data)) });
+    const decoder: Decoder = new Decoder({ maxDepth: 1e6, extensionCodec: setCodec((data): unknown => decoder.decode(data)) });
     const e = failure(() => decoder.decode(nestedSets(100_000)));
     expect(e.code).toBe("MAX_DEPTH");
     expect(decoder.decode(nestedSets(3))).toEqual(new Set([new Set([new Set([[]])])]));
