@@ -26,7 +26,7 @@ export const DecodeErrorCode = {
   EXTRA_BYTES: "EXTRA_BYTES",
   /** An extension whose payload is malformed (for example a timestamp). */
   INVALID_EXT: "INVALID_EXT",
-  /** A map key that cannot be used as a key. */
+  /** A map key that cannot be used: `mapKeyConverter` returned something other than a string or number. */
   INVALID_KEY: "INVALID_KEY",
   /** An argument that is not what the function takes: input that is not bytes, a bad offset, an invalid option. */
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
