@@ -26,7 +26,7 @@ export const DecodeErrorCode = {
   EXTRA_BYTES: "EXTRA_BYTES",
   /** An extension whose payload is malformed (for example a timestamp). */
   INVALID_EXT: "INVALID_EXT",
-  /** A map key that cannot be used as a key. */
+  /** A map key that cannot be used: `mapKeyConverter` returned something other than a string or number. */
   INVALID_KEY: "INVALID_KEY",
   /** An argument that is not what the function takes: input that is not bytes, a bad offset, an invalid option. */
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
@@ -152,7 +152,7 @@ export class EncodeError extends Error {
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
   const missing = start + need - end;
   return new DecodeError(
-    `Cannot decode ${what} at offset ${start}: input is ${missing} byte(s) short`,
+    `Cannot decode ${what} at offset ${start}: insufficient data, input is ${missing} byte(s) short`,
     start,
     "TRUNCATED",
     missing,
@@ -214,7 +214,7 @@ export function badExtPayload(type: number): EncodeError {
 
 /** The type byte 0xc1, which MessagePack reserves, at `offset`. */
 export function reservedByte(offset: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: 0xc1 is reserved`, offset, "INVALID_BYTE");
+  return decodeError(`Cannot decode value at offset ${offset}: unrecognized type byte 0xc1 (reserved)`, offset, "INVALID_BYTE");
 }
 
 /** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
@@ -224,9 +224,31 @@ export function invalidUtf8(start: number): DecodeError {
 
 /** `n` bytes left over after a value that ended at `offset`, in a one-value decode. */
 export function extraBytes(offset: number, n: number): DecodeError {
-  return decodeError(
-    `Cannot decode: ${n} extra byte(s) at offset ${offset}; see decodeMulti`,
-    offset,
-    "EXTRA_BYTES",
-  );
+  return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; see decodeMulti`, offset, "EXTRA_BYTES");
+}
+
+// ---- decoder: arguments, options, map keys, the call stack ----
+
+/** An argument or option of a decode function that is not what it takes (`offset`: the offending offset, else 0). */
+export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
+  const t = typeof value;
+  const shown = t === "string" ? JSON.stringify((value as string).slice(0, 32)) : t === "number" || t === "boolean" || value == null ? String(value) : t;
+  return decodeError(`Cannot decode: ${what} is ${shown}, not ${expected}`, offset, "INVALID_ARGUMENT");
+}
+
+/** A map key that `mapKeyConverter` turned into something other than a string or number. */
+export function badKey(offset: number, key: unknown): DecodeError {
+  return decodeError(`Cannot decode map key at offset ${offset}: mapKeyConverter returned ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
+}
+
+/**
+ * `e` unchanged, unless it is the engine's stack overflow (V8 and
+ * JavaScriptCore: RangeError "Maximum call stack size exceeded";
+ * SpiderMonkey: "too much recursion"): then a `MAX_DEPTH` DecodeError for
+ * nesting deeper than the call stack allows.
+ */
+export function stackOverflow(e: unknown, offset: number): unknown {
+  return e instanceof Error && !(e instanceof DecodeError) && /call stack|recursion/.test(e.message)
+    ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
+    : e;
 }

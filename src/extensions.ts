@@ -47,7 +47,7 @@ export interface Extension<ContextType = undefined> {
   type: number;
   /** Returns the payload for values this extension handles, `null` for any other value. */
   encode: (value: unknown, context: ContextType) => Uint8Array | null;
-  /** Builds the value from a payload of this type. `data` is a copy the decoder gives away. */
+  /** Builds the value from a payload of this type. `data` is a view into the decoder's input: copy it to keep it past the call. */
   decode: (data: Uint8Array, type: number, context: ContextType) => unknown;
 }
 

@@ -16,7 +16,8 @@
  */
 
 export { encode, Encoder, type EncodeOptions } from "./encode.ts";
-export { decode, decodeMulti, type DecodeOptions, type Int64Mode } from "./decode.ts";
+export { decode, decodeMulti, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode.ts";
+export type { DecodeInput } from "./input.ts";
 export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
 export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
 export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
