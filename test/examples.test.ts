@@ -15,7 +15,7 @@
  * a block without one, fails the test until it is classified here.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ROOT, RUNTIMES, assertBuilt, explain, requireBinary, run } from "./tools/harness.ts";
 
@@ -83,12 +83,13 @@ const files = readdirSync(join(ROOT, "src")).filter((f) => f.endsWith(".ts"));
 const all = [...files.flatMap(fromJsDoc), ...fromMarkdown("README.md")];
 const runnable = all.filter((e) => RUN_AS[e.lang] !== "skip");
 
-/** The package's specifiers, pointed at this checkout. */
-function localize(code: string): string {
+/** The package's specifiers, pointed at this checkout (relative to `from`, if given, for tsc). */
+function localize(code: string, from?: string): string {
+  const src = (file: string) => JSON.stringify(from ? relative(from, join(ROOT, "src", file)) : join(ROOT, "src", file));
   return code
-    .replace(/(["'])@resizable\/msgpack\/streams\1/g, JSON.stringify(join(ROOT, "src", "streams.ts")))
-    .replace(/(["'])@resizable\/msgpack\/mini\1/g, JSON.stringify(join(ROOT, "src", "mini.ts")))
-    .replace(/(["'])@resizable\/msgpack\1/g, JSON.stringify(join(ROOT, "src", "index.ts")))
+    .replace(/(["'])@resizable\/msgpack\/streams\1/g, src("streams.ts"))
+    .replace(/(["'])@resizable\/msgpack\/mini\1/g, src("mini.ts"))
+    .replace(/(["'])@resizable\/msgpack\1/g, src("index.ts"))
     .replace(/(["'])(?:\.\/)?node_modules\/@resizable\/msgpack\/dist\//g, `$1${join(ROOT, "dist")}/`);
 }
 
@@ -126,6 +127,18 @@ describe("documentation code blocks", () => {
     expect(runnable.filter((e) => e.name.startsWith("src/")).length).toBeGreaterThan(20);
     expect(runnable.filter((e) => e.name.startsWith("README.md")).length).toBeGreaterThan(3);
   });
+
+  test("the README's TypeScript blocks type-check (strict, against src/)", async () => {
+    // JSDoc examples are type-checked by `deno task test` (test/deno-tasks.test.ts).
+    const blocks = all.filter((e) => e.name.startsWith("README.md") && RUN_AS[e.lang] === "ts");
+    expect(blocks.length).toBeGreaterThan(3);
+    const dir = join(outDir, "typecheck");
+    mkdirSync(dir, { recursive: true });
+    blocks.forEach((e, i) => writeFileSync(join(dir, `readme-${i}.ts`), `// ${e.name}\n${localize(e.code, dir)}\nexport {};\n`));
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["readme-*.ts"] }));
+    const r = await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
+    expect(r.code, explain("tsc on the README's TypeScript blocks (test/.examples/typecheck/)", r)).toBe(0);
+  }, 130_000);
 
   test.each(runnable.map((e, i) => [e.name, e, i] as const))("%s runs and ends", async (_, example, i) => {
     const [bin, args] = prepare(example, i);
