@@ -208,7 +208,7 @@ export class Decoder<ContextType = undefined> {
    * @example
    * ```ts
    * import { Decoder } from "@resizable/msgpack";
-   * console.assert(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3])).toString() === "1,2,3");
+   * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
    * ```
    */
   decode(input: DecodeInput): unknown {
