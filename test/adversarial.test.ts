@@ -16,9 +16,12 @@
  * a `Map` keyed by attacker-chosen numbers can be forced into one bucket:
  * both hash functions are bijections before their final mask, and the
  * helpers below invert them to make as many keys with one hash as wanted.
- * String hashes are seeded per process, so string keys cannot be aimed
- * the same way (the tests below show both).
+ * String hashes are seeded per process (Jenkins' one-at-a-time from a
+ * random seed), so string keys cannot be aimed the same way: keys crafted
+ * for a known seed collide in a process started with `--hash-seed` set to
+ * it and not in an ordinary one (the tests below show both).
  */
+import { spawnSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
 import { decode, encode, ExtensionCodec, type DecodeOptions } from "../src/index.ts";
 import { decode as miniDecode } from "../src/mini.ts";
@@ -132,6 +135,44 @@ export function collidingUint32(n: number, low = 0x1234): number[] {
   return out;
 }
 
+/**
+ * V8's string hash (StringHasher in Node 18-24): Jenkins' one-at-a-time
+ * over the UTF-16 code units, starting from the process's hash seed.
+ */
+export function v8StringHash(s: string, seed: number): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < s.length; i++) {
+    h = (h + s.charCodeAt(i)) >>> 0;
+    h = (h + (h << 10)) >>> 0;
+    h = (h ^ (h >>> 6)) >>> 0;
+  }
+  h = (h + (h << 3)) >>> 0;
+  h = (h ^ (h >>> 11)) >>> 0;
+  h = (h + (h << 15)) >>> 0;
+  return h & 0x3fffffff;
+}
+
+/**
+ * Pairs of 5-letter blocks found by a birthday search: starting from seed
+ * 42, either block of pair k leaves the running hash in the same state, so
+ * the 2^12 strings that pick one block of each pair share one hash.
+ */
+const SEED_42_PAIRS = [
+  ["boZqz", "bgpmr"], ["oBuvw", "whmnw"], ["mrQJm", "iDMFm"], ["habkV", "fkRSj"], ["hWjAl", "hSTYh"], ["vUVeP", "vQJWL"],
+  ["nEpWj", "SDwlO"], ["ZmPwt", "GzABq"], ["FerIZ", "ReLUZ"], ["uPMli", "uHgdq"], ["gdCPw", "oNWHw"], ["IlKrs", "ARKjs"],
+] as const;
+
+/** The 4096 strings that collide in V8's string hash under seed 42. */
+function seed42Keys(): string[] {
+  return Array.from({ length: 1 << SEED_42_PAIRS.length }, (_, i) => SEED_42_PAIRS.map((p, b) => p[(i >> b) & 1]).join(""));
+}
+
+/** `n` random lowercase strings of length `len`. */
+function randomLetterKeys(seed: number, n: number, len: number): string[] {
+  const r = new Random(seed);
+  return Array.from({ length: n }, () => Array.from({ length: len }, () => String.fromCharCode(r.int(0x61, 0x7a))).join(""));
+}
+
 // ---------------------------------------------------------------------------
 // Inputs
 
@@ -162,6 +203,16 @@ function stringKeys(keys: string[]): Uint8Array {
   return mapOfKeys(keys.length, 1 + len, (dv, at, i) => {
     dv.setUint8(at, 0xa0 | len);
     for (let j = 0; j < len; j++) dv.setUint8(at + 1 + j, keys[i]!.charCodeAt(j));
+  });
+}
+
+/** A map of str 8 keys (ASCII), values nil. */
+function longStringKeys(keys: string[]): Uint8Array {
+  const len = keys[0]!.length;
+  return mapOfKeys(keys.length, 2 + len, (dv, at, i) => {
+    dv.setUint8(at, 0xd9);
+    dv.setUint8(at + 1, len);
+    for (let j = 0; j < len; j++) dv.setUint8(at + 2 + j, keys[i]!.charCodeAt(j));
   });
 }
 
@@ -317,6 +368,12 @@ const CASES: Case[] = [
     keys: true,
   },
   {
+    name: "a map of 4096 string keys colliding in V8's string hash under seed 42 (this process has its own seed)",
+    bytes: memo(() => longStringKeys(seed42Keys())),
+    random: memo(() => longStringKeys(randomLetterKeys(12, 4096, 60))),
+    keys: true,
+  },
+  {
     name: "records whose 16-byte keys all fall in one key-cache slot",
     bytes: memo(() => records(sameSlotKeys(6561), 1000, 15)),
     random: memo(() => {
@@ -408,11 +465,11 @@ function median(xs: number[]): number {
   return s[s.length >> 1]!;
 }
 
-/** Median of `runs` timed runs (after the runs already made by the caller as a warm-up). */
-async function medianTime(run: (b: Uint8Array) => unknown, bytes: Uint8Array, runs: number): Promise<number> {
+/** Timed runs (after the runs already made by the caller as a warm-up): their median and minimum. */
+async function times(run: (b: Uint8Array) => unknown, bytes: Uint8Array, runs: number): Promise<{ median: number; min: number }> {
   const ts: number[] = [];
   for (let i = 0; i < runs; i++) ts.push(await timeOnce(() => run(bytes)));
-  return median(ts);
+  return { median: median(ts), min: Math.min(...ts) };
 }
 
 interface Measure {
@@ -422,36 +479,40 @@ interface Measure {
   randomBytes: number;
 }
 
+/** Below timer resolution, count 50 µs. */
+const floor = (ms: number) => Math.max(ms, 0.05);
+
 /**
  * Per-byte time of `crafted` over its random twin, or over the entry's
- * general random input (whose per-byte time `general` was measured once
- * per entry, as a median of 5 after a warm-up). A first run at a third of
- * the bound or less settles it; otherwise the ratio is of medians of 3
- * further runs, interleaved with the twin's, so the warm-up does not count
- * and one slow run (a GC, another process) does not decide.
+ * general random input (whose times `general` were measured once per
+ * entry). A first run at a third of the bound or less settles it.
+ * Otherwise 5 more runs of each, interleaved with the twin's, after that
+ * warm-up: the ratio is the smaller of the ratio of medians and the ratio
+ * of minimums, so only an input that is slow run after run fails, not one
+ * that met a garbage collection or another process on a loaded machine.
  */
-async function measure(run: (b: Uint8Array) => unknown, crafted: Uint8Array, twin: Uint8Array | undefined, general: { ms: number; bytes: number }): Promise<Measure> {
+async function measure(run: (b: Uint8Array) => unknown, crafted: Uint8Array, twin: Uint8Array | undefined, general: { median: number; min: number; bytes: number }): Promise<Measure> {
+  const perByte = (ms: number, n: number) => floor(ms) / n;
   const c0 = await timeOnce(() => run(crafted));
   if (twin === undefined) {
-    const generalPerByte = general.ms / general.bytes;
-    // a third of the bound or less on the first run: clearly fine, no need for medians
-    if (c0 / crafted.length <= 3 * generalPerByte) return { ratio: c0 / crafted.length / generalPerByte, crafted: c0, random: general.ms, randomBytes: general.bytes };
-    const c = await medianTime(run, crafted, 3);
-    return { ratio: c / crafted.length / generalPerByte, crafted: c, random: general.ms, randomBytes: general.bytes };
+    const g = perByte(general.median, general.bytes);
+    if (perByte(c0, crafted.length) <= 3 * g) return { ratio: perByte(c0, crafted.length) / g, crafted: c0, random: general.median, randomBytes: general.bytes };
+    const c = await times(run, crafted, 5);
+    const ratio = Math.min(perByte(c.median, crafted.length) / g, perByte(c.min, crafted.length) / perByte(general.min, general.bytes));
+    return { ratio, crafted: c.median, random: general.median, randomBytes: general.bytes };
   }
   const r0 = await timeOnce(() => run(twin));
-  const perByte = (ms: number, b: Uint8Array) => ms / b.length;
-  // clearly within (a third of the bound) or far over it on the first runs: no need for medians
-  if (perByte(c0, crafted) <= 3 * perByte(r0, twin) || (c0 > 300 && perByte(c0, crafted) > 50 * perByte(r0, twin))) return { ratio: perByte(c0, crafted) / perByte(r0, twin), crafted: c0, random: r0, randomBytes: twin.length };
+  const first = perByte(c0, crafted.length) / perByte(r0, twin.length);
+  // clearly within (a third of the bound) or far over it (a failing run stays short): no need for more runs
+  if (first <= 3 || (c0 > 300 && first > 50)) return { ratio: first, crafted: c0, random: r0, randomBytes: twin.length };
   const cs: number[] = [];
   const rs: number[] = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     cs.push(await timeOnce(() => run(crafted)));
     rs.push(await timeOnce(() => run(twin)));
   }
-  const c = median(cs);
-  const r = Math.max(median(rs), 0.05); // below timer resolution, count 50 µs
-  return { ratio: perByte(c, crafted) / perByte(r, twin), crafted: c, random: r, randomBytes: twin.length };
+  const ratio = Math.min(perByte(median(cs), crafted.length) / perByte(median(rs), twin.length), perByte(Math.min(...cs), crafted.length) / perByte(Math.min(...rs), twin.length));
+  return { ratio, crafted: median(cs), random: median(rs), randomBytes: twin.length };
 }
 
 // ---------------------------------------------------------------------------
@@ -497,13 +558,44 @@ describe("the crafted keys really collide (so the tests below attack something)"
   });
 });
 
+describe("string hashes are seeded: keys crafted for a known seed collide only in a process started with it", () => {
+  /** Map insertion times of the seed-42 keys and of random keys, in a child process with `flags`. */
+  const childTimes = (flags: string[]): { crafted: number; random: number } => {
+    const script = `
+      const keys = ${JSON.stringify(seed42Keys())}.map((k) => k.split("").join(""));
+      const random = ${JSON.stringify(randomLetterKeys(12, 4096, 60))}.map((k) => k.split("").join(""));
+      const time = (ks) => { const t = performance.now(); const m = new Map(); for (const k of ks) m.set(k, 1); return performance.now() - t; };
+      time(random); time(keys.slice(0, 10));
+      const med = (f) => [f(), f(), f()].sort((a, b) => a - b)[1];
+      console.log(JSON.stringify({ crafted: med(() => time(keys)), random: med(() => time(random)) }));`;
+    const out = spawnSync(process.execPath, [...flags, "-"], { input: script, encoding: "utf8", timeout: 120_000 });
+    expect(out.status, out.stderr).toBe(0);
+    return JSON.parse(out.stdout) as { crafted: number; random: number };
+  };
+
+  test("the crafted keys share one hash under seed 42 (by the model of V8's string hash)", () => {
+    const keys = seed42Keys();
+    expect(new Set(keys).size).toBe(4096);
+    expect(new Set(keys.map((k) => v8StringHash(k, 42))).size).toBe(1);
+    expect(new Set(keys.map((k) => v8StringHash(k, 43))).size).toBeGreaterThan(4000);
+  });
+
+  test("node --hash-seed=42 makes a Map of them quadratic; an ordinary process does not", () => {
+    const seeded = childTimes(["--hash-seed=42"]);
+    const ordinary = childTimes([]);
+    expect(seeded.crafted).toBeGreaterThan(20 * seeded.random);
+    expect(ordinary.crafted).toBeLessThan(seeded.crafted / 10);
+    expect(ordinary.crafted).toBeLessThan(10 * ordinary.random + 5);
+  });
+});
+
 describe("adversarial inputs decode within 10x of random inputs of the same size", () => {
   for (const entry of ENTRIES) {
     test(entry.name, async () => {
       const failures: string[] = [];
       const base = GENERAL_RANDOM();
       await timeOnce(() => entry.run(base));
-      const general = { ms: Math.max(await medianTime(entry.run, base, 5), 0.05), bytes: base.length };
+      const general = { ...(await times(entry.run, base, 5)), bytes: base.length };
       const report = (name: string, crafted: Uint8Array, m: Measure) =>
         `${name}: ${m.ratio.toFixed(1)}x per byte (${crafted.length} B in ${m.crafted.toFixed(1)} ms; random ${m.randomBytes} B in ${m.random.toFixed(1)} ms)`;
       for (const c of CASES) {
