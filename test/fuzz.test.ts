@@ -12,8 +12,8 @@ const env = process.env;
 const BASE_SEED = Number(env.FUZZ_SEED ?? 1);
 const RUNS = env.FUZZ_RUNS ? Number(env.FUZZ_RUNS) : undefined;
 const ONLY = env.FUZZ_TARGET && env.FUZZ_TARGET !== "all" ? env.FUZZ_TARGET.split(",") : null;
-/** Milliseconds per target in the short pass (about 12 s for all four on a loaded 2-core machine). */
-const SHORT_MS: Record<string, number> = { decode: 3500, stream: 3500, encode: 2500, size: 2000 };
+/** Milliseconds per target in the short pass (about 10 s for all four on a loaded 2-core machine). */
+const SHORT_MS: Record<string, number> = { decode: 3000, stream: 3000, encode: 2000, size: 1500 };
 const MAX_FAILURES = Number(env.FUZZ_MAX_FAILURES ?? 3);
 setShrinking(!env.FUZZ_NO_SHRINK);
 

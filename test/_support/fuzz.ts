@@ -1002,20 +1002,20 @@ export function encodeProblem(spec: Spec, c: EncodeCase): string | null {
   try {
     bytes = encodeWith(c, live);
   } catch (e) {
-    if (!(e instanceof EncodeError)) return `${c.entry} threw ${describeError(e)}, not an EncodeError`;
-    if (!ENCODE_CODES.has(e.code)) return `${c.entry} threw an EncodeError with unknown code ${e.code}`;
+    if (!(e instanceof EncodeError)) return `${c.entry}: threw ${describeError(e)}, not an EncodeError`;
+    if (!ENCODE_CODES.has(e.code)) return `${c.entry}: threw an EncodeError with unknown code ${e.code}`;
     if (e.code === "CHANGED" && (trace.changed || trace.lengths.size > 0 || trace.returned.size > 0 || JSON.stringify(spec).includes('"proxy"'))) return null;
     if (e.code === "MAX_DEPTH" && c.options?.maxDepth !== undefined && specDepth(spec) + 1 > c.options.maxDepth) return null;
-    return `${c.entry} threw ${describeError(e)} for a value it should encode`;
+    return `${c.entry}: threw ${describeError(e)} for a value it should encode`;
   }
   let decoded: unknown;
   try {
     decoded = decode(bytes);
   } catch (e) {
-    return `${c.entry} wrote invalid MessagePack (${hex(bytes.subarray(0, 200))}): decode threw ${describeError(e)}`;
+    return `${c.entry}: wrote invalid MessagePack: decode threw ${describeError(e)} (bytes ${hex(bytes.subarray(0, 200))})`;
   }
   const problem = conforms(decoded, spec, trace, c.options?.ignoreUndefined ?? false, "value");
-  return problem && `${c.entry} wrote ${show(decoded)}, not what one read of each part gives: ${problem}`;
+  return problem && `${c.entry}: wrote a value that one read of each part cannot give: ${problem} (it decodes to ${show(decoded)})`;
 }
 
 // ---------------------------------------------------------------------------
@@ -1093,9 +1093,20 @@ export function sizeProblem(v: unknown, c: SizeCase): string | null {
 // ---------------------------------------------------------------------------
 // Targets
 
-/** The kind of a problem (its text without numbers, bytes and details), so shrinking keeps the same failure. */
+/**
+ * The kind of a problem: its first two `: `-separated parts without
+ * details in parentheses, numbers or bytes, so that shrinking keeps the
+ * same failure instead of drifting to another.
+ */
 export function category(problem: string | null): string | null {
-  return problem && problem.replace(/\(.*$/s, "").replace(/[0-9a-f]{2}(-[0-9a-f]{2})+/g, "HEX").replace(/\d+/g, "N").slice(0, 120);
+  if (problem === null) return null;
+  return problem
+    .split(": ")
+    .slice(0, 2)
+    .map((part) => part.replace(/ \(.*$/s, ""))
+    .join(": ")
+    .replace(/[0-9a-f]{2}(-[0-9a-f]{2})+/g, "HEX")
+    .replace(/\d+/g, "N");
 }
 
 /** One fuzz target: runs the case of one seed; returns the shrunk failure or null. */
