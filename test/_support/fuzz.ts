@@ -259,8 +259,88 @@ function deepBytes(r: Random, levels: number): Uint8Array {
   return out;
 }
 
-export type InputKind = "random" | "valid" | "multi" | "mutated" | "truncated" | "inflated" | "deep";
-export const INPUT_KINDS: readonly InputKind[] = ["random", "valid", "multi", "mutated", "truncated", "inflated", "deep"];
+/**
+ * A random item written header by header rather than from a value, so it
+ * has what encoders never write: non-shortest forms (uint 32 for 1, str 32
+ * for "a"), map keys of every kind (nil, booleans, floats, bin, arrays,
+ * maps, extensions), duplicate and `__proto__` keys, timestamps of every
+ * length with out-of-range nanoseconds, 64-bit integers at the safe-integer
+ * edges, invalid UTF-8 and surrogates.
+ */
+function structured(r: Random, depth = 0, out: number[] = []): number[] {
+  const u = (n: number, bytes: number) => {
+    for (let i = bytes - 1; i >= 0; i--) out.push(Math.floor(n / 2 ** (8 * i)) & 0xff);
+  };
+  const payload = (n: number) => {
+    for (let i = 0; i < n; i++) out.push(r.bool(0.8) ? r.int(0x20, 0x7e) : r.pick([0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98, 0x80, 0xff, 0xc0, 0x00]));
+  };
+  const kind = depth >= 4 ? r.int(0, 5) : r.int(0, 8);
+  switch (kind) {
+    case 0: // small ints in every width
+      out.push(r.pick([0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3]));
+      u(r.int(0, 255), 1);
+      for (let i = 1; i < [1, 2, 4, 8, 1, 2, 4, 8][out[out.length - 2]! - 0xcc]!; i++) out.push(r.pick([0x00, 0xff, 0x1f, 0x20, 0x80]));
+      break;
+    case 1: // floats, including NaN payloads and -0
+      if (r.bool()) out.push(0xca, ...r.bytes(4));
+      else out.push(0xcb, ...r.pick([[0x7f, 0xf8, 0, 0, 0, 0, 0, 1], [0x80, 0, 0, 0, 0, 0, 0, 0], [0x43, 0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [...r.bytes(8)]]));
+      break;
+    case 2: {
+      // strings in any width, sometimes invalid UTF-8 or "__proto__"
+      const text = r.bool(0.1) ? [...new TextEncoder().encode(r.pick(["__proto__", "constructor", "toString", "0", "-1", "1e3"]))] : null;
+      const n = text ? text.length : r.int(0, 20);
+      const form = r.int(0, 3);
+      if (form === 0 && n < 32) out.push(0xa0 | n);
+      else if (form === 1) out.push(0xd9, n);
+      else if (form === 2) (out.push(0xda), u(n, 2));
+      else (out.push(0xdb), u(n, 4));
+      if (text) out.push(...text);
+      else payload(n);
+      break;
+    }
+    case 3: {
+      // bin and ext in any width; type -1 (timestamp) with any length
+      const n = r.pick([0, 1, 2, 4, 8, 12, 16, r.int(0, 20)]);
+      if (r.bool()) {
+        out.push(...r.pick([[0xc4, n], [0xc5, 0, n], [0xc6, 0, 0, 0, n]]));
+      } else {
+        const type = r.pick([-1, -1, 1, 0, 127, -128]) & 0xff;
+        const fixed = { 1: 0xd4, 2: 0xd5, 4: 0xd6, 8: 0xd7, 16: 0xd8 }[n];
+        if (fixed !== undefined && r.bool()) out.push(fixed, type);
+        else out.push(...r.pick([[0xc7, n], [0xc8, 0, n], [0xc9, 0, 0, 0, n]]), type);
+      }
+      for (let i = 0; i < n; i++) out.push(r.pick([0x00, 0xff, 0x3b, 0x9a, 0xca, 0x00, r.int(0, 255)]));
+      break;
+    }
+    case 4:
+      out.push(r.pick([0xc0, 0xc2, 0xc3, 0x00, 0x7f, 0xe0, 0xff]));
+      break;
+    case 5: // 64-bit integers at the edges
+      out.push(r.pick([0xcf, 0xd3]), ...r.pick([[0, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [0, 0x20, 0, 0, 0, 0, 0, 0], [0xff, 0xe0, 0, 0, 0, 0, 0, 1], [0x80, 0, 0, 0, 0, 0, 0, 0], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], [...r.bytes(8)]]));
+      break;
+    case 6:
+    case 7: {
+      // maps with keys of any kind
+      const n = r.int(0, 5);
+      out.push(...r.pick([[0x80 | n], [0xde, 0, n], [0xdf, 0, 0, 0, n]]));
+      for (let i = 0; i < n; i++) {
+        if (r.bool(0.6)) structured(r, 4, out); // a scalar key
+        else structured(r, depth + 1, out);
+        structured(r, depth + 1, out);
+      }
+      break;
+    }
+    default: {
+      const n = r.int(0, 5);
+      out.push(...r.pick([[0x90 | n], [0xdc, 0, n], [0xdd, 0, 0, 0, n]]));
+      for (let i = 0; i < n; i++) structured(r, depth + 1, out);
+    }
+  }
+  return out;
+}
+
+export type InputKind = "random" | "valid" | "structured" | "multi" | "mutated" | "truncated" | "inflated" | "deep";
+export const INPUT_KINDS: readonly InputKind[] = ["random", "valid", "structured", "structured", "multi", "mutated", "truncated", "inflated", "deep"];
 
 /** A random input of a random kind (or of `kind`). */
 export function genInput(r: Random, kind: InputKind = r.pick(INPUT_KINDS), maxDeep = 100_000): { kind: InputKind; bytes: Uint8Array } {
@@ -272,6 +352,11 @@ export function genInput(r: Random, kind: InputKind = r.pick(INPUT_KINDS), maxDe
     }
     case "valid":
       return { kind, bytes: validBytes(r) };
+    case "structured": {
+      const b = new Uint8Array(structured(r));
+      if (r.bool(0.2) && b.length > 0) b[r.int(0, b.length - 1)] = r.pick(INTERESTING);
+      return { kind, bytes: b };
+    }
     case "multi": {
       const parts = Array.from({ length: r.int(1, 4) }, () => validBytes(r));
       return { kind, bytes: concat(parts) };
@@ -920,7 +1005,9 @@ function* smallerSpecs(s: Spec): Generator<Spec> {
 
 /** Printable spec, as JSON with bytes in hex. */
 export function showSpec(s: Spec): string {
-  return JSON.stringify(s, (_, v) => (v instanceof Uint8Array ? `bytes(${hex(v)})` : v === undefined ? "undefined" : typeof v === "bigint" ? `${v}n` : v));
+  const mark = "\u0000";
+  const json = JSON.stringify(s, (_, v) => (v instanceof Uint8Array ? `${mark}bytes(${hex(v)})` : v === undefined ? `${mark}undefined` : typeof v === "bigint" ? `${mark}${v}n` : v));
+  return json.replace(/"\\u0000([^"]*)"/g, "$1");
 }
 
 export interface EncodeCase {
