@@ -427,19 +427,24 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export interface DecodeCase {
   label: string;
   options: DecodeOptions<unknown> | undefined;
+  /** The same options for the mini entry: its Set extension re-enters the mini decoder. */
+  miniOptions?: DecodeOptions<unknown> | undefined;
 }
 
 /**
- * A codec with a `Set` extension whose decoder calls `decode` re-entrantly
- * on its payload with the same options (so limits and depth carry through).
+ * A codec with a `Set` extension whose encoder and decoder call `encode`
+ * and `decode` of the same entry (main or mini) re-entrantly on the items,
+ * with the same options (so limits and depth carry through).
  */
-export function setCodec(getOptions: () => DecodeOptions<unknown> | undefined): ExtensionCodec<unknown> {
+export function setCodec(getOptions: () => DecodeOptions<unknown> | undefined, entry: "main" | "mini" = "main"): ExtensionCodec<unknown> {
   const codec = new ExtensionCodec<unknown>();
+  const enc = entry === "main" ? encode : miniEncode;
+  const dec = entry === "main" ? decode : miniDecode;
   codec.register({
     type: SET_EXT,
-    encode: (v) => (v instanceof Set ? encode([...v], getOptions() as EncodeOptions<unknown>) : null),
+    encode: (v) => (v instanceof Set ? enc([...v], getOptions() as EncodeOptions<unknown>) : null),
     decode: (data) => {
-      const items = decode(data, getOptions());
+      const items = dec(data, getOptions());
       if (!Array.isArray(items)) throw new DecodeError("Set payload is not an array", 0, "INVALID_EXT");
       return new Set(items);
     },
@@ -459,9 +464,11 @@ export function genDecodeOptions(r: Random): DecodeCase {
   for (const name of ["maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"]) if (r.bool(0.15)) o[name] = r.int(0, 40);
   const label = JSON.stringify(o);
   if (r.bool(0.35)) {
-    const options = o as DecodeOptions<unknown>;
+    const options = { ...o } as DecodeOptions<unknown>;
     options.extensionCodec = setCodec(() => options);
-    return { label: `${label} + extensionCodec: Set extension (type ${SET_EXT}) decoding its payload with decode(data, sameOptions)`, options };
+    const miniOptions = { ...o } as DecodeOptions<unknown>;
+    miniOptions.extensionCodec = setCodec(() => miniOptions, "mini");
+    return { label: `${label} + extensionCodec: Set extension (type ${SET_EXT}) decoding its payload with decode(data, sameOptions)`, options, miniOptions };
   }
   return { label, options: o as DecodeOptions<unknown> };
 }
@@ -535,7 +542,7 @@ export function decodeProblem(bytes: Uint8Array, dc: DecodeCase, reused?: Decode
   const fresh = outcomeOf(() => [new Decoder(opts).decode(bytes)]);
   const decoder = reused ?? new Decoder(opts);
   const again = outcomeOf(() => [decoder.decode(bytes)]);
-  const mini = outcomeOf(() => [miniDecode(bytes, opts)]);
+  const mini = outcomeOf(() => [miniDecode(bytes, "miniOptions" in dc ? dc.miniOptions : opts)]);
   const ms = performance.now() - t0;
   if (ms > SLOW_MS * 5) return `5 decodes of ${bytes.length} bytes took ${ms.toFixed(0)} ms`;
   for (const [name, o] of [["decode", main], ["decodeMulti", multi], ["new Decoder().decode", fresh], ["reused Decoder.decode", again], ["mini decode", mini]] as const) {
@@ -1111,6 +1118,8 @@ export function encodeProblem(spec: Spec, c: EncodeCase): string | null {
 export interface SizeCase {
   label: string;
   options: (EncodeOptions<unknown> & Record<string, unknown>) | undefined;
+  /** The same options for the mini entry: its Set extension re-enters the mini encoder. */
+  miniOptions?: EncodeOptions<unknown> | undefined;
 }
 
 /** Random options that change sizes, with a Set extension that encodes re-entrantly. */
@@ -1123,9 +1132,11 @@ export function genSizeCase(r: Random): SizeCase {
   if (r.bool(0.2)) o.sortKeys = true;
   const label = JSON.stringify(o);
   if (r.bool(0.4)) {
-    const options = o as EncodeOptions<unknown>;
+    const options = { ...o } as EncodeOptions<unknown>;
     options.extensionCodec = setCodec(() => options as DecodeOptions<unknown>);
-    return { label: label + " + extensionCodec: Set extension encoding [...set] with encode(items, sameOptions)", options: options as SizeCase["options"] };
+    const miniOptions = { ...o } as EncodeOptions<unknown>;
+    miniOptions.extensionCodec = setCodec(() => miniOptions as DecodeOptions<unknown>, "mini");
+    return { label: label + " + extensionCodec: Set extension encoding [...set] with encode(items, sameOptions)", options: options as SizeCase["options"], miniOptions };
   }
   return { label, options: o as SizeCase["options"] };
 }
@@ -1164,7 +1175,7 @@ function attempt<T>(f: () => T): { ok: T } | { error: unknown } {
 export function sizeProblem(v: unknown, c: SizeCase): string | null {
   const bytes = attempt(() => encode(v, c.options));
   const size = attempt(() => encodedSize(v, c.options));
-  const mini = attempt(() => miniEncode(v, c.options));
+  const mini = attempt(() => miniEncode(v, "miniOptions" in c ? c.miniOptions : c.options));
   for (const [name, a] of [["encode", bytes], ["encodedSize", size], ["mini encode", mini]] as const) {
     if ("error" in a && !(a.error instanceof EncodeError)) return `${name} threw ${describeError(a.error)}, not an EncodeError`;
   }
