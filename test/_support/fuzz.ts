@@ -29,6 +29,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
+import { Worker } from "node:worker_threads";
 import {
   decode,
   DecodeError,
@@ -1269,6 +1270,50 @@ export const TARGETS: Record<string, Target> = {
   },
 };
 
+/** Longest one seed may run before the watchdog calls it a hang, prints it and ends the process. */
+export const HANG_MS = Number(process.env.FUZZ_HANG_MS ?? 60_000);
+
+/** Shared with the watchdog: the seed running (a float64), then int32s: busy (0/1), target index, a counter bumped per seed. */
+const heartbeat = new SharedArrayBuffer(24);
+const beatSeed = new Float64Array(heartbeat, 0, 1);
+const beat = new Int32Array(heartbeat, 8, 4);
+let watchdog: Promise<unknown> | null = null;
+
+/**
+ * Starts (once) a worker thread that watches the seeds go by. A seed still
+ * running after {@link HANG_MS} (an endless loop in synchronous code, which
+ * no test timeout can interrupt) gets its replay command written straight
+ * to stderr, and the process is ended so the run does not hang forever.
+ */
+function startWatchdog(): Promise<unknown> {
+  if (watchdog) return watchdog;
+  const names = Object.keys(TARGETS);
+  const worker = new Worker(
+    `const { workerData, parentPort } = require("node:worker_threads");
+    const fs = require("node:fs");
+    const seed = new Float64Array(workerData.heartbeat, 0, 1);
+    const beat = new Int32Array(workerData.heartbeat, 8, 4);
+    let last = -1, since = Date.now();
+    setInterval(() => {
+      const n = Atomics.load(beat, 2);
+      if (n !== last || Atomics.load(beat, 0) === 0) { last = n; since = Date.now(); return; }
+      if (Date.now() - since < workerData.hangMs) return;
+      const target = workerData.names[Atomics.load(beat, 1)];
+      fs.writeSync(2, "\\nfuzz target \\"" + target + "\\" hangs at seed " + seed[0] + ": it has run for " + Math.round((Date.now() - since) / 1000) + " s\\n  replay: npm run fuzz -- --target " + target + " --seed " + seed[0] + " --runs 1\\n");
+      process.kill(process.pid, "SIGKILL");
+    }, 250);
+    parentPort.postMessage("ready");`,
+    // no inherited loader flags: the watchdog must start and run while the main thread is stuck
+    { eval: true, execArgv: [], workerData: { heartbeat, hangMs: HANG_MS, names } },
+  );
+  worker.unref();
+  watchdog = new Promise((resolve) => {
+    worker.once("message", resolve);
+    worker.once("error", resolve); // no watchdog then; the fuzzing still runs
+  });
+  return watchdog;
+}
+
 /**
  * Runs `target` on seeds `base`, `base + 1`, ... until `runs` seeds or
  * `ms` milliseconds are done, stopping at the first failure (or collecting
@@ -1280,12 +1325,19 @@ export async function runTarget(name: string, base: number, limits: { runs?: num
   const failures: Failure[] = [];
   const end = performance.now() + (limits.ms ?? Infinity);
   let runs = 0;
+  await startWatchdog();
+  Atomics.store(beat, 1, Object.keys(TARGETS).indexOf(name));
   for (let seed = base; runs < (limits.runs ?? Infinity) && performance.now() < end; seed++, runs++) {
     let failure: Failure | null;
+    beatSeed[0] = seed;
+    Atomics.add(beat, 2, 1);
+    Atomics.store(beat, 0, 1);
     try {
       failure = await target(seed);
     } catch (e) {
       failure = { target: name, seed, problem: `the harness threw ${describeError(e)}`, details: [String((e as Error)?.stack ?? "")] };
+    } finally {
+      Atomics.store(beat, 0, 0);
     }
     if (failure) {
       failures.push(failure);
