@@ -970,6 +970,26 @@ describe("extensions work as in @msgpack/msgpack", () => {
     expect(run(ours)).toEqual(run(theirs));
   });
 
+  test("an extension encode that returns undefined (no return statement) passes the value on, as null does", () => {
+    const run = (lib: Lib) => {
+      const codec = new lib.ExtensionCodec();
+      // eslint-disable-next-line consistent-return
+      codec.register({ type: 1, encode: ((v: unknown) => { if (v instanceof Set) return new Uint8Array([1]); }) as never, decode: () => "set" });
+      const bytes = lib.encode([new Set(), { a: 1 }, [2]], { extensionCodec: codec });
+      return [hex(bytes), lib.decode(bytes, { extensionCodec: codec })];
+    };
+    expect(run(ours)).toEqual(run(theirs));
+  });
+
+  test("an extension may return a Node Buffer, and an ExtData may hold one", () => {
+    const run = (lib: Lib) => {
+      const codec = new lib.ExtensionCodec();
+      codec.register({ type: 2, encode: (v) => (v instanceof Set ? Buffer.from([9, 8]) : null), decode: (d) => Array.from(d) });
+      return [hex(lib.encode(new Set(), { extensionCodec: codec })), hex(lib.encode(new lib.ExtData(3, Buffer.from([1, 2, 3]))))];
+    };
+    expect(run(ours)).toEqual(run(theirs));
+  });
+
   test("an extension returning an empty payload is written as ext 8 of length 0", () => {
     const run = (lib: Lib) => {
       const codec = new lib.ExtensionCodec();
@@ -1097,6 +1117,15 @@ describe("options given inline, per call", () => {
       const want = theirs.encode(value, { sortKeys, forceFloat32, ignoreUndefined });
       expect(hex(got), `call ${i}`).toBe(hex(want));
     }
+  });
+
+  test("options set to undefined mean their defaults", () => {
+    const encodeOptions = { maxDepth: undefined, initialBufferSize: undefined, sortKeys: undefined, forceFloat32: undefined, ignoreUndefined: undefined, useBigInt64: undefined, forceIntegerToFloat: undefined, extensionCodec: undefined, context: undefined };
+    const decodeOptions = { useBigInt64: undefined, rawStrings: undefined, maxStrLength: undefined, maxBinLength: undefined, maxArrayLength: undefined, maxMapLength: undefined, maxExtLength: undefined, mapKeyConverter: undefined, extensionCodec: undefined, context: undefined };
+    const value = { b: [1.5, new Date(3)], a: "x", u: undefined };
+    expectSameBytes(value, encodeOptions);
+    expectSame((lib) => lib.decode(theirs.encode(value), decodeOptions));
+    expectSame((lib) => new lib.Decoder(decodeOptions).decode(new lib.Encoder(encodeOptions).encode(value)));
   });
 
   test("changing an options object between calls takes effect (encode and decode)", () => {
