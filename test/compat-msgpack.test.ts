@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import * as theirModule from "@msgpack/msgpack";
+import { forSeeds, value as randomValue } from "./_support/arbitrary.ts";
 import * as ourModule from "@resizable/msgpack";
 
 vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
@@ -398,6 +399,42 @@ describe("encode() and decode() agree with @msgpack/msgpack", () => {
     expect(value).not.toBeInstanceOf(Map);
     expect(value["1"]).toBe("a");
     expect(value["1.5"]).toBe("c");
+  });
+});
+
+describe("seeded random programs give the same results", () => {
+  test("encode(value, random options) writes the same bytes", () => {
+    forSeeds(200, (r) => {
+      const value = randomValue(r, { maxDepth: 4 });
+      const options = {
+        sortKeys: r.bool(),
+        forceFloat32: r.bool(),
+        ignoreUndefined: r.bool(),
+        forceIntegerToFloat: r.bool(0.2),
+        maxDepth: r.bool(0.3) ? r.int(1, 6) : undefined,
+        initialBufferSize: r.bool(0.3) ? r.int(1, 5000) : undefined,
+      };
+      const a = attempt(() => hex(theirs.encode(value, options)));
+      const b = attempt(() => hex(ours.encode(value, options)));
+      expect(b.ok, `${JSON.stringify(options)}: ours ${b.ok ? "encodes" : `throws ${String((b as { error: unknown }).error)}`}`).toBe(a.ok);
+      if (a.ok && b.ok) expect(b.value, JSON.stringify(options)).toBe(a.value);
+    });
+  });
+
+  test("decode(bytes, random options) gives the same values or errors of the same classes", () => {
+    forSeeds(200, (r) => {
+      const bytes = theirs.encode(randomValue(r, { maxDepth: 4 }));
+      const options = {
+        useBigInt64: r.bool(),
+        rawStrings: r.bool(0.3),
+        maxStrLength: r.bool(0.3) ? r.int(0, 300) : undefined,
+        maxBinLength: r.bool(0.3) ? r.int(0, 600) : undefined,
+        maxArrayLength: r.bool(0.3) ? r.int(0, 8) : undefined,
+        maxMapLength: r.bool(0.3) ? r.int(0, 8) : undefined,
+      };
+      const cut = r.bool(0.2) ? r.int(0, bytes.length - 1) : bytes.length;
+      expectSame((lib) => lib.decode(bytes.subarray(0, cut), options), `${JSON.stringify(options)}, ${cut} of ${bytes.length} bytes`);
+    });
   });
 });
 
