@@ -11,12 +11,15 @@
 // "@resizable/msgpack" is the package's own name, resolved to src/index.ts
 // here (as a user would import it, without a build).
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test, vi } from "vitest";
+import { runInNewContext } from "node:vm";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import * as theirModule from "@msgpack/msgpack";
 import { forSeeds, value as randomValue } from "./_support/arbitrary.ts";
+import { assertBuilt } from "./tools/harness.ts";
 import * as ourModule from "@resizable/msgpack";
 
 vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
@@ -233,6 +236,29 @@ describe("@msgpack/msgpack's exports exist in @resizable/msgpack with the same k
       expect(typeof (ours.Decoder.prototype as any)[m], `Decoder#${m}`).toBe("function");
     }
     for (const m of ["register", "tryToEncode", "decode"]) expect(typeof (ours.ExtensionCodec.prototype as any)[m], `ExtensionCodec#${m}`).toBe("function");
+  });
+});
+
+describe("the built package gives @msgpack/msgpack's names in every form", () => {
+  beforeAll(() => assertBuilt());
+  const names = Object.keys(theirModule).sort();
+
+  test("ESM: import from dist/index.js", async () => {
+    const esm = (await import(/* @vite-ignore */ join(ROOT, "dist/index.js"))) as Record<string, unknown>;
+    expect(names.filter((n) => !(n in esm))).toEqual([]);
+  });
+
+  test("CommonJS: require() of dist/index.cjs", () => {
+    const cjs = createRequire(import.meta.url)(join(ROOT, "dist/index.cjs")) as Record<string, unknown>;
+    expect(names.filter((n) => !(n in cjs))).toEqual([]);
+  });
+
+  test("a classic script: dist/browser/msgpack.iife.min.js defines them on globalThis.ResizableMsgpack (@msgpack/msgpack's UMD global is MessagePack)", () => {
+    const context: Record<string, unknown> = { TextEncoder, TextDecoder };
+    runInNewContext(readFileSync(join(ROOT, "dist/browser/msgpack.iife.min.js"), "utf8"), context);
+    const global = context.ResizableMsgpack as Record<string, unknown>;
+    expect(global).toBeDefined();
+    expect(names.filter((n) => !(n in global))).toEqual([]);
   });
 });
 
