@@ -466,7 +466,7 @@ describe("stream decoders: linear buffering", () => {
       for (let p = size(); p < n; p += size()) positions.push(p);
       const stats = createStreamStats();
       let k = 0;
-      for await (const value of decodeMultiStream(chunked(cut(bytes, positions)), { stats })) {
+      for await (const value of decodeMultiStream(chunked(cut(bytes, positions)), { stats, useMap: true })) {
         if (!sameBytes(encode(value), records[k]!)) throw new Error(`record ${k} differs with chunks of ${label} (seed 12345)`);
         k++;
       }
