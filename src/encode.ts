@@ -19,6 +19,7 @@ import {
   outOfStack,
   tooDeepAt,
   tooLong,
+  unreadable,
   unsupportedAt,
 } from "./errors.ts";
 import { checkExtType, ExtData, ExtensionCodec, type ExtensionCodecType, type ExtensionEncoderType } from "./extensions.ts";
@@ -615,7 +616,8 @@ export class Encoder<ContextType = undefined> {
       // policy: a Set is written as an array
       const n = obj.size;
       this.encodeArray([...obj], depth);
-      if (obj.size !== n) throw this.changed(obj, depth, "Set", n, obj.size);
+      const after = obj.size;
+      if (after !== n) throw this.changed(obj, depth, "Set", n, after);
     } else if (obj instanceof ExtData) {
       this.writeAnyExt(obj.type, obj.data);
     } else {
@@ -635,7 +637,8 @@ export class Encoder<ContextType = undefined> {
       else if (typeof item === "string") this.encodeString(item);
       else this.encodeValue(item, depth + 1);
     }
-    if (arr.length !== n) throw this.changed(arr, depth, "array", n, arr.length);
+    const after = arr.length;
+    if (after !== n) throw this.changed(arr, depth, "array", n, after);
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
@@ -689,10 +692,20 @@ export class Encoder<ContextType = undefined> {
   }
 
   private encodeMap(map: Map<unknown, unknown>, depth: number): void {
-    const n = map.size; // a subclass or a Proxy may answer anything: checked by the header and the count below
+    // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
+    let n: number;
+    let entries: Iterator<unknown>;
+    try {
+      n = map.size;
+      entries = map[Symbol.iterator]();
+      if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
+    } catch (e) {
+      throw unreadable("Map", this.pathTo(map, depth), e); // a Proxy around a Map, say
+    }
     this.writeContainerHeader(n, 0x80, 0xde, "map");
     let i = 0;
-    for (const entry of map) {
+    for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+      const entry = r?.value;
       if (i === n || entry === null || typeof entry !== "object") throw this.changed(map, depth, "Map", n, i === n ? "more" : "a non-entry");
       this.encodeValue((entry as unknown[])[0], depth + 1);
       this.encodeValue((entry as unknown[])[1], depth + 1);

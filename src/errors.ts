@@ -257,7 +257,13 @@ export function changedAt(what: string, path: string, before: unknown, after: un
 
 /** A length or size that is no count (a Proxy or a subclass that answers so). */
 export function invalidCount(what: string, n: unknown): EncodeError {
-  return encodeError(`Cannot encode ${what}: its length ${describe(n)} is not a count`, "CHANGED");
+  return encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
+}
+
+/** A `what` at `path` whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export function unreadable(what: string, path: string, cause: unknown): EncodeError {
+  const e = encodeError(`Cannot encode ${what} at ${path}: its entries cannot be read (${describe(cause)})`, "UNSUPPORTED_TYPE");
+  return Object.assign(e, { cause });
 }
 
 /** An option whose value is not what it takes. */
@@ -269,6 +275,7 @@ export function invalidEncodeOption(name: string, value: unknown, expected: stri
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "..." : value);
   if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
   if (typeof value === "object" && value !== null) return Object.prototype.toString.call(value);
   return typeof value === "function" ? "a function" : String(value);
 }
