@@ -247,7 +247,7 @@ export function outOfStack(maxDepth: number): EncodeError {
 
 /** A value that contains itself; `where` (main encoder) says where: " at $.a.b (the object at $.a)". */
 export function cycle(where = ""): EncodeError {
-  return encodeError(`Cannot encode value${where}: it contains itself, a cycle (too deep objects)`, "CYCLE");
+  return encodeError(`Cannot encode value${where}: it contains itself (a cycle)`, "CYCLE");
 }
 
 /** A `what` (Map, Set, array) whose count changed while it was being encoded. */

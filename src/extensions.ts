@@ -128,8 +128,8 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
     const list = this.encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);
-    let i = list.findIndex((e) => rank(e.type) >= rank(type));
-    if (i < 0) i = list.length;
+    let i = 0;
+    while (i < list.length && rank(list[i]!.type) < rank(type)) i++;
     list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode });
     this.decoders.set(type, extension.decode);
   }

@@ -231,16 +231,14 @@ function writer(): Writer {
     raw(data, "binary");
   }
 
-  /** `data`: bytes (any view), or a function of the payload's position in the output (then ext 32). */
+  /** `data`: the payload as any view or `ArrayBuffer` (an aligned payload, a function, is the main entry's). */
   function extension(type: number, data: unknown): void {
     checkExtType(type);
-    const f = typeof data == "function";
-    const b = bytesOf(f ? data(chunksLen + pos + 6) : data);
+    const b = bytesOf(data);
     if (!b) throw badExtPayload(type);
     const n = b.length;
-    const fix = f ? -1 : [1, 2, 4, 8, 16].indexOf(n);
+    const fix = [1, 2, 4, 8, 16].indexOf(n);
     if (fix >= 0) head(0xd4 + fix, 0, 0); // fixext 1..16
-    else if (f) head(0xc9, n, 4); // ext 32
     else sized(n, 0, 0, 0xc7, 0xc8);
     head(type & 0xff, 0, 0);
     raw(b, "extension");
@@ -267,7 +265,7 @@ function contains(o: object): boolean {
   const seen = new Set<unknown>();
   const todo: unknown[] = [o];
   for (let x; (x = todo.pop()); ) {
-    for (const v of x instanceof Map ? [...x].flat() : x instanceof Set ? [...x] : ArrayBuffer.isView(x) ? [] : Object.values(x)) {
+    for (const v of x instanceof Map ? [...x].flat() : x instanceof Set ? [...x] : Object.values(x as object)) {
       if (v === o) return true;
       if (v && typeof v == "object" && !seen.has(v)) seen.add(v), todo.push(v);
     }
