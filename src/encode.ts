@@ -614,8 +614,15 @@ export class Encoder<ContextType = undefined> {
       this.encodeDate(obj);
     } else if (obj instanceof Set) {
       // policy: a Set is written as an array
-      const n = obj.size;
-      this.encodeArray([...obj], depth);
+      let n: number;
+      let items: unknown[];
+      try {
+        n = obj.size;
+        items = [...obj];
+      } catch (e) {
+        throw unreadable("Set", this.pathTo(obj, depth), e); // a Proxy around a Set, say
+      }
+      this.encodeArray(items, depth);
       const after = obj.size;
       if (after !== n) throw this.changed(obj, depth, "Set", n, after);
     } else if (obj instanceof ExtData) {

@@ -279,18 +279,19 @@ describe("values that change while they are encoded", () => {
     const answer = (): unknown => r.pick([0, 1, 2, 3, 17, -1, 2.5, "x", undefined, NaN, 2 ** 32, null]);
     let valid = 0;
     let errors = 0;
-    for (let i = 0; i < 400; i++) {
-      const kind = r.int(0, 2);
-      const target: object = kind === 0 ? [1, 2, 3] : kind === 1 ? { a: 1, b: 2, c: 3 } : new Map([[1, 2]]);
+    for (let i = 0; i < 1500; i++) {
+      const kind = r.int(0, 3);
+      const target: object = kind === 0 ? [1, 2, 3] : kind === 1 ? { a: 1, b: 2, c: 3 } : kind === 2 ? new Map([[1, 2]]) : new Set([1, 2]);
       const keys = (): string[] => r.pick([["a"], ["a", "b"], [], ["length"], ["0", "1", "2", "length"], ["c", "a"]]);
       const proxy = new Proxy(target, {
         get: (t, k, recv) => (r.bool(0.3) ? answer() : Reflect.get(t, k, recv)),
         ownKeys: (t) => (kind === 0 ? Reflect.ownKeys(t) : keys()),
         getOwnPropertyDescriptor: (t, k) => (kind === 0 ? Reflect.getOwnPropertyDescriptor(t, k) : { value: answer(), enumerable: r.bool(0.7), configurable: true, writable: true }),
+        getPrototypeOf: (t) => (r.bool(0.2) ? r.pick([null, Object.prototype, Map.prototype, Set.prototype, Array.prototype]) : Reflect.getPrototypeOf(t)),
       });
       let bytes: Uint8Array | undefined;
       try {
-        bytes = encode({ p: proxy, after: "end" });
+        bytes = encode({ p: proxy, after: "end" }, r.bool() ? { sortKeys: true, ignoreUndefined: true } : undefined);
       } catch (e) {
         if (!(e instanceof EncodeError)) throw e;
         errors++;
@@ -304,10 +305,13 @@ describe("values that change while they are encoded", () => {
     expect(errors).toBeGreaterThan(10);
   });
 
-  test("a Proxy around a Map (its size and entries throw) is an EncodeError that keeps the engine's error as its cause", () => {
-    const e = encodeError(() => encode({ m: new Proxy(new Map([[1, 2]]), {}) }));
+  test.each([
+    ["Map", new Map([[1, 2]])],
+    ["Set", new Set([1])],
+  ])("a Proxy around a %s (its size and entries throw) is an EncodeError that keeps the engine's error as its cause", (what, target) => {
+    const e = encodeError(() => encode({ m: new Proxy(target, {}) }));
     expect(e.code).toBe("UNSUPPORTED_TYPE");
-    expect(e.message).toMatch(/^Cannot encode Map at \$\.m: its entries cannot be read \(TypeError: .*\)$/);
+    expect(e.message).toMatch(new RegExp(`^Cannot encode ${what} at \\$\\.m: its entries cannot be read \\(TypeError: .*\\)$`));
     expect((e as { cause?: unknown }).cause).toBeInstanceOf(TypeError);
   });
 
