@@ -142,6 +142,14 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * @param object any value
    * @param context passed to the encoders
    * @returns the extension, or null
+   *
+   * @example
+   * ```ts
+   * import { ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec();
+   * codec.register({ type: 3, encode: (v) => (v instanceof RegExp ? new Uint8Array([1]) : null), decode: () => null });
+   * console.assert(codec.tryToEncode(/x/, undefined)?.type === 3 && codec.tryToEncode({}, undefined) === null);
+   * ```
    */
   tryToEncode(object: unknown, context: ContextType): ExtData | null {
     for (const e of this.encoders) {
@@ -160,6 +168,14 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * @param context passed to the decoder
    * @returns the decoded value
    * @throws {DecodeError} for a malformed timestamp
+   *
+   * @example
+   * ```ts
+   * import { ExtData, ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec();
+   * console.assert((codec.decode(new Uint8Array([0, 0, 0, 1]), -1, undefined) as Date).getTime() === 1000);
+   * console.assert(codec.decode(new Uint8Array([7]), 5, undefined) instanceof ExtData);
+   * ```
    */
   decode(data: Uint8Array, type: number, context: ContextType): unknown {
     const d = this.decoders.get(type);
