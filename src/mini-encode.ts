@@ -265,7 +265,7 @@ function contains(o: object): boolean {
   const seen = new Set<unknown>();
   const todo: unknown[] = [o];
   for (let x; (x = todo.pop()); ) {
-    for (const v of x instanceof Map ? [...x].flat() : x instanceof Set ? [...x] : Object.values(x as object)) {
+    for (const v of x instanceof Map ? [...x].flat() : x instanceof Set ? [...x] : ArrayBuffer.isView(x) ? [] : Object.values(x as object)) {
       if (v === o) return true;
       if (v && typeof v == "object" && !seen.has(v)) seen.add(v), todo.push(v);
     }
