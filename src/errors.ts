@@ -169,7 +169,7 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
   return new EncodeError(message, code);
 }
 
-/** A container nested deeper than `maxDepth` (every cycle ends here), from encode and encodedSize. */
+/** A container nested deeper than `maxDepth`, from encodedSize and the mini encoder (the main encoder says where, and tells cycles apart). */
 export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
   return encodeError(`Cannot encode: too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, "MAX_DEPTH");
 }
