@@ -9,10 +9,26 @@
  * @module
  */
 
-export { encode, Encoder, type EncodeOptions } from "./encode.ts";
+export { encode, Encoder, type EncodeOptions, type EncoderOptions } from "./encode.ts";
 export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode.ts";
 export type { DecodeInput } from "./input.ts";
-export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
+export {
+  ExtData,
+  ExtensionCodec,
+  type Extension,
+  type ExtensionCodecType,
+  type ExtensionDecoderType,
+  type ExtensionEncoderType,
+} from "./extensions.ts";
+export {
+  decodeTimestampExtension,
+  decodeTimestampToTimeSpec,
+  encodeDateToTimeSpec,
+  encodeTimeSpecToTimestamp,
+  encodeTimestampExtension,
+  EXT_TIMESTAMP,
+  type TimeSpec,
+} from "./timestamp.ts";
 export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
 export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
 export type { SinkStrategy } from "./sink.ts";

@@ -165,6 +165,11 @@ export class Sink {
     return this.scratch.subarray(0, 256);
   }
 
+  /** Bytes of output written so far in this call: where the next byte lands in the result. */
+  offset(): number {
+    return this.pos + (this.chunks !== null ? this.chunksLen : this.storeLen + this.refsLen);
+  }
+
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
     this.root = root;
