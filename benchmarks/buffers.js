@@ -29,7 +29,7 @@ import {
   consume,
   filterCases,
   formatBytes,
-  parseArgs,
+  parseCli,
   pathFromUrl,
   printRows,
   printTable,
@@ -45,7 +45,26 @@ import {
 } from "./lib/round-robin.js";
 
 const g = /** @type {any} */ (globalThis);
-const args = parseArgs();
+const args = parseCli({
+  script: "buffers.js",
+  summary:
+    "The raw costs behind the encoder's output path, with no library code: allocating plain vs resizable buffers, " +
+    "growing output (chunks + concat, resizing in place, doubling copies), per-element and bulk stores into plain vs " +
+    "resizable buffers, and the memory each growth strategy holds at its peak. Each case runs in a fresh process.",
+  fullRun: "1-2 minutes per runtime on 2 cores",
+  deno: "--allow-run --allow-env --allow-sys",
+  options: {
+    quick: "tiny sizes and few iterations (what the tests run)",
+    json: "also print every result as one JSON line at the end",
+    "in-process": "run everything in this process instead of one fresh process per case",
+    "rounds=N": "processes per store case (default 6): more samples on a noisy machine",
+    "time=MS": "time budget per alloc/grow group in milliseconds (default 5000)",
+    "filter=REGEX": "only cases whose \"group/name\" matches (the same as a bare FILTER)",
+    wide: "show every percentile column (p1, p25, p50, p75, p99); the tables are then wider than 120 columns",
+  },
+  filter: "regular expressions; only cases whose \"group/name\" matches one of them run (e.g. grow 'alloc/4')",
+  examples: ["node benchmarks/buffers.js --quick", "node benchmarks/buffers.js grow --rounds=12"],
+});
 const QUICK = args.quick;
 const KiB = 1024;
 const MiB = 1024 * 1024;
@@ -310,11 +329,11 @@ async function memorySection(spawn) {
       "why": MEMORY_STRATEGIES[name][2],
     };
   });
-  printRows(rows.map(({ peakBytes, rssPeakBytes, reservedBytes, ...shown }) => shown), {
+  printRows(rows.map(({ peakBytes, rssPeakBytes, reservedBytes, why, ...shown }) => (args.wide ? { ...shown, why } : shown)), {
     title: `memory: building ${formatBytes(MEM_T)} in ${formatBytes(MEM_S)} pieces (resizable maxByteLength ${formatBytes(MEM_MAX)})`,
     legend:
       "held at peak = bytes of buffers the strategy still references at its worst moment (counted by the code, exact); " +
-      "× output = that / output size (<1 impossible, 1 is ideal). address space reserved = virtual memory at the peak " +
+      "× output = that / output size (<1 impossible, 1 is ideal); --wide adds why each holds what it holds. address space reserved = virtual memory at the peak " +
       "(maxByteLength for resizable buffers; costs no RAM, but each resizable buffer takes kernel mappings). " +
       (spawn
         ? `RSS peak Δ = highest resident set size sampled after every step minus RSS before, in a fresh process per strategy (median of ${rounds}); ` +
@@ -408,7 +427,7 @@ async function main() {
   const opts = { ...CONFIG.inProcess, log };
   /** @type {Record<string, unknown>} */
   const report = { runtime: runtimeInfo(), quick: QUICK, isolated: spawn, sections: {} };
-  const show = (key, results, title) => { report.sections[key] = results; printTable(results, { title }); };
+  const show = (key, results, title) => { report.sections[key] = results; printTable(results, { title, wide: args.wide }); };
 
   const childArgs = QUICK ? ["--quick"] : [];
   // alloc and grow: each group round-robin in its own fresh process, so no

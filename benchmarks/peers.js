@@ -31,11 +31,30 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, parseArgs, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
+import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
 import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
 
-const args = parseArgs();
+const args = parseCli({
+  script: "peers.js",
+  summary:
+    "Encode and decode speed (MB/s, tinybench) of this library, its mini entry, msgpackr, @msgpack/msgpack, " +
+    "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
+    "is checked before it is timed. Needs the library built (npm run build).",
+  fullRun: "4-6 minutes per runtime on 2 cores",
+  deno: "-A",
+  options: {
+    quick: "small data sets, one round (what the tests run)",
+    "rounds=N": "tinybench runs per data set and operation, samples pooled (default 3, --quick 1)",
+    write: "also write results/peers-<runtime>.{json,md}",
+    json: "also print the report as one JSON line",
+    render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
+    summary: "rewrite results/peers-summary.md (the cross-runtime tables) from results/peers-{node,bun,deno}.json, without running anything",
+    wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
+  },
+  filter: "regular expressions on data set names, e.g. 'rpc|records'",
+  examples: ["node benchmarks/peers.js --quick", "node benchmarks/peers.js --rounds=5 --write 'rpc|records'", "node benchmarks/peers.js --summary"],
+});
 const QUICK = args.quick;
 const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
 const MiB = 1024 * 1024;
@@ -339,7 +358,7 @@ async function main() {
         results[op][name] = { ...s, mbps: bytes / s.p50 / 1e3 };
       }
     }
-    sets.push({ name: d.name, what: d.what, bytes, checks, results });
+    sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, checks, results });
     printSet(sets[sets.length - 1]);
     value = null;
   }
@@ -375,7 +394,7 @@ function printSet(set) {
       return row;
     });
     console.log(op);
-    console.table(rows);
+    console.log(formatPlainTable(rows));
   }
 }
 
@@ -581,7 +600,7 @@ async function summary() {
   }
   lines.push("Bulk data: this library's encode speed as a fraction of the platform's own copy / UTF-8 encoder into a reused buffer, same run:", "", mdTable(["", ...runs.map(([rt]) => rt)], bars), "");
   const text = lines.join("\n");
-  console.log(text);
+  console.log(args.wide ? text : narrowTables(text, "results/peers-summary.md"));
   const path = await writeResult("peers-summary.md", text + "\n");
   if (path) console.log(`wrote ${path}`);
 }

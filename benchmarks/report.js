@@ -183,14 +183,41 @@ export async function readResult(name) {
   }
 }
 
+/** Markdown tables wider than this many columns are left out of the console output unless --wide. */
+const CONSOLE_COLUMNS = 120;
+
+/**
+ * The Markdown report for the console: each table with a line wider than
+ * 120 columns is replaced by a note saying how to see it.
+ * @param {string} md @param {string} where the file that holds the full tables
+ */
+export function narrowTables(md, where) {
+  const out = [];
+  const lines = md.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith("|")) {
+      out.push(lines[i]);
+      continue;
+    }
+    let j = i;
+    while (j < lines.length && lines[j].startsWith("|")) j++;
+    const table = lines.slice(i, j);
+    if (table.some((l) => l.length > CONSOLE_COLUMNS)) {
+      out.push(`(a table wider than ${CONSOLE_COLUMNS} columns: add --wide to print it; it is in ${where})`);
+    } else out.push(...table);
+    i = j - 1;
+  }
+  return out.join("\n");
+}
+
 /**
  * Prints a finished report (Markdown, and the JSON with --json) and with
  * --write saves `<benchmark>-<runtime>[-quick].json` and `.md` in results/.
  * @param {{ benchmark: string, quick: boolean }} report @param {string} md
- * @param {{ json?: boolean, options: Record<string, unknown> }} args
+ * @param {{ json?: boolean, wide?: boolean, options: Record<string, unknown> }} args
  */
 export async function emitReport(report, md, args) {
-  console.log("\n" + md);
+  console.log("\n" + (args.wide ? md : narrowTables(md, `results/${report.benchmark}-<runtime>.md with --write`)));
   if (args.json) console.log(JSON.stringify(report));
   if (!args.options.write) return;
   const base = `${report.benchmark}-${runtimeName()}${report.quick ? "-quick" : ""}`;

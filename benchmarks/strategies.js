@@ -23,12 +23,31 @@
 // Dependency-free: imports the library's build (dist/index.js), the
 // round-robin harness and sibling helpers only.
 
-import { consume, formatBytes, formatTime, parseArgs, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
+import { consume, formatBytes, formatTime, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
 import { gridSvg } from "./plot.js";
 
-const args = parseArgs();
+const args = parseCli({
+  script: "strategies.js",
+  summary:
+    "This library's encode speed under each output strategy (default, resizable without estimate, exact, chunks, " +
+    "doubling), from one double to 900 MB of output, on arrays of doubles, a nested array and record arrays. " +
+    "Needs the library built (npm run build).",
+  fullRun: "5-8 minutes per runtime on 2 cores (up to 900 MB of output; --max-size shortens it)",
+  deno: "--allow-read --allow-write --allow-sys",
+  options: {
+    quick: "outputs up to 1 MB, few samples (what the tests run)",
+    "max-size=SIZE": "stop at this output size: 1e8, 100M, 64MiB... (default 1e9, --quick 1e6)",
+    "only=LIST": "data families to run, comma-separated: vectors, nested, records (default all)",
+    write: "also write results/strategies-<runtime>.{json,md} and redraw results/strategies.svg (full runs only)",
+    json: "also print the report as one JSON line",
+    "plot-only": "only redraw results/strategies.svg and results/strategies-summary.md from the results/strategies-*.json files",
+    wide: "show every percentile column (p1, p25, p50, p75, p99); the tables are then wider than 120 columns",
+  },
+  filter: "regular expressions on \"<data set>\" or \"<data set>/<strategy>\", e.g. 'vectors/1000$'",
+  examples: ["node benchmarks/strategies.js --quick", "node benchmarks/strategies.js --max-size=10M --only=records"],
+});
 const QUICK = args.quick;
 const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 1e6 : 1e9;
 const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
@@ -114,7 +133,7 @@ async function main() {
       fn: () => encoders[i].encode(value),
     }));
     const results = runRoundRobin(cases, runOptions(bytes));
-    printTable(results, { legend: false });
+    printTable(results, { legend: false, wide: args.wide });
     console.log(`(${formatSize(bytes)} of output; data built in ${formatTime(built)}, all cases ${formatTime(performance.now() - t0 - built)})`);
     groups.push({
       family: d.family,
@@ -237,15 +256,16 @@ export async function plotAll() {
     console.error("No results/strategies-<runtime>.json to plot: run with --write first");
     return;
   }
-  /** @type {import("./plot.js").Panel[]} */
+  /** @type {(import("./plot.js").Panel & { family: string })[]} */
   const panels = [];
   for (const rep of reports) {
     for (const family of ["vectors", "records"]) {
       const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family);
       panels.push({
+        family,
         title: `${rep.machine.runtime} ${rep.machine.version}: ${family === "vectors" ? "vectors of doubles" : "record arrays"}`,
         xLabel: "output size (log scale)",
-        yLabel: "GB/s of output (p50)",
+        yLabel: `GB/s of output (p50), same scale for all ${family}`,
         markers: [{ x: scratchOf(rep), label: `${formatBytes(scratchOf(rep))} scratch` }],
         series: STRATEGIES.map((s) => ({
           name: s.label,
@@ -256,9 +276,15 @@ export async function plotAll() {
       });
     }
   }
+  // One y scale per data family (one column of the grid), so runtimes and strategies compare by eye.
+  for (const family of ["vectors", "records"]) {
+    const same = panels.filter((p) => p.family === family);
+    const top = Math.max(0, ...same.flatMap((p) => p.series.flatMap((s) => s.points.map(([, y]) => y)).filter(Number.isFinite)));
+    for (const p of same) if (top > 0) p.yMax = top;
+  }
   const m = reports[0].machine;
   const svg = gridSvg({
-    title: "@resizable/msgpack encode: bandwidth by output strategy",
+    title: "@resizable/msgpack encode: bandwidth by output strategy (one y scale per column)",
     subtitle: `${m.os} ${m.arch}, ${m.cpus} CPUs ${m.cpuModel}; one line per strategy; ${reports.map((r) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ${m.date.slice(0, 10)}`,
     panels,
     columns: 2,

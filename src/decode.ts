@@ -8,11 +8,11 @@
  * @module
  */
 
-import { DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData, type ExtensionCodec } from "./extensions.ts";
-import { toBytes } from "./input.ts";
+import { badArgument, badKey, DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { ExtData, type Extension, type ExtensionCodec } from "./extensions.ts";
+import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeLimits, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -20,54 +20,102 @@ import { decodeUtf8 } from "./utf8.ts";
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
 
-/** Options of {@link decode} and {@link Decoder}. */
+/**
+ * Options of {@link decode} and {@link Decoder}. Invalid values (a limit
+ * that is not a non-negative integer or Infinity, a flag that is not a
+ * boolean, an unknown `int64` mode...) throw a `DecodeError` with code
+ * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, on the first
+ * use of an options object). Unknown names are ignored.
+ */
 export interface DecodeOptions<ContextType = undefined> {
   /**
    * Extension types to decode; unregistered ones decode as `ExtData`
-   * (type -1 decodes as `Date` unless registered).
+   * (type -1 decodes as `Date` unless registered). Types registered after
+   * the decoder was made are used too. An extension decoder gets `data` as
+   * a view into the input (copy it to keep it past the call); a decode
+   * called from inside it continues at the extension's depth + 1, so
+   * `maxDepth` bounds nesting through extensions.
    * @default no extensions besides the built-in timestamp
    */
-  extensionCodec?: ExtensionCodec<ContextType>;
+  extensionCodec?: ExtensionCodec<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
-  context?: ContextType;
+  context?: ContextType | undefined;
   /**
    * How int 64 and uint 64 decode: `"auto"` gives a number when the value
    * is a safe integer and a bigint otherwise; `"bigint"` always a bigint;
    * `"number"` always a number (values past 2^53 lose precision).
    * @default "auto"
    */
-  int64?: Int64Mode;
+  int64?: Int64Mode | undefined;
   /**
    * Decode every 64-bit integer as a bigint (the @msgpack/msgpack name for
    * `int64: "bigint"`).
    * @default false
    */
-  useBigInt64?: boolean;
+  useBigInt64?: boolean | undefined;
   /**
-   * Decode every map as a `Map`. Otherwise maps decode as plain objects,
-   * switching to a `Map` only when a key is not a string.
+   * Decode every map as a `Map` with its keys as decoded (numbers stay
+   * numbers). Otherwise maps decode as plain objects whose number and
+   * bigint keys become string property names (`1` and `"1"` are the same
+   * key), switching to a `Map` that keeps the wire order of the entries
+   * only for other key kinds (binary, boolean, nil, array, map, extension),
+   * number keys still as strings. Caution: number keys in a `Map` let
+   * crafted input pick their hash (engines hash numbers without a seed), so
+   * with `useMap` a hostile map of 100,000 float keys can take seconds.
    * @default false
    */
-  useMap?: boolean;
+  useMap?: boolean | undefined;
+  /**
+   * Decode string values as `Uint8Array` (copies, or views with
+   * `binaryAsView`) without UTF-8 decoding, for strings that may not be
+   * valid UTF-8. Map keys stay strings. Their length is checked against
+   * `maxBinLength`.
+   * @default false
+   */
+  rawStrings?: boolean | undefined;
+  /**
+   * Called with every map key (strings too); its result is the key. It
+   * must return a string or a number (a number becomes a property name,
+   * or stays a number with `useMap`), else the decode throws a
+   * `DecodeError` with code `INVALID_KEY`. Maps then never switch to `Map`
+   * without `useMap`.
+   * @default none: keys as described under `useMap`
+   */
+  mapKeyConverter?: ((key: unknown) => string | number) | undefined;
+  /**
+   * Accepted for compatibility with @msgpack/msgpack and ignored: map keys
+   * always go through this decoder's own key cache.
+   * @default undefined
+   */
+  keyDecoder?: unknown;
   /**
    * Return bin values as views into the input instead of copies. Faster,
    * but the result then shares memory with the input.
    * @default false
    */
-  binaryAsView?: boolean;
-  /** Deepest nesting of arrays and maps. @default 512 */
-  maxDepth?: number;
+  binaryAsView?: boolean | undefined;
+  /**
+   * Deepest nesting of arrays, maps and extensions whose decoder decodes
+   * again. Nesting deeper than the engine's call stack allows (about 3,000
+   * levels on Node, more once the decoder is warm) is a `MAX_DEPTH`
+   * `DecodeError` too, whatever this is set to.
+   * @default 512
+   */
+  maxDepth?: number | undefined;
   /** Longest string, in bytes. @default 4294967295 */
-  maxStrLength?: number;
+  maxStrLength?: number | undefined;
   /** Longest binary, in bytes. @default 4294967295 */
-  maxBinLength?: number;
+  maxBinLength?: number | undefined;
   /** Most items in one array. @default 4294967295 */
-  maxArrayLength?: number;
+  maxArrayLength?: number | undefined;
   /** Most entries in one map. @default 4294967295 */
-  maxMapLength?: number;
+  maxMapLength?: number | undefined;
   /** Longest extension payload, in bytes. @default 4294967295 */
-  maxExtLength?: number;
+  maxExtLength?: number | undefined;
 }
+
+/** The options type under the name @msgpack/msgpack gives it. */
+export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -91,6 +139,7 @@ export class Decoder<ContextType = undefined> {
   private bytes: Uint8Array = EMPTY;
   /** A DataView of the input, made on first use (most small messages never need one). */
   private view: DataView | null = null;
+  /** The map-key cache, shared by every decoder. */
   private readonly keys: KeyCache = SHARED_KEY_CACHE;
   /** 8 bytes for reading floats without creating a DataView per input. */
   private readonly float64 = new Float64Array(1);
@@ -107,64 +156,82 @@ export class Decoder<ContextType = undefined> {
   private child: Decoder<ContextType> | null = null;
 
   private readonly options: DecodeOptions<ContextType> | undefined;
-  private readonly extensions: ExtensionCodec<ContextType>["decoders"] | null;
+  private readonly codec: ExtensionCodec<ContextType> | null;
   private readonly context: ContextType;
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
   private readonly binaryAsView: boolean;
+  private readonly rawStrings: boolean;
+  private readonly keyConverter: ((key: unknown) => unknown) | null;
+  /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
+  private readonly coldMaps: boolean;
+  /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). */
+  private strMax: number;
   private readonly limits: DecodeLimits;
 
   /**
    * @param options see {@link DecodeOptions}
+   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid option
    */
   constructor(options?: DecodeOptions<ContextType>) {
+    this.limits = decodeLimits(options); // first: it validates every option
     this.options = options;
-    const codec = options?.extensionCodec;
-    this.extensions = codec && codec.decoders.size > 0 ? codec.decoders : null;
+    this.codec = options?.extensionCodec ?? null;
     this.context = options?.context as ContextType;
     this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
     this.useMap = options?.useMap ?? false;
     this.binaryAsView = options?.binaryAsView ?? false;
-    this.limits = decodeLimits(options);
+    this.rawStrings = options?.rawStrings ?? false;
+    this.keyConverter = options?.mapKeyConverter ?? null;
+    this.coldMaps = this.useMap || this.keyConverter !== null;
+    this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
   }
 
   /**
    * Decodes exactly one value that fills `input`.
    *
-   * @param input the MessagePack bytes
+   * @param input the MessagePack bytes: a `Uint8Array`, `ArrayBuffer`, any
+   *   view, or an array of byte values
    * @returns the value
-   * @throws {DecodeError} for malformed, truncated or over-limit input, and
-   *   for bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`)
+   * @throws {DecodeError} for malformed, truncated or over-limit input, for
+   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), and
+   *   for input that is not bytes (`INVALID_ARGUMENT`)
    *
    * @example
    * ```ts
    * import { Decoder } from "@resizable/msgpack";
-   * console.assert(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3])).toString() === "1,2,3");
+   * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
    * ```
    */
-  decode(input: Uint8Array | ArrayBuffer | ArrayBufferView): unknown {
+  decode(input: DecodeInput): unknown {
     if (this.busy) return this.reentrant().decode(input);
     const bytes = toBytes(input);
     this.busy = true;
     try {
       this.setInput(bytes, 0);
-      const value = this.readValue(0);
+      const value = this.readValue(decodeNesting.depth);
       if (this.pos !== this.end) {
         throw extraBytes(this.pos, this.end - this.pos);
       }
       return value;
+    } catch (e) {
+      throw stackOverflow(e, this.pos);
     } finally {
-      this.release();
+      // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
+      this.bytes = EMPTY;
+      this.view = null;
+      this.busy = false;
     }
   }
 
   /**
    * Decodes back-to-back values in `input`, one at a time.
    *
-   * @param input the MessagePack bytes
+   * @param input the MessagePack bytes (as for `decode`)
    * @returns a generator of the values
-   * @throws {DecodeError} when a value is malformed or truncated
+   * @throws {DecodeError} when a value is malformed or truncated (as the
+   *   generator runs), or at once for input that is not bytes
    *
    * @example
    * ```ts
@@ -173,8 +240,11 @@ export class Decoder<ContextType = undefined> {
    * console.assert(values.length === 3 && values[2] === true);
    * ```
    */
-  *decodeMulti(input: Uint8Array | ArrayBuffer | ArrayBufferView): Generator<unknown, void, unknown> {
-    const bytes = toBytes(input);
+  decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
+    return this.values(toBytes(input));
+  }
+
+  private *values(bytes: Uint8Array): Generator<unknown, void, unknown> {
     let offset = 0;
     while (offset < bytes.length) {
       const [value, next] = this.decodeAt(bytes, offset);
@@ -189,10 +259,12 @@ export class Decoder<ContextType = undefined> {
    * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
    * saying how many more bytes it needs at least.
    *
-   * @param bytes the input
-   * @param offset where the value starts
+   * @param bytes the input (any input `decode` takes; an array of byte
+   *   values is copied on every call)
+   * @param offset where the value starts: an integer in 0..length
    * @returns the value and the offset after it
-   * @throws {DecodeError} for malformed or truncated input
+   * @throws {DecodeError} for malformed or truncated input, and
+   *   `INVALID_ARGUMENT` for input that is not bytes or a bad offset
    *
    * @example
    * ```ts
@@ -201,15 +273,22 @@ export class Decoder<ContextType = undefined> {
    * console.assert(value === 5 && end === 2);
    * ```
    */
-  decodeAt(bytes: Uint8Array, offset: number): [unknown, number] {
+  decodeAt(bytes: DecodeInput, offset: number): [unknown, number] {
     if (this.busy) return this.reentrant().decodeAt(bytes, offset);
+    const input = toBytes(bytes);
+    checkOffset(offset, input.length);
     this.busy = true;
     try {
-      this.setInput(bytes, offset);
-      const value = this.readValue(0);
+      this.setInput(input, offset);
+      const value = this.readValue(decodeNesting.depth);
       return [value, this.pos];
+    } catch (e) {
+      throw stackOverflow(e, this.pos);
     } finally {
-      this.release();
+      // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
+      this.bytes = EMPTY;
+      this.view = null;
+      this.busy = false;
     }
   }
 
@@ -217,10 +296,11 @@ export class Decoder<ContextType = undefined> {
    * Reads an array header at `offset`: its item count and the offset of the
    * first item. For decoding one array's items as they arrive.
    *
-   * @param bytes the input
-   * @param offset where the header starts
+   * @param bytes the input (any input `decode` takes)
+   * @param offset where the header starts: an integer in 0..length
    * @returns the item count and the offset after the header
-   * @throws {DecodeError} when there is no array header at `offset`, or it is truncated
+   * @throws {DecodeError} when there is no array header at `offset`, or it
+   *   is truncated; `INVALID_ARGUMENT` for input that is not bytes or a bad offset
    *
    * @example
    * ```ts
@@ -229,7 +309,9 @@ export class Decoder<ContextType = undefined> {
    * console.assert(count === 20 && first === 3);
    * ```
    */
-  readArrayHeader(bytes: Uint8Array, offset: number): [number, number] {
+  readArrayHeader(input: DecodeInput, offset: number): [number, number] {
+    const bytes = toBytes(input);
+    checkOffset(offset, bytes.length);
     const t = bytes[offset];
     const end = bytes.length;
     if (t === undefined) throw truncated(offset, 1, end, "array header");
@@ -243,7 +325,7 @@ export class Decoder<ContextType = undefined> {
       if (offset + 5 > end) throw truncated(offset, 5, end, "array 32 header");
       return [view.getUint32(offset + 1), offset + 5];
     }
-    throw decodeError(`Cannot decode array at offset ${offset}: type byte 0x${t.toString(16)} is not an array`, offset, DecodeErrorCode.INVALID_BYTE);
+    throw decodeError(`Cannot decode array at offset ${offset}: unrecognized array type byte 0x${t.toString(16)}`, offset, DecodeErrorCode.INVALID_BYTE);
   }
 
   /** A decoder for calls made while this one is busy (from an extension decoder). */
@@ -257,13 +339,6 @@ export class Decoder<ContextType = undefined> {
     this.floatsRead = 0;
     this.pos = offset;
     this.end = bytes.length;
-  }
-
-  /** Lets go of the input, so the decoder keeps no user memory alive between calls. */
-  private release(): void {
-    this.bytes = EMPTY;
-    this.view = null;
-    this.busy = false;
   }
 
   /** Big-endian uint 16 at `at` (bounds already checked). */
@@ -395,21 +470,21 @@ export class Decoder<ContextType = undefined> {
       case 0xc6:
         return this.readBinary(this.u32(this.need(4, pos, "bin 32")), pos); // bin 32
       case 0xd4:
-        return this.readExt(1, pos); // fixext 1
+        return this.readExt(1, pos, depth); // fixext 1
       case 0xd5:
-        return this.readExt(2, pos); // fixext 2
+        return this.readExt(2, pos, depth); // fixext 2
       case 0xd6:
-        return this.readExt(4, pos); // fixext 4
+        return this.readExt(4, pos, depth); // fixext 4
       case 0xd7:
-        return this.readExt(8, pos); // fixext 8
+        return this.readExt(8, pos, depth); // fixext 8
       case 0xd8:
-        return this.readExt(16, pos); // fixext 16
+        return this.readExt(16, pos, depth); // fixext 16
       case 0xc7:
-        return this.readExt(this.bytes[this.need(1, pos, "ext 8")]!, pos); // ext 8
+        return this.readExt(this.bytes[this.need(1, pos, "ext 8")]!, pos, depth); // ext 8
       case 0xc8:
-        return this.readExt(this.u16(this.need(2, pos, "ext 16")), pos); // ext 16
+        return this.readExt(this.u16(this.need(2, pos, "ext 16")), pos, depth); // ext 16
       case 0xc9:
-        return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos); // ext 32
+        return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos, depth); // ext 32
       default:
         throw reservedByte(pos);
     }
@@ -437,9 +512,31 @@ export class Decoder<ContextType = undefined> {
     return at;
   }
 
-  private readString(n: number, start: number): string {
-    const at = this.payload(n, this.limits.maxStrLength, start, "string", "maxStrLength");
+  private readString(n: number, start: number): string | Uint8Array {
+    if (n > this.strMax) return this.readStringCold(n, start);
+    const at = this.pos;
+    if (at + n > this.end) throw truncated(start, at - start + n, this.end, "string");
+    this.pos = at + n;
     return decodeUtf8(this.bytes, at, n);
+  }
+
+  /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
+  private readStringCold(n: number, start: number): string | Uint8Array {
+    if (this.strMax >= 0) throw overLimit("string", start, n, "maxStrLength", this.limits.maxStrLength);
+    const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
+    return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+  }
+
+  /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
+  private readKey(depth: number): unknown {
+    const t = this.bytes[this.pos]!;
+    if (!this.rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
+    this.strMax = this.limits.maxStrLength; // this one string as text
+    try {
+      return this.readValue(depth);
+    } finally {
+      this.strMax = -1;
+    }
   }
 
   private readBinary(n: number, start: number): Uint8Array {
@@ -466,9 +563,12 @@ export class Decoder<ContextType = undefined> {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw truncated(start, this.pos - start + 2 * n, this.end, `map of ${n} entries`);
     if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
-    if (this.useMap) return this.readMapEntries(new Map(), n, depth);
+    if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
+    // the keys in wire order, kept from the first key that may be an array
+    // index (objects list those first), for a switch to Map
+    let order: string[] | null = null;
     for (let i = 0; i < n; i++) {
       // a short fixstr key comes from the key cache
       const p = this.pos;
@@ -480,44 +580,86 @@ export class Decoder<ContextType = undefined> {
         this.pos = p + 1 + len;
         key = this.keys.get(bytes, p + 1, len);
       } else {
-        key = this.readValue(depth + 1);
+        key = this.readKey(depth + 1);
       }
       if (typeof key !== "string") {
-        // a key that is not a string: continue as a Map, keeping the order so far
-        const map = new Map<unknown, unknown>(Object.entries(obj));
-        map.set(key, this.readValue(depth + 1));
-        return this.readMapEntries(map, n - i - 1, depth);
+        // numbers and bigints become property names; other keys switch to a Map
+        if (typeof key !== "number" && typeof key !== "bigint") return this.switchToMap(obj, order, key, n - i - 1, depth);
+        key = String(key);
+      }
+      if (order !== null) order.push(key as string);
+      else {
+        const c = (key as string).charCodeAt(0);
+        if (c <= 0x39 && c >= 0x30) (order = Object.keys(obj)).push(key as string);
       }
       const value = this.readValue(depth + 1);
-      if (key === "__proto__") {
-        // policy: an own property, as JSON.parse makes it; the prototype never changes
-        Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-      } else {
-        obj[key] = value;
-      }
+      if (key === "__proto__") setOwn(obj, key, value);
+      else obj[key as string] = value;
     }
     return obj;
   }
 
-  private readMapEntries(map: Map<unknown, unknown>, n: number, depth: number): Map<unknown, unknown> {
+  /**
+   * Continues a map as a `Map` from its first key that is not a string,
+   * number or bigint (`key`; its value comes next): the entries so far in
+   * wire order, then the `n` left, number keys still as strings.
+   */
+  private switchToMap(obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
+    const map = new Map<unknown, unknown>();
+    for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
+    map.set(key, this.readValue(depth + 1));
     for (let i = 0; i < n; i++) {
-      const key = this.readValue(depth + 1);
-      map.set(key, this.readValue(depth + 1));
+      let k = this.readKey(depth + 1);
+      if (typeof k === "number" || typeof k === "bigint") k = String(k);
+      map.set(k, this.readValue(depth + 1));
     }
     return map;
   }
 
-  private readExt(n: number, start: number): unknown {
+  /** A map with `useMap` (a `Map`, keys as decoded) or a `mapKeyConverter` (keys as it returns them). */
+  private readMapCold(n: number, depth: number): unknown {
+    const convert = this.keyConverter;
+    const map = this.useMap ? new Map<unknown, unknown>() : null;
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const at = this.pos;
+      let key = this.readKey(depth + 1);
+      if (convert !== null) {
+        key = convert(key);
+        if (typeof key !== "string" && typeof key !== "number") throw badKey(at, key);
+      }
+      const value = this.readValue(depth + 1);
+      if (map !== null) map.set(key, value);
+      else setOwn(obj, String(key), value);
+    }
+    return map ?? obj;
+  }
+
+  private readExt(n: number, start: number, depth: number): unknown {
     if (n > this.limits.maxExtLength) {
       throw overLimit("extension", start, n, "maxExtLength", this.limits.maxExtLength);
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
-    const data = this.bytes.slice(at, at + n);
-    const decodeExt = this.extensions?.get(type);
-    if (decodeExt !== undefined) return decodeExt(data, type, this.context);
-    if (type === TIMESTAMP_TYPE) return readTimestamp(data, start);
-    return new ExtData(type, data);
+    const decodeExt = this.codec?.decoders.get(type);
+    if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
+    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), start);
+    return new ExtData(type, this.bytes.slice(at, at + n));
+  }
+
+  /**
+   * Runs an extension decoder on a view of its payload, as one more level
+   * of nesting: decodes it calls continue at `depth + 1`.
+   */
+  private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    const outer = decodeNesting.depth;
+    decodeNesting.depth = depth + 1;
+    try {
+      return decodeExt(data, type, this.context);
+    } finally {
+      decodeNesting.depth = outer;
+    }
   }
 
   private readUint64(at: number): number | bigint {
@@ -538,6 +680,19 @@ export class Decoder<ContextType = undefined> {
   }
 }
 
+/** Sets an own enumerable property, even `__proto__` (as JSON.parse does): a prototype never changes. */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Throws `INVALID_ARGUMENT` unless `offset` is an integer in 0..length. */
+function checkOffset(offset: number, length: number): void {
+  if (!(Number.isInteger(offset) && offset >= 0 && offset <= length)) {
+    throw badArgument("the offset", offset, `an integer in 0..${length}`, typeof offset === "number" && offset === offset ? offset : 0);
+  }
+}
+
 const defaultDecoder = new Decoder();
 /** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */
 const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(options));
@@ -552,14 +707,18 @@ function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
  * Decodes exactly one MessagePack value that fills `input`.
  *
  * Maps decode as plain objects (a `__proto__` key becomes an own property,
- * as with `JSON.parse`), or as `Map` with `useMap` or when a key is not a
- * string. 64-bit integers decode as numbers when safe, else as bigints.
+ * as with `JSON.parse`; number and bigint keys become property names), or
+ * as `Map` with `useMap` or when a key is a binary, boolean, nil, array,
+ * map or extension (then in wire order). 64-bit integers decode as numbers
+ * when safe, else as bigints.
  *
- * @param input the bytes: a `Uint8Array`, `ArrayBuffer` or any view
+ * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
+ *   array of byte values
  * @param options see {@link DecodeOptions}
  * @returns the value
  * @throws {DecodeError} with `offset` and `code`: truncated input, the
- *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes
+ *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes,
+ *   input that is not bytes and invalid options (`INVALID_ARGUMENT`)
  *
  * @example
  * ```ts
@@ -567,8 +726,19 @@ function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
  * const value = decode(encode({ when: new Date(0), big: 2n ** 60n })) as { when: Date; big: bigint };
  * console.assert(value.when.getTime() === 0 && value.big === 2n ** 60n);
  * ```
+ *
+ * @example Map keys
+ * ```ts
+ * import { decode, encode } from "@resizable/msgpack";
+ * const byNumber = decode(encode(new Map([[1, "a"]]))) as Record<string, string>;
+ * console.assert(byNumber["1"] === "a");
+ * const byFlag = decode(encode(new Map<unknown, number>([["b", 1], [2, 2], [true, 3]]))) as Map<unknown, number>;
+ * console.assert([...byFlag.keys()].join() === "b,2,true" && byFlag.get("2") === 2);
+ * const asDecoded = decode(encode(new Map([[1, "a"]])), { useMap: true }) as Map<number, string>;
+ * console.assert(asDecoded.get(1) === "a");
+ * ```
  */
-export function decode<ContextType = undefined>(input: Uint8Array | ArrayBuffer | ArrayBufferView, options?: DecodeOptions<ContextType>): unknown {
+export function decode<ContextType = undefined>(input: DecodeInput, options?: DecodeOptions<ContextType>): unknown {
   return decoderFor(options).decode(input);
 }
 
@@ -588,7 +758,7 @@ export function decode<ContextType = undefined>(input: Uint8Array | ArrayBuffer 
  * ```
  */
 export function decodeMulti<ContextType = undefined>(
-  input: Uint8Array | ArrayBuffer | ArrayBufferView,
+  input: DecodeInput,
   options?: DecodeOptions<ContextType>,
 ): Generator<unknown, void, unknown> {
   return decoderFor(options).decodeMulti(input);

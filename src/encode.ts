@@ -8,13 +8,26 @@
  * @module
  */
 
-import { badExtPayload, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
-import { checkExtType, ExtData, type ExtensionCodec } from "./extensions.ts";
+import {
+  badExtPayload,
+  bigintOutOfRange,
+  changedAt,
+  cycle,
+  EncodeError,
+  invalidCount,
+  invalidEncodeOption,
+  outOfStack,
+  tooDeepAt,
+  tooLong,
+  unreadable,
+  unsupportedAt,
+} from "./errors.ts";
+import { checkExtType, ExtData, ExtensionCodec, type ExtensionCodecType, type ExtensionEncoderType } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
-import { encodedSize, estimateStoreSize } from "./size.ts";
+import { binaryBytes, encodedSize, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, writeUtf8 } from "./utf8.ts";
 
@@ -25,64 +38,92 @@ import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, writ
  */
 const LONE_STRING_MIN_CHARS = 16 * 1024;
 
-/** Options of {@link encode} and {@link Encoder}. */
+/**
+ * Options of {@link encode} and {@link Encoder}. Every field may be left
+ * out or `undefined` for its default; an invalid value throws an
+ * `EncodeError` (`INVALID_ARGUMENT`) when the encoder is made.
+ */
 export interface EncodeOptions<ContextType = undefined> {
   /**
-   * Extension types to try on every object before the built-in types.
-   * @default no extensions besides the built-in timestamp (-1) for `Date`
+   * Extension types to try on every object (and every bigint, function and
+   * symbol) before the built-in types. Types registered later are honoured.
+   * @default ExtensionCodec.defaultCodec (no extensions unless registered
+   *   there; `Date` is always the built-in timestamp -1 unless an extension
+   *   claims it)
    */
-  extensionCodec?: ExtensionCodec<ContextType>;
+  extensionCodec?: ExtensionCodec<ContextType> | undefined;
   /** Passed to the extension encoders. @default undefined */
-  context?: ContextType;
+  context?: ContextType | undefined;
   /**
    * Write object keys in sorted order (code unit order), for canonical
    * output. Costs a sort per object.
    * @default false
    */
-  sortKeys?: boolean;
+  sortKeys?: boolean | undefined;
   /**
-   * Write non-integer numbers as float 32 instead of float 64. Loses
-   * precision; integers keep their integer forms.
+   * Write non-integer numbers (and, with `forceIntegerToFloat`, all
+   * numbers) as float 32 instead of float 64. Loses precision.
    * @default false
    */
-  forceFloat32?: boolean;
+  forceFloat32?: boolean | undefined;
+  /**
+   * Write every number, integers too, as a float (float 64, or float 32
+   * with `forceFloat32`), as @msgpack/msgpack's option of that name does.
+   * @default false
+   */
+  forceIntegerToFloat?: boolean | undefined;
+  /**
+   * @msgpack/msgpack's 64-bit mode, for use with the decoder's
+   * `useBigInt64`: bigints are written as int 64 / uint 64 without asking
+   * the extensions first, and integer numbers outside the 32-bit ranges
+   * are written as float 64, so that numbers decode as numbers and
+   * bigints as bigints. Without it, extensions get the first try at
+   * bigints, then every bigint is int 64 / uint 64 and every safe integer
+   * number takes its shortest integer form.
+   * @default false
+   */
+  useBigInt64?: boolean | undefined;
   /**
    * Leave out object properties whose value is `undefined` instead of
-   * writing them as nil. Costs a counting pass per object.
+   * writing them as nil. Costs an array of values per object.
    * @default false
    */
-  ignoreUndefined?: boolean;
+  ignoreUndefined?: boolean | undefined;
   /**
-   * Deepest nesting of arrays, maps and extensions. Deeper values,
-   * including every cycle, throw an `EncodeError` with code `MAX_DEPTH`.
+   * Deepest nesting of arrays, maps and extensions (an `encode` called
+   * from inside an extension encoder continues at the extension's depth).
+   * Deeper values throw an `EncodeError` with code `MAX_DEPTH`, and values
+   * that contain themselves one with code `CYCLE`. `Infinity` is allowed:
+   * nesting is then bounded by the call stack, still with a `MAX_DEPTH`
+   * error.
    * @default 512
    */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /**
    * Size of the reusable scratch buffer in bytes. Outputs that fit are
    * returned with one exact-size copy; larger ones move to a growable store.
    * @default 262144
    */
-  initialBufferSize?: number;
+  initialBufferSize?: number | undefined;
   /**
    * Ceiling of the resizable store in bytes. The store's actual ceiling is
    * chosen from the size estimate, up to this; past it, output continues
    * as a list of chunks. Capped at 2^32.
    * @default 4294967296
    */
-  maxByteLength?: number;
+  maxByteLength?: number | undefined;
   /**
    * How output grows past the scratch (for benchmarks and tests):
    * `"auto"`, `"resizable"`, `"doubling"`, `"exact"` or `"chunks"`. See {@link SinkStrategy}.
    * @default "auto"
    */
-  sink?: SinkStrategy;
+  sink?: SinkStrategy | undefined;
   /**
    * Size the first store from a cheap, bounded estimate of the value
    * ({@link estimateSize}). Only runs once an output outgrows the scratch.
    * @default true
    */
-  estimate?: boolean;
+  estimate?: boolean | undefined;
   /**
    * Return results of up to 4 KiB as views into a 16 KiB `ArrayBuffer`
    * shared by the encoder's next results (as Node's `Buffer` pool does),
@@ -105,7 +146,59 @@ export interface EncodeOptions<ContextType = undefined> {
    * copy one with `result.slice()` before keeping, cloning or transferring it.
    * @default false
    */
-  poolResults?: boolean;
+  poolResults?: boolean | undefined;
+}
+
+/** @msgpack/msgpack's name for {@link EncodeOptions}. */
+export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
+
+/** A registered extension encoder, as the codec keeps them. */
+type ExtEntry = { type: number; encode: ExtensionEncoderType<unknown> };
+
+/** The type of the one entry standing for a codec that is not an {@link ExtensionCodec}: its `tryToEncode` gives whole `ExtData`s. */
+const WHOLE_EXT = 1000;
+
+/**
+ * The depth at which an `encode` called from inside an extension encoder
+ * starts: the depth of that extension's payload; 0 outside extensions.
+ * Set around each extension call and restored after it, so any encoder
+ * (another `Encoder`, another options object) continues the count.
+ */
+let extensionDepth = 0;
+
+const SINKS: readonly string[] = ["auto", "resizable", "doubling", "exact", "chunks"];
+
+/** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
+function checkOptions(o: object): void {
+  const opts = o as Record<string, unknown>;
+  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "estimate", "poolResults"]) {
+    const v = opts[name];
+    if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
+  }
+  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity]];
+  for (const [name, max] of limits) {
+    const v = opts[name];
+    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
+      throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
+    }
+  }
+  const sink = opts.sink;
+  if (sink !== undefined && !SINKS.includes(sink as string)) throw invalidEncodeOption("sink", sink, SINKS.map((x) => `"${x}"`).join(", "));
+  const codec = opts.extensionCodec as { tryToEncode?: unknown } | undefined;
+  if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
+    throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec");
+  }
+}
+
+/** The live list of extension encoders of a codec (a codec of another kind gets one entry that asks its `tryToEncode`). */
+function extensionsOf(codec: ExtensionCodecType<unknown>): ExtEntry[] {
+  if (codec instanceof ExtensionCodec) return codec.encoders as ExtEntry[];
+  return [{ type: WHOLE_EXT, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+}
+
+/** Whether `e` is the engine's "out of call stack" error (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
+function isStackOverflow(e: unknown): boolean {
+  return (e instanceof RangeError || (e as Error | null)?.name === "InternalError") && !(e instanceof EncodeError) && /call stack|recursion/i.test((e as Error).message);
 }
 
 /**
@@ -124,35 +217,51 @@ export interface EncodeOptions<ContextType = undefined> {
 export class Encoder<ContextType = undefined> {
   private readonly sink: Sink;
   private readonly options: EncodeOptions<ContextType> | undefined;
-  private readonly extensions: ExtensionCodec<ContextType>["encoders"] | null;
+  /** The codec's live list of encoders: registrations made later show up here. */
+  private readonly extensions: ExtEntry[];
   private readonly context: ContextType;
   private readonly sortKeys: boolean;
   private readonly forceFloat32: boolean;
   private readonly ignoreUndefined: boolean;
+  private readonly useBigInt64: boolean;
   private readonly maxDepth: number;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   private busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
   private child: Encoder<ContextType> | null = null;
+  /** The value of the call under way and the depth it started at, for error paths. */
+  private root: unknown = undefined;
+  private rootDepth = 0;
+  /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
+  private base = 0;
 
   /**
    * @param options see {@link EncodeOptions}
+   * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option
    */
   constructor(options?: EncodeOptions<ContextType>) {
-    this.options = options;
-    const codec = options?.extensionCodec;
-    this.extensions = codec && codec.encoders.length > 0 ? codec.encoders : null;
+    if (options != null) {
+      if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
+      checkOptions(options);
+    }
+    this.options = options ?? undefined;
+    this.extensions = extensionsOf((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
     this.context = options?.context as ContextType;
     this.sortKeys = options?.sortKeys ?? false;
     this.forceFloat32 = options?.forceFloat32 ?? false;
     this.ignoreUndefined = options?.ignoreUndefined ?? false;
+    this.useBigInt64 = options?.useBigInt64 ?? false;
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (options?.forceIntegerToFloat) {
+      // only these encoders carry the override: the default ones keep one shape and an inlinable encodeNumber
+      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
+    }
     this.sink = new Sink(
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
       options?.sink ?? "auto",
       options?.maxByteLength ?? MAX_STORE_BYTES,
       options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
-      (root) => encodedSize(root, options),
+      (root) => encodedSize(root, options as Parameters<typeof encodedSize<ContextType>>[1]),
       options?.poolResults ?? false,
     );
   }
@@ -176,10 +285,47 @@ export class Encoder<ContextType = undefined> {
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, this.sink.probe())) {
       return encodeLoneString(value);
     }
-    this.start(value);
+    this.run(value, 0);
     try {
-      this.encodeValue(value, 0);
       return this.sink.finish();
+    } finally {
+      this.stop();
+    }
+  }
+
+  /**
+   * Encodes `value` and returns a view of the encoder's own buffer, with
+   * no copy when the output fits the scratch buffer (`initialBufferSize`),
+   * as @msgpack/msgpack's method of that name does; larger outputs are
+   * returned as by {@link Encoder.encode}.
+   *
+   * Hazard: the bytes are valid only until the next call on this encoder,
+   * which overwrites them. Use them at once (write them to a socket or a
+   * file, hash them) or copy them (`bytes.slice()`); never keep them,
+   * never transfer `bytes.buffer`, and never hand them to code that might
+   * encode with the same encoder first.
+   *
+   * @param value the value to encode
+   * @returns the MessagePack bytes, valid until the next call
+   * @throws {EncodeError} as {@link Encoder.encode}
+   *
+   * @example
+   * ```ts
+   * import { Encoder } from "@resizable/msgpack";
+   * const encoder = new Encoder();
+   * const a = encoder.encodeSharedRef([1, 2]);
+   * console.assert(a.length === 3 && a[0] === 0x92);
+   * const kept = a.slice(); // a copy survives the next call
+   * encoder.encodeSharedRef("overwrites");
+   * console.assert(kept[0] === 0x92 && a[0] !== 0x92);
+   * ```
+   */
+  encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
+    if (this.busy) return this.reentrant().encodeSharedRef(value);
+    this.run(value, 0);
+    try {
+      const s = this.sink;
+      return s.offset() === s.pos ? new Uint8Array(s.bytes.buffer, s.bytes.byteOffset, s.pos) : s.finish();
     } finally {
       this.stop();
     }
@@ -204,9 +350,8 @@ export class Encoder<ContextType = undefined> {
    */
   encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
     if (this.busy) return this.reentrant().encodeChunks(value);
-    this.start(value);
+    this.run(value, 0);
     try {
-      this.encodeValue(value, 0);
       return this.sink.finishChunks();
     } finally {
       this.stop();
@@ -236,9 +381,8 @@ export class Encoder<ContextType = undefined> {
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
     if (this.busy) return this.reentrant().encodeInto(value, target, offset);
-    this.start(value);
+    this.run(value, offset);
     try {
-      this.encodeValue(value, 0);
       return this.sink.finishInto(target, offset);
     } finally {
       this.stop();
@@ -250,13 +394,25 @@ export class Encoder<ContextType = undefined> {
     return this.child ?? (this.child = new Encoder(this.options));
   }
 
-  private start(root: unknown): void {
+  /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
+  private run(value: unknown, base: number): void {
     this.busy = true;
-    this.sink.begin(root);
+    this.root = value;
+    this.base = base;
+    const depth = (this.rootDepth = extensionDepth);
+    try {
+      this.sink.begin(value);
+      this.encodeValue(value, depth);
+    } catch (e) {
+      const error = isStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
+      this.stop();
+      throw error;
+    }
   }
 
   private stop(): void {
     this.sink.end();
+    this.root = undefined;
     this.busy = false;
   }
 
@@ -281,10 +437,10 @@ export class Encoder<ContextType = undefined> {
         this.writeByte(0xc0); // nil
         return;
       case "bigint":
-        this.encodeBigInt(value);
+        this.encodeBigInt(value, depth);
         return;
       default:
-        throw unsupportedType(value);
+        this.encodeFunctionOrSymbol(value, depth);
     }
   }
 
@@ -333,8 +489,8 @@ export class Encoder<ContextType = undefined> {
         b[p++] = n >> 8;
         b[p++] = n;
       }
-    } else if (Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0)) {
-      // outside int32: uint 32, uint 64 or int 64
+    } else if (Number.isSafeInteger(n) && n !== 0 && (!this.useBigInt64 || (n > 0 && n <= 0xffffffff))) {
+      // outside int32 (and not -0): uint 32, uint 64 or int 64 (with useBigInt64, float 64 past 32 bits)
       if (n > 0 && n <= 0xffffffff) {
         b[p++] = 0xce; // uint 32
         b[p++] = n >>> 24;
@@ -365,6 +521,22 @@ export class Encoder<ContextType = undefined> {
       p += 9;
     }
     s.pos = p;
+  }
+
+  /** Every number as float 64 (float 32 with forceFloat32): `encodeNumber` with forceIntegerToFloat. */
+  private encodeFloat(n: number): void {
+    const s = this.sink;
+    if (s.pos + 9 > s.bytes.length) s.grow(9);
+    const p = s.pos;
+    if (this.forceFloat32) {
+      s.bytes[p] = 0xca; // float 32
+      s.view.setFloat32(p + 1, n);
+      s.pos = p + 5;
+    } else {
+      s.bytes[p] = 0xcb; // float 64
+      s.view.setFloat64(p + 1, n);
+      s.pos = p + 9;
+    }
   }
 
   private encodeString(str: string): void {
@@ -429,10 +601,8 @@ export class Encoder<ContextType = undefined> {
   }
 
   private encodeObject(obj: object, depth: number): void {
-    if (depth >= this.maxDepth) {
-      throw tooDeepToEncode(depth, this.maxDepth);
-    }
-    if (this.extensions !== null && this.encodeExtension(obj)) return;
+    if (depth >= this.maxDepth) throw this.depthError(obj, depth);
+    if (this.extensions.length !== 0 && this.encodeExtension(obj, depth)) return;
     if (Array.isArray(obj)) {
       this.encodeArray(obj, depth);
       return;
@@ -447,7 +617,7 @@ export class Encoder<ContextType = undefined> {
 
   /** Cold object types: binaries, Map, Set, Date, ExtData, class instances (functions and symbols never get here). */
   private encodeOtherObject(obj: object, depth: number): void {
-    const bytes = bytesOf(obj);
+    const bytes = binaryBytes(obj);
     if (bytes !== undefined) {
       this.encodeBinary(bytes);
     } else if (obj instanceof Map) {
@@ -455,9 +625,20 @@ export class Encoder<ContextType = undefined> {
     } else if (obj instanceof Date) {
       this.encodeDate(obj);
     } else if (obj instanceof Set) {
-      this.encodeArray([...obj], depth); // policy: a Set is written as an array
+      // policy: a Set is written as an array
+      let n: number;
+      let items: unknown[];
+      try {
+        n = obj.size;
+        items = [...obj];
+      } catch (e) {
+        throw unreadable("Set", this.pathTo(obj, depth), e); // a Proxy around a Set, say
+      }
+      this.encodeArray(items, depth);
+      const after = obj.size;
+      if (after !== n) throw this.changed(obj, depth, "Set", n, after);
     } else if (obj instanceof ExtData) {
-      this.writeExt(obj.type, obj.data);
+      this.writeAnyExt(obj.type, obj.data);
     } else {
       // any other object: its own enumerable string-keyed properties, as a map
       this.encodeRecord(obj as Record<string, unknown>, depth);
@@ -475,6 +656,8 @@ export class Encoder<ContextType = undefined> {
       else if (typeof item === "string") this.encodeString(item);
       else this.encodeValue(item, depth + 1);
     }
+    const after = arr.length;
+    if (after !== n) throw this.changed(arr, depth, "array", n, after);
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
@@ -498,42 +681,61 @@ export class Encoder<ContextType = undefined> {
       else this.encodeValue(value, depth + 1);
       i++;
     }
-    if (i < n) this.encodeRecordEntries(obj, keys, i, depth);
+    for (; i < n; i++) {
+      const key = keys[i]!;
+      this.encodeString(key);
+      this.encodeValue(obj[key], depth + 1);
+    }
   }
 
-  /** An object's entries by its key list, sorted or without undefined values as the options say, with the map header. */
+  /**
+   * An object's entries with sortKeys or ignoreUndefined: every value is
+   * read once, before the header, so the count written is the count of
+   * entries that follow even when a getter answers differently each time.
+   */
   private encodeRecordKeys(obj: Record<string, unknown>, keys: string[], depth: number): void {
     if (this.sortKeys) keys.sort();
-    let n = keys.length;
-    if (this.ignoreUndefined) {
-      for (const key of keys) if (obj[key] === undefined) n--;
+    const values: unknown[] = [];
+    let n = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const value = obj[keys[i]!];
+      if (value === undefined && this.ignoreUndefined) continue;
+      keys[n] = keys[i]!;
+      values[n++] = value;
     }
     this.writeContainerHeader(n, 0x80, 0xde, "map");
-    this.encodeRecordEntries(obj, keys, 0, depth);
-  }
-
-  /** The entries of `obj` for `keys` from index `from` on (undefined values left out with ignoreUndefined). */
-  private encodeRecordEntries(obj: Record<string, unknown>, keys: string[], from: number, depth: number): void {
-    for (let i = from; i < keys.length; i++) {
-      const key = keys[i]!;
-      const value = obj[key];
-      if (value === undefined && this.ignoreUndefined) continue;
-      this.encodeString(key);
-      this.encodeValue(value, depth + 1);
+    for (let i = 0; i < n; i++) {
+      this.encodeString(keys[i]!);
+      this.encodeValue(values[i], depth + 1);
     }
   }
 
   private encodeMap(map: Map<unknown, unknown>, depth: number): void {
-    this.writeContainerHeader(map.size, 0x80, 0xde, "map");
-    for (const [key, value] of map) {
-      this.encodeValue(key, depth + 1);
-      this.encodeValue(value, depth + 1);
+    // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
+    let n: number;
+    let entries: Iterator<unknown>;
+    try {
+      n = map.size;
+      entries = map[Symbol.iterator]();
+      if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
+    } catch (e) {
+      throw unreadable("Map", this.pathTo(map, depth), e); // a Proxy around a Map, say
     }
+    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    let i = 0;
+    for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+      const entry = r?.value;
+      if (i === n || entry === null || typeof entry !== "object") throw this.changed(map, depth, "Map", n, i === n ? "more" : "a non-entry");
+      this.encodeValue((entry as unknown[])[0], depth + 1);
+      this.encodeValue((entry as unknown[])[1], depth + 1);
+      i++;
+    }
+    if (i !== n) throw this.changed(map, depth, "Map", n, i);
   }
 
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde). */
   private writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n > 0xffffffff) throw tooLong(what, n);
+    if (n >>> 0 !== n) throw this.badCount(n, what);
     const s = this.sink;
     if (s.pos + 5 > s.bytes.length) s.grow(5);
     const b = s.bytes;
@@ -579,7 +781,8 @@ export class Encoder<ContextType = undefined> {
     s.append(bytes);
   }
 
-  private encodeBigInt(n: bigint): void {
+  private encodeBigInt(n: bigint, depth: number): void {
+    if (!this.useBigInt64 && this.extensions.length !== 0 && this.encodeExtension(n, depth)) return;
     const s = this.sink;
     if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) {
       throw bigintOutOfRange(n);
@@ -596,26 +799,69 @@ export class Encoder<ContextType = undefined> {
     s.pos = p + 9;
   }
 
+  /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
+  private encodeFunctionOrSymbol(value: unknown, depth: number): void {
+    if (depth >= this.maxDepth) throw this.depthError(value, depth);
+    if (this.extensions.length !== 0 && this.encodeExtension(value, depth)) return;
+    throw unsupportedAt(value, this.pathTo(value, depth));
+  }
+
   private encodeDate(date: Date): void {
     const s = this.sink;
     if (s.pos + 15 > s.bytes.length) s.grow(15);
     s.pos = writeTimestamp(s.view, s.pos, date.getTime());
   }
 
-  private encodeExtension(obj: object): boolean {
-    for (const ext of this.extensions!) {
-      const data = ext.encode(obj, this.context);
-      if (data == null) continue;
-      if (!(data instanceof Uint8Array)) {
-        throw badExtPayload(ext.type);
+  /**
+   * Tries the registered extensions on `value` (at `depth`) and writes the
+   * first one's payload. An `encode` they call continues at `depth + 1`.
+   */
+  private encodeExtension(value: unknown, depth: number): boolean {
+    const saved = extensionDepth;
+    extensionDepth = depth + 1;
+    try {
+      for (const ext of this.extensions) {
+        const data = ext.encode(value, this.context);
+        if (data == null) continue;
+        if (ext.type === WHOLE_EXT) {
+          // a codec of another kind: its tryToEncode gave an ExtData
+          if (!(data instanceof ExtData)) throw badExtPayload(NaN);
+          this.writeAnyExt(data.type, data.data);
+        } else {
+          this.writeAnyExt(ext.type, data);
+        }
+        return true;
       }
-      this.writeExt(ext.type, data);
-      return true;
+      return false;
+    } finally {
+      extensionDepth = saved;
     }
-    return false;
   }
 
-  private writeExt(type: number, data: Uint8Array): void {
+  /**
+   * An extension payload as an extension may give it: a `Uint8Array`, any
+   * other view (its bytes, `byteLength` of them), or a function of the
+   * output position where the payload will start (written as ext 32).
+   */
+  private writeAnyExt(type: number, data: unknown): void {
+    if (data instanceof Uint8Array) {
+      this.writeExt(type, data);
+      return;
+    }
+    if (typeof data === "function") {
+      checkExtType(type);
+      // ext 32: 1 + 4 + 1 header bytes, then the payload
+      const payload = bytesOf((data as (dataPos: number) => unknown)(this.base + this.sink.offset() + 6));
+      if (payload === undefined) throw badExtPayload(type);
+      this.writeExt(type, payload, true);
+      return;
+    }
+    const bytes = bytesOf(data);
+    if (bytes === undefined) throw badExtPayload(type);
+    this.writeExt(type, bytes);
+  }
+
+  private writeExt(type: number, data: Uint8Array, ext32 = false): void {
     checkExtType(type);
     const n = data.length;
     if (n > 0xffffffff) throw tooLong("extension", n);
@@ -623,13 +869,13 @@ export class Encoder<ContextType = undefined> {
     if (s.pos + 6 > s.bytes.length) s.grow(6);
     const b = s.bytes;
     let p = s.pos;
-    const fix = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
+    const fix = ext32 ? 0 : n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
     if (fix !== 0) {
       b[p++] = fix; // fixext 1/2/4/8/16
-    } else if (n < 0x100) {
+    } else if (n < 0x100 && !ext32) {
       b[p++] = 0xc7; // ext 8
       b[p++] = n;
-    } else if (n < 0x10000) {
+    } else if (n < 0x10000 && !ext32) {
       b[p++] = 0xc8; // ext 16
       b[p++] = n >> 8;
       b[p++] = n;
@@ -644,6 +890,124 @@ export class Encoder<ContextType = undefined> {
     s.pos = p;
     s.append(data);
   }
+
+  // ---- errors: cold, with the path of the value found by walking again from the root ----
+
+  /** `value` at `depth` is past maxDepth (`depth` Infinity: the call stack ran out): a cycle, or too deep. */
+  private depthError(value: unknown, depth: number): EncodeError {
+    const found = findPath(this.root, this.rootDepth, this.sortKeys, value, depth);
+    if (found?.cycleTo !== undefined) return cycle(` at ${found.path} (the object at ${found.cycleTo})`);
+    if (depth === Infinity) return outOfStack(this.maxDepth);
+    return tooDeepAt(found?.path ?? "?", depth + 1, this.maxDepth);
+  }
+
+  /** The path of `value` at `depth` (the first in encoding order), or "?" when the walk cannot find it. */
+  private pathTo(value: unknown, depth: number): string {
+    return findPath(this.root, this.rootDepth, this.sortKeys, value, depth)?.path ?? "?";
+  }
+
+  /** A Map, Set or array at `depth` whose count changed while it was being encoded. */
+  private changed(obj: object, depth: number, what: string, before: unknown, after: unknown): EncodeError {
+    return changedAt(what, this.pathTo(obj, depth), before, after);
+  }
+
+  /** A count that is no length: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies). */
+  private badCount(n: number, what: string): EncodeError {
+    if (Number.isInteger(n) && n > 0) return tooLong(what, n);
+    return invalidCount(what, n);
+  }
+}
+
+/** What {@link findPath} found: the path of the value, and for a cycle the path of its first occurrence. */
+interface Found {
+  path: string;
+  cycleTo?: string;
+}
+
+/** How many values {@link findPath} looks at before giving up. */
+const WALK_BUDGET = 1_000_000;
+
+/**
+ * Walks `root` (at `rootDepth`) in the order the encoder writes it, for
+ * error messages: stops at `target` found at `targetDepth`, or at the first
+ * object that contains itself (a cycle), whichever comes first; null when
+ * neither is found. Iterative, so a deep value cannot exhaust the stack
+ * here; reads the value again (getters run again) and never calls
+ * extensions (objects they would claim are walked as the built-in types).
+ */
+function findPath(root: unknown, rootDepth: number, sortKeys: boolean, target: unknown, targetDepth: number): Found | null {
+  interface Frame {
+    value: object;
+    seg: string;
+    kids: Array<[string, unknown]>;
+    next: number;
+    depth: number;
+  }
+  const stack: Frame[] = [];
+  const onChain = new Map<object, number>();
+  const path = (upTo: number, last?: string): string => {
+    const segs = stack.slice(1, upTo + 1).map((f) => f.seg);
+    if (last !== undefined) segs.push(last);
+    const text = segs.length <= 12 ? segs.join("") : `${segs.slice(0, 4).join("")}...(${segs.length - 10} more)...${segs.slice(-6).join("")}`;
+    return "$" + text;
+  };
+  let budget = WALK_BUDGET;
+  /** Looks at one value; returns what it found, or undefined to go on. */
+  const visit = (value: unknown, seg: string, depth: number): Found | undefined => {
+    if (depth === targetDepth && value === target) return { path: path(stack.length - 1, seg) };
+    if (typeof value !== "object" || value === null) return undefined;
+    const at = onChain.get(value);
+    if (at !== undefined) return { path: path(stack.length - 1, seg), cycleTo: path(at) };
+    if (depth >= targetDepth || --budget < 0) return undefined;
+    stack.push({ value, seg, kids: kidsOf(value, sortKeys), next: 0, depth });
+    onChain.set(value, stack.length - 1);
+    return undefined;
+  };
+  try {
+    let found = visit(root, "", rootDepth);
+    while (found === undefined && stack.length > 0 && budget >= 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next < top.kids.length) {
+        const [seg, kid] = top.kids[top.next++]!;
+        found = visit(kid, seg, top.depth + 1);
+      } else {
+        onChain.delete(top.value);
+        stack.pop();
+      }
+    }
+    return found ?? null;
+  } catch {
+    return null; // a getter or a Proxy threw this time: no path
+  }
+}
+
+/** The children of `value` that may hold objects, functions or symbols, with their path segments, in encoding order. */
+function kidsOf(value: object, sortKeys: boolean): Array<[string, unknown]> {
+  const kids: Array<[string, unknown]> = [];
+  const add = (seg: string, kid: unknown): void => {
+    if ((typeof kid === "object" && kid !== null) || typeof kid === "function" || typeof kid === "symbol") kids.push([seg, kid]);
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) add(`[${i}]`, value[i]);
+  } else if (bytesOf(value) !== undefined || value instanceof Date || value instanceof ExtData) {
+    // leaves
+  } else if (value instanceof Map) {
+    let i = 0;
+    for (const [k, v] of value) {
+      add(`.keys()[${i}]`, k);
+      const simple = typeof k === "string" ? JSON.stringify(k) : typeof k === "number" || typeof k === "boolean" || k == null ? String(k) : null;
+      add(simple === null ? `.values()[${i}]` : `.get(${simple})`, v);
+      i++;
+    }
+  } else if (value instanceof Set) {
+    let i = 0;
+    for (const v of value) add(`[${i++}]`, v);
+  } else {
+    const keys = Object.keys(value);
+    if (sortKeys) keys.sort();
+    for (const k of keys) add(/^[A-Za-z_$][\w$]*$/.test(k) ? "." + k : `[${JSON.stringify(k)}]`, (value as Record<string, unknown>)[k]);
+  }
+  return kids;
 }
 
 /** A long string as the whole value: its UTF-8 written straight into the result. */
@@ -699,8 +1063,11 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
  *   or anything the `extensionCodec` handles
  * @param options see {@link EncodeOptions}
  * @returns the MessagePack bytes
- * @throws {EncodeError} for functions, symbols, cycles (`MAX_DEPTH`),
- *   bigints outside 64 bits, Invalid Date, lengths past 2^32-1
+ * @throws {EncodeError} for functions and symbols (`UNSUPPORTED_TYPE`,
+ *   with the path of the value), cycles (`CYCLE`), nesting past `maxDepth`
+ *   (`MAX_DEPTH`), bigints outside 64 bits, Invalid Date, lengths past
+ *   2^32-1, a Map, Set or array that changed while being encoded
+ *   (`CHANGED`), and invalid options (`INVALID_ARGUMENT`)
  *
  * @example
  * ```ts

@@ -26,7 +26,7 @@ export const DecodeErrorCode = {
   EXTRA_BYTES: "EXTRA_BYTES",
   /** An extension whose payload is malformed (for example a timestamp). */
   INVALID_EXT: "INVALID_EXT",
-  /** A map key that cannot be used as a key. */
+  /** A map key that cannot be used: `mapKeyConverter` returned something other than a string or number. */
   INVALID_KEY: "INVALID_KEY",
   /** An argument that is not what the function takes: input that is not bytes, a bad offset, an invalid option. */
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
@@ -39,7 +39,7 @@ export type DecodeErrorCode = (typeof DecodeErrorCode)[keyof typeof DecodeErrorC
 export const EncodeErrorCode = {
   /** A value of a type MessagePack cannot represent (function, symbol...). */
   UNSUPPORTED_TYPE: "UNSUPPORTED_TYPE",
-  /** Nesting deeper than `maxDepth`, which is how cycles are reported. */
+  /** Nesting deeper than `maxDepth` (or than the call stack allows). */
   MAX_DEPTH: "MAX_DEPTH",
   /** A string, binary, array, map or extension longer than 2^32-1. */
   TOO_LONG: "TOO_LONG",
@@ -118,7 +118,7 @@ export class DecodeError extends RangeError {
 
 /**
  * Thrown by every encode function for a value MessagePack cannot represent,
- * nesting past `maxDepth` (cycles), lengths past 2^32-1, or an output that
+ * nesting past `maxDepth`, cycles, lengths past 2^32-1, or an output that
  * does not fit its target.
  *
  * @example Encoding a cycle
@@ -129,7 +129,7 @@ export class DecodeError extends RangeError {
  * try {
  *   encode(a);
  * } catch (e) {
- *   console.assert(e instanceof EncodeError && e.code === "MAX_DEPTH");
+ *   console.assert(e instanceof EncodeError && e.code === "CYCLE");
  * }
  * ```
  */
@@ -152,7 +152,7 @@ export class EncodeError extends Error {
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
   const missing = start + need - end;
   return new DecodeError(
-    `Cannot decode ${what} at offset ${start}: input is ${missing} byte(s) short`,
+    `Cannot decode ${what} at offset ${start}: insufficient data, input is ${missing} byte(s) short`,
     start,
     "TRUNCATED",
     missing,
@@ -169,17 +169,14 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
   return new EncodeError(message, code);
 }
 
-/** A container nested deeper than `maxDepth` (every cycle ends here), from encode and encodedSize. */
+/** A container nested deeper than `maxDepth`, from encodedSize and the mini encoder (the main encoder says where, and tells cycles apart). */
 export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
-  return encodeError(
-    `Cannot encode value at depth ${depth + 1}: deeper than maxDepth (${maxDepth}); a cycle?`,
-    "MAX_DEPTH",
-  );
+  return encodeError(`Cannot encode: too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, "MAX_DEPTH");
 }
 
 /** A function, symbol or other value MessagePack cannot hold. */
 export function unsupportedType(value: unknown): EncodeError {
-  return encodeError(`Cannot encode type ${typeof value}`, "UNSUPPORTED_TYPE");
+  return encodeError(`Cannot encode ${typeof value}: unrecognized object`, "UNSUPPORTED_TYPE");
 }
 
 /** A bigint past int 64 / uint 64. */
@@ -209,12 +206,12 @@ export function badExtType(type: number, verb = "encode"): EncodeError {
 
 /** An extension encoder that returned something other than bytes. */
 export function badExtPayload(type: number): EncodeError {
-  return encodeError(`Cannot encode extension type ${type}: encode must return a Uint8Array or null`, "INVALID_EXT");
+  return encodeError(`Cannot encode extension type ${type}: encode must return bytes, a function or null`, "INVALID_EXT");
 }
 
 /** The type byte 0xc1, which MessagePack reserves, at `offset`. */
 export function reservedByte(offset: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: 0xc1 is reserved`, offset, "INVALID_BYTE");
+  return decodeError(`Cannot decode value at offset ${offset}: unrecognized type byte 0xc1 (reserved)`, offset, "INVALID_BYTE");
 }
 
 /** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
@@ -224,11 +221,85 @@ export function invalidUtf8(start: number): DecodeError {
 
 /** `n` bytes left over after a value that ended at `offset`, in a one-value decode. */
 export function extraBytes(offset: number, n: number): DecodeError {
-  return decodeError(
-    `Cannot decode: ${n} extra byte(s) at offset ${offset}; see decodeMulti`,
-    offset,
-    "EXTRA_BYTES",
-  );
+  return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; see decodeMulti`, offset, "EXTRA_BYTES");
+}
+
+// ---- decoder: arguments, options, map keys, the call stack ----
+
+/** An argument or option of a decode function that is not what it takes (`offset`: the offending offset, else 0). */
+export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
+  const t = typeof value;
+  const shown = t === "string" ? JSON.stringify((value as string).slice(0, 32)) : t === "number" || t === "boolean" || value == null ? String(value) : t;
+  return decodeError(`Cannot decode: ${what} is ${shown}, not ${expected}`, offset, "INVALID_ARGUMENT");
+}
+
+/** A map key that `mapKeyConverter` turned into something other than a string or number. */
+export function badKey(offset: number, key: unknown): DecodeError {
+  return decodeError(`Cannot decode map key at offset ${offset}: mapKeyConverter returned ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
+}
+
+/**
+ * `e` unchanged, unless it is the engine's stack overflow (V8 and
+ * JavaScriptCore: RangeError "Maximum call stack size exceeded";
+ * SpiderMonkey: "too much recursion"): then a `MAX_DEPTH` DecodeError for
+ * nesting deeper than the call stack allows.
+ */
+export function stackOverflow(e: unknown, offset: number): unknown {
+  return e instanceof Error && !(e instanceof DecodeError) && /call stack|recursion/.test(e.message)
+    ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
+    : e;
+}
+
+// ---- encoder: errors with the path of the value, built in cold paths ----
+
+/** A value MessagePack cannot hold (and no extension claimed), found at `path` (`$.a[2]`). */
+export function unsupportedAt(value: unknown, path: string): EncodeError {
+  return encodeError(`Cannot encode ${typeof value} at ${path}: unrecognized object`, "UNSUPPORTED_TYPE");
+}
+
+/** An object at `path` nested past `maxDepth`; `depth` counts from 1 at the root. */
+export function tooDeepAt(path: string, depth: number, maxDepth: number): EncodeError {
+  return encodeError(`Cannot encode value at ${path}: too deep objects in depth ${depth} (maxDepth ${maxDepth})`, "MAX_DEPTH");
+}
+
+/** Nesting that ran out of call stack before reaching `maxDepth`. */
+export function outOfStack(maxDepth: number): EncodeError {
+  return encodeError(`Cannot encode value: too deep objects for the call stack (maxDepth ${maxDepth}; lower it)`, "MAX_DEPTH");
+}
+
+/** A value that contains itself; `where` (main encoder) says where: " at $.a.b (the object at $.a)". */
+export function cycle(where = ""): EncodeError {
+  return encodeError(`Cannot encode value${where}: it contains itself (a cycle)`, "CYCLE");
+}
+
+/** A `what` (Map, Set, array) whose count changed while it was being encoded. */
+export function changedAt(what: string, path: string, before: unknown, after: unknown): EncodeError {
+  return encodeError(`Cannot encode ${what} at ${path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
+}
+
+/** A length or size that is no count (a Proxy or a subclass that answers so). */
+export function invalidCount(what: string, n: unknown): EncodeError {
+  return encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
+}
+
+/** A `what` at `path` whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export function unreadable(what: string, path: string, cause: unknown): EncodeError {
+  const e = encodeError(`Cannot encode ${what} at ${path}: its entries cannot be read (${describe(cause)})`, "UNSUPPORTED_TYPE");
+  return Object.assign(e, { cause });
+}
+
+/** An option whose value is not what it takes. */
+export function invalidEncodeOption(name: string, value: unknown, expected: string): EncodeError {
+  return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");
+}
+
+/** A short, never-throwing text for a value in a message. */
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "..." : value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  if (typeof value === "object" && value !== null) return Object.prototype.toString.call(value);
+  return typeof value === "function" ? "a function" : String(value);
 }
 
 // ---- sizes and the output sink ----

@@ -8,6 +8,7 @@
  */
 
 import { badExtType, brand } from "./errors.ts";
+import { readTimestamp } from "./timestamp.ts";
 
 /**
  * An extension value: a type in -128..127 and its payload bytes. Encoded as
@@ -41,20 +42,52 @@ export class ExtData {
   }
 }
 
+/**
+ * An extension encoder: returns the payload for values it handles, `null`
+ * for any other value. Besides bytes (a `Uint8Array`; other views and
+ * `ArrayBuffer`s are written as their bytes too) it may return a function of `dataPos`, the byte position in the output
+ * where the payload will start, for payloads that must be aligned; such an
+ * extension is always written as ext 32 (6 header bytes), as
+ * @msgpack/msgpack does.
+ */
+export type ExtensionEncoderType<ContextType> = (
+  input: unknown,
+  context: ContextType,
+) => Uint8Array | ((dataPos: number) => Uint8Array) | null;
+
+/** An extension decoder: builds the value from a payload of its type. */
+export type ExtensionDecoderType<ContextType> = (data: Uint8Array, extensionType: number, context: ContextType) => unknown;
+
+/**
+ * What an `extensionCodec` option must provide (the shape of
+ * @msgpack/msgpack's type of the same name): {@link ExtensionCodec}
+ * implements it.
+ */
+export type ExtensionCodecType<ContextType> = {
+  /** Carries the context type for type checking only. */
+  __brand?: ContextType;
+  /** The extension for `object`, or null when no registered type claims it. */
+  tryToEncode(object: unknown, context: ContextType): ExtData | null;
+  /** The value for a payload of type `extType`. */
+  decode(data: Uint8Array, extType: number, context: ContextType): unknown;
+};
+
 /** How a user type becomes an extension and back; the argument of {@link ExtensionCodec.register}. */
 export interface Extension<ContextType = undefined> {
   /** Extension type, an integer in -128..127; -1 (timestamp) may be overridden. */
   type: number;
   /** Returns the payload for values this extension handles, `null` for any other value. */
-  encode: (value: unknown, context: ContextType) => Uint8Array | null;
-  /** Builds the value from a payload of this type. `data` is a copy the decoder gives away. */
-  decode: (data: Uint8Array, type: number, context: ContextType) => unknown;
+  encode: ExtensionEncoderType<ContextType>;
+  /** Builds the value from a payload of this type. `data` is a view into the decoder's input: copy it to keep it past the call. */
+  decode: ExtensionDecoderType<ContextType>;
 }
 
 /**
  * A registry of extension types, passed as the `extensionCodec` option of
- * the encoder and the decoder. Encoders are tried in registration order on
- * every object (not on primitives) before the built-in types.
+ * the encoder and the decoder. Encoders are tried on every object (and on
+ * every bigint, function and symbol) before the built-in types, in
+ * @msgpack/msgpack's order: negative types from -1 down, then types 0 up.
+ * Types registered after an encoder or decoder was made are honoured.
  *
  * @example A `Set` as extension type 1
  * ```ts
@@ -69,15 +102,22 @@ export interface Extension<ContextType = undefined> {
  * console.assert(set instanceof Set && set.has(2));
  * ```
  */
-export class ExtensionCodec<ContextType = undefined> {
-  /** Registered encoders in registration order (internal). */
-  readonly encoders: Array<{ type: number; encode: Extension<ContextType>["encode"] }> = [];
+export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecType<ContextType> {
+  /**
+   * The codec that encoders and decoders made without an `extensionCodec`
+   * option use, shared by the whole program (as in @msgpack/msgpack).
+   */
+  static readonly defaultCodec: ExtensionCodecType<undefined> = new ExtensionCodec();
+
+  declare __brand?: ContextType;
+  /** Registered encoders in the order they are tried (internal). */
+  readonly encoders: Array<{ type: number; encode: ExtensionEncoderType<ContextType> }> = [];
   /** Registered decoders by type (internal). */
-  readonly decoders: Map<number, Extension<ContextType>["decode"]> = new Map();
+  readonly decoders: Map<number, ExtensionDecoderType<ContextType>> = new Map();
 
   /**
-   * Registers an extension type. Registering the same type again replaces its decoder
-   * and adds its encoder after the earlier ones.
+   * Registers an extension type. Registering a type again replaces its
+   * encoder and its decoder.
    *
    * @param extension the type, its `encode` and its `decode`
    * @throws {EncodeError} when `type` is not an integer in -128..127
@@ -85,8 +125,61 @@ export class ExtensionCodec<ContextType = undefined> {
   register(extension: Extension<ContextType>): void {
     const { type } = extension;
     checkExtType(type, "register");
-    this.encoders.push({ type, encode: extension.encode });
+    const list = this.encoders;
+    // -1, -2, ..., -128, then 0, 1, ..., 127
+    const rank = (t: number): number => (t < 0 ? -t : 200 + t);
+    let i = 0;
+    while (i < list.length && rank(list[i]!.type) < rank(type)) i++;
+    list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode });
     this.decoders.set(type, extension.decode);
+  }
+
+  /**
+   * The extension the first registered encoder that claims `object` makes,
+   * `object` itself when it is an {@link ExtData}, else null. (The
+   * encoders write `Date` as a timestamp without asking the codec.)
+   *
+   * @param object any value
+   * @param context passed to the encoders
+   * @returns the extension, or null
+   *
+   * @example
+   * ```ts
+   * import { ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec();
+   * codec.register({ type: 3, encode: (v) => (v instanceof RegExp ? new Uint8Array([1]) : null), decode: () => null });
+   * console.assert(codec.tryToEncode(/x/, undefined)?.type === 3 && codec.tryToEncode({}, undefined) === null);
+   * ```
+   */
+  tryToEncode(object: unknown, context: ContextType): ExtData | null {
+    for (const e of this.encoders) {
+      const data = e.encode(object, context);
+      if (data != null) return new ExtData(e.type, data as Uint8Array);
+    }
+    return object instanceof ExtData ? object : null;
+  }
+
+  /**
+   * Decodes a payload with the decoder registered for `type`; type -1
+   * without one is a timestamp (a `Date`), any other an {@link ExtData}.
+   *
+   * @param data the payload
+   * @param type its extension type
+   * @param context passed to the decoder
+   * @returns the decoded value
+   * @throws {DecodeError} for a malformed timestamp
+   *
+   * @example
+   * ```ts
+   * import { ExtData, ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec();
+   * console.assert((codec.decode(new Uint8Array([0, 0, 0, 1]), -1, undefined) as Date).getTime() === 1000);
+   * console.assert(codec.decode(new Uint8Array([7]), 5, undefined) instanceof ExtData);
+   * ```
+   */
+  decode(data: Uint8Array, type: number, context: ContextType): unknown {
+    const d = this.decoders.get(type);
+    return d ? d(data, type, context) : type === -1 ? readTimestamp(data, 0) : new ExtData(type, data);
   }
 }
 

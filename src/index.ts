@@ -15,9 +15,8 @@
  * @module
  */
 
-export { encode, Encoder, type EncodeOptions } from "./encode.ts";
-export { decode, decodeMulti, Decoder, type DecodeOptions, type Int64Mode } from "./decode.ts";
-export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
-export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
-export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
-export type { SinkStrategy } from "./sink.ts";
+// everything in core.ts, with the Decoder that adds the stream methods (an
+// explicit export wins over the star export), and the stream decoders
+export * from "./core.ts";
+export { decodeArrayStream, decodeAsync, decodeMultiStream } from "./stream-decode.ts";
+export { Decoder } from "./stream-decoder.ts";

@@ -5,6 +5,16 @@
  * @module
  */
 
+import { badArgument } from "./errors.ts";
+
+/**
+ * What the decode functions read: a `Uint8Array` (a Node `Buffer` too), any
+ * other typed array or `DataView` (its bytes), an `ArrayBuffer` or
+ * `SharedArrayBuffer`, or an array of byte values (integers in 0..255),
+ * which is copied.
+ */
+export type DecodeInput = ArrayLike<number> | ArrayBufferLike | ArrayBufferView;
+
 /**
  * `value` viewed as bytes, without copying, when it is a typed array,
  * `DataView`, `ArrayBuffer` or `SharedArrayBuffer`; otherwise undefined.
@@ -17,11 +27,26 @@ export function bytesOf(value: unknown): Uint8Array | undefined {
   return undefined;
 }
 
-/** Views any accepted input as bytes, without copying. */
-export function toBytes(input: Uint8Array | ArrayBuffer | ArrayBufferView): Uint8Array {
-  // a subclass such as Node's Buffer would make slice() return views: use plain Uint8Array
+/**
+ * Any accepted input as a plain `Uint8Array`: views and buffers without
+ * copying (a `Buffer` or other subclass as a plain view, so results never
+ * hold its views), an array of byte values copied.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` for anything else, or an array
+ *   element that is not an integer in 0..255 (`offset`: its index)
+ */
+export function toBytes(input: DecodeInput): Uint8Array {
   if (input instanceof Uint8Array && input.constructor === Uint8Array) return input;
-  const bytes = bytesOf(input);
-  if (bytes !== undefined) return bytes;
-  throw new TypeError(`Cannot decode ${input === null ? "null" : typeof input}: not a Uint8Array, ArrayBuffer or view`);
+  return bytesOf(input) ?? fromArray(input as ArrayLike<unknown>);
+}
+
+/** Copies an array of byte values, refusing anything that is not one. */
+function fromArray(input: ArrayLike<unknown>): Uint8Array {
+  const n = typeof input === "object" && input !== null ? input.length : undefined;
+  if (typeof n !== "number" || !(n >= 0 && n % 1 === 0)) throw badArgument("the input", input, "a Uint8Array, ArrayBuffer, view or array of bytes");
+  for (let i = 0; i < n; i++) {
+    const v = input[i];
+    if (((v as number) & 0xff) !== v) throw badArgument(`input[${i}]`, v, "a byte (an integer in 0..255)", i);
+  }
+  return new Uint8Array(input as ArrayLike<number>);
 }

@@ -10,10 +10,10 @@
  */
 
 import type { DecodeOptions, Int64Mode } from "./decode.ts";
-import { extraBytes, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
+import { badKey, extraBytes, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData } from "./extensions.ts";
-import { toBytes } from "./input.ts";
-import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { toBytes, type DecodeInput } from "./input.ts";
+import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 
 /** Strict, and keeps a leading U+FEFF: a string is exactly its bytes. */
@@ -37,6 +37,7 @@ function reader(): Reader {
   let options: DecodeOptions<unknown> | undefined;
   let int64: Int64Mode = "auto";
   let maxDepth = DEFAULT_MAX_DEPTH;
+  let rawStrings: boolean | undefined = false;
 
   function dv(): DataView {
     return (view ??= new DataView(b.buffer, b.byteOffset, b.byteLength));
@@ -70,24 +71,28 @@ function reader(): Reader {
     return need(n, start, what);
   }
 
-  function value(depth: number): unknown {
+  /** A binary of `n` bytes (or a string with `rawStrings`): a copy, or a view with `binaryAsView`. */
+  function binary(n: number, start: number, what: string): Uint8Array {
+    const at = payload(n, "maxBinLength", start, what);
+    return options?.binaryAsView ? b.subarray(at, at + n) : b.slice(at, at + n);
+  }
+
+  /** The value at `pos`; `raw`: strings as binaries (`rawStrings`, except for map keys). */
+  function value(depth: number, raw = rawStrings): unknown {
     const start = pos;
     const t = b[need(1, start, "value")]!;
     if (t < 0x80) return t; // positive fixint
     if (t >= 0xe0) return t - 0x100; // negative fixint
     if (t < 0x90) return map(t & 0x0f, depth, start); // fixmap
     if (t < 0xa0) return array(t & 0x0f, depth, start); // fixarray
-    if (t < 0xc0) return string(t & 0x1f, start); // fixstr
+    if (t < 0xc0) return string(t & 0x1f, start, raw); // fixstr
     if (t < 0xc4) {
       if (t === 0xc0) return null;
       if (t > 0xc1) return t === 0xc3; // false / true
     } else if (t < 0xc7) {
-      // bin 8 / 16 / 32
-      const n = uint(1 << (t - 0xc4), start, "binary");
-      const at = payload(n, "maxBinLength", start, "binary");
-      return options?.binaryAsView ? b.subarray(at, at + n) : b.slice(at, at + n);
+      return binary(uint(1 << (t - 0xc4), start, "binary"), start, "binary"); // bin 8 / 16 / 32
     } else if (t < 0xca) {
-      return extension(uint(1 << (t - 0xc7), start, "extension"), start); // ext 8 / 16 / 32
+      return extension(uint(1 << (t - 0xc7), start, "extension"), start, depth); // ext 8 / 16 / 32
     } else if (t < 0xcc) {
       const at = need(4 << (t - 0xca), start, "float");
       return t === 0xca ? dv().getFloat32(at) : dv().getFloat64(at); // float 32 / 64
@@ -101,9 +106,9 @@ function reader(): Reader {
       const shift = 32 - 8 * size;
       return (uint(size, start, "integer") << shift) >> shift;
     } else if (t < 0xd9) {
-      return extension(1 << (t - 0xd4), start); // fixext 1 / 2 / 4 / 8 / 16
+      return extension(1 << (t - 0xd4), start, depth); // fixext 1 / 2 / 4 / 8 / 16
     } else if (t < 0xdc) {
-      return string(uint(1 << (t - 0xd9), start, "string"), start); // str 8 / 16 / 32
+      return string(uint(1 << (t - 0xd9), start, "string"), start, raw); // str 8 / 16 / 32
     } else if (t < 0xde) {
       return array(uint(2 << (t - 0xdc), start, "array"), depth, start); // array 16 / 32
     } else {
@@ -119,7 +124,8 @@ function reader(): Reader {
     return int64 === "bigint" || (int64 === "auto" && !Number.isSafeInteger(n)) ? big : n;
   }
 
-  function string(n: number, start: number): string {
+  function string(n: number, start: number, raw: boolean | undefined): string | Uint8Array {
+    if (raw) return binary(n, start, "string");
     const at = payload(n, "maxStrLength", start, "string");
     if (n < 16) {
       // short ASCII without a TextDecoder call, through a small cache: the
@@ -161,32 +167,61 @@ function reader(): Reader {
     check(n, "maxMapLength", start, "map");
     if (pos + 2 * n > end) throw truncated(start, pos - start + 2 * n, end, `map of ${n} entries`);
     if (depth >= maxDepth) throw tooDeepToDecode(start, maxDepth);
-    // a plain object while every key is a string, unless useMap
-    let m: Map<unknown, unknown> | null = options?.useMap ? new Map() : null;
+    // a plain object (number keys as property names) until a key of another
+    // kind: then a Map in wire order; with useMap a Map of the keys as decoded
+    const useMap = options?.useMap;
+    const convert = options?.mapKeyConverter;
+    let m: Map<unknown, unknown> | null = useMap ? new Map() : null;
     const o: Record<string, unknown> = {};
+    const order: unknown[] = [];
     for (let i = 0; i < n; i++) {
-      const k = value(depth + 1);
-      if (m === null && typeof k !== "string") m = new Map(Object.entries(o));
+      const at = pos;
+      let k = value(depth + 1, false);
+      if (convert) {
+        k = convert(k);
+        if (typeof k !== "string" && typeof k !== "number") throw badKey(at, k);
+      }
+      if (!useMap) {
+        if (typeof k === "number" || typeof k === "bigint") k = String(k);
+        else if (typeof k !== "string" && !m) {
+          m = new Map();
+          for (const x of order) m.set(x, o[x as string]);
+        }
+      }
       const v = value(depth + 1);
-      if (m !== null) m.set(k, v);
-      // as JSON.parse does: an own property, never the prototype
-      else if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-      else o[k as string] = v;
+      if (m) m.set(k, v);
+      else {
+        order.push(k);
+        // as JSON.parse does: an own property, never the prototype
+        if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+        else o[k as string] = v;
+      }
     }
     return m ?? o;
   }
 
-  function extension(n: number, start: number): unknown {
+  function extension(n: number, start: number, depth: number): unknown {
     check(n, "maxExtLength", start, "extension");
     const type = (b[need(1, start, "extension type")]! << 24) >> 24;
     const at = need(n, start, "extension");
-    const data = b.slice(at, at + n);
+    const data = b.subarray(at, at + n);
     const decodeExt = options?.extensionCodec?.decoders.get(type);
-    if (decodeExt !== undefined) return decodeExt(data, type, options!.context);
-    return type === TIMESTAMP_TYPE ? readTimestamp(data, start) : new ExtData(type, data);
+    if (decodeExt) {
+      // one more level: a decode called from the extension decoder continues from it
+      if (depth >= maxDepth) throw tooDeepToDecode(start, maxDepth);
+      const outer = decodeNesting.depth;
+      decodeNesting.depth = depth + 1;
+      try {
+        return decodeExt(data, type, options!.context);
+      } finally {
+        decodeNesting.depth = outer;
+      }
+    }
+    return type === TIMESTAMP_TYPE ? readTimestamp(data, start) : new ExtData(type, b.slice(at, at + n));
   }
 
   return (bytes, o) => {
+    checkDecodeOptions(o);
     b = bytes;
     const buffer = bytes.buffer as ArrayBuffer;
     plain = buffer instanceof ArrayBuffer && !buffer.resizable;
@@ -195,10 +230,13 @@ function reader(): Reader {
     options = o;
     maxDepth = o?.maxDepth ?? DEFAULT_MAX_DEPTH;
     int64 = o?.int64 ?? (o?.useBigInt64 ? "bigint" : "auto");
+    rawStrings = o?.rawStrings;
     try {
-      const v = value(0);
+      const v = value(decodeNesting.depth);
       if (pos !== end) throw extraBytes(pos, end - pos);
       return v;
+    } catch (e) {
+      throw stackOverflow(e, pos);
     } finally {
       // keep no user memory alive between calls
       b = EMPTY;
@@ -216,11 +254,13 @@ const idle: Reader[] = [];
  * or the same `DecodeError` (code, offset, `needed`), as `decode()` from
  * `@resizable/msgpack`, with the same options.
  *
- * @param input the bytes: a `Uint8Array`, `ArrayBuffer` or any view
+ * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
+ *   array of byte values
  * @param options see the main entry's `DecodeOptions`
  * @returns the value
  * @throws {DecodeError} with `offset` and `code`: truncated input, the
- *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes
+ *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes,
+ *   input that is not bytes and invalid options (`INVALID_ARGUMENT`)
  *
  * @example
  * ```ts
@@ -233,7 +273,7 @@ const idle: Reader[] = [];
  * }
  * ```
  */
-export function decode<ContextType = undefined>(input: Uint8Array | ArrayBuffer | ArrayBufferView, options?: DecodeOptions<ContextType>): unknown {
+export function decode<ContextType = undefined>(input: DecodeInput, options?: DecodeOptions<ContextType>): unknown {
   const r = idle.pop() ?? reader();
   try {
     return r(toBytes(input), options as DecodeOptions<unknown> | undefined);

@@ -16,7 +16,7 @@
 
 import { concat } from "./concat.ts";
 import type { EncodeOptions } from "./encode.ts";
-import { badExtPayload, bigintOutOfRange, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import { badExtPayload, bigintOutOfRange, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { checkExtType, ExtData } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
@@ -182,14 +182,12 @@ function writer(): Writer {
   }
 
   function object(o: object, depth: number): void {
-    if (depth >= maxDepth) throw tooDeepToEncode(depth, maxDepth);
+    if (depth >= maxDepth) throw contains(o) ? cycle() : tooDeepToEncode(depth, maxDepth);
     const exts = options?.extensionCodec?.encoders;
     if (exts !== undefined) {
       for (const ext of exts) {
         const data = ext.encode(o, options!.context);
-        if (data == null) continue;
-        if (!(data instanceof Uint8Array)) throw badExtPayload(ext.type);
-        return extension(ext.type, data);
+        if (data != null) return extension(ext.type, data);
       }
     }
     const proto = Object.getPrototypeOf(o);
@@ -233,14 +231,17 @@ function writer(): Writer {
     raw(data, "binary");
   }
 
-  function extension(type: number, data: Uint8Array): void {
+  /** `data`: the payload as any view or `ArrayBuffer` (an aligned payload, a function, is the main entry's). */
+  function extension(type: number, data: unknown): void {
     checkExtType(type);
-    const n = data.length;
+    const b = bytesOf(data);
+    if (!b) throw badExtPayload(type);
+    const n = b.length;
     const fix = [1, 2, 4, 8, 16].indexOf(n);
     if (fix >= 0) head(0xd4 + fix, 0, 0); // fixext 1..16
     else sized(n, 0, 0, 0xc7, 0xc8);
     head(type & 0xff, 0, 0);
-    raw(data, "extension");
+    raw(b, "extension");
   }
 
   return (v, o) => {
@@ -257,6 +258,19 @@ function writer(): Writer {
       if (buf.length !== SCRATCH_BYTES) use(new Uint8Array(SCRATCH_BYTES));
     }
   };
+}
+
+/** Whether `o` contains itself: the cold check that tells a cycle from deep nesting. */
+function contains(o: object): boolean {
+  const seen = new Set<unknown>();
+  const todo: unknown[] = [o];
+  for (let x; (x = todo.pop()); ) {
+    for (const v of x instanceof Map ? [...x].flat() : x instanceof Set ? [...x] : ArrayBuffer.isView(x) ? [] : Object.values(x as object)) {
+      if (v === o) return true;
+      if (v && typeof v == "object" && !seen.has(v)) seen.add(v), todo.push(v);
+    }
+  }
+  return false;
 }
 
 /** Writers not in use; a call takes one, so calls made from inside an extension get their own. */

@@ -1,7 +1,7 @@
 /**
  * @resizable/msgpack/mini: the same MessagePack (every format, timestamps,
  * extensions), the same values, errors and output bytes as the main entry,
- * within 4 KB gzip for browsers and workers where bundle size matters more
+ * in under 5 KB gzip, for browsers and workers where bundle size matters more
  * than the last factor of speed. No `decodeMulti`, no `Encoder`/`Decoder`
  * classes, no streams, no size functions, and none of the main encoder's
  * buffer tuning options; otherwise switching between the two is changing

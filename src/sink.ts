@@ -221,6 +221,11 @@ export class Sink {
     return PROBE;
   }
 
+  /** Bytes of output written so far in this call: where the next byte lands in the result. */
+  offset(): number {
+    return this.pos + (this.chunks !== null ? this.chunksLen : this.storeLen + this.refsLen);
+  }
+
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
     // exact: the store is sized by the pre-pass before writing a byte (and before borrowing: it may throw)

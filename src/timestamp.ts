@@ -71,3 +71,136 @@ export function readTimestamp(data: Uint8Array, offset: number): Date {
   if (Math.abs(ms) > MAX_DATE_MS) throw fail("outside the range of Date");
   return new Date(ms);
 }
+
+// ---- the helpers @msgpack/msgpack exports, with its inputs, outputs and errors ----
+
+/** The extension type of timestamps (-1), under @msgpack/msgpack's name. */
+export const EXT_TIMESTAMP = -1;
+
+/** A time as whole seconds since the epoch and nanoseconds (0..999999999) after them. */
+export type TimeSpec = {
+  sec: number;
+  nsec: number;
+};
+
+/**
+ * The payload (4, 8 or 12 bytes) of the shortest timestamp for a
+ * {@link TimeSpec}. Like @msgpack/msgpack, it does not validate: keep
+ * `nsec` in 0..999999999 and `sec` a safe integer.
+ *
+ * @param timeSpec seconds and nanoseconds
+ * @returns the timestamp payload
+ *
+ * @example
+ * ```ts
+ * import { encodeTimeSpecToTimestamp } from "@resizable/msgpack";
+ * console.assert(encodeTimeSpecToTimestamp({ sec: 1, nsec: 0 }).length === 4);
+ * console.assert(encodeTimeSpecToTimestamp({ sec: -1, nsec: 0 }).length === 12);
+ * ```
+ */
+export function encodeTimeSpecToTimestamp({ sec, nsec }: TimeSpec): Uint8Array {
+  const fits64 = sec >= 0 && nsec >= 0 && sec <= 0x3ffffffff;
+  const out = new Uint8Array(fits64 ? (nsec === 0 && sec <= 0xffffffff ? 4 : 8) : 12);
+  const view = new DataView(out.buffer);
+  if (out.length === 4) {
+    view.setUint32(0, sec); // timestamp 32: uint32 seconds
+  } else if (out.length === 8) {
+    // timestamp 64: 30-bit nanoseconds, 34-bit seconds
+    view.setUint32(0, (nsec << 2) | ((sec / 0x100000000) & 3));
+    view.setUint32(4, sec & 0xffffffff);
+  } else {
+    // timestamp 96: uint32 nanoseconds, int64 seconds (DataView keeps the low 32 bits)
+    view.setUint32(0, nsec);
+    view.setUint32(4, Math.floor(sec / 0x100000000));
+    view.setUint32(8, sec);
+  }
+  return out;
+}
+
+/**
+ * The {@link TimeSpec} of a `Date`: `nsec` is never negative, so times
+ * before 1970 have a `sec` one lower (an Invalid Date gives NaNs).
+ *
+ * @param date the date
+ * @returns its seconds and nanoseconds
+ *
+ * @example
+ * ```ts
+ * import { encodeDateToTimeSpec } from "@resizable/msgpack";
+ * const t = encodeDateToTimeSpec(new Date(-1));
+ * console.assert(t.sec === -1 && t.nsec === 999000000);
+ * ```
+ */
+export function encodeDateToTimeSpec(date: Date): TimeSpec {
+  const ms = date.getTime();
+  let sec = Math.floor(ms / 1000);
+  let nsec = (ms - sec * 1000) * 1e6;
+  const carry = Math.floor(nsec / 1e9);
+  sec += carry;
+  nsec -= carry * 1e9;
+  return { sec, nsec };
+}
+
+/**
+ * The timestamp payload of `object` when it is a `Date`, else null: the
+ * encoder of type -1.
+ *
+ * @param object any value
+ * @returns the payload, or null
+ *
+ * @example
+ * ```ts
+ * import { encodeTimestampExtension } from "@resizable/msgpack";
+ * console.assert(encodeTimestampExtension(new Date(0))!.length === 4 && encodeTimestampExtension("x") === null);
+ * ```
+ */
+export function encodeTimestampExtension(object: unknown): Uint8Array | null {
+  return object instanceof Date ? encodeTimeSpecToTimestamp(encodeDateToTimeSpec(object)) : null;
+}
+
+/**
+ * The {@link TimeSpec} in a timestamp payload of 4, 8 or 12 bytes.
+ *
+ * @param data the payload
+ * @returns its seconds and nanoseconds (not validated, as in @msgpack/msgpack)
+ * @throws {DecodeError} (code `INVALID_EXT`) for any other length
+ *
+ * @example
+ * ```ts
+ * import { decodeTimestampToTimeSpec } from "@resizable/msgpack";
+ * const t = decodeTimestampToTimeSpec(new Uint8Array([0, 0, 0, 5]));
+ * console.assert(t.sec === 5 && t.nsec === 0);
+ * ```
+ */
+export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const n = data.byteLength;
+  if (n === 4) return { sec: view.getUint32(0), nsec: 0 };
+  if (n === 8) {
+    const first = view.getUint32(0);
+    return { sec: (first & 3) * 0x100000000 + view.getUint32(4), nsec: first >>> 2 };
+  }
+  if (n === 12) return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
+  throw decodeError(`Cannot decode timestamp: unrecognized data size ${data.length} (expected 4, 8, or 12)`, 0, "INVALID_EXT");
+}
+
+/**
+ * The `Date` of a timestamp payload: the decoder of type -1, as in
+ * @msgpack/msgpack (nanoseconds below a millisecond are dropped; a time
+ * out of `Date`'s range gives an Invalid Date).
+ *
+ * @param data the payload
+ * @returns the date
+ * @throws {DecodeError} (code `INVALID_EXT`) for a length other than 4, 8 or 12
+ *
+ * @example
+ * ```ts
+ * import { decodeTimestampExtension, encodeTimestampExtension } from "@resizable/msgpack";
+ * const date = new Date(1_700_000_000_123);
+ * console.assert(decodeTimestampExtension(encodeTimestampExtension(date)!).getTime() === date.getTime());
+ * ```
+ */
+export function decodeTimestampExtension(data: Uint8Array): Date {
+  const { sec, nsec } = decodeTimestampToTimeSpec(data);
+  return new Date(sec * 1e3 + nsec / 1e6);
+}

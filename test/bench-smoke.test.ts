@@ -25,7 +25,7 @@ const runtimes: { label: string; program: string; args: string[]; runtime: RegEx
 
 describe("benchmarks/buffers.js --quick", () => {
   it.each(runtimes)("runs under $label and prints the runtime, tables and legend", async (rt) => {
-    const r = await run(rt.program, [...rt.args, "--quick", "--json"]);
+    const r = await run(rt.program, [...rt.args, "--quick", "--json", "--wide"]);
     expect(r.stderr, r.stdout).not.toMatch(/error/i);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(rt.runtime);
@@ -47,5 +47,17 @@ describe("benchmarks/buffers.js --quick", () => {
       expect(rows.some((row) => row.baseline)).toBe(true);
     }
     expect(report.sections.memory.length).toBe(6);
+  });
+
+  it("prints tables that fit 120 columns without --wide", async () => {
+    const r = await run(process.execPath, [script, "--quick"]);
+    expect(r.code, r.stderr).toBe(0);
+    // table lines: columns separated by two or more spaces (prose lines wrap in a terminal)
+    const tableLines = r.stdout.split("\n").filter((l) => /\S {2,}\S/.test(l) && !/^(legend|isolation|runtime):/.test(l));
+    expect(tableLines.length).toBeGreaterThan(20);
+    expect(tableLines.filter((l) => l.length > 120)).toEqual([]);
+    const headers = tableLines.filter((l) => /^case +p1 +p50 /.test(l));
+    expect(headers.length).toBeGreaterThan(5);
+    expect(headers.filter((l) => /\bp25\b/.test(l))).toEqual([]); // p25 and p75 only with --wide
   });
 });

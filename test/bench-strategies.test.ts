@@ -26,7 +26,7 @@ const STRATEGIES = ["default", "resizable-no-est", "exact", "chunks", "doubling"
 
 describe("benchmarks/strategies.js --quick", () => {
   it.each(runtimes)("runs as-is under $label and reports every strategy per data set", async (rt) => {
-    const r = await run(rt.program, [...rt.lead, "benchmarks/strategies.js", "--quick", "--json"]);
+    const r = await run(rt.program, [...rt.lead, "benchmarks/strategies.js", "--quick", "--json", "--wide"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(rt.runtime);
     for (const header of ["p1", "p25", "p50", "p75", "p99", "ratio", "MB/s (p50)"]) expect(r.stdout).toContain(header);

@@ -39,7 +39,7 @@ describe("package.json and deno.json agree", () => {
     }
   });
 
-  test("every npm condition lists `types` first and names dist/<entry>.{js,cjs,d.ts,d.cts}", () => {
+  test("every npm condition lists its types first (TypeScript < 5.7: dist/ts5.0/) and names dist/<entry>.{js,cjs,d.ts,d.cts}", () => {
     for (const [key, target] of Object.entries<any>(pkg.exports)) {
       if (key === "./package.json") {
         expect(target).toBe("./package.json");
@@ -47,14 +47,24 @@ describe("package.json and deno.json agree", () => {
       }
       const name = entryName(key);
       expect(Object.keys(target)).toEqual(["import", "require"]);
-      expect(target.import).toEqual({ types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` });
-      expect(target.require).toEqual({ types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` });
-      expect(Object.keys(target.import)[0]).toBe("types");
-      expect(Object.keys(target.require)[0]).toBe("types");
+      expect(target.import).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.ts`, types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` });
+      expect(target.require).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.cts`, types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` });
+      // TypeScript takes the first condition that matches: the versioned one must come first.
+      expect(Object.keys(target.import)).toEqual(["types@<5.7", "types", "default"]);
+      expect(Object.keys(target.require)).toEqual(["types@<5.7", "types", "default"]);
     }
     expect(pkg.main).toBe(pkg.exports["."].require.default);
     expect(pkg.module).toBe(pkg.exports["."].import.default);
     expect(pkg.types).toBe(pkg.exports["."].import.types);
+  });
+
+  test("typesVersions gives moduleResolution \"node\" the same declarations: dist/ts5.0/ before 5.7, every subpath after", () => {
+    const subpaths = Object.keys(pkg.exports).filter((k) => k !== "./package.json" && k !== ".").map((k) => k.slice(2));
+    expect(pkg.typesVersions).toEqual({
+      "<5.7": { "dist/*": ["dist/ts5.0/*"], "*": ["dist/ts5.0/*"] },
+      "*": Object.fromEntries(subpaths.map((name) => [name, [`dist/${name}.d.ts`]])),
+    });
+    expect(Object.keys(pkg.typesVersions)[0]).toBe("<5.7");
   });
 
   test("npm package metadata", () => {
@@ -68,7 +78,8 @@ describe("package.json and deno.json agree", () => {
     expect(deno.publish.include).toContain("src/**/*.ts");
     expect(deno.publish.include.some((p: string) => p.startsWith("test"))).toBe(false);
     expect(deno.lint.rules.tags).toEqual(expect.arrayContaining(["recommended", "jsr"]));
-    for (const task of ["test", "smoke", "bench"]) expect(deno.tasks[task], `deno task ${task}`).toBeTypeOf("string");
+    // Each task runs: test/deno-tasks.test.ts.
+    expect(Object.keys(deno.tasks).sort()).toEqual(["bench", "smoke", "test"]);
   });
 });
 

@@ -55,6 +55,10 @@ const DECODE_OPTIONS: (main.DecodeOptions | undefined)[] = [
   { binaryAsView: true },
   { maxDepth: 2 },
   { maxStrLength: 3, maxBinLength: 3, maxArrayLength: 3, maxMapLength: 3, maxExtLength: 3 },
+  { rawStrings: true },
+  { rawStrings: true, binaryAsView: true, maxBinLength: 5 },
+  { mapKeyConverter: (k: unknown) => (typeof k === "string" || typeof k === "number" ? k : JSON.stringify(String(k))) },
+  { mapKeyConverter: (k: unknown) => (typeof k === "string" ? k : (k as never)), useMap: true },
 ];
 
 /** Values with undefined properties and a few extra types, for the options to bite on. */
@@ -225,10 +229,13 @@ describe("mini decode gives the main decoder's values and errors", () => {
     expect(got).toEqual(main.decode(bytes, { extensionCodec }));
   });
 
-  test("inputs other than bytes throw the same TypeError", () => {
-    for (const x of [null, "abc", [1, 2], 3]) {
-      expect(outcome(() => mini.decode(x as never))).toEqual({ error: "TypeError" });
+  test("inputs other than bytes throw the same DecodeError (INVALID_ARGUMENT); arrays of bytes decode", () => {
+    for (const x of [null, "abc", [1, 300], [1.5], 3, undefined, {}]) {
+      const got = outcome(() => mini.decode(x as never));
+      expect(got).toEqual(outcome(() => main.decode(x as never)));
+      expect(got).toHaveProperty("error", expect.stringMatching(/^DecodeError INVALID_ARGUMENT/));
     }
+    expect(mini.decode([0x92, 1, 0xc3])).toEqual([1, true]);
   });
 
   test("the IIFE bundle's entry (src/mini-global.ts) sets ResizableMsgpackMini to exactly the mini exports", async () => {

@@ -1,7 +1,8 @@
 // The published package as a user gets it: `npm pack`, install the tarball
 // into a fresh project, then use it from ESM `import`, CJS `require` (on the
-// test's Node and on Node 18) and TypeScript (`tsc --noEmit`, module
-// nodenext, skipLibCheck off) against the published .d.ts/.d.cts files.
+// test's Node and on Node 18) and TypeScript 5.0 and 5.9 (`tsc --noEmit`,
+// moduleResolution nodenext, bundler and node, skipLibCheck off,
+// exactOptionalPropertyTypes on) against the published .d.ts/.d.cts files.
 // Also: the shipped code never uses eval, new Function, Buffer or process.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -107,19 +108,56 @@ msgpack.decode(42);
 export = { bytes, value };
 `;
 
-const TSCONFIG = {
-  compilerOptions: {
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    target: "es2022",
-    lib: ["es2022", "dom"],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-  },
-  include: ["*.ts", "*.cts"],
+/** A consumer for `moduleResolution: "node"` (node10) and "bundler": the main entry and both subpaths. */
+const TS_PLAIN_CONSUMER = `
+import { decode, encode, Encoder } from "${NAME}";
+import { decodeAsync } from "${NAME}/streams";
+import * as mini from "${NAME}/mini";
+const bytes: Uint8Array = encode({ a: [1, 2] });
+const value: unknown = decode(new Encoder().encode(bytes));
+const later: Promise<unknown> = decodeAsync((async function* () { yield bytes; })());
+const small: Uint8Array = mini.encode(1);
+// @ts-expect-error encode returns bytes, not a string (fails as "unused" if the types decay to any)
+const wrong: string = encode(1);
+export { value, later, small, wrong };
+`;
+
+/**
+ * Options written with \`undefined\` for "not set", as code under
+ * \`exactOptionalPropertyTypes\` often does.
+ */
+const TS_EXACT_OPTIONAL_CONSUMER = `
+import { decode, encode, Decoder, Encoder } from "${NAME}";
+const maxDepth: number | undefined = Math.random() > 2 ? 8 : undefined;
+const bytes: Uint8Array = encode({ a: 1 }, { maxDepth, sortKeys: undefined, extensionCodec: undefined });
+const value: unknown = decode(bytes, { maxDepth: undefined, useMap: undefined, maxStrLength: undefined });
+const again: Uint8Array = new Encoder({ ignoreUndefined: undefined }).encode(new Decoder({ int64: undefined }).decode(bytes));
+export { value, again };
+`;
+
+const COMPILER_OPTIONS = {
+  target: "es2022",
+  lib: ["es2022", "dom"],
+  types: [],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noEmit: true,
+  skipLibCheck: false,
 };
+
+/** One tsconfig per module resolution a user may have; each checks its own consumer files. */
+const TSCONFIGS = {
+  nodenext: { compilerOptions: { ...COMPILER_OPTIONS, module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer.ts", "consumer-cjs.cts"] },
+  bundler: { compilerOptions: { ...COMPILER_OPTIONS, module: "esnext", moduleResolution: "bundler" }, files: ["consumer-plain.ts"] },
+  node10: { compilerOptions: { ...COMPILER_OPTIONS, module: "commonjs", moduleResolution: "node" }, files: ["consumer-plain.ts"] },
+  exact: { compilerOptions: { ...COMPILER_OPTIONS, module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-exact.ts"] },
+} as const;
+
+/** The TypeScript versions users have: the oldest supported and the newest, both devDependencies. */
+const COMPILERS = [
+  { name: "TypeScript 5.0", tsc: "node_modules/typescript-5.0/bin/tsc", version: /^Version 5\.0\./, legacy: true },
+  { name: "TypeScript 5.9", tsc: "node_modules/typescript/bin/tsc", version: /^Version 5\.9\./, legacy: false },
+];
 
 describe("npm package (npm pack + install in a temporary project)", () => {
   let work: string;
@@ -147,7 +185,9 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     writeFileSync(join(project, "cjs.cjs"), CJS_CONSUMER(hasStreams()));
     writeFileSync(join(project, "consumer.ts"), TS_ESM_CONSUMER(hasStreams()));
     writeFileSync(join(project, "consumer-cjs.cts"), TS_CJS_CONSUMER);
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(project, "consumer-plain.ts"), TS_PLAIN_CONSUMER);
+    writeFileSync(join(project, "consumer-exact.ts"), TS_EXACT_OPTIONAL_CONSUMER);
+    for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
   });
 
   afterAll(() => {
@@ -184,14 +224,40 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     });
   }
 
-  test("a TypeScript consumer type-checks against the published .d.ts and .d.cts", async () => {
-    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-    const r = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--traceResolution"], { cwd: project, env: cleanEnv() });
-    expect(r.code, explain("tsc --noEmit", { ...r, stdout: r.stdout.split("\n").filter((l) => /error TS/.test(l)).join("\n") })).toBe(0);
-    // The ESM file resolved the import condition, the .cts file the require one.
-    expect(r.stdout).toMatch(/Module name '@resizable\/msgpack' was successfully resolved to '[^']*\/dist\/index\.d\.ts'/);
-    expect(r.stdout).toMatch(/Module name '@resizable\/msgpack' was successfully resolved to '[^']*\/dist\/index\.d\.cts'/);
+  /** Runs one compiler on one tsconfig; returns the result and the declaration files it read. */
+  async function typeCheck(compiler: (typeof COMPILERS)[number], config: keyof typeof TSCONFIGS) {
+    const tsc = requireBinary(join(ROOT, compiler.tsc), "run npm ci");
+    const r = await run(process.execPath, [tsc, "-p", `tsconfig.${config}.json`, "--listFiles"], { cwd: project, env: cleanEnv(), timeout: 180_000 });
+    const errors = r.stdout.split("\n").filter((l) => /error TS/.test(l)).join("\n");
+    const read = r.stdout.split("\n").filter((l) => l.includes(`/node_modules/${NAME}/dist/`)).map((l) => l.slice(l.indexOf("/dist/") + 1));
+    return { r: { ...r, stdout: errors }, read };
+  }
+
+  test.each(COMPILERS)("the compilers are the versions named ($name)", async (compiler) => {
+    const r = await run(process.execPath, [join(ROOT, compiler.tsc), "--version"], { cwd: project, env: cleanEnv() });
+    expect(r.stdout).toMatch(compiler.version);
   });
+
+  for (const compiler of COMPILERS) {
+    for (const config of ["nodenext", "bundler", "node10"] as const) {
+      test(`${compiler.name}, moduleResolution ${config}: a consumer type-checks against the published declarations`, async () => {
+        const { r, read } = await typeCheck(compiler, config);
+        expect(r.code, explain(`${compiler.name} tsc -p tsconfig.${config}.json`, r)).toBe(0);
+        // TypeScript < 5.7 reads the copies without typed-array type arguments, newer ones the originals.
+        const entries = config === "nodenext" ? ["index.d.ts", "index.d.cts"] : ["index.d.ts", "streams.d.ts", "mini.d.ts"];
+        const dir = compiler.legacy ? "dist/ts5.0/" : "dist/";
+        for (const entry of entries) expect(read, `${dir}${entry}`).toContain(`${dir}${entry}`);
+        expect(read.filter((f) => f.startsWith("dist/ts5.0/") !== compiler.legacy)).toEqual([]);
+      }, 200_000);
+    }
+  }
+
+  // Expected to fail until the option interfaces accept `undefined` for every
+  // optional field (\`maxDepth?: number | undefined\`): then turn it into a plain test.
+  test.fails.each(COMPILERS)("$name: options may be written with undefined under exactOptionalPropertyTypes", async (compiler) => {
+    const { r } = await typeCheck(compiler, "exact");
+    expect(r.code, explain(`${compiler.name} tsc -p tsconfig.exact.json`, r)).toBe(0);
+  }, 200_000);
 });
 
 describe("package-lock.json", () => {

@@ -279,7 +279,7 @@ describe("stream decoders: truncation and malformed input", () => {
     const err = await decodeAsync(chunked(cut(bytes.subarray(0, 30), [10]))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecodeError);
     expect(err).toMatchObject({ code: "TRUNCATED", needed: 12, offset: 0 });
-    expect((err as Error).message).toMatch(/^Cannot decode value at offset 0: the stream ended after 30 of its bytes, at least 12 bytes missing/);
+    expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
   });
 
   it("the missing count of a truncated container counts every item still to come", async () => {
@@ -359,7 +359,8 @@ describe("stream decoders: truncation and malformed input", () => {
     expect(err).toMatchObject({ code: "MAX_LENGTH", offset: 0 });
     expect(err.message).toMatch(/^Cannot decode value at offset 0: it takes more than \d+ bytes, over maxValueBytes \(100000\)$/);
     expect(pulled).toBeLessThanOrEqual(101);
-    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(100_000 + 1005);
+    // the queue's buffer: at most twice the bytes it held when it last grew
+    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * (100_000 + 1005));
     // a complete value over the limit, inside one chunk or split
     const big = encode("z".repeat(500));
     await expect(decodeAsync(chunked([big]), { maxValueBytes: 400 })).rejects.toMatchObject({ code: "MAX_LENGTH", message: expect.stringContaining("it takes 503 bytes") });
@@ -405,7 +406,7 @@ describe("stream decoders: linear buffering", () => {
   const total = 64 * MiB;
   const chunkSize = 64 * KiB;
 
-  it("a 64 MiB array of records in 64 KiB chunks: each byte copied once, decoded about once, scanned at most once", async () => {
+  it("a 64 MiB array of records in 64 KiB chunks: each byte copied at most 3 times, decoded about once, scanned at most once", async () => {
     const n = 74_000;
     const text = "lorem ipsum dolor sit amet, 😀 ".repeat(40);
     const value = Array.from({ length: n }, (_, i) => ({ i, f: i / 7, s: text.slice(i % 100, 800 + (i % 100)), b: new Uint8Array(i % 64), t: [i, -i, null] }));
@@ -417,21 +418,22 @@ describe("stream decoders: linear buffering", () => {
     })) as unknown[];
     expect(result.length).toBe(n);
     expect(sameBytes(encode(result), bytes)).toBe(true);
-    // a retry per chunk would copy and decode ~n^2 / (2 * chunk) bytes: 1024 times more
-    expect(stats.bytesCopied).toBe(bytes.length);
+    // a retry per chunk would copy and decode ~n^2 / (2 * chunk) bytes: 1024 times more;
+    // appending to a buffer that doubles moves each byte at most twice more
+    expect(stats.bytesCopied).toBeLessThanOrEqual(3 * bytes.length);
     expect(stats.bytesDecoded).toBeLessThanOrEqual(bytes.length + chunkSize);
     expect(stats.bytesScanned).toBeLessThanOrEqual(bytes.length);
-    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * bytes.length + chunkSize);
+    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * (bytes.length + chunkSize));
   });
 
-  it("a 64 MiB binary in 64 KiB chunks is copied once", async () => {
+  it("a 64 MiB binary in 64 KiB chunks is copied at most 3 times", async () => {
     const bin = new Uint8Array(total).map((_, i) => i * 7);
     const bytes = encode(bin);
     const stats = createStreamStats();
     const positions = Array.from({ length: Math.ceil(bytes.length / chunkSize) - 1 }, (_, i) => (i + 1) * chunkSize);
     const result = (await decodeAsync(chunked(cut(bytes, positions)), { stats })) as Uint8Array;
     expect(sameBytes(result, bin)).toBe(true);
-    expect(stats.bytesCopied).toBe(bytes.length);
+    expect(stats.bytesCopied).toBeLessThanOrEqual(3 * bytes.length);
     expect(stats.bytesDecoded).toBeLessThanOrEqual(bytes.length + chunkSize);
   });
 
@@ -464,14 +466,14 @@ describe("stream decoders: linear buffering", () => {
       for (let p = size(); p < n; p += size()) positions.push(p);
       const stats = createStreamStats();
       let k = 0;
-      for await (const value of decodeMultiStream(chunked(cut(bytes, positions)), { stats })) {
+      for await (const value of decodeMultiStream(chunked(cut(bytes, positions)), { stats, useMap: true })) {
         if (!sameBytes(encode(value), records[k]!)) throw new Error(`record ${k} differs with chunks of ${label} (seed 12345)`);
         k++;
       }
       expect(k, label).toBe(records.length);
-      expectLinear(stats, n, 2);
-      // held at most: the chunk being decoded, the chunks a split record spans, and the buffer joining it
-      expect(stats.maxBufferedBytes, label).toBeLessThanOrEqual(2 * maxChunk + 2 * largest);
+      expectLinear(stats, n, 3);
+      // held at most: the chunk being decoded, and the queue's buffer (twice a split record and a chunk)
+      expect(stats.maxBufferedBytes, label).toBeLessThanOrEqual(3 * maxChunk + 2 * largest);
     }
   });
 });
@@ -490,7 +492,7 @@ describe("length-prefixed framing", () => {
       const positions = Array.from({ length: Math.ceil(bytes.length / step) - 1 }, (_, i) => (i + 1) * step);
       const decoder = new DecoderStream({ lengthPrefixed: true });
       expect(await collect(readableOf(cut(bytes, positions)).pipeThrough(decoder))).toEqual(expected);
-      expect(decoder.stats.bytesCopied).toBeLessThanOrEqual(bytes.length + 4 * values.length);
+      expect(decoder.stats.bytesCopied).toBeLessThanOrEqual(3 * bytes.length);
       expect(await collect(decodeMultiStream(chunked(cut(bytes, positions)), { lengthPrefixed: true }))).toEqual(expected);
     }
   });
@@ -775,8 +777,8 @@ describe("1 GiB pipeline", () => {
     // the high-water marks of bytes held: a few records and pieces, not the gigabyte
     expect(maxInFlightBytes).toBeLessThanOrEqual(4 * piece);
     expect(maxAheadRecords).toBeLessThanOrEqual(16);
-    expect(decoder.stats.maxBufferedBytes).toBeLessThanOrEqual(2 * piece + recordSize);
-    expectLinear(decoder.stats, bytesEncoded, 2);
+    expect(decoder.stats.maxBufferedBytes).toBeLessThanOrEqual(3 * piece + 2 * recordSize);
+    expectLinear(decoder.stats, bytesEncoded, 3);
     // and the process itself (garbage included) stayed far below the stream's size
     expect(maxArrayBuffers).toBeLessThan(GiB / 2);
   });
@@ -825,8 +827,8 @@ describe("encodings larger than 4 GiB", () => {
     const stats = await verify(chunks());
     expect(bytes).toBe(encodedLength);
     expect(chunkCount).toBeGreaterThan(itemCount);
-    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * MiB + 64 * KiB);
-    expect(stats.bytesCopied).toBeLessThanOrEqual(encodedLength);
+    expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * (MiB + 64 * KiB));
+    expect(stats.bytesCopied).toBeLessThanOrEqual(1.1 * encodedLength);
     // all array buffers of the process, garbage included: a small fraction of the 4.2 GB that went through
     expect(stats.maxArrayBuffers).toBeLessThan(GiB);
   });
@@ -852,7 +854,7 @@ const streamsPath = fileURLToPath(new URL("../src/streams.ts", import.meta.url))
 const indexPath = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 
 const smoke = `
-import { encode } from ${JSON.stringify(indexPath)};
+import { encode, Decoder, decodeAsync as mainDecodeAsync, decodeMultiStream as mainDecodeMultiStream } from ${JSON.stringify(indexPath)};
 import { DecoderStream, EncoderStream, decodeAsync, decodeMultiStream, encodeToReadableStream } from ${JSON.stringify(streamsPath)};
 const values = [1, "two", { three: [3] }, new Uint8Array(100000).fill(5)];
 for (const lengthPrefixed of [false, true]) {
@@ -868,6 +870,15 @@ const bytes = encode([1, 2, 3]);
 const multi = [];
 for await (const v of decodeMultiStream(new Response(new Blob([bytes, bytes])).body)) multi.push(v);
 if (multi.length !== 2) throw new Error("decodeMultiStream failed");
+// the main entry's stream API, as @msgpack/msgpack's
+const fromMain = [];
+for await (const v of new Decoder().decodeStream(new Blob([bytes, bytes]).stream())) fromMain.push(v);
+if (fromMain.length !== 2 || (await mainDecodeAsync(new Blob([bytes]).stream()))[2] !== 3) throw new Error("main entry stream API failed");
+async function* ones(b) { for (const x of b) yield [x]; }
+const err = await mainDecodeAsync(ones([0x92, 0x85, 0x01, 0xc1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])).catch((e) => e);
+if (!(err instanceof RangeError) || err.code !== "INVALID_BYTE" || err.offset !== 3) throw new Error("malformed split input: " + err);
+const bad = await (async () => { for await (const v of mainDecodeMultiStream(ones([0x93, 300]))) {} })().catch((e) => e);
+if (bad?.code !== "INVALID_ARGUMENT") throw new Error("array chunk with 300 accepted: " + bad);
 console.log("streams ok");
 `;
 

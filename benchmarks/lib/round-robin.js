@@ -147,6 +147,98 @@ export function parseArgs(argv = scriptArgs()) {
   return out;
 }
 
+/**
+ * @typedef {object} Cli What a script accepts, for `--help` and for refusing unknown flags.
+ * @property {string} script file name, e.g. "buffers.js"
+ * @property {string} summary one paragraph: what the script measures
+ * @property {string} fullRun how long a full run takes, e.g. "1-2 minutes per runtime on 2 cores"
+ * @property {string} deno the permissions `deno run` needs, e.g. "--allow-run --allow-env --allow-sys"
+ * @property {Record<string, string>} options "name" or "name=VALUE" -> description
+ * @property {string} [filter] what bare words filter, if the script takes them
+ * @property {string[]} [examples] example command lines
+ */
+
+/** Flags every script understands (`--child*` are internal: a script passes them to its own subprocesses). */
+const INTERNAL_FLAGS = new Set(["child", "child-group"]);
+
+/** Ends the process with `code` in any runtime. @param {number} code @returns {never} */
+export function exit(code) {
+  if (runtimeName() === "deno") g.Deno.exit(code);
+  g.process.exit(code);
+  throw new Error("unreachable");
+}
+
+/** Wraps `text` at `width` columns, continuation lines indented by `indent`. @param {string} text @param {number} width @param {number} [indent] */
+function wrap(text, width, indent = 0) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = " ".repeat(indent) + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.join("\n");
+}
+
+/** The `--help` text of a script, at most 100 columns wide. @param {Cli} cli */
+export function helpText(cli) {
+  const flags = Object.entries({ ...cli.options, help: "print this help and exit" });
+  const width = Math.max(...flags.map(([name]) => name.length + 2));
+  const lines = [
+    `usage: node benchmarks/${cli.script} [options]${cli.filter ? " [FILTER...]" : ""}`,
+    `       bun benchmarks/${cli.script} ...`,
+    `       deno run ${cli.deno ? `${cli.deno} ` : ""}benchmarks/${cli.script} ...`,
+    "",
+    wrap(cli.summary, 100),
+    "",
+    wrap(`A full run takes ${cli.fullRun}; --quick takes a few seconds.`, 100),
+    "",
+    "options:",
+    ...flags.map(([name, text]) => `  ${`--${name}`.padEnd(width)}  ${wrap(text, 96 - width, width + 4)}`),
+  ];
+  if (cli.filter) lines.push(`  ${"FILTER".padEnd(width)}  ${wrap(cli.filter, 96 - width, width + 4)}`);
+  if (cli.examples?.length) lines.push("", "examples:", ...cli.examples.map((e) => `  ${e}`));
+  return lines.join("\n");
+}
+
+/**
+ * Parses a script's arguments against its declared options: `--help` (or
+ * `-h`) prints the help and exits 0; an unknown flag, a value given to a
+ * flag that takes none, a missing value, or a bare word where the script
+ * takes no filter prints a message to stderr and exits 2. Returns what
+ * {@link parseArgs} returns, with `wide` set by `--wide`.
+ * @param {Cli} cli @param {string[]} [argv]
+ */
+export function parseCli(cli, argv = scriptArgs()) {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(helpText(cli));
+    exit(0);
+  }
+  /** @type {Map<string, boolean>} name -> takes a value */
+  const known = new Map(Object.keys(cli.options).map((k) => [k.split("=")[0], k.includes("=")]));
+  const refuse = (/** @type {string} */ why) => {
+    console.error(`${cli.script}: ${why} (see --help)`);
+    exit(2);
+  };
+  for (const a of argv) {
+    if (!a.startsWith("-")) {
+      if (!cli.filter) refuse(`unexpected argument ${JSON.stringify(a)}`);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = a.slice(a.startsWith("--") ? 2 : 1, eq < 0 ? undefined : eq);
+    if (INTERNAL_FLAGS.has(name) && a.startsWith("--") && eq > 0) continue;
+    const takesValue = known.get(name);
+    if (takesValue === undefined || !a.startsWith("--")) refuse(`unknown option ${a}`);
+    if (takesValue && eq < 0) refuse(`${a} needs a value: --${name}=...`);
+    if (!takesValue && eq >= 0) refuse(`${a.slice(0, eq)} takes no value`);
+  }
+  const args = parseArgs(argv);
+  return { ...args, wide: args.options.wide === true };
+}
+
 /** @param {Case} c */
 export function caseId(c) {
   return c.group ? `${c.group}/${c.name}` : c.name;
@@ -489,12 +581,28 @@ function formatRatio(r) {
 
 export const RATIO_LEGEND =
   "ratio = p50 of this case / p50 of its group's baseline (marked 'base'); <1 is faster, >1 is slower. " +
-  "p1..p99 are percentiles of the time per op over all samples (one sample = a batch of ops timed together). " +
+  "p1..p99 are percentiles of the time per op over all samples, a sample being a batch of ops timed together (p25 and p75 with --wide). " +
   "MB/s = bytes per op / p50. Compare ratios within one run; absolute times depend on the machine and its load.";
 
 /**
- * Prints results with console.table, one table per group, then the legend.
- * @param {Result[]} results @param {{ title?: string, legend?: string | false }} [opts]
+ * Renders rows as a plain text table: a header, a rule, one line per row,
+ * columns separated by two spaces, numbers and times right-aligned. No
+ * index column and no quotes, so tables stay narrower than console.table's.
+ * @param {Record<string, unknown>[]} rows @returns {string}
+ */
+export function formatPlainTable(rows) {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cells = rows.map((r) => columns.map((c) => (r[c] === undefined ? "" : String(r[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const right = columns.map((_, i) => cells.every((row) => row[i] === "" || /^[\d.,≥<>~×x+-]/.test(row[i])) && cells.some((row) => row[i] !== ""));
+  const line = (/** @type {string[]} */ values) => values.map((v, i) => (right[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join("  ").trimEnd();
+  return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
+}
+
+/**
+ * Prints results as plain tables, one per group, then the legend. Columns:
+ * case, p1, p50, p99, MB/s, ratio, samples; with `wide`, p25 and p75 too.
+ * @param {Result[]} results @param {{ title?: string, legend?: string | false, wide?: boolean }} [opts]
  */
 export function printTable(results, opts = {}) {
   if (opts.title) console.log(`\n## ${opts.title}`);
@@ -503,31 +611,30 @@ export function printTable(results, opts = {}) {
     if (group) console.log(`\n${group}`);
     const hasBytes = rows.some((r) => r.bytes);
     const hasNote = rows.some((r) => r.note);
-    console.table(
-      rows.map((r) => {
-        /** @type {Record<string, string | number>} */
-        const row = {
-          case: r.name,
-          p1: formatTime(r.p1),
-          p25: formatTime(r.p25),
-          p50: formatTime(r.p50),
-          p75: formatTime(r.p75),
-          p99: formatTime(r.p99),
-        };
-        if (hasBytes) row["MB/s (p50)"] = formatRate(r.bytes ?? 0, r.p50);
-        row.ratio = formatRatio(r);
-        row.samples = r.samples;
-        if (hasNote) row.note = r.note ?? "";
-        return row;
-      }),
+    console.log(
+      formatPlainTable(
+        rows.map((r) => {
+          /** @type {Record<string, string | number>} */
+          const row = { case: r.name, p1: formatTime(r.p1) };
+          if (opts.wide) row.p25 = formatTime(r.p25);
+          row.p50 = formatTime(r.p50);
+          if (opts.wide) row.p75 = formatTime(r.p75);
+          row.p99 = formatTime(r.p99);
+          if (hasBytes) row["MB/s (p50)"] = formatRate(r.bytes ?? 0, r.p50);
+          row.ratio = formatRatio(r);
+          row.samples = r.samples;
+          if (hasNote) row.note = r.note ?? "";
+          return row;
+        }),
+      ),
     );
   }
   if (opts.legend !== false) console.log(`legend: ${opts.legend ?? RATIO_LEGEND}`);
 }
 
-/** Prints arbitrary rows with console.table and a legend line. @param {Record<string, unknown>[]} rows @param {{ title?: string, legend?: string }} [opts] */
+/** Prints arbitrary rows as a plain table and a legend line. @param {Record<string, unknown>[]} rows @param {{ title?: string, legend?: string }} [opts] */
 export function printRows(rows, opts = {}) {
   if (opts.title) console.log(`\n## ${opts.title}`);
-  console.table(rows);
+  console.log(formatPlainTable(rows));
   if (opts.legend) console.log(`legend: ${opts.legend}`);
 }

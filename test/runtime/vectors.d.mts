@@ -2,4 +2,4 @@
 export declare const SUITE_URL: URL;
 export declare const VECTORS_DIR_URL: URL;
 /** Every vector file as `{ fileName: parsedJson }`. */
-export declare function loadVectorFiles(): Record<string, unknown>;
+export declare function loadVectorFiles(options?: { suite?: boolean | "if-installed" }): Record<string, unknown>;

@@ -84,6 +84,7 @@ export async function peers() {
   const cases = [
     { name: "@msgpack/msgpack", code: `export { encode, decode } from "@msgpack/msgpack";` },
     { name: "notepack.io", code: `export { encode, decode } from "notepack.io";` },
+    { name: "msgpackr", code: `export { pack, unpack } from "msgpackr";` },
   ];
   const out = [];
   for (const c of cases) {

@@ -1,0 +1,34 @@
+/**
+ * The main entry without stream decoding: everything `@resizable/msgpack`
+ * exports except `decodeAsync`, `decodeArrayStream` and
+ * `decodeMultiStream`, and with the core `Decoder` (no stream methods).
+ * The browser bundles dist/browser/msgpack.min.js and
+ * msgpack.iife.min.js are built from it, to stay small; the streams
+ * bundle (msgpack-streams.min.js) has the full main entry.
+ *
+ * @module
+ */
+
+export { encode, Encoder, type EncodeOptions, type EncoderOptions } from "./encode.ts";
+export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode.ts";
+export type { DecodeInput } from "./input.ts";
+export {
+  ExtData,
+  ExtensionCodec,
+  type Extension,
+  type ExtensionCodecType,
+  type ExtensionDecoderType,
+  type ExtensionEncoderType,
+} from "./extensions.ts";
+export {
+  decodeTimestampExtension,
+  decodeTimestampToTimeSpec,
+  encodeDateToTimeSpec,
+  encodeTimeSpecToTimestamp,
+  encodeTimestampExtension,
+  EXT_TIMESTAMP,
+  type TimeSpec,
+} from "./timestamp.ts";
+export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
+export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
+export type { SinkStrategy } from "./sink.ts";

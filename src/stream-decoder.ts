@@ -1,0 +1,109 @@
+/**
+ * The `Decoder` of the main entry: the core decoder plus the stream
+ * methods of @msgpack/msgpack's `Decoder` ({@link Decoder.decodeAsync},
+ * {@link Decoder.decodeArrayStream}, {@link Decoder.decodeStream}). It
+ * extends the core class, so `instanceof`, the options and every core
+ * method work as before; the core never imports this module, and a bundle
+ * that does not use `Decoder` leaves it out.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { Decoder as CoreDecoder } from "./decode.ts";
+import { readArray, readMany, readOne, StreamReader, type ByteChunk, type FramedDecodeOptions, type ReadableStreamLike } from "./stream-decode.ts";
+
+/**
+ * A reusable decoder, with stream methods. Safe to re-enter (an extension
+ * decoder may call `decode`), and to run several streams at once.
+ *
+ * @example
+ * ```ts
+ * import { Decoder, encode } from "@resizable/msgpack";
+ * const decoder = new Decoder({ useMap: true });
+ * const map = decoder.decode(encode({ a: 1 })) as Map<string, number>;
+ * console.assert(map.get("a") === 1);
+ * async function* chunks() { yield encode([1, 2]); yield encode("three"); }
+ * const values: unknown[] = [];
+ * for await (const v of decoder.decodeStream(chunks())) values.push(v);
+ * console.assert(values.length === 2 && values[1] === "three");
+ * ```
+ */
+export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
+  readonly #streamOptions: FramedDecodeOptions<unknown> | undefined;
+
+  /**
+   * @param options see `DecodeOptions`; the stream methods also take
+   *   `maxValueBytes`, `stats` and `lengthPrefixed` (see `FramedDecodeOptions`
+   *   in `@resizable/msgpack/streams`)
+   * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder
+   */
+  constructor(options?: FramedDecodeOptions<ContextType>) {
+    super(options);
+    this.#streamOptions = options as FramedDecodeOptions<unknown> | undefined;
+  }
+
+  /**
+   * Decodes exactly one value from a stream of byte chunks, as the
+   * `decodeAsync` function does with this decoder's options.
+   *
+   * @param stream a `ReadableStream` or any `AsyncIterable` of chunks (a Node stream, a `Blob`'s `.stream()`)
+   * @returns a promise of the value
+   * @throws {DecodeError} (the promise rejects) as `decodeAsync`
+   *
+   * @example
+   * ```ts
+   * import { Decoder, encode } from "@resizable/msgpack";
+   * const value = await new Decoder().decodeAsync(new Blob([encode({ a: [1, 2] })]).stream());
+   * console.assert((value as { a: number[] }).a[1] === 2);
+   * ```
+   */
+  decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
+    return readOne(this.#reader(), stream);
+  }
+
+  /**
+   * Decodes a stream holding one array and yields its items as each one
+   * completes, as the `decodeArrayStream` function does.
+   *
+   * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
+   * @returns an async generator of the array's items
+   * @throws {DecodeError} (from the generator) as `decodeArrayStream`
+   *
+   * @example
+   * ```ts
+   * import { Decoder, encode } from "@resizable/msgpack";
+   * const items: unknown[] = [];
+   * for await (const item of new Decoder().decodeArrayStream(new Blob([encode(["a", "b"])]).stream())) items.push(item);
+   * console.assert(items.join() === "a,b");
+   * ```
+   */
+  decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
+    return readArray(this.#reader(), stream);
+  }
+
+  /**
+   * Decodes back-to-back values from a stream and yields each as soon as it
+   * is complete, as the `decodeMultiStream` function does.
+   *
+   * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
+   * @returns an async generator of the values
+   * @throws {DecodeError} (from the generator) as `decodeMultiStream`
+   *
+   * @example
+   * ```ts
+   * import { Decoder, encode } from "@resizable/msgpack";
+   * const values: unknown[] = [];
+   * for await (const v of new Decoder().decodeStream(new Blob([encode(1), encode(2)]).stream())) values.push(v);
+   * console.assert(values.join() === "1,2");
+   * ```
+   */
+  decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
+    return readMany(this.#reader(), stream);
+  }
+
+  #reader(): StreamReader {
+    return new StreamReader(this.#streamOptions, this as CoreDecoder<unknown>);
+  }
+}

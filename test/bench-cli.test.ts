@@ -1,0 +1,84 @@
+// The benchmark scripts' command lines: every script in benchmarks/ answers
+// --help with its options and how long a full run takes, at once (it starts
+// no benchmark), and refuses an unknown flag with exit code 2 and a message,
+// under node; one script also under bun and deno. Files in benchmarks/ that
+// are modules, not scripts, are listed here so a new script cannot be missed.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { ROOT, RUNTIMES, explain, requireBinary, run } from "./tools/harness.ts";
+
+/** Modules that other scripts import; they have no command line. */
+const MODULES = ["fixtures.js", "plot.js", "report.js"];
+
+const files = readdirSync(join(ROOT, "benchmarks")).filter((f) => f.endsWith(".js"));
+const scripts = files.filter((f) => !MODULES.includes(f));
+
+/** The `--name` flags a script's parseCli declaration lists. */
+function declaredFlags(script: string): string[] {
+  const source = readFileSync(join(ROOT, "benchmarks", script), "utf8");
+  const block = /parseCli\(\{[\s\S]*?options: \{([\s\S]*?)\n {2}\},/.exec(source);
+  expect(block, `${script} declares its options with parseCli`).not.toBeNull();
+  return [...block![1]!.matchAll(/^\s*"?([a-z-]+)(?:=[A-Z]+)?"?:/gm)].map((m) => `--${m[1]}`);
+}
+
+const quick = { timeout: 30_000 };
+
+test("every .js file in benchmarks/ is a script with a command line or a listed module", () => {
+  expect(scripts.sort()).toEqual(["buffers.js", "memory.js", "peers.js", "strategies.js"]);
+  for (const m of MODULES) expect(files).toContain(m);
+  for (const s of scripts) expect(readFileSync(join(ROOT, "benchmarks", s), "utf8")).toMatch(/\bparseCli\(\{/);
+});
+
+describe.each(scripts)("benchmarks/%s under node", (script) => {
+  test("--help lists every option and the time of a full run, and exits 0 without running anything", async () => {
+    const started = Date.now();
+    const r = await run(process.execPath, [`benchmarks/${script}`, "--help"], quick);
+    expect(r.code, explain(`${script} --help`, r)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.stdout).toMatch(new RegExp(`^usage: node benchmarks/${script.replace(".", "\\.")} \\[options\\]`));
+    expect(r.stdout).toMatch(/A full run takes \d+-\d+ minutes/);
+    const flags = declaredFlags(script);
+    expect(flags).toContain("--quick");
+    for (const flag of [...flags, "--help"]) expect(r.stdout, flag).toMatch(new RegExp(`^ {2}${flag}\\b`, "m"));
+    expect(r.stdout).not.toMatch(/^runtime: /m); // no benchmark started
+    for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
+  test("an unknown flag exits 2 with a message on stderr", async () => {
+    const r = await run(process.execPath, [`benchmarks/${script}`, "--no-such-flag"], quick);
+    expect(r.code, explain(`${script} --no-such-flag`, r)).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^${script.replace(".", "\\.")}: unknown option --no-such-flag \\(see --help\\)`, "m"));
+    expect(r.stdout).not.toMatch(/^runtime: /m);
+  });
+
+  test("a value for a flag that takes none, and a single-dash flag, exit 2", async () => {
+    const withValue = await run(process.execPath, [`benchmarks/${script}`, "--quick=1"], quick);
+    expect(withValue.code, explain(`${script} --quick=1`, withValue)).toBe(2);
+    expect(withValue.stderr).toMatch(/--quick takes no value/);
+    const dash = await run(process.execPath, [`benchmarks/${script}`, "-q"], quick);
+    expect(dash.code, explain(`${script} -q`, dash)).toBe(2);
+    expect(dash.stderr).toMatch(/unknown option -q/);
+  });
+});
+
+test("peers.js --help says that --summary rewrites results/peers-summary.md", async () => {
+  const r = await run(process.execPath, ["benchmarks/peers.js", "--help"], quick);
+  expect(r.stdout).toMatch(/--summary +rewrite results\/peers-summary\.md/);
+});
+
+describe("under bun and deno too (buffers.js)", () => {
+  const cases = [
+    { label: "bun", bin: () => requireBinary(RUNTIMES.bun, "run npm ci"), lead: [] as string[] },
+    { label: "deno", bin: () => requireBinary(RUNTIMES.deno, "run npm ci"), lead: ["run", "--allow-run", "--allow-env", "--allow-sys"] },
+  ];
+  test.each(cases)("$label: --help exits 0, an unknown flag exits 2", async ({ bin, lead }) => {
+    const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
+    const help = await run(bin(), [...lead, "benchmarks/buffers.js", "--help"], { ...quick, env });
+    expect(help.code, explain("--help", help)).toBe(0);
+    expect(help.stdout).toMatch(/^usage: node benchmarks\/buffers\.js/);
+    const bad = await run(bin(), [...lead, "benchmarks/buffers.js", "--no-such-flag"], { ...quick, env });
+    expect(bad.code, explain("--no-such-flag", bad)).toBe(2);
+    expect(bad.stderr).toMatch(/buffers\.js: unknown option --no-such-flag/);
+  });
+});

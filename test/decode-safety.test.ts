@@ -1,0 +1,361 @@
+/**
+ * The decoder against hostile and careless input: map keys chosen to
+ * collide in a hash table, key order when a map turns into a `Map`,
+ * nesting through extensions and past the call stack, bad arguments and
+ * options.
+ */
+import { describe, expect, test } from "vitest";
+import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
+import * as mini from "../src/mini.ts";
+import { fromHex } from "./_support/arbitrary.ts";
+import { collidingFloats } from "./_support/colliding-floats.ts";
+
+/** Runs `run` and returns the DecodeError it throws, failing on anything else. */
+function failure(run: () => unknown): DecodeError {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw new Error(`expected a DecodeError, got ${String(e)}`);
+  }
+  throw new Error("expected a DecodeError, but it succeeded");
+}
+
+/** A map 16/32 header and `keys` each followed by the value 0 (nil). */
+function mapOf(keys: Uint8Array[]): Uint8Array {
+  const n = keys.length;
+  const header = n < 0x10000 ? [0xde, n >> 8, n & 255] : [0xdf, n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255];
+  const out = new Uint8Array(header.length + keys.reduce((s, k) => s + k.length + 1, 0));
+  out.set(header);
+  let at = header.length;
+  for (const k of keys) {
+    out.set(k, at);
+    out[at + k.length] = 0xc0;
+    at += k.length + 1;
+  }
+  return out;
+}
+
+/** Milliseconds of the fastest of `runs` calls. */
+function fastest(run: () => void, runs = 3): number {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+describe("decode() map keys", () => {
+  test("number and bigint keys become string property names", () => {
+    const m = new Map<unknown, string>([[1, "a"], [1.5, "b"], [-3, "c"], ["x", "d"]]);
+    const obj = decode(encode(m)) as Record<string, string>;
+    expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+    expect(obj).toEqual({ "1": "a", "1.5": "b", "-3": "c", x: "d" });
+    // uint 64 key past 2^53: a bigint, as its decimal digits
+    expect(decode(fromHex("81-cf-ff-ff-ff-ff-ff-ff-ff-ff-01"))).toEqual({ "18446744073709551615": 1 });
+    // 1 and "1" are one key: the later value wins
+    expect(decode(fromHex("82-01-0a-a1-31-0b"))).toEqual({ "1": 11 });
+  });
+
+  test("useMap keeps keys as decoded", () => {
+    const m = decode(encode(new Map<unknown, number>([[1, 1], [1.5, 2], ["1", 3]])), { useMap: true }) as Map<unknown, number>;
+    expect([...m]).toEqual([[1, 1], [1.5, 2], ["1", 3]]);
+  });
+
+  test.each([
+    ["binary", "c4-01-07", new Uint8Array([7])],
+    ["boolean", "c3", true],
+    ["nil", "c0", null],
+    ["array", "91-01", [1]],
+    ["map", "81-a1-61-01", { a: 1 }],
+    ["extension", "d4-05-09", new ExtData(5, new Uint8Array([9]))],
+  ])("a %s key switches to a Map in wire order, number keys still strings", (_, keyHex, key) => {
+    // {"b": 1, "1": 2, 5: 3, <key>: 4, 2: 5, "c": 6}: an object would list "1" and "5" first
+    const bytes = fromHex(`86-a1-62-01-a1-31-02-05-03-${keyHex}-04-02-05-a1-63-06`);
+    const m = decode(bytes) as Map<unknown, unknown>;
+    expect(m).toBeInstanceOf(Map);
+    expect([...m]).toEqual([["b", 1], ["1", 2], ["5", 3], [key, 4], ["2", 5], ["c", 6]]);
+    expect(mini.decode(bytes)).toEqual(m);
+  });
+
+  test("the switch keeps wire order with repeated keys and a __proto__ key", () => {
+    const bytes = fromHex("85-a9-5f-5f-70-72-6f-74-6f-5f-5f-01-07-02-a1-37-03-a1-61-04-c2-05");
+    const m = decode(bytes) as Map<unknown, unknown>;
+    expect([...m]).toEqual([["__proto__", 1], ["7", 3], ["a", 4], [false, 5]]);
+  });
+
+  test("a map of 100,000 float keys that share a hash bucket decodes about as fast as one of string keys", () => {
+    const n = 100_000;
+    const floats = collidingFloats(n);
+    const floatKeys = mapOf(floats.map((f) => encode(f)));
+    // string keys of the same text as the floats' property names
+    const stringKeys = mapOf(floats.map((f) => encode(String(f) + "s")));
+    const obj = decode(floatKeys) as Record<string, null>;
+    expect(Object.keys(obj).length).toBe(n);
+    expect(obj[String(floats[12345])]).toBeNull();
+    const tFloat = fastest(() => decode(floatKeys));
+    const tString = fastest(() => decode(stringKeys));
+    const tMini = fastest(() => mini.decode(floatKeys));
+    expect(tFloat / tString, `${tFloat.toFixed(1)} ms vs ${tString.toFixed(1)} ms`).toBeLessThan(4);
+    expect(tMini / tString, `mini ${tMini.toFixed(1)} ms vs ${tString.toFixed(1)} ms`).toBeLessThan(4);
+  }, 120_000);
+});
+
+/** A Set as extension type 1, decoded by `decodeInner` (re-entrant). */
+function setCodec(decodeInner: (data: Uint8Array, codec: ExtensionCodec) => unknown): ExtensionCodec {
+  const codec = new ExtensionCodec();
+  codec.register({
+    type: 1,
+    encode: (v) => (v instanceof Set ? encode([...v], { extensionCodec: codec }) : null),
+    decode: (data) => new Set(decodeInner(data, codec) as unknown[]),
+  });
+  return codec;
+}
+
+/** The ext header of extension type `type` with an `n`-byte payload. */
+function extHeader(n: number, type: number): number[] {
+  return n < 256 ? [0xc7, n, type] : n < 65536 ? [0xc8, n >> 8, n & 255, type] : [0xc9, n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255, type];
+}
+
+/**
+ * `levels` extensions of `type`, each holding the next (after `prefix`,
+ * 0x91 for a Set's one-item array) around `inner`: written by hand, as no
+ * encoder nests so deep, in one pass.
+ */
+function nested(levels: number, inner: Uint8Array, type = 1, prefix = [0x91]): Uint8Array {
+  const sizes = [inner.length];
+  for (let i = 0; i < levels; i++) {
+    const payload = prefix.length + sizes[i]!;
+    sizes.push(extHeader(payload, type).length + payload);
+  }
+  const out = new Uint8Array(sizes[levels]!);
+  let at = 0;
+  for (let i = levels; i > 0; i--) {
+    const header = [...extHeader(prefix.length + sizes[i - 1]!, type), ...prefix];
+    out.set(header, at);
+    at += header.length;
+  }
+  out.set(inner, at);
+  return out;
+}
+
+/** `levels` Sets, each holding the next, around `inner` (an empty array). */
+function nestedSets(levels: number, inner: Uint8Array = new Uint8Array([0x90])): Uint8Array {
+  return nested(levels, inner);
+}
+
+describe("decode() nesting through extensions", () => {
+  const reentrant: [string, (data: Uint8Array, codec: ExtensionCodec) => unknown][] = [
+    ["decode() with a new options object", (data, codec) => decode(data, { extensionCodec: codec })],
+    ["a new Decoder", (data, codec) => new Decoder({ extensionCodec: codec }).decode(data)],
+    ["mini decode()", (data, codec) => mini.decode(data, { extensionCodec: codec })],
+  ];
+
+  test.each(reentrant)("1,000 nested Sets decoded through %s: MAX_DEPTH, not a stack overflow", (_, inner) => {
+    const codec = setCodec(inner);
+    const bytes = nestedSets(1000);
+    expect(bytes.length).toBeLessThan(8000);
+    for (const outer of [() => decode(bytes, { extensionCodec: codec }), () => mini.decode(bytes, { extensionCodec: codec })]) {
+      const e = failure(outer);
+      expect(e.code).toBe("MAX_DEPTH");
+      expect(e.message).toMatch(/^Cannot decode container at offset \d+: deeper than maxDepth \(512\)$/);
+    }
+    // the decoders are fine afterwards, and 200 levels (400 deep) decode
+    expect(decode(nestedSets(200), { extensionCodec: codec })).toBeInstanceOf(Set);
+  });
+
+  test("an extension and the array in it are a level each", () => {
+    // Set([Set([[]])]): extension, array, extension, array, array: 5 levels, as [[[[[]]]]]
+    for (const maxDepth of [4, 5]) {
+      const codec = setCodec((data, c) => decode(data, { extensionCodec: c, maxDepth }));
+      const sets = () => decode(nestedSets(2), { extensionCodec: codec, maxDepth });
+      const arrays = () => decode(encode([[[[[]]]]]), { maxDepth });
+      if (maxDepth === 5) {
+        expect(sets()).toEqual(new Set([new Set([[]])]));
+        expect(arrays()).toEqual([[[[[]]]]]);
+      } else {
+        expect(failure(sets).code).toBe("MAX_DEPTH");
+        expect(failure(arrays).code).toBe("MAX_DEPTH");
+      }
+    }
+  });
+
+  test("a bare extension inside an extension counts too: no chain of them reaches the stack", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 2, encode: () => null, decode: (data) => ({ inner: decode(data, { extensionCodec: codec }) }) });
+    const bytes = nested(3000, new Uint8Array([0xc0]), 2, []);
+    expect(failure(() => decode(bytes, { extensionCodec: codec })).code).toBe("MAX_DEPTH");
+  });
+
+  test("extension decoders get views of the input, not copies; ExtData of unknown types are copies", () => {
+    const seen: Uint8Array[] = [];
+    const codec = setCodec((data, c) => {
+      seen.push(data);
+      return decode(data, { extensionCodec: c });
+    });
+    const bytes = nestedSets(5, encode([new ExtData(9, new Uint8Array([1, 2, 3]))]));
+    const inner = [...(decode(bytes, { extensionCodec: codec }) as Set<Set<Set<Set<Set<unknown[]>>>>>)][0]!;
+    expect(seen.length).toBe(5);
+    for (const data of seen) {
+      expect(data.buffer).toBe(bytes.buffer);
+      expect(data.constructor).toBe(Uint8Array);
+    }
+    const ext = [...[...[...[...inner][0]!][0]!][0]!][0]![0] as ExtData;
+    expect(ext).toBeInstanceOf(ExtData);
+    expect([...ext.data]).toEqual([1, 2, 3]);
+    expect(ext.data.buffer).not.toBe(bytes.buffer);
+  });
+
+  test("700 levels around a 2 MB binary: each level gets the same buffer, nothing is copied per level", () => {
+    const seen = new Set<ArrayBufferLike>();
+    const codec = setCodec((data, c) => {
+      seen.add(data.buffer);
+      return decode(data, { extensionCodec: c, maxDepth: 2000 });
+    });
+    const bytes = nestedSets(700, encode([new Uint8Array(2_000_000)]));
+    const value = decode(bytes, { extensionCodec: codec, maxDepth: 2000 });
+    expect(value).toBeInstanceOf(Set);
+    expect([...seen]).toEqual([bytes.buffer]);
+  });
+});
+
+describe("decode() nesting past the call stack", () => {
+  const deepArrays = new Uint8Array(1_000_001).fill(0x91);
+  deepArrays[1_000_000] = 0xc0;
+
+  test.each([
+    ["decode()", (b: Uint8Array, o: DecodeOptions) => decode(b, o)],
+    ["Decoder.decodeAt()", (b: Uint8Array, o: DecodeOptions) => new Decoder(o).decodeAt(b, 0)[0]],
+    ["mini decode()", (b: Uint8Array, o: DecodeOptions) => mini.decode(b, o)],
+  ])("1,000,000 nested arrays under maxDepth 1e6 through %s: a MAX_DEPTH DecodeError", (_, run) => {
+    for (const maxDepth of [1e6, Infinity]) {
+      const e = failure(() => run(deepArrays, { maxDepth }));
+      expect(e.code).toBe("MAX_DEPTH");
+      expect(e.message).toMatch(/^Cannot decode container at offset \d+: nested too deep for the call stack$/);
+      expect(e).toBeInstanceOf(RangeError);
+    }
+    expect(run(encode([[1]]), {})).toEqual([[1]]);
+  });
+
+  test("100,000 nested extensions under maxDepth 1e6: a MAX_DEPTH DecodeError, and the decoders recover", () => {
+    const decoder: Decoder = new Decoder({ maxDepth: 1e6, extensionCodec: setCodec((data): unknown => decoder.decode(data)) });
+    const e = failure(() => decoder.decode(nestedSets(100_000)));
+    expect(e.code).toBe("MAX_DEPTH");
+    expect(decoder.decode(nestedSets(3))).toEqual(new Set([new Set([new Set([[]])])]));
+    expect(decode(encode({ a: 1 }))).toEqual({ a: 1 });
+  });
+
+  test("an extension decoder's own errors pass through unchanged", () => {
+    const codec = new ExtensionCodec();
+    const mine = new RangeError("mine");
+    codec.register({ type: 3, encode: () => null, decode: () => { throw mine; } });
+    expect(() => decode(encode(new ExtData(3, new Uint8Array(1))), { extensionCodec: codec })).toThrow(mine);
+  });
+});
+
+describe("decode() arguments", () => {
+  test.each([
+    ["a string", "abc".repeat(20), /^Cannot decode: the input is "abcabcabcabcabcabcabcabcabcabcab", not a Uint8Array, ArrayBuffer, view or array of bytes$/],
+    ["null", null, /the input is null, not a Uint8Array/],
+    ["a number", 3, /the input is 3, not/],
+    ["undefined", undefined, /the input is undefined, not/],
+    ["an object", { a: 1 }, /the input is object, not/],
+  ])("input that is %s: INVALID_ARGUMENT from every entry point", (_, input, message) => {
+    for (const run of [
+      () => decode(input as never),
+      () => decodeMulti(input as never),
+      () => new Decoder().decode(input as never),
+      () => new Decoder().decodeAt(input as never, 0),
+      () => new Decoder().readArrayHeader(input as never, 0),
+      () => mini.decode(input as never),
+    ]) {
+      const e = failure(run);
+      expect(e.code).toBe("INVALID_ARGUMENT");
+      expect(e.offset).toBe(0);
+      expect(e.message).toMatch(message);
+    }
+  });
+
+  test("decodeAt() and readArrayHeader() take ArrayBuffers and views, and refuse bad offsets", () => {
+    const bytes = encode([7, 8]);
+    const decoder = new Decoder();
+    expect(decoder.decodeAt(bytes.slice().buffer, 0)).toEqual([[7, 8], 3]);
+    expect(decoder.decodeAt(new DataView(bytes.buffer, bytes.byteOffset, bytes.length), 2)).toEqual([8, 3]);
+    expect(decoder.readArrayHeader(bytes.slice().buffer, 0)).toEqual([2, 1]);
+    for (const offset of [-1, 4, 1.5, NaN, "1", null, undefined]) {
+      for (const run of [() => decoder.decodeAt(bytes, offset as number), () => decoder.readArrayHeader(bytes, offset as number)]) {
+        const e = failure(run);
+        expect(e.code, String(offset)).toBe("INVALID_ARGUMENT");
+        expect(e.offset).toBe(typeof offset === "number" && offset === offset ? offset : 0);
+        expect(e.message).toMatch(/^Cannot decode: the offset is .*, not an integer in 0\.\.3$/);
+      }
+    }
+    // the end of the input is a valid offset: nothing there yet
+    expect(failure(() => decoder.decodeAt(bytes, 3)).code).toBe("TRUNCATED");
+  });
+
+  test("a Node Buffer never yields Buffer views: binaries are plain copies from decode, decodeAt and decodeMulti", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 4, encode: () => null, decode: (data) => data.constructor });
+    const buf = Buffer.from(encode({ b: new Uint8Array([1, 2]), e: new ExtData(9, new Uint8Array([3])), c: new ExtData(4, new Uint8Array([5])) }));
+    const results = [
+      decode(buf, { extensionCodec: codec }),
+      new Decoder({ extensionCodec: codec }).decodeAt(buf, 0)[0],
+      [...decodeMulti(buf, { extensionCodec: codec })][0],
+      mini.decode(buf, { extensionCodec: codec }),
+    ] as { b: Uint8Array; e: ExtData; c: unknown }[];
+    for (const out of results) {
+      expect(out.b.constructor).toBe(Uint8Array);
+      expect(out.e.data.constructor).toBe(Uint8Array);
+      expect(out.c).toBe(Uint8Array); // the extension decoder's view is a plain Uint8Array too
+      expect(out.b.buffer).not.toBe(buf.buffer);
+      expect(out.e.data.buffer).not.toBe(buf.buffer);
+    }
+  });
+
+  test.each<[string, Record<string, unknown>, RegExp]>([
+    ["int64", { int64: "bogus" }, /^Cannot decode: option int64 is "bogus", not "auto", "number" or "bigint"$/],
+    ["maxDepth", { maxDepth: -1 }, /^Cannot decode: option maxDepth is -1, not a non-negative integer$/],
+    ["maxDepth", { maxDepth: 1.5 }, /option maxDepth is 1.5, not a non-negative integer/],
+    ["maxStrLength", { maxStrLength: "x" }, /option maxStrLength is "x", not a non-negative integer/],
+    ["maxBinLength", { maxBinLength: NaN }, /option maxBinLength is NaN/],
+    ["maxArrayLength", { maxArrayLength: null }, /option maxArrayLength is null/],
+    ["maxMapLength", { maxMapLength: -0.5 }, /option maxMapLength/],
+    ["maxExtLength", { maxExtLength: 10n }, /option maxExtLength is bigint/],
+    ["useMap", { useMap: "yes" }, /option useMap is "yes", not a boolean/],
+    ["useBigInt64", { useBigInt64: 1 }, /option useBigInt64 is 1, not a boolean/],
+    ["binaryAsView", { binaryAsView: null }, /option binaryAsView is null, not a boolean/],
+    ["rawStrings", { rawStrings: "true" }, /option rawStrings/],
+    ["mapKeyConverter", { mapKeyConverter: 5 }, /option mapKeyConverter is 5, not a function/],
+    ["extensionCodec", { extensionCodec: {} }, /option extensionCodec is object, not an ExtensionCodec/],
+  ])("an invalid %s option: INVALID_ARGUMENT when the decoder is made, and from decode()", (_, options, message) => {
+    for (const run of [() => new Decoder(options as DecodeOptions), () => decode(encode(1), options as DecodeOptions), () => mini.decode(encode(1), options as DecodeOptions)]) {
+      const e = failure(run);
+      expect(e.code).toBe("INVALID_ARGUMENT");
+      expect(e.message).toMatch(message);
+    }
+  });
+
+  test("options that are not an object are refused; null and undefined fields mean the defaults", () => {
+    const e = failure(() => new Decoder("fast" as never));
+    expect(e.code).toBe("INVALID_ARGUMENT");
+    expect(e.message).toMatch(/the options argument is "fast", not an object/);
+    const all: DecodeOptions = { maxDepth: undefined, useMap: undefined, int64: undefined, rawStrings: undefined, mapKeyConverter: undefined, extensionCodec: undefined };
+    expect(new Decoder(all).decode(encode({ a: [1] }))).toEqual({ a: [1] });
+    expect(new Decoder({ maxDepth: Infinity, maxStrLength: Infinity }).decode(encode(["x"]))).toEqual(["x"]);
+  });
+
+  test("a mapKeyConverter returning neither a string nor a number: INVALID_KEY at the key", () => {
+    for (const bad of [true, null, undefined, {}, 1n]) {
+      const mapKeyConverter = (): never => bad as never;
+      for (const run of [() => decode(fromHex("92-01-81-a1-61-02"), { mapKeyConverter }), () => mini.decode(fromHex("92-01-81-a1-61-02"), { mapKeyConverter })]) {
+        const e = failure(run);
+        expect(e.code).toBe("INVALID_KEY");
+        expect(e.offset).toBe(3);
+        expect(e.message).toMatch(/^Cannot decode map key at offset 3: mapKeyConverter returned \w+, not a string or number$/);
+      }
+    }
+  });
+});
