@@ -9,7 +9,7 @@
  * @module
  */
 
-export { encode, Encoder, type EncodeOptions, type EncoderOptions } from "./encode.ts";
+export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode.ts";
 export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode.ts";
 export type { DecodeInput } from "./input.ts";
 export {
@@ -30,5 +30,5 @@ export {
   type TimeSpec,
 } from "./timestamp.ts";
 export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
-export { encodedSize, estimateSize, type SizeOptions } from "./size.ts";
+export { estimateSize } from "./size.ts";
 export type { SinkStrategy } from "./sink.ts";

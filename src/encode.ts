@@ -27,9 +27,9 @@ import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
-import { binaryBytes, encodedSize, estimateStoreSize } from "./size.ts";
+import { binaryBytes, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, writeUtf8 } from "./utf8.ts";
+import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8Length, writeUtf8 } from "./utf8.ts";
 
 /**
  * A string at least this long, encoded on its own and starting with ASCII,
@@ -166,6 +166,25 @@ const WHOLE_EXT = 1000;
  */
 let extensionDepth = 0;
 
+/**
+ * Set while an encoder that only counts bytes (for `encodedSize`) is being
+ * made: its sink counts instead of keeping output.
+ */
+let makingCounter = false;
+
+/** A new encoder for `options`; `counting`: one that only counts the bytes it would write. */
+function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean): Encoder<C> {
+  makingCounter = counting;
+  try {
+    return new Encoder(options);
+  } finally {
+    makingCounter = false;
+  }
+}
+
+/** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
+const KEPT_REENTRANT = 4;
+
 const SINKS: readonly string[] = ["auto", "resizable", "doubling", "exact", "chunks"];
 
 /** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
@@ -229,6 +248,8 @@ export class Encoder<ContextType = undefined> {
   private busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
   private child: Encoder<ContextType> | null = null;
+  /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
+  private counter: Encoder<ContextType> | null = null;
   /** The value of the call under way and the depth it started at, for error paths. */
   private root: unknown = undefined;
   private rootDepth = 0;
@@ -258,10 +279,10 @@ export class Encoder<ContextType = undefined> {
     }
     this.sink = new Sink(
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
-      options?.sink ?? "auto",
+      makingCounter ? "count" : (options?.sink ?? "auto"),
       options?.maxByteLength ?? MAX_STORE_BYTES,
       options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
-      (root) => encodedSize(root, options as Parameters<typeof encodedSize<ContextType>>[1]),
+      (root) => this.encodedSize(root),
       options?.poolResults ?? false,
     );
   }
@@ -389,9 +410,54 @@ export class Encoder<ContextType = undefined> {
     }
   }
 
-  /** An encoder for calls made while this one is busy (from an extension encoder). */
+  /**
+   * The encoder for a call made while this one is busy (an extension
+   * encoding with the same options): the first idle one down the chain of
+   * kept children, found without recursion, so nested re-entry costs one
+   * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
+   * throwaway encoder (not kept, so deep re-entry retains no memory).
+   */
   private reentrant(): Encoder<ContextType> {
-    return this.child ?? (this.child = new Encoder(this.options));
+    let e: Encoder<ContextType> = this;
+    for (let i = 0; i < KEPT_REENTRANT; i++) {
+      const child = e.child ?? (e.child = newEncoder(this.options, this.sink.counting));
+      if (!child.busy) return child;
+      e = child;
+    }
+    return newEncoder(this.options, this.sink.counting);
+  }
+
+  /**
+   * The exact number of bytes {@link Encoder.encode} writes for `value`,
+   * computed by the same code without keeping any output: the same
+   * extensions run (functions given as payloads too), and the same values
+   * throw the same errors.
+   *
+   * @param value the value to measure
+   * @returns the encoded size in bytes
+   * @throws {EncodeError} as {@link Encoder.encode}
+   *
+   * @example
+   * ```ts
+   * import { Encoder } from "@resizable/msgpack";
+   * const encoder = new Encoder({ forceFloat32: true });
+   * console.assert(encoder.encodedSize([1.5, "abc"]) === encoder.encode([1.5, "abc"]).length);
+   * ```
+   */
+  encodedSize(value: unknown): number {
+    if (this.sink.counting) return this.measure(value);
+    return (this.counter ??= newEncoder(this.options, true)).measure(value);
+  }
+
+  /** Counts the bytes of `value` (this encoder's sink counts). */
+  private measure(value: unknown): number {
+    if (this.busy) return this.reentrant().measure(value);
+    this.run(value, 0);
+    try {
+      return this.sink.count();
+    } finally {
+      this.stop();
+    }
   }
 
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
@@ -402,6 +468,13 @@ export class Encoder<ContextType = undefined> {
     const depth = (this.rootDepth = extensionDepth);
     try {
       this.sink.begin(value);
+    } catch (e) {
+      // the call never started (the "exact" pre-pass threw): the sink holds nothing to end
+      this.root = undefined;
+      this.busy = false;
+      throw e;
+    }
+    try {
       this.encodeValue(value, depth);
     } catch (e) {
       const error = isStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
@@ -581,6 +654,10 @@ export class Encoder<ContextType = undefined> {
     let at: number;
     const direct = max > s.bytes.length >>> 1;
     if (direct) {
+      if (s.counting) {
+        this.countLongString(str);
+        return;
+      }
       const r = s.reserveDirect(max);
       target = r.target;
       at = r.offset;
@@ -598,6 +675,13 @@ export class Encoder<ContextType = undefined> {
     writeStrHeader(target, at, n, size);
     if (direct) s.commit(target, size + n);
     else s.pos = at + size + n;
+  }
+
+  /** A long string in count mode: its size, without encoding it. */
+  private countLongString(str: string): void {
+    const n = utf8Length(str);
+    if (n > 0xffffffff) throw tooLong("string", n);
+    this.sink.skip(strHeaderSize(n) + n);
   }
 
   private encodeObject(obj: object, depth: number): void {
@@ -1078,4 +1162,29 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
  */
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer> {
   return encoderFor(options).encode(value);
+}
+
+/** Options of {@link encodedSize}: the encode options (those about buffers and sinks change nothing). */
+export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
+
+/**
+ * The exact number of bytes `encode(value, options)` writes, computed by
+ * the encoder's own code without keeping any output: extension encoders
+ * still run, and every value `encode` rejects throws the same
+ * `EncodeError` (same code, same message).
+ *
+ * @param value any value `encode` accepts
+ * @param options the encode options
+ * @returns the encoded size in bytes
+ * @throws {EncodeError} as {@link encode}
+ *
+ * @example
+ * ```ts
+ * import { encode, encodedSize } from "@resizable/msgpack";
+ * const value = { name: "ünïcödé", list: [1, 300, 70000, 1.5] };
+ * console.assert(encodedSize(value) === encode(value).length);
+ * ```
+ */
+export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
+  return encoderFor(options).encodedSize(value);
 }

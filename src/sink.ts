@@ -99,6 +99,13 @@ const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
  */
 export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks";
 
+/**
+ * A sink's strategy: a {@link SinkStrategy}, or `"count"`: a sink that only
+ * counts the bytes written (the scratch is reused, payloads are not copied),
+ * behind `encodedSize`.
+ */
+export type SinkMode = SinkStrategy | "count";
+
 /** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
 export type SizeGuess = (root: unknown) => number;
 
@@ -119,6 +126,8 @@ interface Workspace {
   user: Sink | null;
   /** In a call now. */
   busy: boolean;
+  /** Made for a shared-size sink while every shared workspace was busy (deep re-entry): dropped after the call. */
+  spare: boolean;
 }
 
 /**
@@ -133,7 +142,7 @@ const SHARED: Workspace[] = [];
 
 function newWorkspace(size: number): Workspace {
   const scratch = new Uint8Array(size);
-  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES, user: null, busy: false };
+  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES, user: null, busy: false, spare: false };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -187,7 +196,9 @@ export class Sink {
   private slab: Uint8Array<ArrayBuffer> | null = null;
   private slabPos = 0;
 
-  private readonly strategy: SinkStrategy;
+  private readonly strategy: SinkMode;
+  /** Counts bytes only: the scratch's bytes are dropped as it fills, payloads are counted, not copied; the count is {@link Sink.count}. */
+  readonly counting: boolean;
   private readonly pool: boolean;
   /** Whether large binaries are referenced (not with "exact" and "doubling", which keep their classic one-buffer shape). */
   private readonly referenceLarge: boolean;
@@ -197,19 +208,20 @@ export class Sink {
 
   /**
    * @param scratchBytes size of the reusable scratch
-   * @param strategy how to grow past it
+   * @param strategy how to grow past it, or `"count"` to count bytes only
    * @param maxByteLength ceiling of one store; past it, the chunk list
    * @param guess the size estimate used to size a resizable store, or null to skip it
    * @param exactSize the exact size, for the `"exact"` strategy
    * @param pool whether small results are views into a shared slab
    */
-  constructor(scratchBytes: number, strategy: SinkStrategy, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess, pool = false) {
+  constructor(scratchBytes: number, strategy: SinkMode, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess, pool = false) {
     this.pool = pool && POOLING_PAYS;
     this.bytes = NO_BYTES;
     this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
     this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
+    this.counting = strategy === "count";
     this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
     this.guess = guess;
@@ -268,7 +280,7 @@ export class Sink {
       this.bytes = this.scratch;
       this.view = this.scratchView;
     }
-    if (this.store !== null && (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
+    if (this.store !== null && !this.counting && (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
     this.release();
   }
 
@@ -282,6 +294,14 @@ export class Sink {
       ws.storeBytes = this.storeBytes;
     }
     ws.busy = false;
+    if (ws.spare) {
+      // not one of the shared ones: let it go, so an idle encoder holds no memory
+      this.ws = null;
+      this.scratch = this.bytes = NO_BYTES;
+      this.scratchView = this.view = NO_VIEW;
+      this.store = null;
+      this.storeBytes = NO_BYTES;
+    }
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
@@ -298,6 +318,7 @@ export class Sink {
     if (ws === undefined) {
       ws = newWorkspace(this.scratchBytes);
       if (this.shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
+      else ws.spare = this.shared;
     }
     ws.user = this;
     this.ws = ws;
@@ -332,6 +353,10 @@ export class Sink {
     if (this.pos + n <= this.bytes.length) {
       this.bytes.set(src, this.pos);
       this.pos += n;
+      return;
+    }
+    if (this.counting) {
+      this.skip(n);
       return;
     }
     this.flush();
@@ -394,6 +419,17 @@ export class Sink {
     } else {
       this.pos += n;
     }
+  }
+
+  /** Count mode: `n` more bytes of output, not written (a payload, a long string). */
+  skip(n: number): void {
+    this.flush();
+    this.storeLen += n;
+  }
+
+  /** Count mode: the bytes of output so far (the store's length counts the bytes the scratch dropped). */
+  count(): number {
+    return this.storeLen + this.pos;
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
@@ -535,6 +571,11 @@ export class Sink {
   private flush(): void {
     const n = this.pos;
     if (n === 0) return;
+    if (this.counting) {
+      this.storeLen += n;
+      this.pos = 0;
+      return;
+    }
     if (this.chunks === null) {
       if (this.reserveStore(n)) {
         this.storeBytes.set(this.bytes.subarray(0, n), this.storeLen);

@@ -1,19 +1,16 @@
 /**
  * Sizes before encoding: {@link estimateSize}, a cheap bounded guess the
- * encoder uses to size its store, and {@link encodedSize}, the exact byte
- * count of `encode(value)` computed without writing any output.
+ * encoder uses to size its store. (The exact size, `encodedSize`, is
+ * counted by the encoder itself: encode.ts.)
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import { badExtPayload, bigintOutOfRange, detachedBinary, tooDeepToEncode, unsupportedType } from "./errors.ts";
-import { checkExtType, ExtData, type ExtensionCodec } from "./extensions.ts";
+import { detachedBinary } from "./errors.ts";
+import { ExtData } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { timestampLength } from "./timestamp.ts";
-import { utf8Length } from "./utf8.ts";
 
 /**
  * How many values the estimate may look at, in all. Long arrays and large
@@ -35,7 +32,7 @@ const UNSEEN_GUESS = 9;
  * A cheap guess of the encoded size of `value`, in bytes, with bounded work
  * however large the value (long arrays and large objects are sampled).
  * Strings count one byte per UTF-16 unit; binaries count exactly. Use it to
- * size buffers; use {@link encodedSize} for the exact count.
+ * size buffers; use `encodedSize` for the exact count.
  *
  * It runs no getter: it looks only at data properties (an accessor property
  * counts as a guess, its getter is not called) and reads `Map`s and `Set`s
@@ -115,7 +112,7 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
     case "string":
       return value.length + (value.length < 32 ? 1 : 5);
     case "number":
-      return numberSize(value, false);
+      return numberSize(value);
     case "boolean":
     case "undefined":
       return 1;
@@ -170,147 +167,13 @@ function sampleSum(n: number, budget: number, size: (i: number, share: number) =
   return (sum * n) / samples;
 }
 
-/** Options that change the encoded size: a subset of `EncodeOptions`. */
-export interface SizeOptions<ContextType = undefined> {
-  /** As in `EncodeOptions`. */
-  extensionCodec?: ExtensionCodec<ContextType>;
-  /** As in `EncodeOptions`. */
-  context?: ContextType;
-  /** As in `EncodeOptions`. */
-  forceFloat32?: boolean;
-  /** As in `EncodeOptions`. */
-  ignoreUndefined?: boolean;
-  /** As in `EncodeOptions`. */
-  maxDepth?: number;
-}
-
-/**
- * The exact number of bytes `encode(value, options)` writes, computed
- * without allocating output (extension encoders still run).
- *
- * @param value any value `encode` accepts
- * @param options the encode options that affect the size
- * @returns the encoded size in bytes
- * @throws {EncodeError} for the values `encode` rejects
- *
- * @example
- * ```ts
- * import { encode, encodedSize } from "@resizable/msgpack";
- * const value = { name: "ünïcödé", list: [1, 300, 70000, 1.5] };
- * console.assert(encodedSize(value) === encode(value).length);
- * ```
- */
-export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  const codec = options?.extensionCodec;
-  const sizer: Sizer<ContextType> = {
-    extensions: codec && codec.encoders.length > 0 ? codec.encoders : null,
-    context: options?.context as ContextType,
-    forceFloat32: options?.forceFloat32 ?? false,
-    ignoreUndefined: options?.ignoreUndefined ?? false,
-    maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
-  };
-  return sizeOf(sizer, value, 0);
-}
-
-interface Sizer<ContextType> {
-  extensions: ExtensionCodec<ContextType>["encoders"] | null;
-  context: ContextType;
-  forceFloat32: boolean;
-  ignoreUndefined: boolean;
-  maxDepth: number;
-}
-
-function sizeOf<C>(z: Sizer<C>, value: unknown, depth: number): number {
-  switch (typeof value) {
-    case "string": {
-      const n = utf8Length(value);
-      return n + (n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
-    }
-    case "number":
-      return numberSize(value, z.forceFloat32);
-    case "boolean":
-    case "undefined":
-      return 1;
-    case "bigint":
-      if (value < -0x8000000000000000n || value > 0xffffffffffffffffn) {
-        throw bigintOutOfRange(value);
-      }
-      return 9;
-    case "object":
-      return value === null ? 1 : objectSize(z, value, depth);
-    default:
-      throw unsupportedType(value);
-  }
-}
-
-function numberSize(n: number, forceFloat32: boolean): number {
+/** Encoded size of a number (the estimate's guess; the encoder decides the exact form). */
+function numberSize(n: number): number {
   if (Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0)) {
     if (n >= 0) return n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n <= 0xffffffff ? 5 : 9;
     return n >= -0x20 ? 1 : n >= -0x80 ? 2 : n >= -0x8000 ? 3 : n >= -0x80000000 ? 5 : 9;
   }
-  return forceFloat32 ? 5 : 9;
-}
-
-function containerSize(n: number): number {
-  return n < 16 ? 1 : n < 0x10000 ? 3 : 5;
-}
-
-function binSize(n: number): number {
-  return n + (n < 0x100 ? 2 : n < 0x10000 ? 3 : 5);
-}
-
-function extSize(n: number): number {
-  return n + (n === 1 || n === 2 || n === 4 || n === 8 || n === 16 ? 2 : n < 0x100 ? 3 : n < 0x10000 ? 4 : 6);
-}
-
-function objectSize<C>(z: Sizer<C>, obj: object, depth: number): number {
-  if (depth >= z.maxDepth) {
-    throw tooDeepToEncode(depth, z.maxDepth);
-  }
-  if (z.extensions !== null) {
-    for (const ext of z.extensions) {
-      const data = ext.encode(obj, z.context);
-      if (data == null) continue;
-      if (!(data instanceof Uint8Array)) throw badExtPayload(ext.type);
-      checkExtType(ext.type);
-      return extSize(data.length);
-    }
-  }
-  if (Array.isArray(obj)) return arraySize(z, obj, depth);
-  if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer)) {
-    checkAttached(obj);
-    return binSize(obj.byteLength);
-  }
-  if (obj instanceof Map) {
-    let size = containerSize(obj.size);
-    for (const [k, v] of obj) size += sizeOf(z, k, depth + 1) + sizeOf(z, v, depth + 1);
-    return size;
-  }
-  if (obj instanceof Date) {
-    const len = timestampLength(obj.getTime());
-    return len === 12 ? 15 : len + 2; // ext 8 + type, or fixext + type
-  }
-  if (obj instanceof Set) return arraySize(z, [...obj], depth);
-  if (obj instanceof ExtData) {
-    checkExtType(obj.type);
-    return extSize(obj.data.length);
-  }
-  const record = obj as Record<string, unknown>;
-  let n = 0;
-  let size = 0;
-  for (const key of Object.keys(record)) {
-    const v = record[key];
-    if (v === undefined && z.ignoreUndefined) continue;
-    n++;
-    size += sizeOf(z, key, depth + 1) + sizeOf(z, v, depth + 1);
-  }
-  return size + containerSize(n);
-}
-
-function arraySize<C>(z: Sizer<C>, arr: readonly unknown[], depth: number): number {
-  let size = containerSize(arr.length);
-  for (let i = 0; i < arr.length; i++) size += sizeOf(z, arr[i], depth + 1);
-  return size;
+  return 9;
 }
 
 /**

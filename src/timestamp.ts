@@ -48,13 +48,6 @@ export function writeTimestamp(view: DataView, pos: number, ms: number): number 
   return pos + 15;
 }
 
-/** Payload length (4, 8 or 12) of the shortest timestamp for `ms`, after validating it. */
-export function timestampLength(ms: number): number {
-  const sec = seconds(ms);
-  if (sec >= 0 && sec < 0x400000000) return ms % 1000 === 0 && sec <= 0xffffffff ? 4 : 8;
-  return 12;
-}
-
 /** Decodes a timestamp payload found at `offset` of the input into a `Date`. */
 export function readTimestamp(data: Uint8Array, offset: number): Date {
   const n = data.length;

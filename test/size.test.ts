@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { encode, encodedSize, EncodeError, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, encode, encodedSize, EncodeError, Encoder, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
 import { DEFAULT_SCRATCH_BYTES } from "../src/sink.ts";
 import { ESTIMATE_BUDGET, estimateStoreSize } from "../src/size.ts";
 
@@ -23,9 +23,45 @@ describe("encodedSize()", () => {
   test("rejects what encode rejects", () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
-    expect(() => encodedSize(cyclic)).toThrow(/maxDepth/);
+    expect(() => encodedSize(cyclic)).toThrow(/cycle/);
     expect(() => encodedSize(() => 1)).toThrow(/function/);
     expect(() => encodedSize(2n ** 64n)).toThrow(/bigint/);
+  });
+
+  test("follows the encoder's extensions: bigints, functions and symbols offered to them, view payloads, aligned (function) payloads, codecs with only tryToEncode", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 2, encode: (v) => (typeof v === "bigint" ? new Uint16Array([1, 2, 3]) : null), decode: () => null });
+    codec.register({ type: 3, encode: (v) => (typeof v === "function" ? new DataView(new ArrayBuffer(7)) : null), decode: () => null });
+    codec.register({ type: 4, encode: (v) => (typeof v === "symbol" ? new ArrayBuffer(2) : null), decode: () => null });
+    // payload padded to a multiple of 8 from the output position it starts at
+    codec.register({ type: 5, encode: (v) => (v instanceof Set ? (pos: number) => new Uint8Array(8 + ((8 - (pos % 8)) % 8)) : null), decode: () => null });
+    const own = { tryToEncode: (v: unknown) => (v instanceof Set ? new ExtData(9, new Uint8Array(v.size * 3)) : null), decode: () => null };
+    const values = [5n, () => 1, Symbol("s"), new Set([1]), ["a", new Set(), "bcd", new Set([1, 2])], { f: () => 1, s: Symbol("t"), n: 2n ** 70n }];
+    for (const v of values) {
+      for (const options of [{ extensionCodec: codec }, { extensionCodec: codec, useBigInt64: true }]) {
+        const r = thrown(() => encode(v, options));
+        if (r !== "no error") {
+          expect(thrown(() => encodedSize(v, options))).toMatchObject({ code: r.code, message: r.message });
+          continue;
+        }
+        expect(encodedSize(v, options), String(v)).toBe(encode(v, options).length);
+      }
+    }
+    for (const v of [new Set([1, 2]), [1, new Set()]]) expect(encodedSize(v, { extensionCodec: own as never })).toBe(encode(v, { extensionCodec: own as never }).length);
+  });
+
+  test("follows forceIntegerToFloat, forceFloat32 and useBigInt64", () => {
+    const values = [0, 1, -1, 300, 2 ** 31, 2 ** 40, -(2 ** 40), 1.5, 5n, -(2n ** 63n), [1, 2.5, 2 ** 33]];
+    const sets = [{ forceIntegerToFloat: true }, { forceIntegerToFloat: true, forceFloat32: true }, { useBigInt64: true }, { useBigInt64: true, forceFloat32: true }];
+    for (const v of values) for (const options of sets) expect(encodedSize(v, options), `${String(v)} ${JSON.stringify(options)}`).toBe(encode(v, options).length);
+  });
+
+  test("Encoder#encodedSize counts with the encoder's options, and leaves the encoder usable", () => {
+    const encoder = new Encoder({ forceFloat32: true, ignoreUndefined: true });
+    const value = { a: 1.5, b: undefined, c: "x".repeat(100_000) };
+    expect(encoder.encodedSize(value)).toBe(encoder.encode(value).length);
+    expect(encoder.encodedSize(value)).toBe(encodedSize(value, { forceFloat32: true, ignoreUndefined: true }));
+    expect(decode(encoder.encode([1.5]))).toEqual([1.5]);
   });
 });
 
@@ -56,19 +92,18 @@ describe("encodedSize() and encode() reject the same values with the same error"
   cyclic.push(cyclic);
   // [name, value, options, code, message]
   const bad: Array<[string, unknown, object | undefined, string, RegExp]> = [
-    ["a function", () => 1, undefined, "UNSUPPORTED_TYPE", /type function/],
-    ["a symbol inside an object", { a: [Symbol("s")] }, undefined, "UNSUPPORTED_TYPE", /type symbol/],
+    ["a function", () => 1, undefined, "UNSUPPORTED_TYPE", /Cannot encode function at \$: unrecognized object/],
+    ["a symbol inside an object", { a: [Symbol("s")] }, undefined, "UNSUPPORTED_TYPE", /Cannot encode symbol at \$\.a\[0\]: unrecognized object/],
     ["a bigint past uint64", 2n ** 64n, undefined, "BIGINT_RANGE", /outside int64\/uint64/],
     ["an Invalid Date", new Date(NaN), undefined, "INVALID_DATE", /Invalid Date/],
     ["ExtData of type 200", new ExtData(200, new Uint8Array(2)), undefined, "INVALID_EXT", /extension type 200/],
     ["ExtData of type -129", [new ExtData(-129, new Uint8Array(1))], undefined, "INVALID_EXT", /extension type -129/],
     ["ExtData of type 1.5", new ExtData(1.5, new Uint8Array(1)), undefined, "INVALID_EXT", /extension type 1.5/],
-    ["an extension returning an array", new Set([1]), payload([1, 2]), "INVALID_EXT", /must return a Uint8Array/],
-    ["an extension returning a string", new Set([1]), payload("ab"), "INVALID_EXT", /must return a Uint8Array/],
-    ["an extension returning a Uint16Array", new Set([1]), payload(new Uint16Array(2)), "INVALID_EXT", /must return a Uint8Array/],
-    ["a cycle", cyclic, undefined, encodeCode(cyclic), /./],
-    ["nesting past maxDepth", [[[1]]], { maxDepth: 2 }, "MAX_DEPTH", /maxDepth \(2\)/],
-    ["a function as a Map key", new Map([[() => 1, 1]]), undefined, "UNSUPPORTED_TYPE", /type function/],
+    ["an extension returning an array", new Set([1]), payload([1, 2]), "INVALID_EXT", /extension type 5: encode must return bytes, a function or null/],
+    ["an extension returning a string", new Set([1]), payload("ab"), "INVALID_EXT", /extension type 5: encode must return bytes, a function or null/],
+    ["a cycle", cyclic, undefined, "CYCLE", /Cannot encode value at \$\[0\] \(the object at \$\): it contains itself/],
+    ["nesting past maxDepth", [[[1]]], { maxDepth: 2 }, "MAX_DEPTH", /at \$\[0\]\[0\]: too deep objects in depth 3 \(maxDepth 2\)/],
+    ["a function as a Map key", new Map([[() => 1, 1]]), undefined, "UNSUPPORTED_TYPE", /Cannot encode function at \$\.keys\(\)\[0\]: unrecognized object/],
   ];
   test.each(bad)("%s", (_name, value, options, code, message) => {
     const fromEncode = thrown(() => encode(value, options));
@@ -106,6 +141,19 @@ describe("encodedSize() and encode() reject the same values with the same error"
     expect(fromEncode !== "no error" && fromEncode.message).toBe(fromSize !== "no error" && fromSize.message);
   });
 
+  test("a Map that grows while measured is CHANGED, with the message encode gives", () => {
+    const fromEncode = thrown(() => encode(growingMap()));
+    const fromSize = thrown(() => encodedSize(growingMap()));
+    expect(fromSize).toMatchObject({ code: "CHANGED", message: expect.stringMatching(/Cannot encode Map at \$: it changed while being encoded \(1 entries, then more\)/) });
+    expect(fromSize !== "no error" && fromSize.message).toBe(fromEncode !== "no error" && fromEncode.message);
+  });
+
+  test("an extension returning a Uint16Array (any view) is its bytes, in both", () => {
+    const options = payload(new Uint16Array(2));
+    expect(encodedSize(new Set([1]), options)).toBe(encode(new Set([1]), options).length);
+    expect(encodedSize(new Set([1]), options)).toBe(2 + 4); // fixext 4
+  });
+
   test("a zero-length binary that is not detached still encodes", () => {
     for (const v of [new ArrayBuffer(0), new Uint8Array(0), new DataView(new ArrayBuffer(0))]) {
       expect(encodedSize(v)).toBe(2);
@@ -127,10 +175,16 @@ function detachedDataView(): DataView {
   return view;
 }
 
-/** The code encode gives a value (cycles: MAX_DEPTH, or CYCLE where the encoder detects them); encodedSize must give the same. */
-function encodeCode(value: unknown): string {
-  const result = thrown(() => encode(value));
-  return result === "no error" ? "no error" : String(result.code);
+/** A Map whose entry value's getter adds an entry while the Map is being encoded. */
+function growingMap(): Map<unknown, unknown> {
+  const map = new Map<unknown, unknown>();
+  map.set("a", {
+    get x() {
+      map.set("b", 1);
+      return 1;
+    },
+  });
+  return map;
 }
 
 describe("estimateSize()", () => {
