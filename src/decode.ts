@@ -9,7 +9,7 @@
  */
 
 import { badArgument, badKey, DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData, type Extension, type ExtensionCodec } from "./extensions.ts";
+import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
@@ -34,10 +34,13 @@ export interface DecodeOptions<ContextType = undefined> {
    * the decoder was made are used too. An extension decoder gets `data` as
    * a view into the input (copy it to keep it past the call); a decode
    * called from inside it continues at the extension's depth + 1, so
-   * `maxDepth` bounds nesting through extensions.
+   * `maxDepth` bounds nesting through extensions. Any object with a
+   * `decode(data, type, context)` (@msgpack/msgpack's `ExtensionCodecType`)
+   * may stand in for an `ExtensionCodec`: it then decodes every extension
+   * type, -1 included.
    * @default no extensions besides the built-in timestamp
    */
-  extensionCodec?: ExtensionCodec<ContextType> | undefined;
+  extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
   context?: ContextType | undefined;
   /**
@@ -156,7 +159,8 @@ export class Decoder<ContextType = undefined> {
   private child: Decoder<ContextType> | null = null;
 
   private readonly options: DecodeOptions<ContextType> | undefined;
-  private readonly codec: ExtensionCodec<ContextType> | null;
+  /** The codec's decoders by type (an `ExtensionCodec`'s live map), or null without a codec. */
+  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined } | null;
   private readonly context: ContextType;
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
@@ -176,7 +180,7 @@ export class Decoder<ContextType = undefined> {
   constructor(options?: DecodeOptions<ContextType>) {
     this.limits = decodeLimits(options); // first: it validates every option
     this.options = options;
-    this.codec = options?.extensionCodec ?? null;
+    this.codec = options?.extensionCodec == null ? null : extensionDecoders(options.extensionCodec);
     this.context = options?.context as ContextType;
     this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
     this.useMap = options?.useMap ?? false;
@@ -641,7 +645,7 @@ export class Decoder<ContextType = undefined> {
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
-    const decodeExt = this.codec?.decoders.get(type);
+    const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), start);
     return new ExtData(type, this.bytes.slice(at, at + n));

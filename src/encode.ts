@@ -22,7 +22,16 @@ import {
   unreadable,
   unsupportedAt,
 } from "./errors.ts";
-import { checkExtType, ExtData, ExtensionCodec, type ExtensionCodecType, type ExtensionEncoderType } from "./extensions.ts";
+import {
+  checkExtType,
+  ExtData,
+  ExtensionCodec,
+  extensionEncoders,
+  type ExtensionCodecType,
+  type ExtensionEntry,
+  timestampFirst,
+  WHOLE_CODEC,
+} from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
@@ -46,12 +55,16 @@ const LONE_STRING_MIN_CHARS = 16 * 1024;
 export interface EncodeOptions<ContextType = undefined> {
   /**
    * Extension types to try on every object (and every bigint, function and
-   * symbol) before the built-in types. Types registered later are honoured.
-   * @default ExtensionCodec.defaultCodec (no extensions unless registered
-   *   there; `Date` is always the built-in timestamp -1 unless an extension
-   *   claims it)
+   * symbol) before the built-in types, in @msgpack/msgpack's order: types
+   * -1 down to -128, then 0 up to 127, where a `Date` is the timestamp
+   * (-1) unless a type -1 is registered. Types registered later are
+   * honoured. Any object with a `tryToEncode(value, context)` that returns
+   * an `ExtData` or null (@msgpack/msgpack's `ExtensionCodecType`) may
+   * stand in for an {@link ExtensionCodec}: it is asked about every object,
+   * `Date`s included.
+   * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
    */
-  extensionCodec?: ExtensionCodec<ContextType> | undefined;
+  extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension encoders. @default undefined */
   context?: ContextType | undefined;
   /**
@@ -152,12 +165,6 @@ export interface EncodeOptions<ContextType = undefined> {
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
-/** A registered extension encoder, as the codec keeps them. */
-type ExtEntry = { type: number; encode: ExtensionEncoderType<unknown> };
-
-/** The type of the one entry standing for a codec that is not an {@link ExtensionCodec}: its `tryToEncode` gives whole `ExtData`s. */
-const WHOLE_EXT = 1000;
-
 /**
  * The depth at which an `encode` called from inside an extension encoder
  * starts: the depth of that extension's payload; 0 outside extensions.
@@ -209,12 +216,6 @@ function checkOptions(o: object): void {
   }
 }
 
-/** The live list of extension encoders of a codec (a codec of another kind gets one entry that asks its `tryToEncode`). */
-function extensionsOf(codec: ExtensionCodecType<unknown>): ExtEntry[] {
-  if (codec instanceof ExtensionCodec) return codec.encoders as ExtEntry[];
-  return [{ type: WHOLE_EXT, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
-}
-
 /** Whether `e` is the engine's "out of call stack" error (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
 function isStackOverflow(e: unknown): boolean {
   return (e instanceof RangeError || (e as Error | null)?.name === "InternalError") && !(e instanceof EncodeError) && /call stack|recursion/i.test((e as Error).message);
@@ -237,7 +238,7 @@ export class Encoder<ContextType = undefined> {
   private readonly sink: Sink;
   private readonly options: EncodeOptions<ContextType> | undefined;
   /** The codec's live list of encoders: registrations made later show up here. */
-  private readonly extensions: ExtEntry[];
+  private readonly extensions: ExtensionEntry[];
   private readonly context: ContextType;
   private readonly sortKeys: boolean;
   private readonly forceFloat32: boolean;
@@ -266,7 +267,7 @@ export class Encoder<ContextType = undefined> {
       checkOptions(options);
     }
     this.options = options ?? undefined;
-    this.extensions = extensionsOf((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
+    this.extensions = extensionEncoders((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
     this.context = options?.context as ContextType;
     this.sortKeys = options?.sortKeys ?? false;
     this.forceFloat32 = options?.forceFloat32 ?? false;
@@ -901,13 +902,14 @@ export class Encoder<ContextType = undefined> {
    * first one's payload. An `encode` they call continues at `depth + 1`.
    */
   private encodeExtension(value: unknown, depth: number): boolean {
+    if (timestampFirst(this.extensions, value)) return false; // the built-in timestamp (-1) comes first
     const saved = extensionDepth;
     extensionDepth = depth + 1;
     try {
       for (const ext of this.extensions) {
         const data = ext.encode(value, this.context);
         if (data == null) continue;
-        if (ext.type === WHOLE_EXT) {
+        if (ext.type === WHOLE_CODEC) {
           // a codec of another kind: its tryToEncode gave an ExtData
           if (!(data instanceof ExtData)) throw badExtPayload(NaN);
           this.writeAnyExt(data.type, data.data);

@@ -103,7 +103,14 @@ export class DecodeError extends RangeError {
   /** For `TRUNCATED`: how many more bytes the item needs at least. */
   declare readonly needed: number;
 
-  constructor(message: string, offset: number, code: DecodeErrorCode, needed = 0) {
+  /**
+   * @param message the message
+   * @param offset where in the input (0 when not given)
+   * @param code the code; `INVALID_EXT` when not given, for an extension
+   *   decoder that throws `new DecodeError(message)` as with @msgpack/msgpack
+   * @param needed for `TRUNCATED`: how many more bytes are needed at least
+   */
+  constructor(message: string, offset = 0, code: DecodeErrorCode = "INVALID_EXT", needed = 0) {
     super(message);
     this.name = "DecodeError";
     this.offset = offset;
@@ -272,9 +279,9 @@ export function cycle(where = ""): EncodeError {
   return encodeError(`Cannot encode value${where}: it contains itself (a cycle)`, "CYCLE");
 }
 
-/** A `what` (Map, Set, array) whose count changed while it was being encoded. */
+/** A `what` (Map, Set, array) at `path` (the mini entry: "", no path) whose count changed while it was being encoded. */
 export function changedAt(what: string, path: string, before: unknown, after: unknown): EncodeError {
-  return encodeError(`Cannot encode ${what} at ${path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
+  return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
 }
 
 /** A length or size that is no count (a Proxy or a subclass that answers so). */

@@ -8,7 +8,7 @@
  */
 
 import { badExtType, brand } from "./errors.ts";
-import { readTimestamp } from "./timestamp.ts";
+import { readTimestamp, writeTimestamp } from "./timestamp.ts";
 
 /**
  * An extension value: a type in -128..127 and its payload bytes. Encoded as
@@ -22,17 +22,19 @@ import { readTimestamp } from "./timestamp.ts";
  * console.assert(ext instanceof ExtData && ext.type === 7 && ext.data.length === 2);
  * ```
  */
-export class ExtData {
+export class ExtData<Data extends ExtDataPayload = Uint8Array> {
   /** Extension type, -128..127 (negative types are reserved by the spec). */
   declare readonly type: number;
-  /** The payload. */
-  declare readonly data: Uint8Array;
+  /** The payload (always bytes in a decoded `ExtData`). */
+  declare readonly data: Data;
 
   /**
    * @param type extension type, an integer in -128..127
-   * @param data the payload bytes
+   * @param data the payload: bytes (any view or `ArrayBuffer` is written
+   *   as its bytes), or a function of the output position where the
+   *   payload will start (written as ext 32, as an extension encoder's)
    */
-  constructor(type: number, data: Uint8Array) {
+  constructor(type: number, data: Data) {
     this.type = type;
     this.data = data;
   }
@@ -41,6 +43,13 @@ export class ExtData {
     brand(this, "ExtData");
   }
 }
+
+/**
+ * What an {@link ExtData} may carry: bytes, or (to be encoded) a function
+ * of the output position where its payload will start, as
+ * @msgpack/msgpack's type allows.
+ */
+export type ExtDataPayload = Uint8Array | ((dataPos: number) => Uint8Array);
 
 /**
  * An extension encoder: returns the payload for values it handles, `null`
@@ -67,7 +76,7 @@ export type ExtensionCodecType<ContextType> = {
   /** Carries the context type for type checking only. */
   __brand?: ContextType;
   /** The extension for `object`, or null when no registered type claims it. */
-  tryToEncode(object: unknown, context: ContextType): ExtData | null;
+  tryToEncode(object: unknown, context: ContextType): ExtData<ExtDataPayload> | null;
   /** The value for a payload of type `extType`. */
   decode(data: Uint8Array, extType: number, context: ContextType): unknown;
 };
@@ -135,9 +144,10 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
   }
 
   /**
-   * The extension the first registered encoder that claims `object` makes,
-   * `object` itself when it is an {@link ExtData}, else null. (The
-   * encoders write `Date` as a timestamp without asking the codec.)
+   * The extension the first encoder that claims `object` makes, in the
+   * encoders' order (a `Date` is the timestamp, type -1, first, unless a
+   * type -1 is registered), `object` itself when it is an {@link ExtData},
+   * else null.
    *
    * @param object any value
    * @param context passed to the encoders
@@ -151,10 +161,15 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * console.assert(codec.tryToEncode(/x/, undefined)?.type === 3 && codec.tryToEncode({}, undefined) === null);
    * ```
    */
-  tryToEncode(object: unknown, context: ContextType): ExtData | null {
+  tryToEncode(object: unknown, context: ContextType): ExtData<ExtDataPayload> | null {
+    if (timestampFirst(this.encoders, object)) {
+      const bytes = new Uint8Array(15);
+      const end = writeTimestamp(new DataView(bytes.buffer), 0, (object as Date).getTime());
+      return new ExtData(-1, bytes.slice(end === 15 ? 3 : 2, end)); // the payload, after the header and type
+    }
     for (const e of this.encoders) {
       const data = e.encode(object, context);
-      if (data != null) return new ExtData(e.type, data as Uint8Array);
+      if (data != null) return new ExtData(e.type, data);
     }
     return object instanceof ExtData ? object : null;
   }
@@ -189,4 +204,41 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
  */
 export function checkExtType(type: number, verb?: string): void {
   if (!Number.isInteger(type) || type < -128 || type > 127) throw badExtType(type, verb);
+}
+
+/** The type of the one {@link extensionEncoders} entry that stands for a codec of another kind: its `tryToEncode` gives whole `ExtData`s. */
+export const WHOLE_CODEC = 1000;
+
+/** An extension encoder as the encoders try them: its type (or {@link WHOLE_CODEC}) and its `encode`. */
+export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknown> };
+
+/**
+ * The encoders to try for a codec, in order: an {@link ExtensionCodec}'s
+ * live list (types registered later show up), or for any other object with
+ * a `tryToEncode` (@msgpack/msgpack's `ExtensionCodecType`), one
+ * {@link WHOLE_CODEC} entry that asks it.
+ */
+export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
+  if (codec instanceof ExtensionCodec) return codec.encoders as ExtensionEntry[];
+  return [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+}
+
+/**
+ * The decoders of a codec by type: an {@link ExtensionCodec}'s live map,
+ * or for any other object with a `decode`, its `decode` for every type.
+ */
+export function extensionDecoders<C>(codec: ExtensionCodecType<C>): { get(type: number): ExtensionDecoderType<C> | undefined } {
+  if (codec instanceof ExtensionCodec) return codec.decoders;
+  const decode: ExtensionDecoderType<C> = (data, type, context) => codec.decode(data, type, context);
+  return { get: () => decode };
+}
+
+/**
+ * Whether `value` is a `Date` that the timestamp (type -1) claims before
+ * any of `encoders` (sorted as {@link ExtensionCodec} keeps them): unless
+ * a type -1 is registered, as in @msgpack/msgpack, where the timestamp is
+ * the first extension.
+ */
+export function timestampFirst(encoders: readonly ExtensionEntry[] | ExtensionCodec<never>["encoders"], value: unknown): boolean {
+  return value instanceof Date && encoders[0]?.type !== -1 && encoders[0]?.type !== WHOLE_CODEC;
 }

@@ -60,8 +60,9 @@ const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "b
  * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid
  * decode option: limits that are not non-negative integers (or Infinity),
  * flags that are not booleans, an unknown `int64` mode, a `mapKeyConverter`
- * that is not a function, an `extensionCodec` that is not an
- * `ExtensionCodec`. Unknown option names are ignored.
+ * that is not a function, an `extensionCodec` that is neither an
+ * `ExtensionCodec` nor an object with a `decode` method. Unknown option
+ * names are ignored.
  */
 export function checkDecodeOptions(o: unknown): void {
   if (o == null) return;
@@ -74,7 +75,7 @@ export function checkDecodeOptions(o: unknown): void {
       : k === 1 ? typeof v === "boolean"
       : k === 2 ? v === "auto" || v === "number" || v === "bigint"
       : k === 3 ? typeof v === "function"
-      : typeof (v as { decoders?: { get?: unknown } } | null)?.decoders?.get === "function";
+      : typeof (v as { decode?: unknown } | null)?.decode === "function";
     if (v !== undefined && !ok) throw badArgument(`option ${name}`, v, EXPECTED[k]!);
   }
 }

@@ -11,7 +11,7 @@
 
 import type { DecodeOptions, Int64Mode } from "./decode.ts";
 import { badKey, extraBytes, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData } from "./extensions.ts";
+import { ExtData, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -205,7 +205,7 @@ function reader(): Reader {
     const type = (b[need(1, start, "extension type")]! << 24) >> 24;
     const at = need(n, start, "extension");
     const data = b.subarray(at, at + n);
-    const decodeExt = options?.extensionCodec?.decoders.get(type);
+    const decodeExt = options?.extensionCodec && extensionDecoders(options.extensionCodec).get(type);
     if (decodeExt) {
       // one more level: a decode called from the extension decoder continues from it
       if (depth >= maxDepth) throw tooDeepToDecode(start, maxDepth);

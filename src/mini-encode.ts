@@ -16,17 +16,20 @@
 
 import { concat } from "./concat.ts";
 import type { EncodeOptions } from "./encode.ts";
-import { badExtPayload, bigintOutOfRange, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
-import { checkExtType, ExtData } from "./extensions.ts";
+import { badExtPayload, bigintOutOfRange, changedAt, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import { checkExtType, ExtData, type ExtensionCodec, timestampFirst } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { writeTimestamp } from "./timestamp.ts";
 
-/** Options of the mini {@link encode}: the main encoder's options that shape the output. */
-export type MiniEncodeOptions<ContextType = undefined> = Pick<
-  EncodeOptions<ContextType>,
-  "extensionCodec" | "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"
->;
+/**
+ * Options of the mini {@link encode}: the main encoder's options that shape
+ * the output (its `extensionCodec` must be an {@link ExtensionCodec}).
+ */
+export type MiniEncodeOptions<ContextType = undefined> = Pick<EncodeOptions<ContextType>, "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"> & {
+  /** As in the main `EncodeOptions`, an {@link ExtensionCodec} only. @default no extensions */
+  extensionCodec?: ExtensionCodec<ContextType> | undefined;
+};
 
 /** Size of each writer's scratch buffer, and of each chunk it starts. */
 const SCRATCH_BYTES = 16 * 1024;
@@ -34,6 +37,13 @@ const SCRATCH_BYTES = 16 * 1024;
 const utf8 = new TextEncoder();
 
 type Writer = (value: unknown, options: MiniEncodeOptions<unknown> | undefined) => Uint8Array<ArrayBuffer>;
+
+/**
+ * The depth at which an `encode` called from inside an extension encoder
+ * starts (the extension's payload's), as in the main entry: `maxDepth`
+ * bounds nesting through extensions. 0 outside extensions.
+ */
+let nesting = 0;
 
 function writer(): Writer {
   let buf: Uint8Array = new Uint8Array(SCRATCH_BYTES);
@@ -127,6 +137,7 @@ function writer(): Writer {
       case "undefined":
         return head(0xc0, 0, 0);
       case "bigint":
+        if (claimed(v, depth)) return;
         if (v < -(2n ** 63n) || v >= 2n ** 64n) throw bigintOutOfRange(v);
         head(v < 0n ? 0xd3 : 0xcf, 0, 0); // int 64 / uint 64
         view.setBigUint64(pos, BigInt.asUintN(64, v));
@@ -135,6 +146,9 @@ function writer(): Writer {
       case "object":
         return v === null ? head(0xc0, 0, 0) : object(v, depth);
       default:
+        // a function or symbol: an extension may claim it
+        if (depth >= maxDepth) throw tooDeepToEncode(depth, maxDepth);
+        if (claimed(v, depth)) return;
         throw unsupportedType(v);
     }
   }
@@ -181,30 +195,49 @@ function writer(): Writer {
     pos += n;
   }
 
+  /** Tries the extensions on `v` (at `depth`; an encode they call continues below it) and writes the first payload. */
+  function claimed(v: unknown, depth: number): boolean {
+    const exts = options?.extensionCodec?.encoders;
+    if (!exts || timestampFirst(exts, v)) return false;
+    const outer = nesting;
+    nesting = depth + 1;
+    try {
+      for (const ext of exts) {
+        const data = ext.encode(v, options!.context);
+        if (data != null) return extension(ext.type, data), true;
+      }
+      return false;
+    } finally {
+      nesting = outer;
+    }
+  }
+
   function object(o: object, depth: number): void {
     if (depth >= maxDepth) throw contains(o) ? cycle() : tooDeepToEncode(depth, maxDepth);
-    const exts = options?.extensionCodec?.encoders;
-    if (exts !== undefined) {
-      for (const ext of exts) {
-        const data = ext.encode(o, options!.context);
-        if (data != null) return extension(ext.type, data);
-      }
-    }
+    if (claimed(o, depth)) return;
     const proto = Object.getPrototypeOf(o);
     let bytes: Uint8Array | undefined;
     if (proto === Object.prototype || proto === null) record(o as Record<string, unknown>, depth);
     else if (Array.isArray(o)) array(o, depth);
     else if ((bytes = bytesOf(o)) !== undefined) binary(bytes);
     else if (o instanceof Map) {
-      sized(o.size, 0x80, 16, 0, 0xde);
+      const n = o.size;
+      let i = 0;
+      sized(n, 0x80, 16, 0, 0xde);
       for (const [k, v] of o) {
+        if (i++ === n) throw changedAt("Map", "", n, "more");
         value(k, depth + 1);
         value(v, depth + 1);
       }
+      if (i !== n) throw changedAt("Map", "", n, i);
     } else if (o instanceof Date) {
       room(15);
       pos = writeTimestamp(view, pos, o.getTime());
-    } else if (o instanceof Set) array([...o], depth);
+    } else if (o instanceof Set) {
+      const n = o.size;
+      array([...o], depth);
+      if (o.size !== n) throw changedAt("Set", "", n, o.size);
+    }
     else if (o instanceof ExtData) extension(o.type, o.data);
     else record(o as Record<string, unknown>, depth);
   }
@@ -213,17 +246,23 @@ function writer(): Writer {
     const n = a.length;
     sized(n, 0x90, 16, 0, 0xdc);
     for (let i = 0; i < n; i++) value(a[i], depth + 1);
+    if (a.length !== n) throw changedAt("array", "", n, a.length);
   }
 
   function record(o: Record<string, unknown>, depth: number): void {
     let keys = Object.keys(o);
-    if (options?.ignoreUndefined) keys = keys.filter((k) => o[k] !== undefined);
     if (options?.sortKeys) keys.sort();
-    sized(keys.length, 0x80, 16, 0, 0xde);
-    for (const k of keys) {
-      string(k);
-      value(o[k], depth + 1);
+    // every value read once, before the header
+    let values = keys.map((k) => o[k]);
+    if (options?.ignoreUndefined) {
+      keys = keys.filter((_, i) => values[i] !== undefined);
+      values = values.filter((v) => v !== undefined);
     }
+    sized(keys.length, 0x80, 16, 0, 0xde);
+    keys.forEach((k, i) => {
+      string(k);
+      value(values[i], depth + 1);
+    });
   }
 
   function binary(data: Uint8Array): void {
@@ -248,7 +287,7 @@ function writer(): Writer {
     options = o;
     maxDepth = o?.maxDepth ?? DEFAULT_MAX_DEPTH;
     try {
-      value(v, 0);
+      value(v, nesting);
       return result();
     } finally {
       options = undefined;

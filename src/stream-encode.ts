@@ -14,7 +14,7 @@
 
 import { Encoder, type EncodeOptions } from "./encode.ts";
 import { EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
-import { ExtData } from "./extensions.ts";
+import { ExtData, extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 
@@ -147,7 +147,7 @@ class ChunkedEncoder {
     if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
     this.options = options;
-    this.hasExtensions = (options?.extensionCodec?.encoders.length ?? 0) > 0;
+    this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
     this.sortKeys = options?.sortKeys ?? false;
     this.ignoreUndefined = options?.ignoreUndefined ?? false;
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -209,7 +209,7 @@ class ChunkedEncoder {
 
   private claimedByExtension(value: object): boolean {
     const ctx = this.options?.context;
-    for (const ext of this.options!.extensionCodec!.encoders) if (ext.encode(value, ctx) != null) return true;
+    for (const ext of extensionEncoders(this.options!.extensionCodec as ExtensionCodecType<unknown>)) if (ext.encode(value, ctx) != null) return true;
     return false;
   }
 

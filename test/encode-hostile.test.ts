@@ -354,8 +354,9 @@ describe("extension payloads are their bytes", () => {
   test.each([["a string", "abc"], ["a number", 3], ["an array of numbers", [1, 2]], ["an object", {}]])("an extension encode returning %s is INVALID_EXT", (_, payload) => {
     const extensionCodec = new ExtensionCodec();
     extensionCodec.register({ type: 4, encode: () => payload as never, decode: () => null });
-    expectError(() => encode(new Date(0), { extensionCodec }), "INVALID_EXT", /^Cannot encode extension type 4: encode must return bytes, a function or null$/);
-    expectError(() => miniEncode(new Date(0), { extensionCodec }), "INVALID_EXT", /type 4/);
+    // (not a Date: the timestamp claims Dates before type 4)
+    expectError(() => encode(new Set([0]), { extensionCodec }), "INVALID_EXT", /^Cannot encode extension type 4: encode must return bytes, a function or null$/);
+    expectError(() => miniEncode(new Set([0]), { extensionCodec }), "INVALID_EXT", /type 4/);
   });
 });
 
@@ -406,5 +407,43 @@ describe("invalid options throw INVALID_ARGUMENT when the encoder is made", () =
     expect(hex(encode([1], { useMap: true } as EncodeOptions))).toBe("91-01");
     expect(hex(new Encoder(null as unknown as EncodeOptions).encode(1))).toBe("01");
     expect(hex(encode([[1]], { maxDepth: Infinity, initialBufferSize: 0, maxByteLength: 0 }))).toBe("91-91-01");
+  });
+});
+
+describe("the mini encoder follows the main one", () => {
+  test("depth carries through extensions that re-enter the mini encode()", () => {
+    const extensionCodec = new ExtensionCodec();
+    extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? miniEncode([...v], { extensionCodec, maxDepth: 1 }) : null), decode: () => null });
+    // the Set at depth 0, its payload array at depth 1: too deep for the inner maxDepth 1, in both entries
+    expectError(() => miniEncode(new Set([1]), { extensionCodec }), "MAX_DEPTH", /too deep objects in depth 2 \(maxDepth 1\)/);
+    const main = new ExtensionCodec();
+    main.register({ type: 1, encode: (v) => (v instanceof Set ? encode([...v], { extensionCodec: main, maxDepth: 1 }) : null), decode: () => null });
+    expectError(() => encode(new Set([1]), { extensionCodec: main }), "MAX_DEPTH", /too deep objects in depth 2 \(maxDepth 1\)/);
+    // and is 0 again afterwards
+    expect(hex(miniEncode([[1]], { maxDepth: 2 }))).toBe("91-91-01");
+  });
+
+  test("bigints, functions and symbols are offered to the extensions, Dates are the timestamp first", () => {
+    const extensionCodec = new ExtensionCodec();
+    const claim = (v: unknown) => (typeof v === "bigint" ? Uint8Array.of(1) : typeof v === "function" ? Uint8Array.of(2) : typeof v === "symbol" ? Uint8Array.of(3) : v instanceof Date ? Uint8Array.of(4) : null);
+    extensionCodec.register({ type: 7, encode: claim, decode: () => null });
+    const value = [5n, () => 1, Symbol("s"), new Date(0)];
+    expect(hex(miniEncode(value, { extensionCodec }))).toBe(hex(encode(value, { extensionCodec })));
+    expect(hex(miniEncode(value, { extensionCodec }))).toBe("94-d4-07-01-d4-07-02-d4-07-03-d6-ff-00-00-00-00");
+  });
+
+  test("a Map, Set or array that changes while it is encoded is CHANGED; each property is read once with ignoreUndefined", () => {
+    const arr: unknown[] = [];
+    arr.push({ get x() { arr.length = 0; return 1; } }, 2);
+    expectError(() => miniEncode(arr), "CHANGED", /^Cannot encode array: it changed while being encoded \(2 entries, then 0\)$/);
+    const map = new Map<unknown, unknown>([["a", { get x() { map.set("b", 1); return 1; } }]]);
+    expectError(() => miniEncode(map), "CHANGED", /Cannot encode Map: it changed while being encoded \(1 entries, then more\)/);
+    const set = new Set<unknown>();
+    set.add({ get x() { set.add(2); return 1; } });
+    expectError(() => miniEncode(set), "CHANGED", /Cannot encode Set: it changed/);
+    let reads = 0;
+    const flaky = { get a() { return reads++ === 0 ? 1 : undefined; }, b: 2 };
+    expect(decode(miniEncode(flaky, { ignoreUndefined: true }))).toEqual({ a: 1, b: 2 });
+    expect(reads).toBe(1);
   });
 });
