@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { decode, encode, Encoder } from "../src/index.ts";
+import { decode, encode, Encoder, ExtensionCodec } from "../src/index.ts";
 import { RETAIN_MAX_BYTES } from "../src/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
 
@@ -86,6 +86,23 @@ describe("sink: workspaces", () => {
     expect(() => exact.encode([() => 1])).toThrow(/function/);
     const other = new Encoder({ sink: "exact" });
     expect(decode(other.encode([1, 2]))).toEqual([1, 2]);
+  });
+
+  test("deep re-entry with one options object keeps at most a few idle encoders, and none of them keeps a workspace made because the shared ones were busy", () => {
+    type Peek = { child: Peek | null; sink: { ws: object | null } };
+    const extensionCodec = new ExtensionCodec();
+    let encoder: Encoder | null = null;
+    // the extension re-enters the same encoder, 10 levels deep
+    extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? encoder!.encode([...v]) : null), decode: () => null });
+    encoder = new Encoder({ extensionCodec });
+    let v: unknown = 1;
+    for (let i = 0; i < 10; i++) v = new Set([v]);
+    expect(hex(encoder.encode(v))).toBe(hex(encode(v, { extensionCodec })));
+    const chain: Peek[] = [];
+    for (let e = (encoder as unknown as Peek).child; e !== null; e = e.child) chain.push(e);
+    expect(chain.length).toBeLessThanOrEqual(4);
+    // the outer call and its first 3 re-entrant levels use the 4 shared workspaces; deeper levels' spare ones are let go
+    expect(chain.filter((e) => e.sink.ws !== null).length).toBeLessThanOrEqual(3);
   });
 });
 
