@@ -227,7 +227,8 @@ describe("an extension encode may return a function of the payload's position (a
     for (const sink of ["auto", "chunks", "doubling", "exact"] as const) {
       seen.length = 0;
       const bytes = new Encoder({ extensionCodec, sink, initialBufferSize: 1024 }).encode(value);
-      expect(seen, sink).toEqual([1 + expected]);
+      // "exact" sizes the output first with the encoder's own code, which asks for the payload too, at the same position
+      expect(seen, sink).toEqual(sink === "exact" ? [1 + expected, 1 + expected] : [1 + expected]);
       expect(bytes[1 + expected]! + 1 + expected).toSatisfy((start: number) => start % 4 === 0);
     }
     seen.length = 0;
