@@ -17,19 +17,16 @@
 import { concat } from "./concat.ts";
 import type { EncodeOptions } from "./encode.ts";
 import { badExtPayload, bigintOutOfRange, changedAt, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
-import { checkExtType, ExtData, type ExtensionCodec, timestampFirst } from "./extensions.ts";
+import { checkExtType, ExtData, extensionEncoders, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { writeTimestamp } from "./timestamp.ts";
 
-/**
- * Options of the mini {@link encode}: the main encoder's options that shape
- * the output (its `extensionCodec` must be an {@link ExtensionCodec}).
- */
-export type MiniEncodeOptions<ContextType = undefined> = Pick<EncodeOptions<ContextType>, "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"> & {
-  /** As in the main `EncodeOptions`, an {@link ExtensionCodec} only. @default no extensions */
-  extensionCodec?: ExtensionCodec<ContextType> | undefined;
-};
+/** Options of the mini {@link encode}: the main encoder's options that shape the output. */
+export type MiniEncodeOptions<ContextType = undefined> = Pick<
+  EncodeOptions<ContextType>,
+  "extensionCodec" | "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"
+>;
 
 /** Size of each writer's scratch buffer, and of each chunk it starts. */
 const SCRATCH_BYTES = 16 * 1024;
@@ -197,14 +194,16 @@ function writer(): Writer {
 
   /** Tries the extensions on `v` (at `depth`; an encode they call continues below it) and writes the first payload. */
   function claimed(v: unknown, depth: number): boolean {
-    const exts = options?.extensionCodec?.encoders;
+    const codec = options?.extensionCodec;
+    const exts = codec && extensionEncoders(codec as never);
     if (!exts || timestampFirst(exts, v)) return false;
     const outer = nesting;
     nesting = depth + 1;
     try {
       for (const ext of exts) {
         const data = ext.encode(v, options!.context);
-        if (data != null) return extension(ext.type, data), true;
+        // a codec of another kind gives a whole ExtData
+        if (data != null) return ext.type === WHOLE_CODEC ? extension((data as unknown as ExtData).type, (data as unknown as ExtData).data) : extension(ext.type, data), true;
       }
       return false;
     } finally {

@@ -430,6 +430,10 @@ describe("the mini encoder follows the main one", () => {
     const value = [5n, () => 1, Symbol("s"), new Date(0)];
     expect(hex(miniEncode(value, { extensionCodec }))).toBe(hex(encode(value, { extensionCodec })));
     expect(hex(miniEncode(value, { extensionCodec }))).toBe("94-d4-07-01-d4-07-02-d4-07-03-d6-ff-00-00-00-00");
+    // a codec of another kind (tryToEncode + decode), asked about every object
+    const own = { tryToEncode: (v: unknown) => (v instanceof Set ? new ExtData(9, Uint8Array.of(v.size)) : null), decode: () => null };
+    expect(hex(miniEncode([new Set([1, 2])], { extensionCodec: own }))).toBe("91-d4-09-02");
+    expect(hex(encode([new Set([1, 2])], { extensionCodec: own }))).toBe("91-d4-09-02");
   });
 
   test("a Map, Set or array that changes while it is encoded is CHANGED; each property is read once with ignoreUndefined", () => {

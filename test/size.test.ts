@@ -30,9 +30,10 @@ describe("encodedSize()", () => {
 
   test("follows the encoder's extensions: bigints, functions and symbols offered to them, view payloads, aligned (function) payloads, codecs with only tryToEncode", () => {
     const codec = new ExtensionCodec();
-    codec.register({ type: 2, encode: (v) => (typeof v === "bigint" ? new Uint16Array([1, 2, 3]) : null), decode: () => null });
-    codec.register({ type: 3, encode: (v) => (typeof v === "function" ? new DataView(new ArrayBuffer(7)) : null), decode: () => null });
-    codec.register({ type: 4, encode: (v) => (typeof v === "symbol" ? new ArrayBuffer(2) : null), decode: () => null });
+    // views and ArrayBuffers are accepted at runtime (their bytes), though typed Uint8Array
+    codec.register({ type: 2, encode: (v) => (typeof v === "bigint" ? (new Uint16Array([1, 2, 3]) as never) : null), decode: () => null });
+    codec.register({ type: 3, encode: (v) => (typeof v === "function" ? (new DataView(new ArrayBuffer(7)) as never) : null), decode: () => null });
+    codec.register({ type: 4, encode: (v) => (typeof v === "symbol" ? (new ArrayBuffer(2) as never) : null), decode: () => null });
     // payload padded to a multiple of 8 from the output position it starts at
     codec.register({ type: 5, encode: (v) => (v instanceof Set ? (pos: number) => new Uint8Array(8 + ((8 - (pos % 8)) % 8)) : null), decode: () => null });
     const own = { tryToEncode: (v: unknown) => (v instanceof Set ? new ExtData(9, new Uint8Array(v.size * 3)) : null), decode: () => null };
