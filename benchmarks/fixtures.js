@@ -7,20 +7,11 @@
 // JSON.parse would give it: no encoder meets a rope another one flattened
 // first (see DESIGN.md, "Benchmark fairness").
 
-/**
- * mulberry32: a small, fast 32-bit PRNG. Returns a function giving floats in [0, 1).
- * @param {number} seed
- */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// rng(seed): the seeded PRNG (mulberry32) the tests use too, from the
+// import-free test/_support/fixtures.mjs; a function giving floats in [0, 1).
+import { mulberry32 as rng } from "../test/_support/fixtures.mjs";
+
+export { rng };
 
 /** Integer in [lo, hi]. @param {() => number} r @param {number} lo @param {number} hi */
 export function int(r, lo, hi) {

@@ -31,15 +31,18 @@ const CSP = "default-src 'self'; script-src 'self'; worker-src 'self'; connect-s
 
 const GLOBAL_NAME = "ResizableMsgpack";
 
+/** The plain-JS test modules the pages import, served at their paths in the repository (checks.mjs imports fixtures.mjs). */
+const MODULES = ["test/runtime/checks.mjs", "test/_support/fixtures.mjs"];
+
 /** Page scripts. Each sets `window.smoke` to a promise of the summary. */
 const SCRIPTS: Record<string, string> = {
   "/run-esm.mjs": `
     import * as lib from "/dist/browser/msgpack.min.js";
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 11 }));
   `,
   "/run-iife.mjs": `
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     const lib = globalThis.${GLOBAL_NAME};
     window.smoke = lib
       ? fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 12 }))
@@ -47,16 +50,16 @@ const SCRIPTS: Record<string, string> = {
   `,
   "/run-streams.mjs": `
     import * as lib from "/dist/browser/msgpack-streams.min.js";
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 14, count: 200, streams: lib }));
   `,
   "/run-mini.mjs": `
     import * as lib from "/dist/browser/msgpack-mini.min.js";
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 15, mini: true }));
   `,
   "/run-mini-iife.mjs": `
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     const lib = globalThis.${GLOBAL_NAME}Mini;
     window.smoke = lib
       ? fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 16, count: 200, mini: true }))
@@ -81,7 +84,7 @@ const SCRIPTS: Record<string, string> = {
   `,
   "/worker.mjs": `
     import * as lib from "/dist/browser/msgpack.min.js";
-    import { runAll } from "/checks.mjs";
+    import { runAll } from "/test/runtime/checks.mjs";
     fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 13, count: 200 }))
       .then((summary) => postMessage({ ok: true, summary: { ...summary, worker: typeof WorkerGlobalScope === "function" } }),
             (e) => postMessage({ ok: false, error: String(e && e.stack || e) }));
@@ -104,7 +107,7 @@ function page(body: string): string {
 
 function startServer(): Promise<Server> {
   const vectors = JSON.stringify(loadVectorFiles());
-  const checks = readFileSync(join(ROOT, "test/runtime/checks.mjs"), "utf8");
+  const modules = new Map(MODULES.map((file) => [`/${file}`, readFileSync(join(ROOT, file), "utf8")]));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     const send = (status: number, type: string, body: string | Buffer) => {
@@ -114,7 +117,8 @@ function startServer(): Promise<Server> {
     if (PAGES[path]) return send(200, "text/html; charset=utf-8", page(PAGES[path]));
     if (SCRIPTS[path]) return send(200, "text/javascript", SCRIPTS[path]);
     if (path === "/favicon.ico") return send(204, "image/x-icon", "");
-    if (path === "/checks.mjs") return send(200, "text/javascript", checks);
+    const source = modules.get(path);
+    if (source !== undefined) return send(200, "text/javascript", source);
     if (path === "/vectors.json") return send(200, "application/json", vectors);
     if (path.startsWith("/dist/browser/") && path.endsWith(".js")) {
       const file = normalize(join(ROOT, path));

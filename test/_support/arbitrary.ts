@@ -3,17 +3,11 @@
  * made from a seed, so a failure can be replayed: tests print the seed.
  */
 
-/** mulberry32: a small, fast, seedable PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "./fixtures.mjs";
+
+// The PRNG the tests, the runtime checks and the benchmarks share, and the
+// vector files' hex form ("c4-01-ff"), from fixtures.mjs.
+export { bytesToHex as hex, hexToBytes as fromHex, mulberry32 } from "./fixtures.mjs";
 
 export class Random {
   readonly seed: number;
@@ -140,12 +134,4 @@ export function forSeeds(count: number, body: (r: Random) => void, base = Number
       throw err;
     }
   }
-}
-
-export function hex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("-");
-}
-
-export function fromHex(s: string): Uint8Array {
-  return s === "" ? new Uint8Array(0) : new Uint8Array(s.split("-").map((h) => parseInt(h, 16)));
 }

@@ -1,38 +1,13 @@
 // Runtime-neutral checks shared by the smoke script (node, bun, deno) and the
-// browser test. Plain JavaScript with no imports, no I/O and no test runner:
-// the caller hands in the library namespace and the parsed vector files, and
-// every failed check throws an Error that says what, where and, for random
-// values, which seed.
-//
-// Vector files use the msgpack-test-suite layout: `{ "file": [entry, ...] }`
-// or `[entry, ...]`, where an entry is `{ <kind>: value, msgpack: ["c0", ...] }`
-// and each msgpack string is hex bytes joined by "-". Every listed encoding must
-// decode to the value, and `encode(value)` must give one of the listed
-// encodings. Kinds (from the suite's README and src/*.yaml):
-//   nil, bool, number, string, array, map  JSON values
-//   special: "-0" | "NaN" | "Infinity" | "-Infinity"  (test/vectors only)
-//   binary: "00-ff"                         bytes as hex
-//   bignum: "18446744073709551615"          64-bit integer as a decimal string
-//                                           (JSON cannot hold it); when
-//                                           `number` is also given, it is the
-//                                           same value and safe as a double
-//   timestamp: [seconds, nanoseconds]       decodes to a Date: the millisecond
-//                                           that holds the instant (floor)
-//   ext: [type, "hex"]                      decodes to an ExtData
-// An entry may also carry `"decodeOnly": true` (decode checks only) or
-// `"encodeOnly": true`, and `"description"`.
+// browser test. Plain JavaScript with no I/O and no test runner, importing
+// only test/_support/fixtures.mjs (the seeded PRNG and the vector reader,
+// itself import-free): the caller hands in the library namespace and the
+// parsed vector files, and every failed check throws an Error that says
+// what, where and, for random values, which seed. fixtures.mjs describes the
+// vector format.
+import { bytesToHex, hexToBytes, mulberry32, readVectors } from "../_support/fixtures.mjs";
 
-/** Small seeded PRNG (mulberry32); returns floats in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { bytesToHex, hexToBytes, mulberry32 };
 
 /** Names the runtime this runs in, e.g. "node 18.20.8", "deno 2.9.6". */
 export function runtimeName() {
@@ -48,18 +23,6 @@ export function runtimeName() {
 export const HAS_RESIZABLE = typeof ArrayBuffer.prototype.resize === "function";
 
 // ---------------------------------------------------------------- helpers
-
-export function hexToBytes(hex) {
-  if (hex === "") return new Uint8Array(0);
-  return Uint8Array.from(hex.split("-"), (h) => {
-    if (!/^[0-9a-fA-F]{2}$/.test(h)) throw new Error(`Bad hex byte "${h}" in "${hex}"`);
-    return parseInt(h, 16);
-  });
-}
-
-export function bytesToHex(bytes) {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("-");
-}
 
 function show(value) {
   if (typeof value === "bigint") return `${value}n`;
@@ -158,60 +121,6 @@ function fail(message) {
 
 // ---------------------------------------------------------------- vectors
 
-const KINDS = ["nil", "bool", "binary", "number", "bignum", "special", "string", "array", "map", "timestamp", "ext"];
-const SPECIAL = { "-0": -0, NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity };
-const META = new Set(["msgpack", "decodeOnly", "encodeOnly", "description"]);
-
-/**
- * Turns one entry into what decode must return (`expected`, compared with
- * `difference`) and what to encode (`input`, or undefined when the value
- * cannot be built exactly in JavaScript, e.g. a sub-millisecond timestamp).
- */
-function interpret(lib, entry, where) {
-  const kinds = Object.keys(entry).filter((k) => !META.has(k));
-  for (const k of kinds) if (!KINDS.includes(k)) fail(`${where}: unknown vector kind "${k}" (known: ${KINDS.join(", ")})`);
-  if (!Array.isArray(entry.msgpack) || entry.msgpack.length === 0) fail(`${where}: no msgpack encodings listed`);
-  if ("bignum" in entry) {
-    const big = BigInt(entry.bignum);
-    const safe = big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER);
-    if ("number" in entry && (!safe || entry.number !== Number(big))) fail(`${where}: number and bignum disagree`);
-    // Decoding with the default int64 "auto" gives a number when it is safe.
-    return { expected: safe ? Number(big) : big, input: safe ? Number(big) : big, bigint: big };
-  }
-  if ("special" in entry) {
-    if (!(entry.special in SPECIAL)) fail(`${where}: unknown special "${entry.special}"`);
-    return { expected: SPECIAL[entry.special], input: SPECIAL[entry.special] };
-  }
-  if ("nil" in entry) return { expected: null, input: null };
-  if ("bool" in entry) return { expected: entry.bool, input: entry.bool };
-  if ("number" in entry) return { expected: entry.number, input: entry.number };
-  if ("string" in entry) return { expected: entry.string, input: entry.string };
-  if ("array" in entry) return { expected: entry.array, input: entry.array };
-  if ("map" in entry) return { expected: entry.map, input: entry.map };
-  if ("binary" in entry) {
-    const bytes = hexToBytes(entry.binary);
-    return { expected: bytes, input: bytes };
-  }
-  if ("timestamp" in entry) {
-    const [sec, nsec] = entry.timestamp;
-    // A Date holds milliseconds: expect the millisecond that contains the
-    // instant (floor, also for negative times), computed exactly.
-    const ns = BigInt(sec) * 1_000_000_000n + BigInt(nsec);
-    let ms = ns / 1_000_000n;
-    if (ns < 0n && ms * 1_000_000n !== ns) ms -= 1n;
-    return {
-      expected: new Date(Number(ms)),
-      input: nsec % 1_000_000 === 0 ? new Date(sec * 1000 + nsec / 1_000_000) : undefined,
-    };
-  }
-  if ("ext" in entry) {
-    const [type, hex] = entry.ext;
-    const data = hexToBytes(hex);
-    return { expected: new lib.ExtData(type, data), input: new lib.ExtData(type, data) };
-  }
-  return fail(`${where}: entry has no value kind`);
-}
-
 function checkDecoded(actual, spec, where) {
   const d = difference(actual, spec.expected);
   if (d) fail(`${where}: ${d}`);
@@ -237,60 +146,56 @@ function decodeEveryWay(lib, bytes, options) {
 export function checkVectors(lib, files) {
   let decoded = 0;
   let encoded = 0;
-  for (const [fileName, content] of Object.entries(files)) {
-    const groups = Array.isArray(content) ? { [fileName]: content } : content;
-    for (const [group, entries] of Object.entries(groups)) {
-      if (!Array.isArray(entries)) fail(`${fileName}/${group}: expected an array of entries`);
-      const firstEncodings = [];
-      const firstSpecs = [];
-      entries.forEach((entry, index) => {
-        const where = `${fileName}/${group}[${index}]${entry.description ? ` (${entry.description})` : ""}`;
-        const spec = interpret(lib, entry, where);
-        if (!entry.encodeOnly) {
-          for (const hex of entry.msgpack) {
-            const bytes = hexToBytes(hex);
-            let results;
-            try {
-              results = decodeEveryWay(lib, bytes);
-            } catch (e) {
-              fail(`${where}: decode(${hex}) threw ${e}`);
-            }
-            ["Uint8Array", "ArrayBuffer", "offset view"].forEach((how, i) => checkDecoded(results[i], spec, `${where}: decode(${hex}) from ${how}`));
-            if (spec.bigint !== undefined && /^(cf|d3)/.test(hex)) {
-              const asBig = lib.decode(bytes, { int64: "bigint" });
-              if (asBig !== spec.bigint) fail(`${where}: decode(${hex}, { int64: "bigint" }) gave ${show(asBig)}, expected ${spec.bigint}n`);
-            }
-            decoded++;
-          }
-          firstEncodings.push(hexToBytes(entry.msgpack[0]));
-          firstSpecs.push(spec);
+  /** `<file>/<group>` -> the group's entries checked by decoding, for decodeMulti */
+  const groups = new Map();
+  for (const spec of readVectors(files, lib.ExtData)) {
+    const { where } = spec;
+    const group = `${spec.file}/${spec.group}`;
+    if (!groups.has(group)) groups.set(group, []);
+    if (!spec.encodeOnly) {
+      spec.hex.forEach((hex, i) => {
+        const bytes = spec.encodings[i];
+        let results;
+        try {
+          results = decodeEveryWay(lib, bytes);
+        } catch (e) {
+          fail(`${where}: decode(${hex}) threw ${e}`);
         }
-        if (!entry.decodeOnly && spec.input !== undefined) {
-          let out;
-          try {
-            out = lib.encode(spec.input);
-          } catch (e) {
-            fail(`${where}: encode(${show(spec.input)}) threw ${e}`);
-          }
-          if (!(out instanceof Uint8Array)) fail(`${where}: encode() returned ${show(out)}, not a Uint8Array`);
-          const hex = bytesToHex(out);
-          if (!entry.msgpack.includes(hex)) fail(`${where}: encode(${show(spec.input)}) gave ${hex}, expected one of ${entry.msgpack.join(" | ")}`);
-          encoded++;
+        ["Uint8Array", "ArrayBuffer", "offset view"].forEach((how, i) => checkDecoded(results[i], spec, `${where}: decode(${hex}) from ${how}`));
+        if (spec.bigint !== undefined && /^(cf|d3)/.test(hex)) {
+          const asBig = lib.decode(bytes, { int64: "bigint" });
+          if (asBig !== spec.bigint) fail(`${where}: decode(${hex}, { int64: "bigint" }) gave ${show(asBig)}, expected ${spec.bigint}n`);
         }
+        decoded++;
       });
-      // decodeMulti (not in the mini entry) over the concatenation of the group's first encodings.
-      if (firstEncodings.length > 0 && typeof lib.decodeMulti === "function") {
-        const total = firstEncodings.reduce((n, b) => n + b.length, 0);
-        const all = new Uint8Array(total);
-        let pos = 0;
-        for (const b of firstEncodings) {
-          all.set(b, pos);
-          pos += b.length;
-        }
-        const values = [...lib.decodeMulti(all)];
-        if (values.length !== firstSpecs.length) fail(`${fileName}/${group}: decodeMulti gave ${values.length} values, expected ${firstSpecs.length}`);
-        values.forEach((v, i) => checkDecoded(v, firstSpecs[i], `${fileName}/${group}: decodeMulti value ${i}`));
+      groups.get(group).push(spec);
+    }
+    if (!spec.decodeOnly && spec.input !== undefined) {
+      let out;
+      try {
+        out = lib.encode(spec.input);
+      } catch (e) {
+        fail(`${where}: encode(${show(spec.input)}) threw ${e}`);
       }
+      if (!(out instanceof Uint8Array)) fail(`${where}: encode() returned ${show(out)}, not a Uint8Array`);
+      const hex = bytesToHex(out);
+      if (!spec.hex.includes(hex)) fail(`${where}: encode(${show(spec.input)}) gave ${hex}, expected one of ${spec.hex.join(" | ")}`);
+      encoded++;
+    }
+  }
+  // decodeMulti (not in the mini entry) over the concatenation of each group's first encodings.
+  if (typeof lib.decodeMulti === "function") {
+    for (const [group, specs] of groups) {
+      if (specs.length === 0) continue;
+      const all = new Uint8Array(specs.reduce((n, s) => n + s.encodings[0].length, 0));
+      let pos = 0;
+      for (const s of specs) {
+        all.set(s.encodings[0], pos);
+        pos += s.encodings[0].length;
+      }
+      const values = [...lib.decodeMulti(all)];
+      if (values.length !== specs.length) fail(`${group}: decodeMulti gave ${values.length} values, expected ${specs.length}`);
+      values.forEach((v, i) => checkDecoded(v, specs[i], `${group}: decodeMulti value ${i}`));
     }
   }
   if (decoded === 0) fail("checkVectors: no vectors were checked");

@@ -1,6 +1,6 @@
 // Loads the shared msgpack vectors with node:fs (node, bun and deno all have
 // it): the msgpack-test-suite file plus every test/vectors/*.json, as
-// `{ fileName: parsedJson }` for checks.mjs.
+// `{ fileName: parsedJson }` for readVectors() in test/_support/fixtures.mjs.
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 
 export const SUITE_URL = new URL("../../node_modules/msgpack-test-suite/dist/msgpack-test-suite.json", import.meta.url);
