@@ -245,7 +245,11 @@ export function badKey(offset: number, key: unknown): DecodeError {
  * nesting deeper than the call stack allows.
  */
 export function stackOverflow(e: unknown, offset: number): unknown {
-  return e instanceof Error && !(e instanceof DecodeError) && /call stack|recursion/.test(e.message)
+  // no RegExp here: this runs near the stack limit, where V8 may compile one
+  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
+  // Allocation failed - process out of memory") instead of throwing
+  let message: unknown;
+  return e instanceof Error && !(e instanceof DecodeError) && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"))
     ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
     : e;
 }
