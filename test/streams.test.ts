@@ -279,7 +279,9 @@ describe("stream decoders: truncation and malformed input", () => {
     const err = await decodeAsync(chunked(cut(bytes.subarray(0, 30), [10]))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecodeError);
     expect(err).toMatchObject({ code: "TRUNCATED", needed: 12, offset: 0 });
-    expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
+    expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: insufficient data, input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
+    // decode()'s message for the same bytes, and where the stream ended
+    expect(() => decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: (err as Error).message.replace(/ \(the stream ended at offset 30\)$/, "") }));
   });
 
   it("the missing count of a truncated container counts every item still to come", async () => {
