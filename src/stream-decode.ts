@@ -1,8 +1,10 @@
 /**
  * Stream decoding: values from a `ReadableStream` or any `AsyncIterable`
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
- * {@link decodeMultiStream}), and the {@link DecoderStream}
- * TransformStream, with optional u32 big-endian length-prefixed framing.
+ * {@link decodeMultiStream}), with optional u32 big-endian length-prefixed
+ * framing. The `DecoderStream` TransformStream is in
+ * src/stream-transform.ts, so that the main entry, which imports this
+ * module, never evaluates `extends TransformStream`.
  *
  * Every stream decoder reports what a whole-input decode of the same bytes
  * would (`decode` for one value, `decodeMulti` for back-to-back values):
@@ -47,7 +49,7 @@ export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<n
  * Counters a stream decoder keeps about its buffering, for diagnostics and
  * tests: they show that the work is linear in the bytes and the memory
  * bounded. Create one with {@link createStreamStats} and pass it as the
- * `stats` option, or read {@link DecoderStream.stats}.
+ * `stats` option, or read `DecoderStream.stats`.
  */
 export interface StreamStats {
   /** Bytes received from the source. */
@@ -93,7 +95,7 @@ export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOpti
   stats?: StreamStats;
 }
 
-/** Options of {@link decodeMultiStream} and {@link DecoderStream}. */
+/** Options of {@link decodeMultiStream} and `DecoderStream` (src/stream-transform.ts). */
 export interface FramedDecodeOptions<ContextType = undefined> extends StreamDecodeOptions<ContextType> {
   /**
    * Each value is preceded by its length as a u32 big-endian prefix (as
@@ -210,7 +212,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
 }
 
 /** Returned by the readers when they need more bytes. */
-const NEED_MORE: unique symbol = Symbol("need more bytes");
+export const NEED_MORE: unique symbol = Symbol("need more bytes");
 type NeedMore = typeof NEED_MORE;
 
 /** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
@@ -631,80 +633,5 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
   } finally {
     if (ok) await source.close(false);
     else await source.close(true);
-  }
-}
-
-/**
- * A WHATWG `TransformStream` from bytes to values: write byte chunks
- * (split anywhere), read the back-to-back MessagePack values in them. Use
- * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
- * backpressure: a chunk is decoded only when the reader wants values, and
- * the values of one chunk are queued together. On malformed input it gives
- * what {@link decodeMultiStream} gives: the values before the bad one, then
- * the error.
- *
- * @example Decoding a fetch body value by value
- * ```ts
- * import { encode } from "@resizable/msgpack";
- * import { DecoderStream } from "@resizable/msgpack/streams";
- * const body = new Response(new Uint8Array([...encode(1), ...encode("two")])).body!;
- * const reader = body.pipeThrough(new DecoderStream()).getReader();
- * const values: unknown[] = [];
- * for (let r = await reader.read(); !r.done; r = await reader.read()) values.push(r.value);
- * console.assert(values[0] === 1 && values[1] === "two");
- * ```
- */
-export class DecoderStream<ContextType = undefined> extends TransformStream<ByteChunk, unknown> {
-  /** Buffering counters of this stream (or the `stats` object passed in the options). */
-  readonly stats: StreamStats;
-
-  /**
-   * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
-   * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
-   */
-  constructor(options?: FramedDecodeOptions<ContextType>) {
-    const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
-    // An error after values of the same chunk is held back until they are read: erroring a
-    // TransformStream drops what is queued on its readable side.
-    let failed = false;
-    let failure: unknown;
-    /** Enqueues values until `next` says NEED_MORE or the bytes run out; keeps an error for later if values went first. */
-    const drain = (controller: TransformStreamDefaultController<unknown>, final: boolean): void => {
-      let sent = false;
-      try {
-        while (!final || reader.queue.available > 0) {
-          const value = reader.next(final);
-          if (value === NEED_MORE) return;
-          controller.enqueue(value);
-          sent = true;
-        }
-      } catch (e) {
-        if (!sent) throw e;
-        failed = true;
-        failure = e;
-      }
-    };
-    super({
-      transform(chunk, controller): void {
-        if (failed) throw failure;
-        reader.push(reader.bytes(chunk));
-        drain(controller, false);
-      },
-      async flush(controller): Promise<void> {
-        if (!failed) {
-          try {
-            drain(controller, true);
-          } catch (e) {
-            failed = true;
-            failure = e;
-          }
-        }
-        if (!failed) return;
-        // values before the error may still be queued: let the reader take them, then error
-        while ((controller.desiredSize ?? 0) < 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        throw failure;
-      },
-    });
-    this.stats = reader.queue.stats;
   }
 }
