@@ -86,13 +86,13 @@ export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOpti
    * options, which stop a long string or array at its header).
    * @default Infinity
    */
-  maxValueBytes?: number;
+  maxValueBytes?: number | undefined;
   /**
    * An object whose counters the decoder updates as it goes (see
    * {@link StreamStats}); the counters are not reset.
    * @default none
    */
-  stats?: StreamStats;
+  stats?: StreamStats | undefined;
 }
 
 /** Options of {@link decodeMultiStream} and `DecoderStream` (src/stream-transform.ts). */
@@ -104,7 +104,7 @@ export interface FramedDecodeOptions<ContextType = undefined> extends StreamDeco
    * copy, with no scanning.
    * @default false
    */
-  lengthPrefixed?: boolean;
+  lengthPrefixed?: boolean | undefined;
 }
 
 /**
