@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badArgument, badKey, DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionCodec } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -218,7 +218,7 @@ export class Decoder<ContextType = undefined> {
       }
       return value;
     } catch (e) {
-      throw stackOverflow(e, d.pos);
+      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -285,7 +285,7 @@ export class Decoder<ContextType = undefined> {
       const value = d.readValue(decodeNesting.depth);
       return [value, d.pos];
     } catch (e) {
-      throw stackOverflow(e, d.pos);
+      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -667,6 +667,8 @@ export class Decoder<ContextType = undefined> {
     decodeNesting.depth = depth + 1;
     try {
       return decodeExt(data, type, this.context);
+    } catch (e) {
+      throw fromExtension(e, this.bytes);
     } finally {
       decodeNesting.depth = outer;
     }

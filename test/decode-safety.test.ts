@@ -184,6 +184,20 @@ describe("decode() nesting through extensions", () => {
     }
   });
 
+  test.each(reentrant)("an error in a payload decoded by %s has its offset in the outer input; a decode of a copy keeps its own", (_, inner) => {
+    // Set([Set([[], 0xc1])]): the reserved byte inside two extension payloads, at the input's last byte
+    const bytes = nestedSets(2, Uint8Array.of(0x92, 0x90, 0xc1));
+    const at = bytes.length - 1;
+    const codec = setCodec(inner);
+    for (const run of [() => decode(bytes, { extensionCodec: codec }), () => new Decoder({ extensionCodec: codec }).decode(bytes), () => mini.decode(bytes, { extensionCodec: codec })]) {
+      const e = failure(run);
+      expect(e).toMatchObject({ code: "INVALID_BYTE", offset: at });
+      expect(e.message).toBe(`Cannot decode value at offset ${at}: unrecognized type byte 0xc1 (reserved)`);
+    }
+    const copying = setCodec((data, c) => inner(data.slice(), c));
+    expect(failure(() => decode(bytes, { extensionCodec: copying }))).toMatchObject({ code: "INVALID_BYTE", offset: 3 });
+  });
+
   test("a bare extension inside an extension counts too: no chain of them reaches the stack", () => {
     const codec = new ExtensionCodec();
     codec.register({ type: 2, encode: () => null, decode: (data) => ({ inner: decode(data, { extensionCodec: codec }) }) });
