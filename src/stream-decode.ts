@@ -27,8 +27,9 @@
  */
 
 import { Decoder, type DecodeOptions } from "./decode.ts";
-import { DecodeError, DecodeErrorCode, overLimit } from "./errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
 import { bytesOf } from "./input.ts";
+import { decodeLimits, decodeNesting, type DecodeLimits } from "./limits.ts";
 import { BAD, ByteQueue, INCOMPLETE, ValueScanner } from "./stream-queue.ts";
 
 // ---------------------------------------------------------------------------
@@ -237,6 +238,9 @@ const RETRYING = 2; // the scanner found it malformed: retried when the decoder'
 export class StreamReader {
   readonly queue: ByteQueue;
   readonly decoder: Decoder<unknown>;
+  readonly limits: DecodeLimits;
+  /** The nesting depth values are read at: 0, or 1 for the items of {@link decodeArrayStream}'s array. */
+  private depth = 0;
   private readonly scanner: ValueScanner;
   private readonly readValue: ReadAt;
   private readonly readHeader: ReadAt;
@@ -252,8 +256,20 @@ export class StreamReader {
     this.queue = new ByteQueue(options?.stats ?? createStreamStats(), options?.binaryAsView ?? false);
     const d = decoder ?? new Decoder<unknown>(options);
     this.decoder = d;
+    this.limits = decodeLimits(options);
+    checkStreamOptions(options);
     this.scanner = new ValueScanner(options);
-    this.readValue = (bytes, offset) => d.decodeAt(bytes, offset);
+    this.readValue = (bytes, offset) => {
+      if (this.depth === 0) return d.decodeAt(bytes, offset);
+      // an array's items: one level down, as decode() reads them
+      const outer = decodeNesting.depth;
+      decodeNesting.depth = outer + this.depth;
+      try {
+        return d.decodeAt(bytes, offset);
+      } finally {
+        decodeNesting.depth = outer;
+      }
+    };
     this.readHeader = (bytes, offset) => d.readArrayHeader(bytes, offset);
     this.framed = options?.lengthPrefixed ?? false;
     this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
@@ -280,6 +296,11 @@ export class StreamReader {
   /** The item count of an array header, or NEED_MORE. */
   arrayHeader(final: boolean): number | NeedMore {
     return this.read(this.readHeader, final, "array header", false) as number | NeedMore;
+  }
+
+  /** Reads the values that follow as the items of an array (one level deeper). */
+  enterArray(): void {
+    this.depth = 1;
   }
 
   private read(readAt: ReadAt, final: boolean, what: string, scan: boolean): unknown {
@@ -325,7 +346,7 @@ export class StreamReader {
       this.want = available + e.needed;
       if (this.state === FRESH && scan) {
         this.state = SCANNING;
-        this.scanner.begin();
+        this.scanner.begin(this.depth);
         return this.read(readAt, final, what, scan);
       }
       if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
@@ -405,6 +426,23 @@ export class StreamReader {
     this.frameLength = -1;
     return value;
   }
+}
+
+/**
+ * Throws a `DecodeError` (`INVALID_ARGUMENT`) for an invalid stream option:
+ * `maxValueBytes` that is not a non-negative integer (or Infinity),
+ * `lengthPrefixed` that is not a boolean, `stats` that is not an object.
+ * The decode options are checked by the decoder.
+ */
+export function checkStreamOptions(o: FramedDecodeOptions<unknown> | undefined): void {
+  const max: unknown = o?.maxValueBytes;
+  if (max !== undefined && !(typeof max === "number" && max >= 0 && (max % 1 === 0 || max === Infinity))) {
+    throw badArgument("option maxValueBytes", max, "a non-negative integer");
+  }
+  const framed: unknown = o?.lengthPrefixed;
+  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
+  const stats: unknown = o?.stats;
+  if (stats !== undefined && (typeof stats !== "object" || stats === null)) throw badArgument("option stats", stats, "a StreamStats object");
 }
 
 /** A TRUNCATED error at the end of a stream. */
@@ -548,6 +586,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
   const q = reader.queue;
   const source = openSource(stream);
   let left = -1; // items still to come, or -1 before the header
+  // decode() checks an array's item count against the bytes (each item takes one at least) before
+  // its depth and its items: an error is held until the stream has reached `itemsEnd` (then thrown)
+  // or has ended short of it (then the array is truncated, as decode() says)
+  let arrayAt = 0;
+  let count = 0;
+  let itemsEnd = 0;
+  let held: DecodeError | null = null;
   let ok = false;
   try {
     for (;;) {
@@ -559,14 +604,36 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         reader.push(chunk);
       }
       if (left < 0) {
-        const count = reader.arrayHeader(final);
-        if (count !== NEED_MORE) left = count;
+        arrayAt = q.offset;
+        const n = reader.arrayHeader(final);
+        if (n !== NEED_MORE) {
+          if (n > reader.limits.maxArrayLength) throw overLimit("array", arrayAt, n, "maxArrayLength", reader.limits.maxArrayLength);
+          left = count = n;
+          itemsEnd = q.offset + n;
+          reader.enterArray();
+          if (decodeNesting.depth >= reader.limits.maxDepth) held = tooDeepToDecode(arrayAt, reader.limits.maxDepth);
+        }
       }
-      while (left > 0) {
-        const item = reader.next(final);
+      while (left > 0 && held === null) {
+        let item: unknown;
+        try {
+          item = reader.next(final);
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e;
+          held = e;
+          break;
+        }
         if (item === NEED_MORE) break;
         left--;
         yield item;
+      }
+      if (held !== null) {
+        const received = q.offset + q.available;
+        if (received >= itemsEnd) throw held;
+        if (final) throw arrayTruncated(arrayAt, count, itemsEnd, received);
+        q.consume(q.available); // only the count of the bytes still matters
+        q.settle();
+        continue;
       }
       if (left === 0 && q.available > 0) throw extraBytes(q.offset, "array");
       if (final) break;
@@ -576,6 +643,11 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
     if (ok) await source.close(false);
     else await source.close(true);
   }
+}
+
+/** decode()'s TRUNCATED error for an array of `count` items at `arrayAt` whose items need the stream to reach `itemsEnd`, where it ended at `end`. */
+function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: number): DecodeError {
+  return endedInside(truncated(arrayAt, itemsEnd - arrayAt, end, `array of ${count} items`), end);
 }
 
 /**
