@@ -12,7 +12,7 @@ import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "./_support/arbitrary.ts";
-import { decode, DecodeError, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import {
   createStreamStats,
   decodeArrayStream,
@@ -1043,7 +1043,7 @@ async function outcome(run: () => Promise<unknown> | AsyncIterable<unknown>): Pr
 }
 
 /** decode()'s error for `bytes`: code, offset and message. */
-function decodeFailure(bytes: Uint8Array, options?: Parameters<typeof decode>[1]): { code: string; offset: number; message: string } {
+function decodeFailure<C>(bytes: Uint8Array, options?: DecodeOptions<C>): { code: string; offset: number; message: string } {
   try {
     decode(bytes, options);
   } catch (e) {
