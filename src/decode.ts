@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badArgument, badKey, DecodeErrorCode, decodeError, extraBytes, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -209,23 +209,25 @@ export class Decoder<ContextType = undefined> {
    * ```
    */
   decode(input: DecodeInput): unknown {
-    if (this.busy) return this.reentrant().decode(input);
+    // a busy decoder (called from an extension decoder) hands over to an idle
+    // one without a frame of its own: nesting through extensions is stack-bound
+    const d = this.busy ? this.reentrant() : this;
     const bytes = toBytes(input);
-    this.busy = true;
+    d.busy = true;
     try {
-      this.setInput(bytes, 0);
-      const value = this.readValue(decodeNesting.depth);
-      if (this.pos !== this.end) {
-        throw extraBytes(this.pos, this.end - this.pos);
+      d.setInput(bytes, 0);
+      const value = d.readValue(decodeNesting.depth);
+      if (d.pos !== d.end) {
+        throw extraBytes(d.pos, d.end - d.pos);
       }
       return value;
     } catch (e) {
-      throw stackOverflow(e, this.pos);
+      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
-      this.bytes = EMPTY;
-      this.view = null;
-      this.busy = false;
+      d.bytes = EMPTY;
+      d.view = null;
+      d.busy = false;
     }
   }
 
@@ -278,21 +280,21 @@ export class Decoder<ContextType = undefined> {
    * ```
    */
   decodeAt(bytes: DecodeInput, offset: number): [unknown, number] {
-    if (this.busy) return this.reentrant().decodeAt(bytes, offset);
+    const d = this.busy ? this.reentrant() : this;
     const input = toBytes(bytes);
     checkOffset(offset, input.length);
-    this.busy = true;
+    d.busy = true;
     try {
-      this.setInput(input, offset);
-      const value = this.readValue(decodeNesting.depth);
-      return [value, this.pos];
+      d.setInput(input, offset);
+      const value = d.readValue(decodeNesting.depth);
+      return [value, d.pos];
     } catch (e) {
-      throw stackOverflow(e, this.pos);
+      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
-      this.bytes = EMPTY;
-      this.view = null;
-      this.busy = false;
+      d.bytes = EMPTY;
+      d.view = null;
+      d.busy = false;
     }
   }
 
@@ -332,9 +334,17 @@ export class Decoder<ContextType = undefined> {
     throw decodeError(`Cannot decode array at offset ${offset}: unrecognized array type byte 0x${t.toString(16)}`, offset, DecodeErrorCode.INVALID_BYTE);
   }
 
-  /** A decoder for calls made while this one is busy (from an extension decoder). */
+  /**
+   * A free decoder for calls made while this one is busy (from an extension
+   * decoder): the first idle one down the chain of children, made on first
+   * need. Found in a loop, not by recursion through the busy ones: decode()
+   * with equal options finds this same busy decoder at every level of nested
+   * extensions, and a call at level k must not cost k stack frames.
+   */
   private reentrant(): Decoder<ContextType> {
-    return this.child ?? (this.child = new Decoder(this.options));
+    let d: Decoder<ContextType> = this;
+    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options));
+    return d;
   }
 
   private setInput(bytes: Uint8Array, offset: number): void {
@@ -661,6 +671,8 @@ export class Decoder<ContextType = undefined> {
     decodeNesting.depth = depth + 1;
     try {
       return decodeExt(data, type, this.context);
+    } catch (e) {
+      throw fromExtension(e, this.bytes);
     } finally {
       decodeNesting.depth = outer;
     }

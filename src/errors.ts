@@ -252,7 +252,11 @@ export function badKey(offset: number, key: unknown): DecodeError {
  * nesting deeper than the call stack allows.
  */
 export function stackOverflow(e: unknown, offset: number): unknown {
-  return e instanceof Error && !(e instanceof DecodeError) && /call stack|recursion/.test(e.message)
+  // no RegExp here: this runs near the stack limit, where V8 may compile one
+  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
+  // Allocation failed - process out of memory") instead of throwing
+  let message: unknown;
+  return e instanceof Error && !(e instanceof DecodeError) && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"))
     ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
     : e;
 }
@@ -314,4 +318,56 @@ function describe(value: unknown): string {
 /** A binary whose `ArrayBuffer` was detached (transferred away): it has no bytes left to write. */
 export function detachedBinary(what: string): EncodeError {
   return encodeError(`Cannot encode ${what} that was detached (transferred): it has no bytes`, "INVALID_ARGUMENT");
+}
+
+// ---- decoder: offsets of errors from decodes nested in extension decoders ----
+
+/** The input whose offsets a DecodeError thrown by a nested decode (one called from an extension decoder) counts in. */
+const nestedInputs = new WeakMap<DecodeError, Uint8Array>();
+
+/**
+ * For a decode's `catch`: `e` after {@link stackOverflow}; a DecodeError
+ * thrown by a decode nested in an extension decoder (`nested`) remembers
+ * its `input`, so that the decoder around can count its offsets in its own
+ * input (see {@link fromExtension}).
+ */
+export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nested: boolean): unknown {
+  e = stackOverflow(e, offset);
+  if (nested && e instanceof DecodeError && !nestedInputs.has(e)) nestedInputs.set(e, input);
+  return e;
+}
+
+/**
+ * For an extension call's `catch`: a DecodeError from a decode of a view
+ * into `input` (the extension's payload, as its decoder is given), with its
+ * offset and the offsets in its message counted from the start of `input`
+ * instead of the view, so that every error's offset points into the input
+ * the user passed. Anything else (errors of other kinds, a decode of a
+ * copy) is returned unchanged.
+ */
+export function fromExtension(e: unknown, input: Uint8Array): unknown {
+  const inner = e instanceof DecodeError ? nestedInputs.get(e) : undefined;
+  if (inner === undefined || inner.buffer !== input.buffer) return e;
+  const shift = inner.byteOffset - input.byteOffset;
+  if (shift <= 0 || shift + inner.length > input.length) return e;
+  const err = e as DecodeError;
+  return new DecodeError(shiftOffsets(err.message, shift), err.offset + shift, err.code, err.needed);
+}
+
+/**
+ * `message` with every "offset N" as "offset N+shift". Without a RegExp:
+ * this may run near the stack limit (see {@link stackOverflow}).
+ */
+export function shiftOffsets(message: string, shift: number): string {
+  let out = "";
+  let i = 0;
+  for (;;) {
+    const j = message.indexOf("offset ", i);
+    if (j < 0) return out + message.slice(i);
+    const digits = j + 7;
+    let k = digits;
+    while (k < message.length && message.charCodeAt(k) >= 0x30 && message.charCodeAt(k) <= 0x39) k++;
+    out += message.slice(i, digits) + (k > digits ? String(Number(message.slice(digits, k)) + shift) : "");
+    i = k;
+  }
 }

@@ -10,7 +10,7 @@
  */
 
 import type { DecodeOptions, Int64Mode } from "./decode.ts";
-import { badKey, extraBytes, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
@@ -213,6 +213,8 @@ function reader(): Reader {
       decodeNesting.depth = depth + 1;
       try {
         return decodeExt(data, type, options!.context);
+      } catch (e) {
+        throw fromExtension(e, b);
       } finally {
         decodeNesting.depth = outer;
       }
@@ -236,7 +238,7 @@ function reader(): Reader {
       if (pos !== end) throw extraBytes(pos, end - pos);
       return v;
     } catch (e) {
-      throw stackOverflow(e, pos);
+      throw decodeFailure(e, pos, b, decodeNesting.depth > 0);
     } finally {
       // keep no user memory alive between calls
       b = EMPTY;

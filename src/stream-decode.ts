@@ -1,8 +1,10 @@
 /**
  * Stream decoding: values from a `ReadableStream` or any `AsyncIterable`
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
- * {@link decodeMultiStream}), and the {@link DecoderStream}
- * TransformStream, with optional u32 big-endian length-prefixed framing.
+ * {@link decodeMultiStream}), with optional u32 big-endian length-prefixed
+ * framing. The `DecoderStream` TransformStream is in
+ * src/stream-transform.ts, so that the main entry, which imports this
+ * module, never evaluates `extends TransformStream`.
  *
  * Every stream decoder reports what a whole-input decode of the same bytes
  * would (`decode` for one value, `decodeMulti` for back-to-back values):
@@ -25,8 +27,9 @@
  */
 
 import { Decoder, type DecodeOptions } from "./decode.ts";
-import { DecodeError, DecodeErrorCode, overLimit } from "./errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
 import { bytesOf } from "./input.ts";
+import { decodeLimits, decodeNesting, type DecodeLimits } from "./limits.ts";
 import { BAD, ByteQueue, INCOMPLETE, ValueScanner } from "./stream-queue.ts";
 
 // ---------------------------------------------------------------------------
@@ -47,7 +50,7 @@ export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<n
  * Counters a stream decoder keeps about its buffering, for diagnostics and
  * tests: they show that the work is linear in the bytes and the memory
  * bounded. Create one with {@link createStreamStats} and pass it as the
- * `stats` option, or read {@link DecoderStream.stats}.
+ * `stats` option, or read `DecoderStream.stats`.
  */
 export interface StreamStats {
   /** Bytes received from the source. */
@@ -84,16 +87,16 @@ export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOpti
    * options, which stop a long string or array at its header).
    * @default Infinity
    */
-  maxValueBytes?: number;
+  maxValueBytes?: number | undefined;
   /**
    * An object whose counters the decoder updates as it goes (see
    * {@link StreamStats}); the counters are not reset.
    * @default none
    */
-  stats?: StreamStats;
+  stats?: StreamStats | undefined;
 }
 
-/** Options of {@link decodeMultiStream} and {@link DecoderStream}. */
+/** Options of {@link decodeMultiStream} and `DecoderStream` (src/stream-transform.ts). */
 export interface FramedDecodeOptions<ContextType = undefined> extends StreamDecodeOptions<ContextType> {
   /**
    * Each value is preceded by its length as a u32 big-endian prefix (as
@@ -102,7 +105,7 @@ export interface FramedDecodeOptions<ContextType = undefined> extends StreamDeco
    * copy, with no scanning.
    * @default false
    */
-  lengthPrefixed?: boolean;
+  lengthPrefixed?: boolean | undefined;
 }
 
 /**
@@ -210,7 +213,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
 }
 
 /** Returned by the readers when they need more bytes. */
-const NEED_MORE: unique symbol = Symbol("need more bytes");
+export const NEED_MORE: unique symbol = Symbol("need more bytes");
 type NeedMore = typeof NEED_MORE;
 
 /** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
@@ -235,6 +238,9 @@ const RETRYING = 2; // the scanner found it malformed: retried when the decoder'
 export class StreamReader {
   readonly queue: ByteQueue;
   readonly decoder: Decoder<unknown>;
+  readonly limits: DecodeLimits;
+  /** The nesting depth values are read at: 0, or 1 for the items of {@link decodeArrayStream}'s array. */
+  private depth = 0;
   private readonly scanner: ValueScanner;
   private readonly readValue: ReadAt;
   private readonly readHeader: ReadAt;
@@ -250,8 +256,20 @@ export class StreamReader {
     this.queue = new ByteQueue(options?.stats ?? createStreamStats(), options?.binaryAsView ?? false);
     const d = decoder ?? new Decoder<unknown>(options);
     this.decoder = d;
+    this.limits = decodeLimits(options);
+    checkStreamOptions(options);
     this.scanner = new ValueScanner(options);
-    this.readValue = (bytes, offset) => d.decodeAt(bytes, offset);
+    this.readValue = (bytes, offset) => {
+      if (this.depth === 0) return d.decodeAt(bytes, offset);
+      // an array's items: one level down, as decode() reads them
+      const outer = decodeNesting.depth;
+      decodeNesting.depth = outer + this.depth;
+      try {
+        return d.decodeAt(bytes, offset);
+      } finally {
+        decodeNesting.depth = outer;
+      }
+    };
     this.readHeader = (bytes, offset) => d.readArrayHeader(bytes, offset);
     this.framed = options?.lengthPrefixed ?? false;
     this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
@@ -278,6 +296,11 @@ export class StreamReader {
   /** The item count of an array header, or NEED_MORE. */
   arrayHeader(final: boolean): number | NeedMore {
     return this.read(this.readHeader, final, "array header", false) as number | NeedMore;
+  }
+
+  /** Reads the values that follow as the items of an array (one level deeper). */
+  enterArray(): void {
+    this.depth = 1;
   }
 
   private read(readAt: ReadAt, final: boolean, what: string, scan: boolean): unknown {
@@ -323,7 +346,7 @@ export class StreamReader {
       this.want = available + e.needed;
       if (this.state === FRESH && scan) {
         this.state = SCANNING;
-        this.scanner.begin();
+        this.scanner.begin(this.depth);
         return this.read(readAt, final, what, scan);
       }
       if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
@@ -403,6 +426,23 @@ export class StreamReader {
     this.frameLength = -1;
     return value;
   }
+}
+
+/**
+ * Throws a `DecodeError` (`INVALID_ARGUMENT`) for an invalid stream option:
+ * `maxValueBytes` that is not a non-negative integer (or Infinity),
+ * `lengthPrefixed` that is not a boolean, `stats` that is not an object.
+ * The decode options are checked by the decoder.
+ */
+export function checkStreamOptions(o: FramedDecodeOptions<unknown> | undefined): void {
+  const max: unknown = o?.maxValueBytes;
+  if (max !== undefined && !(typeof max === "number" && max >= 0 && (max % 1 === 0 || max === Infinity))) {
+    throw badArgument("option maxValueBytes", max, "a non-negative integer");
+  }
+  const framed: unknown = o?.lengthPrefixed;
+  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
+  const stats: unknown = o?.stats;
+  if (stats !== undefined && (typeof stats !== "object" || stats === null)) throw badArgument("option stats", stats, "a StreamStats object");
 }
 
 /** A TRUNCATED error at the end of a stream. */
@@ -546,6 +586,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
   const q = reader.queue;
   const source = openSource(stream);
   let left = -1; // items still to come, or -1 before the header
+  // decode() checks an array's item count against the bytes (each item takes one at least) before
+  // its depth and its items: an error is held until the stream has reached `itemsEnd` (then thrown)
+  // or has ended short of it (then the array is truncated, as decode() says)
+  let arrayAt = 0;
+  let count = 0;
+  let itemsEnd = 0;
+  let held: DecodeError | null = null;
   let ok = false;
   try {
     for (;;) {
@@ -557,14 +604,36 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         reader.push(chunk);
       }
       if (left < 0) {
-        const count = reader.arrayHeader(final);
-        if (count !== NEED_MORE) left = count;
+        arrayAt = q.offset;
+        const n = reader.arrayHeader(final);
+        if (n !== NEED_MORE) {
+          if (n > reader.limits.maxArrayLength) throw overLimit("array", arrayAt, n, "maxArrayLength", reader.limits.maxArrayLength);
+          left = count = n;
+          itemsEnd = q.offset + n;
+          reader.enterArray();
+          if (decodeNesting.depth >= reader.limits.maxDepth) held = tooDeepToDecode(arrayAt, reader.limits.maxDepth);
+        }
       }
-      while (left > 0) {
-        const item = reader.next(final);
+      while (left > 0 && held === null) {
+        let item: unknown;
+        try {
+          item = reader.next(final);
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e;
+          held = e;
+          break;
+        }
         if (item === NEED_MORE) break;
         left--;
         yield item;
+      }
+      if (held !== null) {
+        const received = q.offset + q.available;
+        if (received >= itemsEnd) throw held;
+        if (final) throw arrayTruncated(arrayAt, count, itemsEnd, received);
+        q.consume(q.available); // only the count of the bytes still matters
+        q.settle();
+        continue;
       }
       if (left === 0 && q.available > 0) throw extraBytes(q.offset, "array");
       if (final) break;
@@ -574,6 +643,11 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
     if (ok) await source.close(false);
     else await source.close(true);
   }
+}
+
+/** decode()'s TRUNCATED error for an array of `count` items at `arrayAt` whose items need the stream to reach `itemsEnd`, where it ended at `end`. */
+function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: number): DecodeError {
+  return endedInside(truncated(arrayAt, itemsEnd - arrayAt, end, `array of ${count} items`), end);
 }
 
 /**
@@ -631,80 +705,5 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
   } finally {
     if (ok) await source.close(false);
     else await source.close(true);
-  }
-}
-
-/**
- * A WHATWG `TransformStream` from bytes to values: write byte chunks
- * (split anywhere), read the back-to-back MessagePack values in them. Use
- * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
- * backpressure: a chunk is decoded only when the reader wants values, and
- * the values of one chunk are queued together. On malformed input it gives
- * what {@link decodeMultiStream} gives: the values before the bad one, then
- * the error.
- *
- * @example Decoding a fetch body value by value
- * ```ts
- * import { encode } from "@resizable/msgpack";
- * import { DecoderStream } from "@resizable/msgpack/streams";
- * const body = new Response(new Uint8Array([...encode(1), ...encode("two")])).body!;
- * const reader = body.pipeThrough(new DecoderStream()).getReader();
- * const values: unknown[] = [];
- * for (let r = await reader.read(); !r.done; r = await reader.read()) values.push(r.value);
- * console.assert(values[0] === 1 && values[1] === "two");
- * ```
- */
-export class DecoderStream<ContextType = undefined> extends TransformStream<ByteChunk, unknown> {
-  /** Buffering counters of this stream (or the `stats` object passed in the options). */
-  readonly stats: StreamStats;
-
-  /**
-   * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
-   * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
-   */
-  constructor(options?: FramedDecodeOptions<ContextType>) {
-    const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
-    // An error after values of the same chunk is held back until they are read: erroring a
-    // TransformStream drops what is queued on its readable side.
-    let failed = false;
-    let failure: unknown;
-    /** Enqueues values until `next` says NEED_MORE or the bytes run out; keeps an error for later if values went first. */
-    const drain = (controller: TransformStreamDefaultController<unknown>, final: boolean): void => {
-      let sent = false;
-      try {
-        while (!final || reader.queue.available > 0) {
-          const value = reader.next(final);
-          if (value === NEED_MORE) return;
-          controller.enqueue(value);
-          sent = true;
-        }
-      } catch (e) {
-        if (!sent) throw e;
-        failed = true;
-        failure = e;
-      }
-    };
-    super({
-      transform(chunk, controller): void {
-        if (failed) throw failure;
-        reader.push(reader.bytes(chunk));
-        drain(controller, false);
-      },
-      async flush(controller): Promise<void> {
-        if (!failed) {
-          try {
-            drain(controller, true);
-          } catch (e) {
-            failed = true;
-            failure = e;
-          }
-        }
-        if (!failed) return;
-        // values before the error may still be queued: let the reader take them, then error
-        while ((controller.desiredSize ?? 0) < 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        throw failure;
-      },
-    });
-    this.stats = reader.queue.stats;
   }
 }

@@ -12,7 +12,7 @@
  */
 
 import { Decoder as CoreDecoder } from "./decode.ts";
-import { readArray, readMany, readOne, StreamReader, type ByteChunk, type FramedDecodeOptions, type ReadableStreamLike } from "./stream-decode.ts";
+import { checkStreamOptions, readArray, readMany, readOne, StreamReader, type ByteChunk, type FramedDecodeOptions, type ReadableStreamLike } from "./stream-decode.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension
@@ -37,10 +37,12 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * @param options see `DecodeOptions`; the stream methods also take
    *   `maxValueBytes`, `stats` and `lengthPrefixed` (see `FramedDecodeOptions`
    *   in `@resizable/msgpack/streams`)
-   * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder
+   * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder, and
+   *   for an invalid stream option
    */
   constructor(options?: FramedDecodeOptions<ContextType>) {
     super(options);
+    checkStreamOptions(options as FramedDecodeOptions<unknown> | undefined);
     this.#streamOptions = options as FramedDecodeOptions<unknown> | undefined;
   }
 

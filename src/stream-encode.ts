@@ -28,7 +28,7 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
    * an `EncodeError` (code `TOO_LONG`).
    * @default false
    */
-  lengthPrefixed?: boolean;
+  lengthPrefixed?: boolean | undefined;
 }
 
 /** Options of {@link encodeIterable}, {@link encodeToStream} and {@link encodeToReadableStream}. */
@@ -39,13 +39,13 @@ export interface EncodeIterableOptions<ContextType = undefined> extends EncodeOp
    * least this size are yielded as views of the input, without a copy.
    * @default 65536
    */
-  chunkSize?: number;
+  chunkSize?: number | undefined;
 }
 
 /** Options of {@link encodeToStream}. */
 export interface EncodeToStreamOptions<ContextType = undefined> extends EncodeIterableOptions<ContextType> {
   /** Leave the writable stream open after the last chunk, as `pipeTo`'s option of that name. @default false */
-  preventClose?: boolean;
+  preventClose?: boolean | undefined;
 }
 
 /**

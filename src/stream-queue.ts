@@ -181,8 +181,12 @@ export class ValueScanner {
     this.limits = decodeLimits(options);
   }
 
-  /** Starts scanning a new value. */
-  begin(): void {
+  /** The nesting depth of the value being scanned (1 for an array's items). */
+  private depth = 0;
+
+  /** Starts scanning a new value, at nesting depth `depth`. */
+  begin(depth = 0): void {
+    this.depth = depth;
     this.pos = 0;
     this.left = 1;
     this.stack.length = 0;
@@ -300,7 +304,7 @@ export class ValueScanner {
   private open(h: number, n: number, isMap: boolean): number {
     if (n > (isMap ? this.limits.maxMapLength : this.limits.maxArrayLength)) return this.bad(h);
     const need = h + (isMap ? 2 * n : n); // every item takes a byte at least: the decoder checks that first
-    if (this.stack.length >= this.limits.maxDepth) return this.bad(Math.max(h, need));
+    if (this.depth + this.stack.length >= this.limits.maxDepth) return this.bad(Math.max(h, need));
     this.left--;
     this.pos = h;
     if (n > 0) {

@@ -22,7 +22,6 @@ export {
   createStreamStats,
   decodeArrayStream,
   decodeAsync,
-  DecoderStream,
   decodeMultiStream,
   type ByteChunk,
   type FramedDecodeOptions,
@@ -30,6 +29,7 @@ export {
   type StreamDecodeOptions,
   type StreamStats,
 } from "./stream-decode.ts";
+export { DecoderStream } from "./stream-transform.ts";
 export {
   EncoderStream,
   encodeIterable,

@@ -4,6 +4,8 @@
  * nesting through extensions and past the call stack, bad arguments and
  * options.
  */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import * as mini from "../src/mini.ts";
@@ -182,6 +184,20 @@ describe("decode() nesting through extensions", () => {
     }
   });
 
+  test.each(reentrant)("an error in a payload decoded by %s has its offset in the outer input; a decode of a copy keeps its own", (_, inner) => {
+    // Set([Set([[], 0xc1])]): the reserved byte inside two extension payloads, at the input's last byte
+    const bytes = nestedSets(2, Uint8Array.of(0x92, 0x90, 0xc1));
+    const at = bytes.length - 1;
+    const codec = setCodec(inner);
+    for (const run of [() => decode(bytes, { extensionCodec: codec }), () => new Decoder({ extensionCodec: codec }).decode(bytes), () => mini.decode(bytes, { extensionCodec: codec })]) {
+      const e = failure(run);
+      expect(e).toMatchObject({ code: "INVALID_BYTE", offset: at });
+      expect(e.message).toBe(`Cannot decode value at offset ${at}: unrecognized type byte 0xc1 (reserved)`);
+    }
+    const copying = setCodec((data, c) => inner(data.slice(), c));
+    expect(failure(() => decode(bytes, { extensionCodec: copying }))).toMatchObject({ code: "INVALID_BYTE", offset: 3 });
+  });
+
   test("a bare extension inside an extension counts too: no chain of them reaches the stack", () => {
     const codec = new ExtensionCodec();
     codec.register({ type: 2, encode: () => null, decode: (data) => ({ inner: decode(data, { extensionCodec: codec }) }) });
@@ -246,6 +262,41 @@ describe("decode() nesting past the call stack", () => {
     expect(decoder.decode(nestedSets(3))).toEqual(new Set([new Set([new Set([[]])])]));
     expect(decode(encode({ a: 1 }))).toEqual({ a: 1 });
   });
+
+  // The overflow is caught by the innermost decode, near the stack limit: a RegExp compiled there
+  // (V8 tiers a regexp up to native code on its second use) ended the process with "FATAL ERROR:
+  // RegExpCompiler Allocation failed". Run in a child, from the built package, as a crash would end
+  // the test worker. Where the overflow lands depends on the stack size, so several are tried.
+  test("stack overflows deep inside re-entrant extension decoders, 200 times: the process survives, every one is MAX_DEPTH", async () => {
+    const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+    const script = `
+      import { decode, ExtensionCodec } from ${JSON.stringify(dist + "index.js")};
+      const levels = 20000, sizes = [1];
+      const head = (n) => (n < 256 ? [0xc7, n, 1] : n < 65536 ? [0xc8, n >> 8, n & 255, 1] : [0xc9, n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255, 1]);
+      for (let i = 0; i < levels; i++) sizes.push(head(sizes[i] + 1).length + sizes[i] + 1);
+      const bytes = new Uint8Array(sizes[levels]);
+      let at = 0;
+      for (let i = levels; i > 0; i--) { const h = [...head(sizes[i - 1] + 1), 0x91]; bytes.set(h, at); at += h.length; }
+      bytes[at] = 0x90;
+      const codec = new ExtensionCodec();
+      const options = { extensionCodec: codec, maxDepth: Infinity };
+      codec.register({ type: 1, encode: () => null, decode: (data) => new Set(decode(data, options)) });
+      const codes = new Set();
+      for (let i = 0; i < 200; i++) {
+        const from = (n) => (n === 0 ? (() => { try { decode(bytes, options); } catch (e) { return e.code ?? String(e); } })() : from(n - 1));
+        codes.add(from(i % 37));
+      }
+      console.log(JSON.stringify([...codes]));
+    `;
+    for (const stackSize of [500, 700, 800, 950]) {
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(process.execPath, [`--stack-size=${stackSize}`, "--input-type=module", "-e", script], { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+          err ? reject(new Error(`--stack-size=${stackSize}: ${err.message}\n${stderr.slice(0, 500)}`)) : resolve(stdout),
+        );
+      });
+      expect(JSON.parse(out), `--stack-size=${stackSize}`).toEqual(["MAX_DEPTH"]);
+    }
+  }, 120_000);
 
   test("an extension decoder's own errors pass through unchanged", () => {
     const codec = new ExtensionCodec();

@@ -128,11 +128,17 @@ export { value, later, small, wrong };
  */
 const TS_EXACT_OPTIONAL_CONSUMER = `
 import { decode, encode, Decoder, Encoder } from "${NAME}";
+import { decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "${NAME}/streams";
 const maxDepth: number | undefined = Math.random() > 2 ? 8 : undefined;
 const bytes: Uint8Array = encode({ a: 1 }, { maxDepth, sortKeys: undefined, extensionCodec: undefined });
 const value: unknown = decode(bytes, { maxDepth: undefined, useMap: undefined, maxStrLength: undefined });
 const again: Uint8Array = new Encoder({ ignoreUndefined: undefined }).encode(new Decoder({ int64: undefined }).decode(bytes));
-export { value, again };
+async function* chunks() { yield bytes; }
+const streamed: Promise<unknown> = decodeAsync(chunks(), { maxValueBytes: undefined, stats: undefined, useMap: undefined });
+const many: AsyncGenerator<unknown> = decodeMultiStream(chunks(), { lengthPrefixed: undefined, maxValueBytes: undefined });
+const transforms = [new DecoderStream({ lengthPrefixed: undefined, stats: undefined }), new EncoderStream({ lengthPrefixed: undefined })];
+const pieces: Iterable<Uint8Array> = encodeIterable({ a: 1 }, { chunkSize: undefined });
+export { value, again, streamed, many, transforms, pieces };
 `;
 
 const COMPILER_OPTIONS = {
@@ -252,9 +258,7 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     }
   }
 
-  // Expected to fail until the option interfaces accept `undefined` for every
-  // optional field (\`maxDepth?: number | undefined\`): then turn it into a plain test.
-  test.fails.each(COMPILERS)("$name: options may be written with undefined under exactOptionalPropertyTypes", async (compiler) => {
+  test.each(COMPILERS)("$name: options may be written with undefined under exactOptionalPropertyTypes", async (compiler) => {
     const { r } = await typeCheck(compiler, "exact");
     expect(r.code, explain(`${compiler.name} tsc -p tsconfig.exact.json`, r)).toBe(0);
   }, 200_000);

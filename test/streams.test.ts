@@ -13,7 +13,7 @@ import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "./_support/arbitrary.ts";
-import { decode, DecodeError, decodeMulti, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import {
   createStreamStats,
   decodeArrayStream,
@@ -279,7 +279,9 @@ describe("stream decoders: truncation and malformed input", () => {
     const err = await decodeAsync(chunked(cut(bytes.subarray(0, 30), [10]))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DecodeError);
     expect(err).toMatchObject({ code: "TRUNCATED", needed: 12, offset: 0 });
-    expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
+    expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: insufficient data, input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
+    // decode()'s message for the same bytes, and where the stream ended
+    expect(() => decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: (err as Error).message.replace(/ \(the stream ended at offset 30\)$/, "") }));
   });
 
   it("the missing count of a truncated container counts every item still to come", async () => {
@@ -889,5 +891,134 @@ describe("README streaming examples (Node)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// ---- options, decodeArrayStream against decode(), errors from extension decoders ----
+
+/** What a promise or an async iterable gives: its values, then the DecodeError (code, offset, message) it ends with. */
+async function outcome(run: () => Promise<unknown> | AsyncIterable<unknown>): Promise<{ values: unknown[]; error?: { code: string; offset: number; message: string } }> {
+  const values: unknown[] = [];
+  try {
+    const r = run();
+    if (r instanceof Promise) values.push(await r);
+    else for await (const v of r) values.push(v);
+    return { values };
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    return { values, error: { code: e.code, offset: e.offset, message: e.message } };
+  }
+}
+
+/** decode()'s error for `bytes`: code, offset and message. */
+function decodeFailure<C>(bytes: Uint8Array, options?: DecodeOptions<C>): { code: string; offset: number; message: string } {
+  try {
+    decode(bytes, options);
+  } catch (e) {
+    if (e instanceof DecodeError) return { code: e.code, offset: e.offset, message: e.message };
+    throw e;
+  }
+  throw new Error("decode() succeeded");
+}
+
+describe("stream decoders: the stream options under the decoders' option checks", () => {
+  it("decodeAsync, decodeArrayStream, decodeMultiStream, DecoderStream and the main Decoder take maxValueBytes, stats and lengthPrefixed with decode options", async () => {
+    const bytes = encode([1, "two", { three: 3 }]);
+    const framed = concat([Uint8Array.of(0, 0, 0, bytes.length), bytes]);
+    const stats = createStreamStats();
+    const decodeOptions = { maxDepth: 4, useMap: false, int64: "auto" as const, maxStrLength: 10 };
+    expect(await decodeAsync(chunked(cut(bytes, [2])), { ...decodeOptions, maxValueBytes: 100, stats })).toEqual([1, "two", { three: 3 }]);
+    expect(stats.bytesIn).toBe(bytes.length);
+    const items: unknown[] = [];
+    for await (const v of decodeArrayStream(chunked([bytes]), { ...decodeOptions, maxValueBytes: 10, stats: createStreamStats() })) items.push(v);
+    expect(items).toEqual([1, "two", { three: 3 }]);
+    const values: unknown[] = [];
+    for await (const v of decodeMultiStream(chunked(cut(framed, [3])), { ...decodeOptions, lengthPrefixed: true, maxValueBytes: 100 })) values.push(v);
+    expect(values).toEqual([[1, "two", { three: 3 }]]);
+    const reader = readableOf([framed]).pipeThrough(new DecoderStream({ ...decodeOptions, lengthPrefixed: true, stats: createStreamStats() })).getReader();
+    expect((await reader.read()).value).toEqual([1, "two", { three: 3 }]);
+    const decoder = new MainDecoder({ ...decodeOptions, maxValueBytes: 100, lengthPrefixed: true, stats: createStreamStats() });
+    const fromDecoder: unknown[] = [];
+    for await (const v of decoder.decodeStream(chunked([framed]))) fromDecoder.push(v);
+    expect(fromDecoder).toEqual([[1, "two", { three: 3 }]]);
+    // undefined means the default
+    expect(await decodeAsync(chunked([bytes]), { maxValueBytes: undefined, stats: undefined, maxDepth: undefined })).toEqual([1, "two", { three: 3 }]);
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ["maxValueBytes -1", { maxValueBytes: -1 }, /^Cannot decode: option maxValueBytes is -1, not a non-negative integer$/],
+    ["maxValueBytes 1.5", { maxValueBytes: 1.5 }, /^Cannot decode: option maxValueBytes is 1\.5, not a non-negative integer$/],
+    ["lengthPrefixed 1", { lengthPrefixed: 1 }, /^Cannot decode: option lengthPrefixed is 1, not a boolean$/],
+    ["stats 5", { stats: 5 }, /^Cannot decode: option stats is 5, not a StreamStats object$/],
+    ["maxDepth -1 (a decode option)", { maxDepth: -1 }, /^Cannot decode: option maxDepth is -1, not a non-negative integer$/],
+  ])("an invalid option (%s) is INVALID_ARGUMENT from every stream decoder", async (_, options, message) => {
+    const check = (e: unknown) => {
+      expect(e).toBeInstanceOf(DecodeError);
+      expect(e).toMatchObject({ code: "INVALID_ARGUMENT", offset: 0 });
+      expect((e as Error).message).toMatch(message);
+    };
+    const bytes = encode([1]);
+    check(await decodeAsync(chunked([bytes]), options).catch((e: unknown) => e));
+    check(await decodeArrayStream(chunked([bytes]), options).next().catch((e: unknown) => e));
+    check(await decodeMultiStream(chunked([bytes]), options).next().catch((e: unknown) => e));
+    check((() => { try { new DecoderStream(options); } catch (e) { return e; } })());
+    check((() => { try { new MainDecoder(options); } catch (e) { return e; } })());
+  });
+});
+
+describe("decodeArrayStream(): what decode() of the same bytes gives, at the depth decode() reads the items", () => {
+  const nest = (levels: number): Uint8Array => concat([new Uint8Array(levels).fill(0x91), Uint8Array.of(0xc0)]);
+  const cases: [string, Uint8Array, Record<string, unknown>][] = [
+    ["items past maxDepth", nest(7), { maxDepth: 5 }],
+    ["the array itself past maxDepth 0", encode([1, 2]), { maxDepth: 0 }],
+    ["the array past maxDepth 0, with bytes after it", concat([encode([1, 2]), Uint8Array.of(5)]), { maxDepth: 0 }],
+    ["an array over maxArrayLength", encode([1, 2, 3]), { maxArrayLength: 2 }],
+    ["an array cut short after an item", encode([1, 2, 3]).subarray(0, 3), {}],
+    ["an array declaring more items than bytes, with a reserved byte inside", Uint8Array.of(0x95, 0x01, 0xc1, 0x02), {}],
+    ["an array with a reserved byte, long enough", Uint8Array.of(0x93, 0x01, 0xc1, 0x02), {}],
+  ];
+  it.each(cases)("%s: the same error code, offset and message (1-byte and whole chunks)", async (_, bytes, options) => {
+    const want = decodeFailure(bytes, options);
+    for (const chunks of [[bytes], Array.from(bytes, (b) => Uint8Array.of(b))]) {
+      const got = await outcome(() => decodeArrayStream(chunked(chunks), options));
+      expect(got.error, `${chunks.length} chunk(s)`).toBeDefined();
+      expect({ code: got.error!.code, offset: got.error!.offset }).toEqual({ code: want.code, offset: want.offset });
+      expect(got.error!.message.replace(/ \(the stream ended at offset \d+\)$/, "")).toBe(want.message);
+    }
+  });
+
+  it("items within maxDepth decode as decode() gives them", async () => {
+    const bytes = nest(5);
+    const got = await outcome(() => decodeArrayStream(chunked([bytes]), { maxDepth: 5 }));
+    expect(got).toEqual({ values: (decode(bytes, { maxDepth: 5 }) as unknown[]) });
+  });
+});
+
+describe("errors from decodes nested in extension decoders: offsets count in the stream, as in decode()", () => {
+  const codec = new ExtensionCodec();
+  codec.register({ type: 1, encode: () => null, decode: (data) => new Set(decode(data, { extensionCodec: codec }) as unknown[]) });
+  // Set([Set(["ok", 0xc1])]): the reserved byte sits inside two extension payloads
+  const inner = Uint8Array.of(0x92, 0xa2, 0x6f, 0x6b, 0xc1);
+  const mid = concat([Uint8Array.of(0xc7, inner.length + 1, 1, 0x91), inner]);
+  const bytes = concat([Uint8Array.of(0xc7, mid.length + 1, 1, 0x91), mid]);
+  const at = bytes.length - 1;
+
+  it("decode() reports the byte's offset in its input, for each decoder", () => {
+    expect(decodeFailure(bytes, { extensionCodec: codec })).toEqual({ code: "INVALID_BYTE", offset: at, message: `Cannot decode value at offset ${at}: unrecognized type byte 0xc1 (reserved)` });
+    expect(() => new MainDecoder({ extensionCodec: codec }).decode(bytes)).toThrow(expect.objectContaining({ offset: at }));
+  });
+
+  it("the stream decoders report it at its stream offset, after any bytes before it", async () => {
+    const lead = encode("lead");
+    const all = concat([lead, bytes]);
+    for (const chunks of [[all], Array.from(all, (b) => Uint8Array.of(b)), cut(all, [3, 9])]) {
+      const got = await outcome(() => decodeMultiStream(chunked(chunks), { extensionCodec: codec }));
+      expect(got.values).toEqual(["lead"]);
+      expect(got.error).toMatchObject({ code: "INVALID_BYTE", offset: lead.length + at });
+      expect(got.error!.message).toBe(`Cannot decode value at offset ${lead.length + at}: unrecognized type byte 0xc1 (reserved)`);
+    }
+    const arrayed = concat([Uint8Array.of(0x92, 0x01), bytes]);
+    const items = await outcome(() => decodeArrayStream(chunked(Array.from(arrayed, (b) => Uint8Array.of(b))), { extensionCodec: codec }));
+    expect(items).toMatchObject({ values: [1], error: { code: "INVALID_BYTE", offset: 2 + at } });
   });
 });
