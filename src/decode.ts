@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
