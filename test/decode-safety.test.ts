@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
-import { collidingFloats } from "./_support/colliding-floats.ts";
+import { collidingFloats } from "./_support/v8-hash.ts";
 
 /** Runs `run` and returns the DecodeError it throws, failing on anything else. */
 function failure(run: () => unknown): DecodeError {
