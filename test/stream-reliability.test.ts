@@ -6,42 +6,12 @@ import { execFile } from "node:child_process";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { chunked, collect, concat, split } from "./_support/streams.ts";
 import { hex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, DecoderStream, decodeMultiStream, type ByteChunk } from "../src/streams.ts";
 
 // ---- helpers ----
-
-async function* chunked<T>(chunks: Iterable<T>): AsyncGenerator<T> {
-  for (const c of chunks) yield c;
-}
-
-/** `bytes` cut into pieces whose sizes `size()` picks. */
-function split(bytes: Uint8Array, size: () => number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
-    const n = Math.max(1, size());
-    out.push(bytes.subarray(at, at + n));
-    at += n;
-  }
-  return out;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 /** What a decode gave: the values, then the error's class, code and offset if it threw. */
 type Outcome = { values: unknown[]; error?: { isDecodeError: boolean; code: unknown; offset: unknown } };

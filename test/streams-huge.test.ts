@@ -3,6 +3,7 @@
 // encodings past 4 GiB. The rest of the stream tests are in streams.test.ts.
 import { freemem } from "node:os";
 import { describe, expect, it } from "vitest";
+import { concat, expectLinear, sameBytes } from "./_support/streams.ts";
 import { encode, Encoder } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, DecoderStream, encodeIterable, EncoderStream, type StreamStats } from "../src/streams.ts";
 
@@ -11,28 +12,6 @@ import { createStreamStats, decodeArrayStream, DecoderStream, encodeIterable, En
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-}
-
-/** Asserts the buffering work is linear: copies, decoding and scanning each a small multiple of the bytes. */
-function expectLinear(stats: StreamStats, total: number, factor: number): void {
-  expect(stats.bytesIn).toBe(total);
-  expect(stats.bytesCopied).toBeLessThanOrEqual(factor * total);
-  expect(stats.bytesDecoded).toBeLessThanOrEqual(factor * total);
-  expect(stats.bytesScanned).toBeLessThanOrEqual(total);
-}
 
 // ---- a 1 GiB record stream through EncoderStream and DecoderStream ----
 

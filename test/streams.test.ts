@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { chunked, collect, concat, cut, expectLinear, readableOf, sameBytes } from "./_support/streams.ts";
 import { mulberry32 } from "./_support/arbitrary.ts";
 import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import {
@@ -35,57 +36,6 @@ const MiB = 1024 * KiB;
 
 /** A seeded generator (mulberry32), so a failure can be replayed from its seed. */
 const rng = mulberry32;
-
-async function* chunked(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  for (const c of chunks) yield c;
-}
-
-/** `bytes` cut at the given positions. */
-function cut(bytes: Uint8Array, at: number[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let prev = 0;
-  for (const p of [...at, bytes.length]) {
-    out.push(bytes.subarray(prev, p));
-    prev = p;
-  }
-  return out;
-}
-
-function readableOf<T>(items: Iterable<T>): ReadableStream<T> {
-  const it = items[Symbol.iterator]();
-  return new ReadableStream<T>({
-    pull(c) {
-      const r = it.next();
-      if (r.done) c.close();
-      else c.enqueue(r.value);
-    },
-  });
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-async function collect<T>(it: AsyncIterable<T> | ReadableStream<T>): Promise<T[]> {
-  const out: T[] = [];
-  if ("getReader" in it) {
-    const reader = it.getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
-    return out;
-  }
-  for await (const x of it) out.push(x);
-  return out;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -167,14 +117,6 @@ function splitPositions(n: number): number[] {
   }
   for (let i = 0; i <= n; i += 997) out.add(i);
   return [...out].sort((a, b) => a - b);
-}
-
-/** Asserts the buffering work is linear: copies, decoding and scanning each a small multiple of the bytes. */
-function expectLinear(stats: StreamStats, total: number, factor: number): void {
-  expect(stats.bytesIn).toBe(total);
-  expect(stats.bytesCopied).toBeLessThanOrEqual(factor * total);
-  expect(stats.bytesDecoded).toBeLessThanOrEqual(factor * total);
-  expect(stats.bytesScanned).toBeLessThanOrEqual(total);
 }
 
 // ---- decoding split streams ----
