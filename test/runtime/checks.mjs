@@ -432,7 +432,8 @@ function chunked(bytes, gen) {
   return chunks;
 }
 
-function readableOf(chunks) {
+/** The chunks as a `ReadableStream` that pulls them one at a time. */
+export function readableOf(chunks) {
   let i = 0;
   return new ReadableStream({
     pull(controller) {

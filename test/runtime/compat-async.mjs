@@ -15,6 +15,7 @@
 // summary, or throws (exit code 1).
 import { pathToFileURL } from "node:url";
 import process from "node:process";
+import { readableOf } from "./checks.mjs";
 
 function parseArgs(argv) {
   const args = { module: undefined, oracle: false };
@@ -108,15 +109,6 @@ async function* asyncIterableOf(chunks) {
   }
 }
 
-function readableOf(chunks) {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]);
-      else controller.close();
-    },
-  });
-}
 
 /** The chunk forms @msgpack/msgpack accepts: ArrayLike<number>, ArrayBuffer and any view. */
 const CHUNK_FORMS = {
