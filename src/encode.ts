@@ -16,6 +16,7 @@ import {
   EncodeError,
   invalidCount,
   invalidEncodeOption,
+  isEngineStackOverflow,
   outOfStack,
   tooDeepAt,
   tooLong,
@@ -216,10 +217,6 @@ function checkOptions(o: object): void {
   }
 }
 
-/** Whether `e` is the engine's "out of call stack" error (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
-function isStackOverflow(e: unknown): boolean {
-  return (e instanceof RangeError || (e as Error | null)?.name === "InternalError") && !(e instanceof EncodeError) && /call stack|recursion/i.test((e as Error).message);
-}
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
@@ -478,7 +475,7 @@ export class Encoder<ContextType = undefined> {
     try {
       this.encodeValue(value, depth);
     } catch (e) {
-      const error = isStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
+      const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
       this.stop();
       throw error;
     }

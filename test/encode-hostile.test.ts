@@ -451,3 +451,37 @@ describe("the mini encoder follows the main one", () => {
     expect(reads).toBe(1);
   });
 });
+
+// The overflow is caught by the innermost encode, near the stack limit: a RegExp compiled there can
+// end the process with "FATAL ERROR: RegExpCompiler Allocation failed" instead of throwing. Run in a
+// child, from the built package, as a crash would end the test worker. Where the overflow lands
+// depends on the stack size, so several are tried.
+describe("encode: stack overflows near the stack limit", () => {
+  test("stack overflows deep inside re-entrant extension encoders, 200 times: the process survives, every one is MAX_DEPTH", async () => {
+    const { execFile } = await import("node:child_process");
+    const { fileURLToPath } = await import("node:url");
+    const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+    const script = `
+      import { encode, ExtensionCodec } from ${JSON.stringify(dist + "index.js")};
+      const codec = new ExtensionCodec();
+      const options = { extensionCodec: codec, maxDepth: Infinity };
+      codec.register({ type: 1, encode: (v) => (v instanceof Set ? encode([...v], options) : null), decode: () => null });
+      let value = [];
+      for (let i = 0; i < 20000; i++) value = new Set([[value]]);
+      const codes = new Set();
+      for (let i = 0; i < 200; i++) {
+        const from = (n) => (n === 0 ? (() => { try { encode(value, options); return "no error"; } catch (e) { return e.code ?? String(e); } })() : from(n - 1));
+        codes.add(from(i % 37));
+      }
+      console.log(JSON.stringify([...codes]));
+    `;
+    for (const stackSize of [500, 700, 800, 950]) {
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(process.execPath, [`--stack-size=${stackSize}`, "--input-type=module", "-e", script], { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+          err ? reject(new Error(`--stack-size=${stackSize}: ${err.message}\n${stderr.slice(0, 500)}`)) : resolve(stdout),
+        );
+      });
+      expect(JSON.parse(out), `--stack-size=${stackSize}`).toEqual(["MAX_DEPTH"]);
+    }
+  }, 120_000);
+});
