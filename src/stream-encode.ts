@@ -495,13 +495,18 @@ function* mapItems(map: Map<unknown, unknown>): Generator<unknown, void, undefin
  * more are yielded as views of your data, without a copy.
  *
  * The value is read as you iterate: don't modify it, or the binaries in
- * it, until the chunks have been consumed. Each chunk is sealed: the
- * encoder never writes to it after yielding it.
+ * it, until the chunks have been consumed. As with `encode`, each property
+ * is read once (a getter runs once), and an array, `Map` or `Set` whose
+ * count changes while it is written throws an `EncodeError` (code
+ * `CHANGED`) rather than yielding wrong bytes; the chunks yielded before
+ * are then not a whole value. Each chunk is sealed: the encoder never
+ * writes to it after yielding it.
  *
  * @param value the value to encode, as for `encode`
  * @param options see {@link EncodeOptions}; `chunkSize` (default 65536)
  * @returns a generator of chunks
  * @throws {EncodeError} (from the generator) as `encode`, after the chunks before the bad part
+ *   (code `CHANGED` for a container whose count changed while it was written)
  * @throws {RangeError} for a `chunkSize` below 1 or above 2^31
  *
  * @example
