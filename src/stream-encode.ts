@@ -258,8 +258,12 @@ class ChunkedEncoder {
       return size >= limit;
     };
     if (obj instanceof Map || obj instanceof Set) {
-      for (const entry of obj) {
-        if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
+      try {
+        for (const entry of obj) {
+          if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
+        }
+      } catch {
+        // unreadable (a Proxy around a Map, say): small, so that the core encodes it and reports it
       }
       return size;
     }

@@ -1084,6 +1084,16 @@ describe("encodeIterable(): values that change while they are encoded, as encode
     expect(s.message).toMatch(/^Cannot encode Set: it changed while being encoded \(2 entries, then 3\)$/);
   });
 
+  it("a Proxy around a Map or Set throws the EncodeError encode() throws, not a TypeError", () => {
+    for (const inner of [new Proxy(new Map([[1, 2]]), {}), new Proxy(new Set([1]), {})]) {
+      for (const value of [inner, { a: inner, b: "x".repeat(40) }]) {
+        const e = failure(() => run(value, { chunkSize: 16 }));
+        expect(e.code).toBe("UNSUPPORTED_TYPE");
+        expect(e.message).toMatch(/^Cannot encode (Map|Set) at \$\S*: its entries cannot be read \(TypeError: /);
+      }
+    }
+  });
+
   it("still writes the bytes of encode() for the same values left unchanged", () => {
     const value = { list: Array.from({ length: 300 }, (_, i) => ({ i, s: `v${i}` })), m: new Map([[1, "a"], [2, "b"]]), set: new Set([1, 2, 3]) };
     for (const chunkSize of [1, 16, 64, 4096]) expect(sameBytes(run(value, { chunkSize }), encode(value))).toBe(true);
