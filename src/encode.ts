@@ -16,6 +16,7 @@ import {
   EncodeError,
   invalidCount,
   invalidEncodeOption,
+  isEngineStackOverflow,
   outOfStack,
   tooDeepAt,
   tooLong,
@@ -127,7 +128,8 @@ export interface EncodeOptions<ContextType = undefined> {
   maxByteLength?: number | undefined;
   /**
    * How output grows past the scratch (for benchmarks and tests):
-   * `"auto"`, `"resizable"`, `"doubling"`, `"exact"` or `"chunks"`. See {@link SinkStrategy}.
+   * `"auto"`, `"resizable"`, `"doubling"`, `"exact"` or `"chunks"`. See {@link SinkStrategy};
+   * `"exact"` reads the value twice (it measures it first).
    * @default "auto"
    */
   sink?: SinkStrategy | undefined;
@@ -216,10 +218,6 @@ function checkOptions(o: object): void {
   }
 }
 
-/** Whether `e` is the engine's "out of call stack" error (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
-function isStackOverflow(e: unknown): boolean {
-  return (e instanceof RangeError || (e as Error | null)?.name === "InternalError") && !(e instanceof EncodeError) && /call stack|recursion/i.test((e as Error).message);
-}
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
@@ -478,7 +476,7 @@ export class Encoder<ContextType = undefined> {
     try {
       this.encodeValue(value, depth);
     } catch (e) {
-      const error = isStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
+      const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
       this.stop();
       throw error;
     }
@@ -823,22 +821,7 @@ export class Encoder<ContextType = undefined> {
     if (n >>> 0 !== n) throw this.badCount(n, what);
     const s = this.sink;
     if (s.pos + 5 > s.bytes.length) s.grow(5);
-    const b = s.bytes;
-    let p = s.pos;
-    if (n < 16) {
-      b[p++] = fix | n; // fixarray / fixmap
-    } else if (n < 0x10000) {
-      b[p++] = code16; // array 16 / map 16
-      b[p++] = n >> 8;
-      b[p++] = n;
-    } else {
-      b[p++] = code16 + 1; // array 32 / map 32
-      b[p++] = n >>> 24;
-      b[p++] = n >> 16;
-      b[p++] = n >> 8;
-      b[p++] = n;
-    }
-    s.pos = p;
+    s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
   }
 
   private encodeBinary(bytes: Uint8Array): void {
@@ -846,23 +829,7 @@ export class Encoder<ContextType = undefined> {
     if (n > 0xffffffff) throw tooLong("binary", n);
     const s = this.sink;
     if (s.pos + 5 > s.bytes.length) s.grow(5);
-    const b = s.bytes;
-    let p = s.pos;
-    if (n < 0x100) {
-      b[p++] = 0xc4; // bin 8
-      b[p++] = n;
-    } else if (n < 0x10000) {
-      b[p++] = 0xc5; // bin 16
-      b[p++] = n >> 8;
-      b[p++] = n;
-    } else {
-      b[p++] = 0xc6; // bin 32
-      b[p++] = n >>> 24;
-      b[p++] = n >> 16;
-      b[p++] = n >> 8;
-      b[p++] = n;
-    }
-    s.pos = p;
+    s.pos = writeBinHeader(s.bytes, s.pos, n);
     s.append(bytes);
   }
 
@@ -1094,6 +1061,48 @@ function kidsOf(value: object, sortKeys: boolean): Array<[string, unknown]> {
     for (const k of keys) add(/^[A-Za-z_$][\w$]*$/.test(k) ? "." + k : `[${JSON.stringify(k)}]`, (value as Record<string, unknown>)[k]);
   }
   return kids;
+}
+
+/**
+ * Writes the fix / 16 / 32 header of an array (`fix` 0x90, `code16` 0xdc)
+ * or map (0x80, 0xde) of `n` items (an integer below 2^32) at `p` in `b`,
+ * which has 5 bytes of room there; returns the position after it. Shared
+ * with the chunked stream encoder.
+ */
+export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: number, code16: number): number {
+  if (n < 16) {
+    b[p++] = fix | n; // fixarray / fixmap
+  } else if (n < 0x10000) {
+    b[p++] = code16; // array 16 / map 16
+    b[p++] = n >> 8;
+    b[p++] = n;
+  } else {
+    b[p++] = code16 + 1; // array 32 / map 32
+    b[p++] = n >>> 24;
+    b[p++] = n >> 16;
+    b[p++] = n >> 8;
+    b[p++] = n;
+  }
+  return p;
+}
+
+/** Writes the bin 8 / 16 / 32 header of `n` bytes (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
+export function writeBinHeader(b: Uint8Array, p: number, n: number): number {
+  if (n < 0x100) {
+    b[p++] = 0xc4; // bin 8
+    b[p++] = n;
+  } else if (n < 0x10000) {
+    b[p++] = 0xc5; // bin 16
+    b[p++] = n >> 8;
+    b[p++] = n;
+  } else {
+    b[p++] = 0xc6; // bin 32
+    b[p++] = n >>> 24;
+    b[p++] = n >> 16;
+    b[p++] = n >> 8;
+    b[p++] = n;
+  }
+  return p;
 }
 
 /** A long string as the whole value: its UTF-8 written straight into the result. */

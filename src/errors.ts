@@ -252,11 +252,7 @@ export function badKey(offset: number, key: unknown): DecodeError {
  * nesting deeper than the call stack allows.
  */
 export function stackOverflow(e: unknown, offset: number): unknown {
-  // no RegExp here: this runs near the stack limit, where V8 may compile one
-  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
-  // Allocation failed - process out of memory") instead of throwing
-  let message: unknown;
-  return e instanceof Error && !(e instanceof DecodeError) && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"))
+  return !(e instanceof DecodeError) && isEngineStackOverflow(e)
     ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
     : e;
 }
@@ -370,4 +366,20 @@ export function shiftOffsets(message: string, shift: number): string {
     out += message.slice(i, digits) + (k > digits ? String(Number(message.slice(digits, k)) + shift) : "");
     i = k;
   }
+}
+
+// ---- encoder (and decoder): the engine's stack overflow ----
+
+/**
+ * Whether `e` is the engine's "out of call stack" error (V8 and
+ * JavaScriptCore: RangeError "Maximum call stack size exceeded";
+ * SpiderMonkey: InternalError "too much recursion"). Callers exclude their
+ * own errors, whose messages may name the call stack.
+ */
+export function isEngineStackOverflow(e: unknown): boolean {
+  // no RegExp here: this runs near the stack limit, where V8 may compile one
+  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
+  // Allocation failed - process out of memory") instead of throwing
+  let message: unknown;
+  return e instanceof Error && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"));
 }

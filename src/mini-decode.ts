@@ -10,7 +10,7 @@
  */
 
 import type { DecodeOptions, Int64Mode } from "./decode.ts";
-import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "./errors.ts";
+import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";

@@ -94,7 +94,9 @@ const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
  * - `"auto"`: the default; `"resizable"` where the runtime can resize, else `"chunks"`;
  * - `"resizable"`: one resizable `ArrayBuffer`, sized from the estimate, grown in place;
  * - `"doubling"`: a plain buffer that doubles by copying (the classic approach);
- * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes (a pre-pass, which runs the extension encoders too), handed over as the result;
+ * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes, handed over as the result; the pre-pass
+ *   reads the value a first time (getters and extension encoders run twice), so the read-once guarantee
+ *   of the other strategies does not hold for it;
  * - `"chunks"`: a list of chunks concatenated once at the end.
  */
 export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks";

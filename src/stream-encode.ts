@@ -12,8 +12,8 @@
  * @module
  */
 
-import { Encoder, type EncodeOptions } from "./encode.ts";
-import { EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
+import { Encoder, type EncodeOptions, writeBinHeader, writeContainerHeader } from "./encode.ts";
+import { changedAt, EncodeErrorCode, encodeError, invalidCount, tooLong } from "./errors.ts";
 import { ExtData, extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
@@ -179,7 +179,12 @@ class ChunkedEncoder {
     }
     // the same type order as Encoder.encodeObject
     if (Array.isArray(value)) {
-      yield* this.walkArray(value, depth);
+      if (this.small(value)) {
+        this.write(this.encoderAt(depth).encode(value));
+        yield* this.drain();
+        return;
+      }
+      yield* this.walkArray(value, depth, true);
       return;
     }
     const proto = Object.getPrototypeOf(value);
@@ -201,7 +206,16 @@ class ChunkedEncoder {
       return;
     }
     if (value instanceof Set) {
-      yield* this.walkArray([...value], depth);
+      if (this.small(value)) {
+        this.write(this.encoderAt(depth).encode(value));
+        yield* this.drain();
+        return;
+      }
+      // as the core: the items, written as an array, then a check of the size
+      const n = value.size;
+      yield* this.walkArray([...value], depth, false);
+      const after = value.size;
+      if (after !== n) throw changedAt("Set", "", n, after);
       return;
     }
     yield* this.walkRecord(value as Record<string, unknown>, depth);
@@ -217,7 +231,9 @@ class ChunkedEncoder {
    * An upper bound of the encoded size of `value`, walking it only until the
    * bound reaches `chunkSize`: what decides between encoding a part whole
    * (the bound is under `chunkSize`) and splitting it. Costs at most about
-   * `chunkSize` steps, and never more than the part has nodes.
+   * `chunkSize` steps, and never more than the part has nodes. Reads only
+   * data properties, never a getter: an accessor counts as `chunkSize`, so
+   * its object is split and the getter runs once, when its entry is written.
    */
   private sizeOf(value: unknown): number {
     switch (typeof value) {
@@ -241,17 +257,28 @@ class ChunkedEncoder {
       size += typeof v === "string" ? 3 * v.length + 5 : typeof v === "object" && v !== null ? this.objectSize(v, limit - size, depth + 1) : 9;
       return size >= limit;
     };
-    if (Array.isArray(obj)) {
-      for (let i = 0; i < obj.length; i++) if (add(obj[i])) return size;
-    } else if (obj instanceof Map || obj instanceof Set) {
-      for (const entry of obj) {
-        if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
+    if (obj instanceof Map || obj instanceof Set) {
+      try {
+        for (const entry of obj) {
+          if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
+        }
+      } catch {
+        // unreadable (a Proxy around a Map, say): small, so that the core encodes it and reports it
       }
-    } else {
-      for (const key in obj) {
-        if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-        if (add(key) || add((obj as Record<string, unknown>)[key])) return size;
+      return size;
+    }
+    const isArray = Array.isArray(obj);
+    const keys = isArray ? null : Object.keys(obj);
+    const n = isArray ? obj.length : keys!.length;
+    for (let i = 0; i < n; i++) {
+      const key = isArray ? i : keys![i]!;
+      const d = Object.getOwnPropertyDescriptor(obj, key);
+      if (d === undefined) {
+        if (isArray && add(undefined)) return size; // a hole
+        continue; // a key deleted since
       }
+      if (!("value" in d)) return Math.max(size, limit); // an accessor: split down to it
+      if ((!isArray && add(key)) || add(d.value)) return size;
     }
     return size;
   }
@@ -261,62 +288,71 @@ class ChunkedEncoder {
     return this.sizeOf(container) < this.chunkSize;
   }
 
-  private *walkArray(arr: readonly unknown[], depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(arr)) {
-      this.write(this.encoderAt(depth).encode(arr));
-      yield* this.drain();
-      return;
-    }
+  /**
+   * A large array (or a copy of a Set's items): the header, then each item
+   * read once and either batched with its neighbours or, when large, split
+   * further. A `live` array whose length is not the same at the end throws
+   * `CHANGED`.
+   */
+  private *walkArray(arr: readonly unknown[], depth: number, live: boolean): Generator<Uint8Array, void, undefined> {
     const n = arr.length;
     this.writeHeader(n, 0x90, 0xdc, "array");
     const big = this.chunkSize;
-    let from = 0;
-    let batch = 0;
+    let batch: unknown[] = [];
+    let batchSize = 0;
     for (let i = 0; i < n; i++) {
       const item = arr[i];
       const size = this.sizeOf(item);
       if (size >= big) {
-        yield* this.arrayBatch(arr, from, i, depth);
+        yield* this.writeBatch(batch, depth);
+        batch = [];
+        batchSize = 0;
         yield* this.walk(item, depth + 1);
-        from = i + 1;
-        batch = 0;
-      } else if ((batch += size) >= big) {
-        yield* this.arrayBatch(arr, from, i + 1, depth);
-        from = i + 1;
-        batch = 0;
+        continue;
+      }
+      batch.push(item);
+      if ((batchSize += size) >= big) {
+        yield* this.writeBatch(batch, depth);
+        batch = [];
+        batchSize = 0;
       }
     }
-    yield* this.arrayBatch(arr, from, n, depth);
+    yield* this.writeBatch(batch, depth);
+    if (!live) return;
+    const after = arr.length;
+    if (after !== n) throw changedAt("array", "", n, after);
   }
 
-  /** Items `from..to` of an array at `depth`, encoded together as an array whose header is then dropped. */
-  private *arrayBatch(arr: readonly unknown[], from: number, to: number, depth: number): Generator<Uint8Array, void, undefined> {
-    if (to <= from) return;
+  /** Items of a container at `depth` (map entries as key, value, key, value...), encoded by the core as an array whose header is then dropped. */
+  private *writeBatch(items: unknown[], depth: number): Generator<Uint8Array, void, undefined> {
+    if (items.length === 0) return;
     if (this.hasExtensions) {
       // an extension could claim the batch array itself: encode item by item
       const e = this.encoderAt(depth + 1);
-      for (let i = from; i < to; i++) this.write(e.encode(arr[i]));
+      for (let i = 0; i < items.length; i++) this.write(e.encode(items[i]));
     } else {
-      const bytes = this.encoderAt(depth).encode(arr.slice(from, to));
-      this.write(bytes.subarray(headerSize(to - from)));
+      const bytes = this.encoderAt(depth).encode(items);
+      this.write(bytes.subarray(writeContainerHeader(HEADER, 0, items.length, 0x90, 0xdc)));
     }
     yield* this.drain();
   }
 
   private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    let keys = Object.keys(obj);
     if (this.small(obj)) {
       this.write(this.encoderAt(depth).encode(obj));
       yield* this.drain();
       return;
     }
+    // as the core's sortKeys / ignoreUndefined path: every value read once, before the header
+    const keys = Object.keys(obj);
     if (this.sortKeys) keys.sort();
-    if (this.ignoreUndefined) keys = keys.filter((k) => obj[k] !== undefined);
-    yield* this.walkEntries(
-      keys.length,
-      keys.map((k) => [k, obj[k]] as [unknown, unknown]),
-      depth,
-    );
+    const entries: unknown[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const value = obj[keys[i]!];
+      if (value === undefined && this.ignoreUndefined) continue;
+      entries.push(keys[i], value);
+    }
+    yield* this.walkEntries(entries.length / 2, entries.values(), depth, null);
   }
 
   private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
@@ -325,49 +361,43 @@ class ChunkedEncoder {
       yield* this.drain();
       return;
     }
-    yield* this.walkEntries(map.size, map, depth);
+    yield* this.walkEntries(map.size, mapItems(map), depth, map);
   }
 
-  /** A map of `n` entries at `depth`: header, then batches of small entries, large ones split further. */
-  private *walkEntries(n: number, entries: Iterable<[unknown, unknown]>, depth: number): Generator<Uint8Array, void, undefined> {
+  /**
+   * A map of `n` entries at `depth`, given as key, value, key, value...:
+   * header, then batches of small entries, large ones split further.
+   * For a live `Map`, throws `CHANGED` when its entries do not number `n`.
+   */
+  private *walkEntries(n: number, items: Iterator<unknown>, depth: number, map: Map<unknown, unknown> | null): Generator<Uint8Array, void, undefined> {
     this.writeHeader(n, 0x80, 0xde, "map");
     const big = this.chunkSize;
-    let batch: [unknown, unknown][] = [];
+    let batch: unknown[] = [];
     let batchSize = 0;
-    for (const entry of entries) {
-      const size = this.sizeOf(entry[0]) + this.sizeOf(entry[1]);
+    let i = 0;
+    for (let r = items.next(); r.done !== true; r = items.next()) {
+      if (i === n) throw changedAt("Map", "", n, "more");
+      const key = r.value;
+      const value = items.next().value;
+      i++;
+      const size = this.sizeOf(key) + this.sizeOf(value);
       if (size >= big) {
-        yield* this.mapBatch(batch, depth);
+        yield* this.writeBatch(batch, depth);
         batch = [];
         batchSize = 0;
-        yield* this.walk(entry[0], depth + 1);
-        yield* this.walk(entry[1], depth + 1);
+        yield* this.walk(key, depth + 1);
+        yield* this.walk(value, depth + 1);
         continue;
       }
-      batch.push(entry);
+      batch.push(key, value);
       if ((batchSize += size) >= big) {
-        yield* this.mapBatch(batch, depth);
+        yield* this.writeBatch(batch, depth);
         batch = [];
         batchSize = 0;
       }
     }
-    yield* this.mapBatch(batch, depth);
-  }
-
-  /** Entries of a map at `depth`, encoded together as a `Map` whose header is then dropped. */
-  private *mapBatch(entries: [unknown, unknown][], depth: number): Generator<Uint8Array, void, undefined> {
-    if (entries.length === 0) return;
-    if (this.hasExtensions) {
-      const e = this.encoderAt(depth + 1);
-      for (const [k, v] of entries) {
-        this.write(e.encode(k));
-        this.write(e.encode(v));
-      }
-    } else {
-      const bytes = this.encoderAt(depth).encode(new Map(entries));
-      this.write(bytes.subarray(headerSize(entries.length)));
-    }
-    yield* this.drain();
+    yield* this.writeBatch(batch, depth);
+    if (i !== n) throw changedAt(map === null ? "map" : "Map", "", n, i);
   }
 
   private *walkBinary(value: ArrayBufferView | ArrayBufferLike, depth: number): Generator<Uint8Array, void, undefined> {
@@ -379,23 +409,7 @@ class ChunkedEncoder {
       return;
     }
     if (n > 0xffffffff) throw tooLong("binary", n);
-    const h = new Uint8Array(5);
-    let len: number;
-    if (n < 0x100) {
-      h[0] = 0xc4; // bin 8
-      h[1] = n;
-      len = 2;
-    } else if (n < 0x10000) {
-      h[0] = 0xc5; // bin 16
-      h[1] = n >>> 8;
-      h[2] = n;
-      len = 3;
-    } else {
-      h[0] = 0xc6; // bin 32
-      writeU32(h, 1, n);
-      len = 5;
-    }
-    this.write(h.subarray(0, len));
+    this.write(HEADER.slice(0, writeBinHeader(HEADER, 0, n)));
     // fill the current chunk from the payload, then hand the rest over as a view, without copying
     const room = this.pos > 0 ? this.out.length - this.pos : 0;
     this.write(bytes.subarray(0, room));
@@ -406,21 +420,10 @@ class ChunkedEncoder {
     yield* this.drain();
   }
 
-  /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items. */
+  /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items, as the core does. */
   private writeHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n > 0xffffffff) throw tooLong(what, n);
-    const h = new Uint8Array(5);
-    if (n < 16) {
-      h[0] = fix | n; // fixarray / fixmap
-    } else if (n < 0x10000) {
-      h[0] = code16; // array 16 / map 16
-      h[1] = n >>> 8;
-      h[2] = n;
-    } else {
-      h[0] = code16 + 1; // array 32 / map 32
-      writeU32(h, 1, n);
-    }
-    this.write(h.subarray(0, headerSize(n)));
+    if (n >>> 0 !== n) throw Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
+    this.write(HEADER.slice(0, writeContainerHeader(HEADER, 0, n, fix, code16)));
   }
 
   /**
@@ -470,9 +473,15 @@ class ChunkedEncoder {
   }
 }
 
-/** Size of an array or map header for `n` items. */
-function headerSize(n: number): number {
-  return n < 16 ? 1 : n < 0x10000 ? 3 : 5;
+/** Scratch for headers: copied out (`slice`) before it is written again. */
+const HEADER = new Uint8Array(5);
+
+/** A Map's entries as key, value, key, value..., read live (as the core reads a Map). */
+function* mapItems(map: Map<unknown, unknown>): Generator<unknown, void, undefined> {
+  for (const [k, v] of map) {
+    yield k;
+    yield v;
+  }
 }
 
 /**
@@ -490,13 +499,18 @@ function headerSize(n: number): number {
  * more are yielded as views of your data, without a copy.
  *
  * The value is read as you iterate: don't modify it, or the binaries in
- * it, until the chunks have been consumed. Each chunk is sealed: the
- * encoder never writes to it after yielding it.
+ * it, until the chunks have been consumed. As with `encode`, each property
+ * is read once (a getter runs once), and an array, `Map` or `Set` whose
+ * count changes while it is written throws an `EncodeError` (code
+ * `CHANGED`) rather than yielding wrong bytes; the chunks yielded before
+ * are then not a whole value. Each chunk is sealed: the encoder never
+ * writes to it after yielding it.
  *
  * @param value the value to encode, as for `encode`
  * @param options see {@link EncodeOptions}; `chunkSize` (default 65536)
  * @returns a generator of chunks
  * @throws {EncodeError} (from the generator) as `encode`, after the chunks before the bad part
+ *   (code `CHANGED` for a container whose count changed while it was written)
  * @throws {RangeError} for a `chunkSize` below 1 or above 2^31
  *
  * @example

@@ -4,13 +4,12 @@
  * nesting through extensions and past the call stack, bad arguments and
  * options.
  */
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
+import { atStackSizes, DIST } from "./_support/stack-child.ts";
 
 /** Runs `run` and returns the DecodeError it throws, failing on anything else. */
 function failure(run: () => unknown): DecodeError {
@@ -268,9 +267,8 @@ describe("decode() nesting past the call stack", () => {
   // RegExpCompiler Allocation failed". Run in a child, from the built package, as a crash would end
   // the test worker. Where the overflow lands depends on the stack size, so several are tried.
   test("stack overflows deep inside re-entrant extension decoders, 200 times: the process survives, every one is MAX_DEPTH", async () => {
-    const dist = fileURLToPath(new URL("../dist/", import.meta.url));
     const script = `
-      import { decode, ExtensionCodec } from ${JSON.stringify(dist + "index.js")};
+      import { decode, ExtensionCodec } from ${JSON.stringify(DIST + "index.js")};
       const levels = 20000, sizes = [1];
       const head = (n) => (n < 256 ? [0xc7, n, 1] : n < 65536 ? [0xc8, n >> 8, n & 255, 1] : [0xc9, n >>> 24, (n >> 16) & 255, (n >> 8) & 255, n & 255, 1]);
       for (let i = 0; i < levels; i++) sizes.push(head(sizes[i] + 1).length + sizes[i] + 1);
@@ -288,14 +286,7 @@ describe("decode() nesting past the call stack", () => {
       }
       console.log(JSON.stringify([...codes]));
     `;
-    for (const stackSize of [500, 700, 800, 950]) {
-      const out = await new Promise<string>((resolve, reject) => {
-        execFile(process.execPath, [`--stack-size=${stackSize}`, "--input-type=module", "-e", script], { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
-          err ? reject(new Error(`--stack-size=${stackSize}: ${err.message}\n${stderr.slice(0, 500)}`)) : resolve(stdout),
-        );
-      });
-      expect(JSON.parse(out), `--stack-size=${stackSize}`).toEqual(["MAX_DEPTH"]);
-    }
+    for (const [stackSize, out] of await atStackSizes(script, [500, 700, 800, 950])) expect(out, `--stack-size=${stackSize}`).toEqual(["MAX_DEPTH"]);
   }, 120_000);
 
   test("an extension decoder's own errors pass through unchanged", () => {

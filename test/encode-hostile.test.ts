@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import { decode, encode, EncodeError, Encoder, type EncodeOptions, ExtData, ExtensionCodec } from "../src/index.ts";
 import { encode as miniEncode } from "../src/mini.ts";
 import { hex, Random } from "./_support/arbitrary.ts";
+import { atStackSizes, DIST } from "./_support/stack-child.ts";
 
 /** The EncodeError `run` throws (fails the test if it throws anything else or nothing). */
 function encodeError(run: () => unknown): EncodeError {
@@ -450,4 +451,28 @@ describe("the mini encoder follows the main one", () => {
     expect(decode(miniEncode(flaky, { ignoreUndefined: true }))).toEqual({ a: 1, b: 2 });
     expect(reads).toBe(1);
   });
+});
+
+// The overflow is caught by the innermost encode, near the stack limit: a RegExp compiled there can
+// end the process with "FATAL ERROR: RegExpCompiler Allocation failed" instead of throwing. Run in a
+// child, from the built package, as a crash would end the test worker. Where the overflow lands
+// depends on the stack size, so several are tried.
+describe("encode: stack overflows near the stack limit", () => {
+  test("stack overflows deep inside re-entrant extension encoders, 100 times: the process survives, every one is MAX_DEPTH", async () => {
+    const script = `
+      import { encode, ExtensionCodec } from ${JSON.stringify(DIST + "index.js")};
+      const codec = new ExtensionCodec();
+      const options = { extensionCodec: codec, maxDepth: Infinity };
+      codec.register({ type: 1, encode: (v) => (v instanceof Set ? encode([...v], options) : null), decode: () => null });
+      let value = [];
+      for (let i = 0; i < 3000; i++) value = new Set([[value]]);
+      const codes = new Set();
+      for (let i = 0; i < 100; i++) {
+        const from = (n) => (n === 0 ? (() => { try { encode(value, options); return "no error"; } catch (e) { return e.code ?? String(e); } })() : from(n - 1));
+        codes.add(from(i % 37));
+      }
+      console.log(JSON.stringify([...codes]));
+    `;
+    for (const [stackSize, out] of await atStackSizes(script, [500, 700, 800, 950])) expect(out, `--stack-size=${stackSize}`).toEqual(["MAX_DEPTH"]);
+  }, 120_000);
 });

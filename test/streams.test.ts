@@ -964,3 +964,80 @@ describe("errors from decodes nested in extension decoders: offsets count in the
     expect(items).toMatchObject({ values: [1], error: { code: "INVALID_BYTE", offset: 2 + at } });
   });
 });
+
+describe("encodeIterable(): values that change while they are encoded, as encode()", () => {
+  const run = (value: unknown, options: EncodeIterableOptions): Uint8Array => concat([...encodeIterable(value, options)]);
+  const failure = (f: () => unknown): EncodeError => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EncodeError);
+      return e as EncodeError;
+    }
+    throw new Error("no error");
+  };
+
+  it("reads every getter once, in split and whole parts, with and without sortKeys / ignoreUndefined", () => {
+    for (const options of [{ chunkSize: 16 }, { chunkSize: 64, sortKeys: true }, { chunkSize: 16, ignoreUndefined: true }, { chunkSize: 4096 }]) {
+      const reads: string[] = [];
+      const counted = (name: string, v: unknown): PropertyDescriptor => ({ enumerable: true, get: () => (reads.push(name), v) });
+      const inner = Object.defineProperties({}, { a: counted("a", "x".repeat(40)), b: counted("b", [1, 2, 3]) });
+      const value = { list: [inner, Object.defineProperty({}, "c", counted("c", { d: 1 }))], e: 5 };
+      Object.defineProperty(value, "f", counted("f", undefined));
+      const bytes = run(value, options);
+      expect(reads.sort(), JSON.stringify(options)).toEqual(["a", "b", "c", "f"]);
+      const want: Record<string, unknown> = { list: [{ a: "x".repeat(40), b: [1, 2, 3] }, { c: { d: 1 } }], e: 5, f: null };
+      if (options.ignoreUndefined) delete want.f;
+      expect(decode(bytes)).toEqual(want);
+    }
+  });
+
+  it("an array whose length an item's getter changes throws CHANGED instead of writing a truncated array", () => {
+    for (const op of ["clear", "shrink", "grow"] as const) {
+      const arr: unknown[] = [null];
+      arr.push({
+        get x() {
+          if (op === "clear") arr.length = 0;
+          else if (op === "shrink") arr.pop();
+          else arr.push("added");
+          return null;
+        },
+      });
+      const e = failure(() => run(arr, { chunkSize: 16 }));
+      expect(e.code, op).toBe("CHANGED");
+      expect(e.message).toMatch(/^Cannot encode array: it changed while being encoded \(2 entries, then \d\)$/);
+    }
+  });
+
+  it("a Map or Set whose size an entry's getter changes throws CHANGED instead of writing a wrong count", () => {
+    const map = new Map<unknown, unknown>([["a", "x".repeat(20)]]);
+    map.set("b", { get x() { map.set("c", 1); return null; } });
+    const e = failure(() => run(map, { chunkSize: 16 }));
+    expect(e.code).toBe("CHANGED");
+    expect(e.message).toMatch(/^Cannot encode Map: it changed while being encoded \(2 entries, then more\)$/);
+    const shrunk = new Map<unknown, unknown>([["a", "x".repeat(20)]]);
+    shrunk.set("b", { get x() { shrunk.delete("c"); return null; } });
+    shrunk.set("c", 1);
+    expect(failure(() => run(shrunk, { chunkSize: 16 })).code).toBe("CHANGED");
+    const set = new Set<unknown>(["x".repeat(20)]);
+    set.add({ get x() { set.add("more"); return null; } });
+    const s = failure(() => run(set, { chunkSize: 16 }));
+    expect(s.code).toBe("CHANGED");
+    expect(s.message).toMatch(/^Cannot encode Set: it changed while being encoded \(2 entries, then 3\)$/);
+  });
+
+  it("a Proxy around a Map or Set throws the EncodeError encode() throws, not a TypeError", () => {
+    for (const inner of [new Proxy(new Map([[1, 2]]), {}), new Proxy(new Set([1]), {})]) {
+      for (const value of [inner, { a: inner, b: "x".repeat(40) }]) {
+        const e = failure(() => run(value, { chunkSize: 16 }));
+        expect(e.code).toBe("UNSUPPORTED_TYPE");
+        expect(e.message).toMatch(/^Cannot encode (Map|Set) at \$\S*: its entries cannot be read \(TypeError: /);
+      }
+    }
+  });
+
+  it("still writes the bytes of encode() for the same values left unchanged", () => {
+    const value = { list: Array.from({ length: 300 }, (_, i) => ({ i, s: `v${i}` })), m: new Map([[1, "a"], [2, "b"]]), set: new Set([1, 2, 3]) };
+    for (const chunkSize of [1, 16, 64, 4096]) expect(sameBytes(run(value, { chunkSize }), encode(value))).toBe(true);
+  });
+});
