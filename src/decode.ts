@@ -9,116 +9,16 @@
  */
 
 import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
+import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
+import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
-/** How 64-bit integers (int 64, uint 64) decode. */
-export type Int64Mode = "auto" | "number" | "bigint";
-
-/**
- * Options of {@link decode} and {@link Decoder}. Invalid values (a limit
- * that is not a non-negative integer or Infinity, a flag that is not a
- * boolean, an unknown `int64` mode...) throw a `DecodeError` with code
- * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, on the first
- * use of an options object). Unknown names are ignored.
- */
-export interface DecodeOptions<ContextType = undefined> {
-  /**
-   * Extension types to decode; unregistered ones decode as `ExtData`
-   * (type -1 decodes as `Date` unless registered). Types registered after
-   * the decoder was made are used too. An extension decoder gets `data` as
-   * a view into the input (copy it to keep it past the call); a decode
-   * called from inside it continues at the extension's depth + 1, so
-   * `maxDepth` bounds nesting through extensions. Any object with a
-   * `decode(data, type, context)` (@msgpack/msgpack's `ExtensionCodecType`)
-   * may stand in for an `ExtensionCodec`: it then decodes every extension
-   * type, -1 included.
-   * @default no extensions besides the built-in timestamp
-   */
-  extensionCodec?: ExtensionCodecType<ContextType> | undefined;
-  /** Passed to the extension decoders. @default undefined */
-  context?: ContextType | undefined;
-  /**
-   * How int 64 and uint 64 decode: `"auto"` gives a number when the value
-   * is a safe integer and a bigint otherwise; `"bigint"` always a bigint;
-   * `"number"` always a number (values past 2^53 lose precision).
-   * @default "auto"
-   */
-  int64?: Int64Mode | undefined;
-  /**
-   * Decode every 64-bit integer as a bigint (the @msgpack/msgpack name for
-   * `int64: "bigint"`).
-   * @default false
-   */
-  useBigInt64?: boolean | undefined;
-  /**
-   * Decode every map as a `Map` with its keys as decoded (numbers stay
-   * numbers). Otherwise maps decode as plain objects whose number and
-   * bigint keys become string property names (`1` and `"1"` are the same
-   * key), switching to a `Map` that keeps the wire order of the entries
-   * only for other key kinds (binary, boolean, nil, array, map, extension),
-   * number keys still as strings. Caution: number keys in a `Map` let
-   * crafted input pick their hash (engines hash numbers without a seed), so
-   * with `useMap` a hostile map of 100,000 float keys can take seconds.
-   * @default false
-   */
-  useMap?: boolean | undefined;
-  /**
-   * Decode string values as `Uint8Array` (copies, or views with
-   * `binaryAsView`) without UTF-8 decoding, for strings that may not be
-   * valid UTF-8. Map keys stay strings. Their length is checked against
-   * `maxBinLength`.
-   * @default false
-   */
-  rawStrings?: boolean | undefined;
-  /**
-   * Called with every map key (strings too); its result is the key. It
-   * must return a string or a number (a number becomes a property name,
-   * or stays a number with `useMap`), else the decode throws a
-   * `DecodeError` with code `INVALID_KEY`. Maps then never switch to `Map`
-   * without `useMap`.
-   * @default none: keys as described under `useMap`
-   */
-  mapKeyConverter?: ((key: unknown) => string | number) | undefined;
-  /**
-   * Accepted for compatibility with @msgpack/msgpack and ignored: map keys
-   * always go through this decoder's own key cache.
-   * @default undefined
-   */
-  keyDecoder?: unknown;
-  /**
-   * Return bin values as views into the input instead of copies. Faster,
-   * but the result then shares memory with the input.
-   * @default false
-   */
-  binaryAsView?: boolean | undefined;
-  /**
-   * Deepest nesting of arrays, maps and extensions whose decoder decodes
-   * again. Nesting deeper than the engine's call stack allows (about 3,000
-   * levels on Node, more once the decoder is warm) is a `MAX_DEPTH`
-   * `DecodeError` too, whatever this is set to.
-   * @default 512
-   */
-  maxDepth?: number | undefined;
-  /** Longest string, in bytes. @default 4294967295 */
-  maxStrLength?: number | undefined;
-  /** Longest binary, in bytes. @default 4294967295 */
-  maxBinLength?: number | undefined;
-  /** Most items in one array. @default 4294967295 */
-  maxArrayLength?: number | undefined;
-  /** Most entries in one map. @default 4294967295 */
-  maxMapLength?: number | undefined;
-  /** Longest extension payload, in bytes. @default 4294967295 */
-  maxExtLength?: number | undefined;
-}
-
-/** The options type under the name @msgpack/msgpack gives it. */
-export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
+export type { DecodeOptions, DecoderOptions, Int64Mode } from "./decode-options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

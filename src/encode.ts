@@ -34,9 +34,12 @@ import {
   WHOLE_CODEC,
 } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
+import { checkEncodeOptions, type EncodeOptions } from "./encode-options.ts";
+import { strHeaderSize, writeBinHeader, writeContainerHeader, writeStrHeader } from "./format.ts";
+import { findPath } from "./value-path.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
-import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink, type SinkStrategy } from "./sink.ts";
+import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
 import { binaryBytes, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8Length, writeUtf8 } from "./utf8.ts";
@@ -48,124 +51,7 @@ import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8
  */
 const LONE_STRING_MIN_CHARS = 16 * 1024;
 
-/**
- * Options of {@link encode} and {@link Encoder}. Every field may be left
- * out or `undefined` for its default; an invalid value throws an
- * `EncodeError` (`INVALID_ARGUMENT`) when the encoder is made.
- */
-export interface EncodeOptions<ContextType = undefined> {
-  /**
-   * Extension types to try on every object (and every bigint, function and
-   * symbol) before the built-in types, in @msgpack/msgpack's order: types
-   * -1 down to -128, then 0 up to 127, where a `Date` is the timestamp
-   * (-1) unless a type -1 is registered. Types registered later are
-   * honoured. Any object with a `tryToEncode(value, context)` that returns
-   * an `ExtData` or null (@msgpack/msgpack's `ExtensionCodecType`) may
-   * stand in for an {@link ExtensionCodec}: it is asked about every object,
-   * `Date`s included.
-   * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
-   */
-  extensionCodec?: ExtensionCodecType<ContextType> | undefined;
-  /** Passed to the extension encoders. @default undefined */
-  context?: ContextType | undefined;
-  /**
-   * Write object keys in sorted order (code unit order), for canonical
-   * output. Costs a sort per object.
-   * @default false
-   */
-  sortKeys?: boolean | undefined;
-  /**
-   * Write non-integer numbers (and, with `forceIntegerToFloat`, all
-   * numbers) as float 32 instead of float 64. Loses precision.
-   * @default false
-   */
-  forceFloat32?: boolean | undefined;
-  /**
-   * Write every number, integers too, as a float (float 64, or float 32
-   * with `forceFloat32`), as @msgpack/msgpack's option of that name does.
-   * @default false
-   */
-  forceIntegerToFloat?: boolean | undefined;
-  /**
-   * @msgpack/msgpack's 64-bit mode, for use with the decoder's
-   * `useBigInt64`: bigints are written as int 64 / uint 64 without asking
-   * the extensions first, and integer numbers outside the 32-bit ranges
-   * are written as float 64, so that numbers decode as numbers and
-   * bigints as bigints. Without it, extensions get the first try at
-   * bigints, then every bigint is int 64 / uint 64 and every safe integer
-   * number takes its shortest integer form.
-   * @default false
-   */
-  useBigInt64?: boolean | undefined;
-  /**
-   * Leave out object properties whose value is `undefined` instead of
-   * writing them as nil. Costs an array of values per object.
-   * @default false
-   */
-  ignoreUndefined?: boolean | undefined;
-  /**
-   * Deepest nesting of arrays, maps and extensions (an `encode` called
-   * from inside an extension encoder continues at the extension's depth).
-   * Deeper values throw an `EncodeError` with code `MAX_DEPTH`, and values
-   * that contain themselves one with code `CYCLE`. `Infinity` is allowed:
-   * nesting is then bounded by the call stack, still with a `MAX_DEPTH`
-   * error.
-   * @default 512
-   */
-  maxDepth?: number | undefined;
-  /**
-   * Size of the reusable scratch buffer in bytes. Outputs that fit are
-   * returned with one exact-size copy; larger ones move to a growable store.
-   * @default 262144
-   */
-  initialBufferSize?: number | undefined;
-  /**
-   * Ceiling of the resizable store in bytes. The store's actual ceiling is
-   * chosen from the size estimate, up to this; past it, output continues
-   * as a list of chunks. Capped at 2^32.
-   * @default 4294967296
-   */
-  maxByteLength?: number | undefined;
-  /**
-   * How output grows past the scratch (for benchmarks and tests):
-   * `"auto"`, `"resizable"`, `"doubling"`, `"exact"` or `"chunks"`. See {@link SinkStrategy};
-   * `"exact"` reads the value twice (it measures it first).
-   * @default "auto"
-   */
-  sink?: SinkStrategy | undefined;
-  /**
-   * Size the first store from a cheap, bounded estimate of the value
-   * ({@link estimateSize}). Only runs once an output outgrows the scratch.
-   * @default true
-   */
-  estimate?: boolean | undefined;
-  /**
-   * Return results of up to 4 KiB as views into a 16 KiB `ArrayBuffer`
-   * shared by the encoder's next results (as Node's `Buffer` pool does),
-   * instead of each in an `ArrayBuffer` of its own: 2-3x faster for tiny
-   * messages on Node and Deno, where allocating an `ArrayBuffer` costs
-   * ~0.6 µs. Ignored on Bun, where allocating is cheaper than pooling.
-   *
-   * The bytes stay independent (never overwritten), but `result.buffer` is
-   * the whole slab, with other results' bytes in it:
-   * - `structuredClone(result)` and `postMessage(result)` copy all 16 KiB
-   *   (on Node 20, 4-8 µs instead of 1-2 µs for a 15-byte message), other
-   *   results' bytes included;
-   * - transferring it (`postMessage(x, [x.buffer])`) empties every other
-   *   result cut from the same slab (their `length` becomes 0);
-   * - a kept result keeps its slab alive: keeping 1 result in 64 holds
-   *   ~86x their bytes;
-   * - code that reads `result.buffer` without `byteOffset` reads the slab.
-   *
-   * Use it for results consumed at once (written to a socket or a file);
-   * copy one with `result.slice()` before keeping, cloning or transferring it.
-   * @default false
-   */
-  poolResults?: boolean | undefined;
-}
-
-/** @msgpack/msgpack's name for {@link EncodeOptions}. */
-export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
+export type { EncodeOptions, EncoderOptions } from "./encode-options.ts";
 
 /**
  * The depth at which an `encode` called from inside an extension encoder
@@ -193,31 +79,6 @@ function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean)
 
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
-
-const SINKS: readonly string[] = ["auto", "resizable", "doubling", "exact", "chunks"];
-
-/** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
-function checkOptions(o: object): void {
-  const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "estimate", "poolResults"]) {
-    const v = opts[name];
-    if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
-  }
-  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity]];
-  for (const [name, max] of limits) {
-    const v = opts[name];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
-      throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
-    }
-  }
-  const sink = opts.sink;
-  if (sink !== undefined && !SINKS.includes(sink as string)) throw invalidEncodeOption("sink", sink, SINKS.map((x) => `"${x}"`).join(", "));
-  const codec = opts.extensionCodec as { tryToEncode?: unknown } | undefined;
-  if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
-    throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec");
-  }
-}
-
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
@@ -262,7 +123,7 @@ export class Encoder<ContextType = undefined> {
   constructor(options?: EncodeOptions<ContextType>) {
     if (options != null) {
       if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
-      checkOptions(options);
+      checkEncodeOptions(options);
     }
     this.options = options ?? undefined;
     this.extensions = extensionEncoders((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
@@ -971,140 +832,6 @@ export class Encoder<ContextType = undefined> {
   }
 }
 
-/** What {@link findPath} found: the path of the value, and for a cycle the path of its first occurrence. */
-interface Found {
-  path: string;
-  cycleTo?: string;
-}
-
-/** How many values {@link findPath} looks at before giving up. */
-const WALK_BUDGET = 1_000_000;
-
-/**
- * Walks `root` (at `rootDepth`) in the order the encoder writes it, for
- * error messages: stops at `target` found at `targetDepth`, or at the first
- * object that contains itself (a cycle), whichever comes first; null when
- * neither is found. Iterative, so a deep value cannot exhaust the stack
- * here; reads the value again (getters run again) and never calls
- * extensions (objects they would claim are walked as the built-in types).
- */
-function findPath(root: unknown, rootDepth: number, sortKeys: boolean, target: unknown, targetDepth: number): Found | null {
-  interface Frame {
-    value: object;
-    seg: string;
-    kids: Array<[string, unknown]>;
-    next: number;
-    depth: number;
-  }
-  const stack: Frame[] = [];
-  const onChain = new Map<object, number>();
-  const path = (upTo: number, last?: string): string => {
-    const segs = stack.slice(1, upTo + 1).map((f) => f.seg);
-    if (last !== undefined) segs.push(last);
-    const text = segs.length <= 12 ? segs.join("") : `${segs.slice(0, 4).join("")}...(${segs.length - 10} more)...${segs.slice(-6).join("")}`;
-    return "$" + text;
-  };
-  let budget = WALK_BUDGET;
-  /** Looks at one value; returns what it found, or undefined to go on. */
-  const visit = (value: unknown, seg: string, depth: number): Found | undefined => {
-    if (depth === targetDepth && value === target) return { path: path(stack.length - 1, seg) };
-    if (typeof value !== "object" || value === null) return undefined;
-    const at = onChain.get(value);
-    if (at !== undefined) return { path: path(stack.length - 1, seg), cycleTo: path(at) };
-    if (depth >= targetDepth || --budget < 0) return undefined;
-    stack.push({ value, seg, kids: kidsOf(value, sortKeys), next: 0, depth });
-    onChain.set(value, stack.length - 1);
-    return undefined;
-  };
-  try {
-    let found = visit(root, "", rootDepth);
-    while (found === undefined && stack.length > 0 && budget >= 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.next < top.kids.length) {
-        const [seg, kid] = top.kids[top.next++]!;
-        found = visit(kid, seg, top.depth + 1);
-      } else {
-        onChain.delete(top.value);
-        stack.pop();
-      }
-    }
-    return found ?? null;
-  } catch {
-    return null; // a getter or a Proxy threw this time: no path
-  }
-}
-
-/** The children of `value` that may hold objects, functions or symbols, with their path segments, in encoding order. */
-function kidsOf(value: object, sortKeys: boolean): Array<[string, unknown]> {
-  const kids: Array<[string, unknown]> = [];
-  const add = (seg: string, kid: unknown): void => {
-    if ((typeof kid === "object" && kid !== null) || typeof kid === "function" || typeof kid === "symbol") kids.push([seg, kid]);
-  };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) add(`[${i}]`, value[i]);
-  } else if (bytesOf(value) !== undefined || value instanceof Date || value instanceof ExtData) {
-    // leaves
-  } else if (value instanceof Map) {
-    let i = 0;
-    for (const [k, v] of value) {
-      add(`.keys()[${i}]`, k);
-      const simple = typeof k === "string" ? JSON.stringify(k) : typeof k === "number" || typeof k === "boolean" || k == null ? String(k) : null;
-      add(simple === null ? `.values()[${i}]` : `.get(${simple})`, v);
-      i++;
-    }
-  } else if (value instanceof Set) {
-    let i = 0;
-    for (const v of value) add(`[${i++}]`, v);
-  } else {
-    const keys = Object.keys(value);
-    if (sortKeys) keys.sort();
-    for (const k of keys) add(/^[A-Za-z_$][\w$]*$/.test(k) ? "." + k : `[${JSON.stringify(k)}]`, (value as Record<string, unknown>)[k]);
-  }
-  return kids;
-}
-
-/**
- * Writes the fix / 16 / 32 header of an array (`fix` 0x90, `code16` 0xdc)
- * or map (0x80, 0xde) of `n` items (an integer below 2^32) at `p` in `b`,
- * which has 5 bytes of room there; returns the position after it. Shared
- * with the chunked stream encoder.
- */
-export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: number, code16: number): number {
-  if (n < 16) {
-    b[p++] = fix | n; // fixarray / fixmap
-  } else if (n < 0x10000) {
-    b[p++] = code16; // array 16 / map 16
-    b[p++] = n >> 8;
-    b[p++] = n;
-  } else {
-    b[p++] = code16 + 1; // array 32 / map 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
-  }
-  return p;
-}
-
-/** Writes the bin 8 / 16 / 32 header of `n` bytes (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
-export function writeBinHeader(b: Uint8Array, p: number, n: number): number {
-  if (n < 0x100) {
-    b[p++] = 0xc4; // bin 8
-    b[p++] = n;
-  } else if (n < 0x10000) {
-    b[p++] = 0xc5; // bin 16
-    b[p++] = n >> 8;
-    b[p++] = n;
-  } else {
-    b[p++] = 0xc6; // bin 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
-  }
-  return p;
-}
-
 /** A long string as the whole value: its UTF-8 written straight into the result. */
 function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
   const { bytes, at } = encodeUtf8Exact(str, strHeaderSize);
@@ -1112,30 +839,6 @@ function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
   if (n > 0xffffffff) throw tooLong("string", n);
   writeStrHeader(bytes, 0, n, at);
   return bytes;
-}
-
-/** Header size of a str of `n` UTF-8 bytes: fixstr, str 8, str 16 or str 32. */
-function strHeaderSize(n: number): number {
-  return n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
-}
-
-function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void {
-  if (size === 1) {
-    b[p] = 0xa0 | n; // fixstr
-  } else if (size === 2) {
-    b[p] = 0xd9; // str 8
-    b[p + 1] = n;
-  } else if (size === 3) {
-    b[p] = 0xda; // str 16
-    b[p + 1] = n >> 8;
-    b[p + 2] = n;
-  } else {
-    b[p] = 0xdb; // str 32
-    b[p + 1] = n >>> 24;
-    b[p + 2] = n >> 16;
-    b[p + 3] = n >> 8;
-    b[p + 4] = n;
-  }
 }
 
 const defaultEncoder = new Encoder();

@@ -54,7 +54,7 @@ const KINDS: Record<string, number> = {
   mapKeyConverter: 3,
   extensionCodec: 4,
 };
-const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec"];
+const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method"];
 
 /**
  * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid

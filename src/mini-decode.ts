@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { DecodeOptions, Int64Mode } from "./decode.ts";
+import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";

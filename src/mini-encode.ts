@@ -15,7 +15,7 @@
  */
 
 import { concat } from "./concat.ts";
-import type { EncodeOptions } from "./encode.ts";
+import type { EncodeOptions } from "./encode-options.ts";
 import { badExtPayload, bigintOutOfRange, changedAt, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
 import { checkExtType, ExtData, extensionEncoders, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
 import { bytesOf } from "./input.ts";

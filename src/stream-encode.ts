@@ -12,7 +12,8 @@
  * @module
  */
 
-import { Encoder, type EncodeOptions, writeBinHeader, writeContainerHeader } from "./encode.ts";
+import { Encoder, type EncodeOptions } from "./encode.ts";
+import { writeBinHeader, writeContainerHeader } from "./format.ts";
 import { changedAt, EncodeErrorCode, encodeError, invalidCount, tooLong } from "./errors.ts";
 import { ExtData, extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
 import { bytesOf } from "./input.ts";

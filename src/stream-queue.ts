@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { DecodeOptions } from "./decode.ts";
+import type { DecodeOptions } from "./decode-options.ts";
 import { decodeLimits, type DecodeLimits } from "./limits.ts";
 import type { StreamStats } from "./stream-decode.ts";
 

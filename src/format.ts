@@ -1,0 +1,76 @@
+/**
+ * MessagePack header forms: which first byte and length field each kind
+ * takes for each size, written at a position of a byte array. Used by the
+ * encoder and the chunked stream encoder.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+/**
+ * Writes the fix / 16 / 32 header of an array (`fix` 0x90, `code16` 0xdc)
+ * or map (0x80, 0xde) of `n` items (an integer below 2^32) at `p` in `b`,
+ * which has 5 bytes of room there; returns the position after it. Shared
+ * with the chunked stream encoder.
+ */
+export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: number, code16: number): number {
+  if (n < 16) {
+    b[p++] = fix | n; // fixarray / fixmap
+  } else if (n < 0x10000) {
+    b[p++] = code16; // array 16 / map 16
+    b[p++] = n >> 8;
+    b[p++] = n;
+  } else {
+    b[p++] = code16 + 1; // array 32 / map 32
+    b[p++] = n >>> 24;
+    b[p++] = n >> 16;
+    b[p++] = n >> 8;
+    b[p++] = n;
+  }
+  return p;
+}
+
+/** Writes the bin 8 / 16 / 32 header of `n` bytes (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
+export function writeBinHeader(b: Uint8Array, p: number, n: number): number {
+  if (n < 0x100) {
+    b[p++] = 0xc4; // bin 8
+    b[p++] = n;
+  } else if (n < 0x10000) {
+    b[p++] = 0xc5; // bin 16
+    b[p++] = n >> 8;
+    b[p++] = n;
+  } else {
+    b[p++] = 0xc6; // bin 32
+    b[p++] = n >>> 24;
+    b[p++] = n >> 16;
+    b[p++] = n >> 8;
+    b[p++] = n;
+  }
+  return p;
+}
+
+/** Header size of a str of `n` UTF-8 bytes: fixstr, str 8, str 16 or str 32. */
+export function strHeaderSize(n: number): number {
+  return n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
+}
+
+/** Writes the str header of `n` UTF-8 bytes, `size` bytes long (see {@link strHeaderSize}), at `p` in `b`. */
+export function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void {
+  if (size === 1) {
+    b[p] = 0xa0 | n; // fixstr
+  } else if (size === 2) {
+    b[p] = 0xd9; // str 8
+    b[p + 1] = n;
+  } else if (size === 3) {
+    b[p] = 0xda; // str 16
+    b[p + 1] = n >> 8;
+    b[p + 2] = n;
+  } else {
+    b[p] = 0xdb; // str 32
+    b[p + 1] = n >>> 24;
+    b[p + 2] = n >> 16;
+    b[p + 3] = n >> 8;
+    b[p + 4] = n;
+  }
+}
