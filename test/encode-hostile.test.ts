@@ -376,7 +376,7 @@ describe("invalid options throw INVALID_ARGUMENT when the encoder is made", () =
     [{ ignoreUndefined: null }, /ignoreUndefined: null/],
     [{ useBigInt64: "true" }, /useBigInt64/],
     [{ forceIntegerToFloat: {} }, /forceIntegerToFloat: \[object Object\]/],
-    [{ extensionCodec: {} }, /^Invalid encode option extensionCodec: \[object Object\] \(expected an ExtensionCodec\)$/],
+    [{ extensionCodec: {} }, /^Invalid encode option extensionCodec: \[object Object\] \(expected an ExtensionCodec, or an object with tryToEncode and decode\)$/],
     [{ extensionCodec: new Map() }, /extensionCodec: \[object Map\]/],
     [{ poolResults: Symbol("p") }, /poolResults: Symbol\(p\)/],
   ])("%o", (options, message) => {
