@@ -1,12 +1,52 @@
 /**
  * MessagePack header forms: which first byte and length field each kind
  * takes for each size, written at a position of a byte array. Used by the
- * encoder and the chunked stream encoder.
+ * encoder, the chunked stream encoder and stream framing.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
+
+/** Writes `n` (below 2^32) as a u32 big-endian at `p` in `b`; returns the position after it. */
+export function writeU32(b: Uint8Array, p: number, n: number): number {
+  b[p] = n >>> 24;
+  b[p + 1] = n >> 16;
+  b[p + 2] = n >> 8;
+  b[p + 3] = n;
+  return p + 4;
+}
+
+/**
+ * Writes the header of an extension of `type` (-128..127) with an `n`-byte
+ * payload (below 2^32) at `p` in `b` (6 bytes of room): fixext 1 / 2 / 4 /
+ * 8 / 16 for those sizes, else ext 8 / 16 / 32; returns the position after it.
+ */
+export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number): number {
+  const fix = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
+  if (fix !== 0) {
+    b[p++] = fix; // fixext 1/2/4/8/16
+  } else if (n < 0x100) {
+    b[p++] = 0xc7; // ext 8
+    b[p++] = n;
+  } else if (n < 0x10000) {
+    b[p++] = 0xc8; // ext 16
+    b[p++] = n >> 8;
+    b[p++] = n;
+  } else {
+    return writeExt32Header(b, p, type, n);
+  }
+  b[p++] = type & 0xff;
+  return p;
+}
+
+/** Writes the ext 32 header (whatever the size: a payload written after its position is known) at `p` in `b`; returns the position after it. */
+export function writeExt32Header(b: Uint8Array, p: number, type: number, n: number): number {
+  b[p] = 0xc9; // ext 32
+  p = writeU32(b, p + 1, n);
+  b[p++] = type & 0xff;
+  return p;
+}
 
 /**
  * Writes the fix / 16 / 32 header of an array (`fix` 0x90, `code16` 0xdc)
