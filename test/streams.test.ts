@@ -25,7 +25,7 @@ import {
   EncoderStream,
   encodeToReadableStream,
   encodeToStream,
-  type EncodeIterableOptions,
+  type StreamEncodeOptions,
   type StreamStats,
 } from "../src/streams.ts";
 
@@ -570,7 +570,7 @@ describe("backpressure", () => {
 // ---- streaming encode of one value ----
 
 describe("encodeIterable()", () => {
-  const check = (value: unknown, options: EncodeIterableOptions): Uint8Array[] => {
+  const check = (value: unknown, options: StreamEncodeOptions): Uint8Array[] => {
     const chunks = [...encodeIterable(value, options)];
     const expected = new Encoder(options).encode(value);
     expect(sameBytes(concat(chunks), expected)).toBe(true);
@@ -966,7 +966,7 @@ describe("errors from decodes nested in extension decoders: offsets count in the
 });
 
 describe("encodeIterable(): values that change while they are encoded, as encode()", () => {
-  const run = (value: unknown, options: EncodeIterableOptions): Uint8Array => concat([...encodeIterable(value, options)]);
+  const run = (value: unknown, options: StreamEncodeOptions): Uint8Array => concat([...encodeIterable(value, options)]);
   const failure = (f: () => unknown): EncodeError => {
     try {
       f();
