@@ -992,6 +992,22 @@ describe("encodeIterable(): values that change while they are encoded, as encode
     }
   });
 
+  it("reads every getter on array items once, whether the item is written in a part or split further", () => {
+    for (const chunkSize of [1, 16, 64, 4096]) {
+      const reads: number[] = [];
+      const arr: unknown[] = [];
+      for (let i = 0; i < 40; i++) {
+        const v = i % 10 === 0 ? { s: "y".repeat(50), list: [i, i] } : i % 3 === 0 ? "x".repeat(i) : i;
+        Object.defineProperty(arr, i, { enumerable: true, get: () => (reads.push(i), v) });
+      }
+      const want = arr.map((v) => v); // reads each once, then reset
+      reads.length = 0;
+      const bytes = run(arr, { chunkSize });
+      expect(reads.sort((a, b) => a - b), `chunkSize ${chunkSize}`).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      expect(decode(bytes)).toEqual(want);
+    }
+  });
+
   it("an array whose length an item's getter changes throws CHANGED instead of writing a truncated array", () => {
     for (const op of ["clear", "shrink", "grow"] as const) {
       const arr: unknown[] = [null];
