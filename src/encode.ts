@@ -1,7 +1,11 @@
 /**
- * The encoder: `encode()`, the reusable {@link Encoder} and its options.
- * Type dispatch writes headers and small values with plain indexed stores
- * into the sink's scratch; long strings and binaries go in bulk.
+ * The encoder: `encode()`, `encodedSize()` and the reusable
+ * {@link Encoder}, which owns the sink (scratch, store, chunks) and starts
+ * and finishes each call. The value is written by the walk in
+ * encode-containers.ts (type dispatch by kind.ts, containers), with the
+ * writers of encode-scalars.ts, encode-strings.ts and encode-extensions.ts:
+ * headers and small values as plain indexed stores into the scratch, long
+ * strings and binaries in bulk.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *

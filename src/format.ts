@@ -18,24 +18,36 @@ export function writeU32(b: Uint8Array, p: number, n: number): number {
 }
 
 /**
+ * Writes the 8 / 16 / 32-bit length form for `n` (below 2^32) at `p` in
+ * `b` (5 bytes of room): `code8` and one length byte, `code8 + 1` and two,
+ * or `code8 + 2` and four; bin 8 / 16 / 32 are 0xc4..0xc6, ext 8 / 16 / 32
+ * 0xc7..0xc9, str 8 / 16 / 32 0xd9..0xdb. Returns the position after it.
+ */
+export function writeSized(b: Uint8Array, p: number, n: number, code8: number): number {
+  if (n < 0x100) {
+    b[p] = code8;
+    b[p + 1] = n;
+    return p + 2;
+  }
+  if (n < 0x10000) {
+    b[p] = code8 + 1;
+    b[p + 1] = n >> 8;
+    b[p + 2] = n;
+    return p + 3;
+  }
+  b[p] = code8 + 2;
+  return writeU32(b, p + 1, n);
+}
+
+/**
  * Writes the header of an extension of `type` (-128..127) with an `n`-byte
  * payload (below 2^32) at `p` in `b` (6 bytes of room): fixext 1 / 2 / 4 /
  * 8 / 16 for those sizes, else ext 8 / 16 / 32; returns the position after it.
  */
 export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number): number {
   const fix = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
-  if (fix !== 0) {
-    b[p++] = fix; // fixext 1/2/4/8/16
-  } else if (n < 0x100) {
-    b[p++] = 0xc7; // ext 8
-    b[p++] = n;
-  } else if (n < 0x10000) {
-    b[p++] = 0xc8; // ext 16
-    b[p++] = n >> 8;
-    b[p++] = n;
-  } else {
-    return writeExt32Header(b, p, type, n);
-  }
+  if (fix !== 0) b[p++] = fix; // fixext 1/2/4/8/16
+  else p = writeSized(b, p, n, 0xc7); // ext 8/16/32
   b[p++] = type & 0xff;
   return p;
 }
@@ -73,21 +85,7 @@ export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: n
 
 /** Writes the bin 8 / 16 / 32 header of `n` bytes (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
 export function writeBinHeader(b: Uint8Array, p: number, n: number): number {
-  if (n < 0x100) {
-    b[p++] = 0xc4; // bin 8
-    b[p++] = n;
-  } else if (n < 0x10000) {
-    b[p++] = 0xc5; // bin 16
-    b[p++] = n >> 8;
-    b[p++] = n;
-  } else {
-    b[p++] = 0xc6; // bin 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
-  }
-  return p;
+  return writeSized(b, p, n, 0xc4); // bin 8 / 16 / 32
 }
 
 /** Header size of a str of `n` UTF-8 bytes: fixstr, str 8, str 16 or str 32. */
