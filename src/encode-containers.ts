@@ -264,15 +264,19 @@ export class ValueWriter implements ExtensionWriter {
   writeItems(items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): number {
     this.large = NO_ITEM;
     const s = this.sink;
-    const start = s.offset();
+    const end = s.offset() + limit;
     for (let i = from; i < to; i++) {
       const item = items[i];
-      if (limit !== Infinity && (typeof item === "string" ? 3 * item.length + 5 : typeof item === "object" && item !== null ? sizeUpTo(item, limit, this.maxDepth - depth) : 0) >= limit) {
-        this.large = item;
-        return i;
+      if (typeof item === "number") {
+        this.encodeNumber(item); // as in encodeArray: numbers first, past the dispatch
+      } else {
+        if (limit !== Infinity && (typeof item === "object" && item !== null ? sizeUpTo(item, limit, this.maxDepth - depth) >= limit : typeof item === "string" && 3 * item.length + 5 >= limit)) {
+          this.large = item;
+          return i;
+        }
+        this.encodeValue(item, depth);
       }
-      this.encodeValue(item, depth);
-      if (s.offset() - start >= limit) return i + 1;
+      if (s.offset() >= end) return i + 1;
     }
     return to;
   }

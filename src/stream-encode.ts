@@ -242,11 +242,12 @@ class ChunkedEncoder {
    * The first `n` items of a container at `depth` (an array's items, or a
    * map's keys and values in turn), after its header: the core writes
    * them in parts of about `chunkSize` bytes, stopping before each item
-   * that may be larger, which is split further. Each item is read once.
+   * that may be larger, which is split further (`sized`: the items are
+   * known to be smaller, so none is sized again). Each item is read once.
    */
-  private *walkItems(items: ArrayLike<unknown>, n: number, depth: number): Generator<Uint8Array, void, undefined> {
+  private *walkItems(items: ArrayLike<unknown>, n: number, depth: number, sized = false): Generator<Uint8Array, void, undefined> {
     for (let i = 0; i < n; ) {
-      const part = this.encoder.encodePart(items, i, n, depth + 1, this.chunkSize);
+      const part = this.encoder.encodePart(items, i, n, depth + 1, sized ? Infinity : this.chunkSize);
       this.write(part.bytes);
       i = part.next;
       if (part.large) {
@@ -295,7 +296,7 @@ class ChunkedEncoder {
         batch.push(key, value);
         if ((batchSize += size) < big) continue;
       }
-      yield* this.walkItems(batch, batch.length, depth);
+      yield* this.walkItems(batch, batch.length, depth, true);
       batch.length = 0;
       batchSize = 0;
       if (size >= big) {
@@ -303,7 +304,7 @@ class ChunkedEncoder {
         yield* this.walk(value, depth + 1);
       }
     }
-    yield* this.walkItems(batch, batch.length, depth);
+    yield* this.walkItems(batch, batch.length, depth, true);
     if (i !== n) throw changedAt("Map", "", n, i);
   }
 
