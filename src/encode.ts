@@ -40,7 +40,7 @@ function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean)
   }
 }
 
-/** Internal: what {@link Encoder.encodePart} wrote. */
+/** Internal: what {@link encodePart} wrote. */
 export interface EncodedPart {
   /** The bytes of the items written. */
   bytes: Uint8Array<ArrayBuffer>;
@@ -50,6 +50,10 @@ export interface EncodedPart {
   large: boolean;
   item: unknown;
 }
+
+/** Set by `Encoder`'s static block: {@link encodeAt} and {@link encodePart} reach its private methods through them. */
+let encodeAtOf: (encoder: Encoder<unknown>, value: unknown, depth: number) => Uint8Array<ArrayBuffer>;
+let encodePartOf: (encoder: Encoder<unknown>, items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number) => EncodedPart;
 
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
@@ -272,13 +276,15 @@ export class Encoder<ContextType = undefined> {
     }
   }
 
-  /**
-   * Internal, for the streaming encoder: the bytes of `value` found at
-   * `depth` inside a larger value (`maxDepth` and error paths count from
-   * there).
-   */
-  encodeAt(value: unknown, depth: number): Uint8Array<ArrayBuffer> {
-    if (this.busy) return this.reentrant().encodeAt(value, depth);
+  static {
+    // the streaming encoder's way in (see encodeAt, encodePart below the class): not members users see
+    encodeAtOf = (encoder, value, depth) => encoder.#encodeAt(value, depth);
+    encodePartOf = (encoder, items, from, to, depth, limit) => encoder.#encodePart(items, from, to, depth, limit);
+  }
+
+  /** See {@link encodeAt}. */
+  #encodeAt(value: unknown, depth: number): Uint8Array<ArrayBuffer> {
+    if (this.busy) return this.reentrant().#encodeAt(value, depth);
     this.start(value, value, depth, 0);
     try {
       this.writer.encodeValue(value, depth);
@@ -292,16 +298,9 @@ export class Encoder<ContextType = undefined> {
     }
   }
 
-  /**
-   * Internal, for the streaming encoder: the bytes of items `from`.. (up
-   * to `to`, exclusive) of `items`, an array's items or a map's keys and
-   * values in turn, found at `depth`, with no header (the caller writes
-   * it); each item is read once. Stops once the bytes reach `limit`, or
-   * before an item that may take `limit` bytes or more, handed back
-   * unwritten for the caller to split.
-   */
-  encodePart(items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): EncodedPart {
-    if (this.busy) return this.reentrant().encodePart(items, from, to, depth, limit);
+  /** See {@link encodePart}. */
+  #encodePart(items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): EncodedPart {
+    if (this.busy) return this.reentrant().#encodePart(items, from, to, depth, limit);
     this.start(undefined, items, depth - 1, 0);
     let next: number;
     try {
@@ -361,6 +360,27 @@ export class Encoder<ContextType = undefined> {
     this.writer.root = undefined;
     this.busy = false;
   }
+}
+
+/**
+ * Internal, for the streaming encoder: the bytes of `value` found at
+ * `depth` inside a larger value (`maxDepth` and error paths count from
+ * there), written by `encoder`.
+ */
+export function encodeAt(encoder: Encoder<unknown>, value: unknown, depth: number): Uint8Array<ArrayBuffer> {
+  return encodeAtOf(encoder, value, depth);
+}
+
+/**
+ * Internal, for the streaming encoder: the bytes of items `from`.. (up to
+ * `to`, exclusive) of `items`, an array's items or a map's keys and values
+ * in turn, found at `depth`, with no header (the caller writes it), written
+ * by `encoder`; each item is read once. Stops once the bytes reach
+ * `limit`, or before an item that may take `limit` bytes or more, handed
+ * back unwritten (and not read again) for the caller to split.
+ */
+export function encodePart(encoder: Encoder<unknown>, items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): EncodedPart {
+  return encodePartOf(encoder, items, from, to, depth, limit);
 }
 
 const defaultEncoder = new Encoder();

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { Encoder, type EncodeOptions } from "./encode.ts";
+import { encodeAt, Encoder, encodePart, type EncodeOptions } from "./encode.ts";
 import { badCount, recordEntries } from "./encode-containers.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
 import { changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
@@ -200,7 +200,7 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(this.encoder.encodeAt(value, depth));
+    this.write(encodeAt(this.encoder, value, depth));
     yield* this.drain();
   }
 
@@ -247,7 +247,7 @@ class ChunkedEncoder {
    */
   private *walkItems(items: ArrayLike<unknown>, n: number, depth: number, sized = false): Generator<Uint8Array, void, undefined> {
     for (let i = 0; i < n; ) {
-      const part = this.encoder.encodePart(items, i, n, depth + 1, sized ? Infinity : this.chunkSize);
+      const part = encodePart(this.encoder, items, i, n, depth + 1, sized ? Infinity : this.chunkSize);
       this.write(part.bytes);
       i = part.next;
       if (part.large) {
