@@ -21,11 +21,8 @@ import { writeContainerHeader } from "./format.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "./kind.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import type { Sink } from "./sink.ts";
-import { binaryBytes, sizeUpTo } from "./size.ts";
+import { binaryBytes } from "./size.ts";
 import { findPath } from "./value-path.ts";
-
-/** What {@link ValueWriter.writeItems} leaves in `large` when it stopped at the end or at the limit, not before a large item. */
-export const NO_ITEM: unique symbol = Symbol("no item");
 
 /**
  * Writes values into a sink: one per `Encoder` (and per re-entrant child),
@@ -46,8 +43,6 @@ export class ValueWriter implements ExtensionWriter {
   rootDepth = 0;
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
   base = 0;
-  /** The item {@link ValueWriter.writeItems} stopped before, unwritten, or {@link NO_ITEM}. */
-  large: unknown = NO_ITEM;
 
   constructor(sink: Sink, options: EncodeOptions<unknown> | undefined) {
     this.sink = sink;
@@ -247,38 +242,6 @@ export class ValueWriter implements ExtensionWriter {
     if (depth >= this.maxDepth) throw this.depthError(value, depth);
     if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
     throw unsupportedAt(value, this.pathTo(value, depth));
-  }
-
-  // ---- parts of a container, for the streaming encoder ----
-
-  /**
-   * Writes `items[from]`, `items[from + 1]`... up to `to` (exclusive) as
-   * items at `depth` of a container whose header is written elsewhere:
-   * an array's items, or a map's keys and values in turn. Each item is
-   * read once. Stops once the output reaches `limit` bytes, or before an
-   * item that may take `limit` bytes or more (bounded by `sizeUpTo`),
-   * which is left unwritten in {@link ValueWriter.large}.
-   *
-   * @returns the index of the first item not written
-   */
-  writeItems(items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): number {
-    this.large = NO_ITEM;
-    const s = this.sink;
-    const end = s.offset() + limit;
-    for (let i = from; i < to; i++) {
-      const item = items[i];
-      if (typeof item === "number") {
-        this.encodeNumber(item); // as in encodeArray: numbers first, past the dispatch
-      } else {
-        if (limit !== Infinity && (typeof item === "object" && item !== null ? sizeUpTo(item, limit, this.maxDepth - depth) >= limit : typeof item === "string" && 3 * item.length + 5 >= limit)) {
-          this.large = item;
-          return i;
-        }
-        this.encodeValue(item, depth);
-      }
-      if (s.offset() >= end) return i + 1;
-    }
-    return to;
   }
 
   // ---- errors: cold, with the path of the value found by walking again from the root ----

@@ -13,7 +13,7 @@
  */
 
 import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "./errors.ts";
-import { NO_ITEM, ValueWriter } from "./encode-containers.ts";
+import { ValueWriter } from "./encode-containers.ts";
 import { startDepth } from "./encode-extensions.ts";
 import { checkEncodeOptions, type EncodeOptions } from "./encode-options.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./encode-strings.ts";
@@ -40,20 +40,8 @@ function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean)
   }
 }
 
-/** Internal: what {@link encodePart} wrote. */
-export interface EncodedPart {
-  /** The bytes of the items written. */
-  bytes: Uint8Array<ArrayBuffer>;
-  /** The index of the first item not written. */
-  next: number;
-  /** Whether the part stopped before a large item: the item at `next`, already read, which `item` holds. */
-  large: boolean;
-  item: unknown;
-}
-
-/** Set by `Encoder`'s static block: {@link encodeAt} and {@link encodePart} reach its private methods through them. */
-let encodeAtOf: (encoder: Encoder<unknown>, value: unknown, depth: number) => Uint8Array<ArrayBuffer>;
-let encodePartOf: (encoder: Encoder<unknown>, items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number) => EncodedPart;
+/** Set by `Encoder`'s static block: {@link encodeWith} reaches its private method through it. */
+let encodeWithOf: (encoder: Encoder<unknown>, root: unknown, rootDepth: number, write: (writer: ValueWriter) => void) => Uint8Array<ArrayBuffer>;
 
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
@@ -277,41 +265,21 @@ export class Encoder<ContextType = undefined> {
   }
 
   static {
-    // the streaming encoder's way in (see encodeAt, encodePart below the class): not members users see
-    encodeAtOf = (encoder, value, depth) => encoder.#encodeAt(value, depth);
-    encodePartOf = (encoder, items, from, to, depth, limit) => encoder.#encodePart(items, from, to, depth, limit);
+    // the streaming encoder's way in (encodeWith, below the class): not a member users see
+    encodeWithOf = (encoder, root, rootDepth, write) => encoder.#encodeWith(root, rootDepth, write);
   }
 
-  /** See {@link encodeAt}. */
-  #encodeAt(value: unknown, depth: number): Uint8Array<ArrayBuffer> {
-    if (this.busy) return this.reentrant().#encodeAt(value, depth);
-    this.start(value, value, depth, 0);
+  /** See {@link encodeWith}. */
+  #encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    if (this.busy) return this.reentrant().#encodeWith(root, rootDepth, write);
+    this.start(undefined, root, rootDepth, 0);
     try {
-      this.writer.encodeValue(value, depth);
+      write(this.writer);
     } catch (e) {
       throw this.fail(e);
     }
     try {
       return this.sink.finish();
-    } finally {
-      this.stop();
-    }
-  }
-
-  /** See {@link encodePart}. */
-  #encodePart(items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): EncodedPart {
-    if (this.busy) return this.reentrant().#encodePart(items, from, to, depth, limit);
-    this.start(undefined, items, depth - 1, 0);
-    let next: number;
-    try {
-      next = this.writer.writeItems(items, from, to, depth, limit);
-    } catch (e) {
-      throw this.fail(e);
-    }
-    try {
-      const item = this.writer.large;
-      this.writer.large = NO_ITEM;
-      return { bytes: this.sink.finish(), next, large: item !== NO_ITEM, item: item === NO_ITEM ? undefined : item };
     } finally {
       this.stop();
     }
@@ -363,24 +331,14 @@ export class Encoder<ContextType = undefined> {
 }
 
 /**
- * Internal, for the streaming encoder: the bytes of `value` found at
- * `depth` inside a larger value (`maxDepth` and error paths count from
- * there), written by `encoder`.
+ * Internal, for the streaming encoder: one call of `encoder` in which
+ * `write` writes values through the encoder's writer (`writer.encodeValue`,
+ * at the depths it gives, so `maxDepth` counts from the top of the
+ * streamed value), and the bytes it wrote. Error paths start at `root`,
+ * found at `rootDepth`.
  */
-export function encodeAt(encoder: Encoder<unknown>, value: unknown, depth: number): Uint8Array<ArrayBuffer> {
-  return encodeAtOf(encoder, value, depth);
-}
-
-/**
- * Internal, for the streaming encoder: the bytes of items `from`.. (up to
- * `to`, exclusive) of `items`, an array's items or a map's keys and values
- * in turn, found at `depth`, with no header (the caller writes it), written
- * by `encoder`; each item is read once. Stops once the bytes reach
- * `limit`, or before an item that may take `limit` bytes or more, handed
- * back unwritten (and not read again) for the caller to split.
- */
-export function encodePart(encoder: Encoder<unknown>, items: ArrayLike<unknown>, from: number, to: number, depth: number, limit: number): EncodedPart {
-  return encodePartOf(encoder, items, from, to, depth, limit);
+export function encodeWith(encoder: Encoder<unknown>, root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+  return encodeWithOf(encoder, root, rootDepth, write);
 }
 
 const defaultEncoder = new Encoder();

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { encodeAt, Encoder, encodePart, type EncodeOptions } from "./encode.ts";
+import { Encoder, encodeWith, type EncodeOptions } from "./encode.ts";
 import { badCount, recordEntries } from "./encode-containers.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
 import { changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
@@ -200,7 +200,7 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(encodeAt(this.encoder, value, depth));
+    this.write(encodeWith(this.encoder, value, depth, (w) => w.encodeValue(value, depth)));
     yield* this.drain();
   }
 
@@ -241,18 +241,39 @@ class ChunkedEncoder {
   /**
    * The first `n` items of a container at `depth` (an array's items, or a
    * map's keys and values in turn), after its header: the core writes
-   * them in parts of about `chunkSize` bytes, stopping before each item
-   * that may be larger, which is split further (`sized`: the items are
-   * known to be smaller, so none is sized again). Each item is read once.
+   * them in parts of about `chunkSize` bytes, each part stopping before an
+   * item that may be larger, which is split further (`sized`: the items
+   * are known to be smaller, so none is sized again). Each item is read
+   * once.
    */
   private *walkItems(items: ArrayLike<unknown>, n: number, depth: number, sized = false): Generator<Uint8Array, void, undefined> {
+    const limit = this.chunkSize;
+    const levels = this.maxDepth - depth - 1;
     for (let i = 0; i < n; ) {
-      const part = encodePart(this.encoder, items, i, n, depth + 1, sized ? Infinity : this.chunkSize);
-      this.write(part.bytes);
-      i = part.next;
-      if (part.large) {
+      let next = n;
+      let large: unknown = NOT_LARGE;
+      const bytes = encodeWith(this.encoder, items, depth, (w) => {
+        const s = w.sink;
+        const end = sized ? Infinity : s.offset() + limit;
+        for (let j = i; j < n; j++) {
+          const item = items[j];
+          if (!sized && (typeof item === "object" && item !== null ? sizeUpTo(item, limit, levels) >= limit : typeof item === "string" && 3 * item.length + 5 >= limit)) {
+            large = item;
+            next = j;
+            return;
+          }
+          w.encodeValue(item, depth + 1);
+          if (s.offset() >= end) {
+            next = j + 1;
+            return;
+          }
+        }
+      });
+      this.write(bytes);
+      i = next;
+      if (large !== NOT_LARGE) {
         yield* this.drain();
-        yield* this.walk(part.item, depth + 1);
+        yield* this.walk(large, depth + 1);
         i++;
       }
       yield* this.drain();
@@ -379,6 +400,9 @@ class ChunkedEncoder {
     for (const c of ready) yield c;
   }
 }
+
+/** What a part of {@link ChunkedEncoder}'s items stopped before when it stopped before no large item. */
+const NOT_LARGE: unique symbol = Symbol("not large");
 
 /** Scratch for headers: copied out (`slice`) before it is written again. */
 const HEADER = new Uint8Array(5);
