@@ -5,13 +5,15 @@
 // too: `types` first in every condition, main/module/types match ".".
 // Then src/ and the tests themselves must type-check (test/tsconfig.json).
 // Last, the public surface of each entry is pinned, from the built dist/:
-// the runtime names (ESM, CJS and the browser bundles), the type names, and
-// the public members of the exported classes, so an internal that leaks
-// out (a new export, a class field the library itself needs) fails here.
-import { existsSync } from "node:fs";
+// the runtime names (ESM, CJS, the browser bundles and their IIFE globals),
+// the type names other than the option types, and the public members of
+// the exported classes, so an internal that leaks out (a new export, a
+// class field the library itself needs) fails here.
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createContext, runInContext } from "node:vm";
 import ts from "typescript";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ROOT, RUNTIMES, assertBuilt, entryName, entrySubpaths, explain, readJson, requireBinary, run } from "./tools/harness.ts";
@@ -247,6 +249,17 @@ describe("the public surface of each entry (dist/)", () => {
     expect(await exportsOf("msgpack.min.js")).toEqual(main.filter((n) => !STREAM_DECODERS.includes(n)));
     expect(await exportsOf("msgpack-streams.min.js")).toEqual([...new Set([...main, ...RUNTIME_NAMES["./streams"]!])].sort());
     expect(await exportsOf("msgpack-mini.min.js")).toEqual(RUNTIME_NAMES["./mini"]);
+  });
+
+  test("the IIFE bundles define one global each, with what their entries export: ResizableMsgpack (main), ResizableMsgpackMini (mini)", () => {
+    const globalsOf = (file: string): Record<string, string[]> => {
+      const context = createContext({ TextEncoder, TextDecoder });
+      runInContext(readFileSync(join(ROOT, "dist/browser", file), "utf8"), context);
+      const defined = Object.keys(context).filter((k) => k !== "TextEncoder" && k !== "TextDecoder");
+      return Object.fromEntries(defined.map((k) => [k, Object.keys(context[k]).sort()]));
+    };
+    expect(globalsOf("msgpack.iife.min.js")).toEqual({ ResizableMsgpack: RUNTIME_NAMES["."] });
+    expect(globalsOf("msgpack-mini.iife.min.js")).toEqual({ ResizableMsgpackMini: RUNTIME_NAMES["./mini"] });
   });
 
   test.each(Object.keys(RUNTIME_NAMES))("%s: its declarations export exactly the pinned values and types; option types are types only", (subpath) => {
