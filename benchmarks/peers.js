@@ -227,6 +227,17 @@ function each(list, f) {
   };
 }
 
+/**
+ * FNV-1a (32-bit, hex) of the bytes of every message in turn: the same data
+ * set gives the same digest on every runtime, which the report records.
+ * @param {Uint8Array[]} list
+ */
+function fingerprint(list) {
+  let h = 0x811c9dc5;
+  for (const bytes of list) for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
 /** Whether a value is or holds (in arrays and plain objects) a binary. @param {unknown} v @returns {boolean} */
 function hasBinary(v) {
   if (ArrayBuffer.isView(v)) return true;
@@ -426,7 +437,8 @@ async function main() {
         results[op][name] = { ...s, reps: reps.get(name), mbps: bytes / s.p50 / 1e3 };
       }
     }
-    sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, checks, results });
+    const digest = fingerprint(messages.map((m) => lib.encode(m)));
+    sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, digest, checks, results });
     printSet(sets[sets.length - 1]);
     value = null;
   }
