@@ -13,11 +13,14 @@
 //   for numbers), and its bytes are decoded by @msgpack/msgpack as the
 //   reference to check they are standard MessagePack. A library that fails
 //   is not timed on that data set; the reason is printed and reported.
-// - Each (data set, op) runs `rounds` tinybench runs; each run adds the
-//   libraries in an order rotated by one, and samples are pooled, so no
-//   library is always first or last. One tinybench call runs the op k times
-//   (k calibrated so a call lasts >= ~50 µs, far above the timer's
-//   resolution); times are per op.
+// - Each (data set, op) runs `rounds` rounds of three tinybench runs each
+//   (one with --quick); each run adds the libraries in an order rotated by
+//   one, and samples are pooled, so no library is always first or last and
+//   no library's samples all come from one stretch of time. One tinybench
+//   call runs the op k times (k calibrated so a call lasts >= ~50 µs, far
+//   above the timer's resolution, from three batch timings in a row);
+//   times are per op. The report keeps k (`reps`) and each run's p50
+//   (`runP50s`): when those disagree, so may runs of the benchmark.
 // - MB/s = the size of the data set's MessagePack encoding by this library
 //   (the same numerator for every library, JSON included) / p50 time per op,
 //   so MB/s ratios are speed ratios.
@@ -41,11 +44,11 @@ const args = parseCli({
     "Encode and decode speed (MB/s, tinybench) of this library, its mini entry, msgpackr, @msgpack/msgpack, " +
     "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
     "is checked before it is timed. Needs the library built (npm run build).",
-  fullRun: "4-6 minutes per runtime on 2 cores",
+  fullRun: "5-7 minutes per runtime on 2 cores",
   deno: "-A",
   options: {
     quick: "small data sets, one round (what the tests run)",
-    "rounds=N": "tinybench runs per data set and operation, samples pooled (default 3, --quick 1)",
+    "rounds=N": "rounds per data set and operation, each of three tinybench runs (one with --quick), samples pooled (default 3, --quick 1)",
     write: "also write results/peers-<runtime>.{json,md}",
     json: "also print the report as one JSON line",
     render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
@@ -318,18 +321,38 @@ function benchOptions(bytes) {
 }
 
 /**
- * Times one op of several libraries with tinybench, `ROUNDS` times in rotated order.
+ * Each round is split into this many tinybench runs of a third of its time,
+ * the libraries rotated again in each: tinybench times one library's samples
+ * in one block, so a block that meets other work on the machine (or a GC
+ * of the others' garbage) slows one library alone; shorter blocks spread
+ * that over all of them. Only the first run of a data set warms up fully.
+ */
+const SLICES = QUICK ? 1 : 3;
+
+/**
+ * Times one op of several libraries with tinybench, `ROUNDS` times (each in
+ * SLICES runs) in rotated order.
  * @param {{ name: string, op: () => unknown }[]} tasks @param {number} bytes
- * @returns {{ samples: Map<string, number[]>, reps: Map<string, number> }} ms per op samples per library, and ops per sample
+ * @returns {{ samples: Map<string, number[]>, reps: Map<string, number>, runs: Map<string, number[]> }} ms per op samples per
+ *   library, ops per sample, and the p50 of each run (how much the runs disagree)
  */
 function timeTasks(tasks, bytes) {
   const reps = new Map(tasks.map((t) => [t.name, repsFor(t.op, QUICK ? 0.02 : 0.05)]));
   /** @type {Map<string, number[]>} */
   const samples = new Map(tasks.map((t) => [t.name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    const bench = new Bench({ ...benchOptions(bytes), retainSamples: true, throws: true });
+  /** @type {Map<string, number[]>} */
+  const runs = new Map(tasks.map((t) => [t.name, []]));
+  const full = benchOptions(bytes);
+  for (let j = 0; j < ROUNDS * SLICES; j++) {
+    const options = {
+      time: full.time / SLICES,
+      iterations: Math.ceil(full.iterations / SLICES),
+      warmupTime: j === 0 ? full.warmupTime : full.warmupTime / 10,
+      warmupIterations: j === 0 ? full.warmupIterations : 1,
+    };
+    const bench = new Bench({ ...options, retainSamples: true, throws: true });
     for (let k = 0; k < tasks.length; k++) {
-      const t = tasks[(k + r) % tasks.length];
+      const t = tasks[(k + j) % tasks.length];
       const n = /** @type {number} */ (reps.get(t.name));
       const op = t.op;
       bench.add(t.name, () => {
@@ -345,9 +368,10 @@ function timeTasks(tasks, bytes) {
       const n = /** @type {number} */ (reps.get(task.name));
       const list = /** @type {number[]} */ (samples.get(task.name));
       for (const ms of res.latency.samples) list.push(ms / n); // no spread: tens of thousands of samples
+      /** @type {number[]} */ (runs.get(task.name)).push(percentile([...res.latency.samples].sort((a, b) => a - b), 50) / n);
     }
   }
-  return { samples, reps };
+  return { samples, reps, runs };
 }
 
 /** @param {number[]} xs */
@@ -431,10 +455,10 @@ async function main() {
     /** @type {Record<string, any>} */
     const results = { encode: {}, decode: {} };
     for (const [op, tasks] of /** @type {const} */ ([["encode", encTasks], ["decode", decTasks]])) {
-      const { samples, reps } = timeTasks(tasks, bytes);
+      const { samples, reps, runs } = timeTasks(tasks, bytes);
       for (const [name, xs] of samples) {
         const s = stats(xs);
-        results[op][name] = { ...s, reps: reps.get(name), mbps: bytes / s.p50 / 1e3 };
+        results[op][name] = { ...s, reps: reps.get(name), runP50s: runs.get(name), mbps: bytes / s.p50 / 1e3 };
       }
     }
     const digest = fingerprint(messages.map((m) => lib.encode(m)));
