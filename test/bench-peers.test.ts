@@ -7,6 +7,8 @@
 // library's poolResults, inline and hoisted options, binaryAsView where a
 // binary is inside), and the generated data is the same on every runtime.
 // Needs dist/ (npm run build). The other peers data sets: bench-strategies.test.ts.
+// Last, the harness's batch calibration (benchmarks/lib/round-robin.js, used by
+// peers.js too) must not settle on a batch size from one disturbed timing.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run as runCommand } from "./tools/harness.ts";
@@ -83,5 +85,52 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map", () => {
     expect(digests.size, "the runtime runs above passed").toBe(3);
     const [first, ...rest] = [...digests.values()];
     for (const d of rest) expect(d).toEqual(first);
+  });
+});
+
+describe("benchmarks/lib/round-robin.js batch calibration", () => {
+  // a plain-JS module without types: imported by a computed specifier
+  const load = async (): Promise<any> => {
+    const spec = "../benchmarks/lib/round-robin.js";
+    return import(spec);
+  };
+
+  /** Feeds the search the time one batch would take (ms), from a per-call time and an optional disturbance. */
+  function calibrate(rr: any, perCallMs: number, disturb: (step: number, batch: number) => number = () => 0) {
+    const s = rr.newBatchSearch();
+    let step = 0;
+    while (!rr.searchStep(s, s.batch * perCallMs + disturb(step, s.batch), 2, 1e6)) step++;
+    return s;
+  }
+
+  it("does not accept a batch size on one long timing", async () => {
+    const rr = await load();
+    const quiet = calibrate(rr, 0.0005); // 0.5 µs per call, 2 ms samples: 4000 calls
+    expect(quiet.batch).toBeGreaterThanOrEqual(4000);
+    expect(quiet.batch).toBeLessThan(4000 * 8);
+    // the process loses the CPU for 12 ms during one batch of 64 calls: one timing was the old rule, and it stopped there
+    const disturbed = calibrate(rr, 0.0005, (step, batch) => (batch === 64 && step === 2 ? 12 : 0));
+    expect(disturbed.batch).toBe(quiet.batch);
+    expect(disturbed.best).toBeCloseTo(quiet.best, 9);
+  });
+
+  it("needs CONFIRMATIONS timings in a row and stops at maxBatch", async () => {
+    const rr = await load();
+    const s = rr.newBatchSearch();
+    s.batch = 1000;
+    for (let i = 1; i < rr.CONFIRMATIONS; i++) expect(rr.searchStep(s, 2.5, 2, 1e6)).toBe(false);
+    expect(rr.searchStep(s, 2.1, 2, 1e6)).toBe(true);
+    expect(s.best).toBe(2.1);
+    const capped = rr.newBatchSearch();
+    capped.batch = 16;
+    expect(rr.searchStep(capped, 0.001, 2, 16)).toBe(true);
+  });
+
+  it("timePerCall measures a real op within the clock's reach", async () => {
+    const rr = await load();
+    let x = 0;
+    const perCall = rr.timePerCall(() => (x = (x * 31 + 7) | 0), 2);
+    expect(perCall).toBeGreaterThan(0);
+    expect(perCall).toBeLessThan(0.01); // far below 10 µs per call
   });
 });

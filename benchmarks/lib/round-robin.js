@@ -397,7 +397,7 @@ export const CONFIRMATIONS = 3;
  */
 
 /** @returns {BatchSearch} */
-function newBatchSearch() {
+export function newBatchSearch() {
   return { batch: 1, confirmed: 0, best: Infinity };
 }
 
@@ -411,7 +411,7 @@ function newBatchSearch() {
  * batch again.
  * @param {BatchSearch} s @param {number} t @param {number} targetMs @param {number} maxBatch
  */
-function searchStep(s, t, targetMs, maxBatch) {
+export function searchStep(s, t, targetMs, maxBatch) {
   if (t >= targetMs) {
     s.confirmed++;
     s.best = Math.min(s.best, t);
