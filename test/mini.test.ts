@@ -119,8 +119,10 @@ describe("mini encode writes the main encoder's bytes", () => {
     const detachedView = new Uint8Array(detached, 2);
     structuredClone(detached, { transfer: [detached] });
     class LyingMap extends Map<unknown, unknown> {
-      constructor(private readonly claimed: number) {
+      readonly claimed: number;
+      constructor(claimed: number) {
         super([[1, 2]]);
+        this.claimed = claimed;
       }
       override get size(): number {
         return this.claimed;
