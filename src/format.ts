@@ -207,19 +207,11 @@ export function writeMapHeader(b: Uint8Array, p: number, n: number): number {
 export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number): number {
   if (n === 1 || n === 2 || n === 4 || n === 8 || n === 16) {
     b[p++] = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : 0xd8; // fixext 1/2/4/8/16
-  } else if (n < 0x100) {
-    b[p++] = 0xc7; // ext 8
-    b[p++] = n;
-  } else if (n < 0x10000) {
-    b[p++] = 0xc8; // ext 16
-    b[p++] = n >> 8;
-    b[p++] = n;
   } else {
-    b[p++] = 0xc9; // ext 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
+    // ext 8/16/32 (0xc7..0xc9): bin 8/16/32's length fields, three codes up
+    const at = p;
+    p = writeBinHeader(b, p, n);
+    b[at] += 3;
   }
   b[p++] = type & 0xff;
   return p;
