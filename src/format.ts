@@ -211,7 +211,7 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
     // ext 8/16/32 (0xc7..0xc9): bin 8/16/32's length fields, three codes up
     const at = p;
     p = writeBinHeader(b, p, n);
-    b[at] += 3;
+    b[at] = b[at]! + 3;
   }
   b[p++] = type & 0xff;
   return p;

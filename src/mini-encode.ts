@@ -212,28 +212,31 @@ function writer(): Writer {
       pos = writeBinHeader(buf, pos, data.length);
       raw(data);
     } else if (kind === KIND_MAP || kind === KIND_SET) {
+      // a subclass or a Proxy may answer anything: the size is checked against the entries
       const what = kind === KIND_MAP ? "Map" : "Set";
-      const m = o as Set<unknown>;
+      const m = o as Map<unknown, unknown>;
       let n: number;
-      let items: unknown[];
+      let items: unknown[] = [];
       try {
         n = m.size;
-        items = [...m];
+        if (kind === KIND_SET) items = [...m];
       } catch (e) {
         throw unreadable(what, "?", e); // a Proxy around a Map, say
       }
-      if (kind === KIND_SET) array(items, depth);
-      else {
-        room(5);
-        pos = writeMapHeader(buf, pos, count(n, what));
-        if (items.length !== n) throw changedAt(what, "", n, items.length);
-        for (const entry of items) {
-          if (typeof entry !== "object" || entry === null) throw changedAt(what, "", n, "a non-entry");
-          value((entry as unknown[])[0], depth + 1);
-          value((entry as unknown[])[1], depth + 1);
-        }
+      if (kind === KIND_SET) {
+        array(items, depth);
+        if (m.size !== n) throw changedAt(what, "", n, m.size);
+        return;
       }
-      if (m.size !== n) throw changedAt(what, "", n, m.size);
+      room(5);
+      pos = writeMapHeader(buf, pos, count(n, what));
+      let i = 0;
+      for (const entry of m) {
+        if (i++ === n || typeof entry !== "object" || entry === null) throw changedAt(what, "", n, i > n ? "more" : "a non-entry");
+        value((entry as unknown[])[0], depth + 1);
+        value((entry as unknown[])[1], depth + 1);
+      }
+      if (i !== n) throw changedAt(what, "", n, i);
     } else if (kind === KIND_DATE) {
       room(15);
       pos = writeTimestamp(view, pos, (o as Date).getTime());
