@@ -114,8 +114,13 @@ function writer(): Writer {
     return concat(chunks, chunksLen);
   }
 
-  /** Bytes in bulk: into the scratch if they fit, else as a chunk of their own (not copied until the end). */
-  function raw(data: Uint8Array): void {
+  /**
+   * The bytes of a binary or extension (`what`) in bulk, after their
+   * header: into the scratch if they fit, else as a chunk of their own
+   * (not copied until the end).
+   */
+  function raw(data: Uint8Array, what: string): void {
+    if (data.length > 0xffffffff) throw tooLong(what, data.length);
     if (pos + data.length > buf.length) {
       flush();
       if (data.length > buf.length >>> 1) {
@@ -133,6 +138,7 @@ function writer(): Writer {
     return n;
   }
 
+  /** Writes `v`, found at `depth`: objects by {@link object}, the rest by their kind. */
   function value(v: unknown, depth: number): void {
     if (typeof v === "object" && v !== null) return object(v, depth);
     const kind = kindOf(v);
@@ -207,10 +213,9 @@ function writer(): Writer {
     else if (kind === KIND_RECORD) record(o as Record<string, unknown>, depth);
     else if (kind === KIND_BINARY) {
       const data = binaryBytes(o)!;
-      if (data.length > 0xffffffff) throw tooLong("binary", data.length);
       room(5);
       pos = writeBinHeader(buf, pos, data.length);
-      raw(data);
+      raw(data, "binary");
     } else if (kind === KIND_MAP || kind === KIND_SET) {
       // a subclass or a Proxy may answer anything: the size is checked against the entries
       const what = kind === KIND_MAP ? "Map" : "Set";
@@ -273,10 +278,9 @@ function writer(): Writer {
     const b = bytesOf(data);
     if (!b) throw miniExtPayload(type, data);
     checkExtType(type);
-    if (b.length > 0xffffffff) throw tooLong("extension", b.length);
     room(6);
     pos = writeExtHeader(buf, pos, type, b.length);
-    raw(b);
+    raw(b, "extension");
   }
 
   return (v, o) => {
