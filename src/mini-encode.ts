@@ -217,14 +217,19 @@ function writer(): Writer {
       pos = writeBinHeader(buf, pos, data.length);
       raw(data, "binary");
     } else if (kind === KIND_MAP || kind === KIND_SET) {
-      // a subclass or a Proxy may answer anything: the size is checked against the entries
+      // a subclass or a Proxy may answer anything: read as the main encoder reads them
       const what = kind === KIND_MAP ? "Map" : "Set";
       const m = o as Map<unknown, unknown>;
       let n: number;
       let items: unknown[] = [];
+      let next!: () => IteratorResult<unknown> | undefined;
       try {
         n = m.size;
         if (kind === KIND_SET) items = [...m];
+        else {
+          const entries = m[Symbol.iterator]();
+          next = entries.next.bind(entries); // a TypeError here if it has no next()
+        }
       } catch (e) {
         throw unreadable(what, "?", e); // a Proxy around a Map, say
       }
@@ -236,8 +241,9 @@ function writer(): Writer {
       room(5);
       pos = writeMapHeader(buf, pos, count(n, what));
       let i = 0;
-      for (const entry of m) {
-        if (i++ === n || typeof entry !== "object" || entry === null) throw changedAt(what, "", n, i > n ? "more" : "a non-entry");
+      for (let r; (r = next())?.done !== true; i++) {
+        const entry: unknown = r?.value;
+        if (i === n || typeof entry !== "object" || entry === null) throw changedAt(what, "", n, i === n ? "more" : "a non-entry");
         value((entry as unknown[])[0], depth + 1);
         value((entry as unknown[])[1], depth + 1);
       }

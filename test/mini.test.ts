@@ -136,7 +136,13 @@ describe("mini encode writes the main encoder's bytes", () => {
         return 1;
       }
     }
+    class NoNext extends Map<unknown, unknown> {
+      override [Symbol.iterator](): MapIterator<[unknown, unknown]> {
+        return {} as never;
+      }
+    }
     const cases: [string, unknown, string][] = [
+      ["a Map whose iterator has no next()", new NoNext([[1, 2]]), "UNSUPPORTED_TYPE"],
       ["a detached ArrayBuffer", detached, "INVALID_ARGUMENT"],
       ["a view of a detached ArrayBuffer", { v: detachedView }, "INVALID_ARGUMENT"],
       ["a Proxy around a Map", [new Proxy(new Map([[1, 2]]), {})], "UNSUPPORTED_TYPE"],
