@@ -38,7 +38,7 @@ export { MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./spill.ts";
 export { RETAIN_MAX_BYTES } from "./spill-store.ts";
 
 /**
- * Default scratch size: outputs up to this size never touch the store. 256 KiB
+ * Default scratch size: outputs up to this size never open a spill. 256 KiB
  * beat 64 KiB for ~100 KB record arrays (0.83x -> 1.00x msgpackr, round-robin
  * on Node 20) by skipping the estimate, the store and the final copy.
  */
@@ -69,11 +69,11 @@ export const POOL_SLAB_BYTES: number = 16 * 1024;
 
 /**
  * The memory a call writes into: the scratch (and a `DataView` of it) and
- * the store kept from an earlier call (see spill-store.ts). A sink keeps the one it used last and takes it again
- * while no other sink has; encoders share a few (by default size), so
- * creating an encoder allocates nothing and encoders made per call reuse
- * the same memory. A re-entrant call (an extension encoding inside an
- * encode) takes another.
+ * the resizable store an earlier call kept (see spill-store.ts). A sink
+ * keeps the one it used last and takes it again while no other sink has;
+ * encoders share a few (by default size), so creating an encoder
+ * allocates nothing and encoders made per call reuse the same memory. A
+ * re-entrant call (an extension encoding inside an encode) takes another.
  */
 interface Workspace {
   scratch: Uint8Array<ArrayBuffer>;
@@ -191,7 +191,7 @@ export class Sink implements SpillContext {
     // a plan may open its spill before the first byte (and before borrowing a workspace: it may throw)
     const first = this.opening === null ? null : this.opening(root, this);
     let ws = this.ws;
-    if (ws === null || ws.user !== this || ws.busy) ws = this.take();
+    if (ws === null || ws.user !== this || ws.busy) ws = this.claim();
     ws.busy = true;
     this.root = root;
     this.pos = 0;
@@ -231,7 +231,7 @@ export class Sink implements SpillContext {
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
-  private take(): Workspace {
+  private claim(): Workspace {
     let ws: Workspace | undefined;
     if (this.shared) {
       for (const w of SHARED) {
