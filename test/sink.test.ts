@@ -153,6 +153,31 @@ describe("sink: growth", () => {
     }
   });
 
+  test("where encodeInto refuses resizable buffers (Chromium) long strings take a plain detour into the store, with identical bytes", async () => {
+    const value = { list: records(20_000), text: "ü".repeat(150_000), ascii: "a".repeat(200_000) };
+    const expected = hex(encode(value));
+    const original = TextEncoder.prototype.encodeInto;
+    const refusing = function (this: TextEncoder, s: string, view: Uint8Array) {
+      if ((view.buffer as ArrayBuffer).resizable) throw new TypeError("resizable buffers are not allowed");
+      return original.call(this, s, view);
+    };
+    TextEncoder.prototype.encodeInto = refusing;
+    try {
+      vi.resetModules();
+      // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
+      const utf8 = await import("../src/utf8.ts?chromium");
+      expect(utf8.ENCODE_INTO_RESIZABLE).toBe(false);
+      // @ts-expect-error as above
+      const fresh = await import("../src/index.ts?chromium");
+      const encoder = new fresh.Encoder();
+      expect(hex(encoder.encode(value))).toBe(expected);
+      expect(encoder.encodeChunks(value).map(hex).join("-")).toBe(expected);
+    } finally {
+      TextEncoder.prototype.encodeInto = original;
+      vi.resetModules();
+    }
+  });
+
   test("without ArrayBuffer.prototype.resize (as in Node 18) the chunk list is used and bytes are identical", async () => {
     const value = { list: records(20_000), blob: new Uint8Array(300_000).fill(9) };
     const expected = hex(encode(value));
