@@ -263,7 +263,7 @@ export class Sink implements SpillContext {
    * Appends `src` (a binary or extension payload) after the bytes written
    * so far: small ones are copied into the sink's buffer, larger ones go to
    * the spill (which references the large ones, to copy them once into the
-   * result).
+   * result, or only counts them).
    */
   append(src: Uint8Array): void {
     const n = src.length;
@@ -273,7 +273,8 @@ export class Sink implements SpillContext {
       return;
     }
     let spill = this.flush();
-    if (n <= this.scratch.length >>> 1) {
+    // (a count only counts it)
+    if (n <= this.scratch.length >>> 1 && !this.counting) {
       this.resume(spill, n);
       this.bytes.set(src, 0);
       this.pos = n;

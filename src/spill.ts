@@ -108,7 +108,11 @@ export interface SpillContext {
 
 /** Which spill a call opens. */
 export interface SpillPlan {
-  /** A spill to start the call with, before its first byte (null: the scratch, as usual). May throw: the call then never starts. */
+  /**
+   * A spill to start the call with, before its first byte (null: the
+   * scratch, as usual). Runs before the sink takes its workspace (its
+   * `scratchLength` may still be 0). May throw: the call then never starts.
+   */
   begin?: ((root: unknown, sink: SpillContext) => Spill | null) | undefined;
   /** The spill for a call whose scratch overflows with `need` bytes written. */
   open(need: number, sink: SpillContext): Spill;
