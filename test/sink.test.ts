@@ -89,6 +89,22 @@ describe("sink: workspaces", () => {
     expect(decode(other.encode([1, 2]))).toEqual([1, 2]);
   });
 
+  test("the spill-plan hook is internal: new Encoder reads it, encode(value, options) does not", () => {
+    let reads = 0;
+    const value = {
+      get x() {
+        reads++;
+        return 1;
+      },
+    };
+    // the exact plan measures the value before encoding it: two reads
+    new Encoder(withSpill("exact")).encode(value);
+    expect(reads).toBe(2);
+    reads = 0;
+    expect(hex(encode(value, withSpill("exact")))).toBe("81-a1-78-01");
+    expect(reads).toBe(1);
+  });
+
   test("deep re-entry with one options object keeps at most a few idle encoders, and none of them keeps a workspace made because the shared ones were busy", () => {
     type Peek = { child: Peek | null; sink: { ws: object | null } };
     const extensionCodec = new ExtensionCodec();
