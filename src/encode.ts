@@ -40,6 +40,7 @@ import { findPath } from "./value-path.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
+import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
 import { binaryBytes, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8Length, writeUtf8 } from "./utf8.ts";
@@ -139,9 +140,9 @@ export class Encoder<ContextType = undefined> {
     }
     this.sink = new Sink(
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
-      makingCounter ? "count" : (options?.sink ?? "auto"),
+      makingCounter ? COUNT_PLAN : spillPlanOf(options),
       options?.maxByteLength ?? MAX_STORE_BYTES,
-      options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
+      (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
       (root) => this.encodedSize(root),
       options?.poolResults ?? false,
     );
@@ -329,7 +330,7 @@ export class Encoder<ContextType = undefined> {
     try {
       this.sink.begin(value);
     } catch (e) {
-      // the call never started (the "exact" pre-pass threw): the sink holds nothing to end
+      // the call never started (a spill plan that measures first threw): the sink holds nothing to end
       this.root = undefined;
       this.busy = false;
       throw e;
