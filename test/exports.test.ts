@@ -173,7 +173,6 @@ const TYPE_NAMES: Record<string, string[]> = {
     "ExtensionDecoderType",
     "ExtensionEncoderType",
     "Int64Mode",
-    "SinkStrategy",
     "TimeSpec",
   ],
   // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
