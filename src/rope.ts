@@ -56,14 +56,6 @@ const COPY_PAYS: boolean = !ON_BUN;
  * @param str the string about to be encoded
  * @param written bytes of output written so far in this call
  * @returns a string equal to `str`
- *
- * @example
- * ```ts
- * import { readWithoutFlattening } from "./rope.ts";
- * const body = "ab".repeat(100); // a rope in V8
- * const copy = readWithoutFlattening(body, 1 << 20);
- * console.assert(copy === body);
- * ```
  */
 export function readWithoutFlattening(str: string, written: number): string {
   const len = str.length;
