@@ -34,10 +34,10 @@ export const ROPE_COPY_AFTER_BYTES: number = 8 * 1024 * 1024;
 export const ROPE_COPY_MIN_CHARS: number = 64;
 
 /**
- * Longer strings are read in place, as before: a copy of this size is about
- * 3x the time of its `encodeInto` (Node 20), and past 128 KiB it is a
- * large object of its own rather than young-generation garbage; the copy
- * was not measured beyond this length.
+ * Longer strings are read in place, as before: at this size, reading
+ * through the copy takes ~3x the time of `encodeInto` alone (Node 20), and
+ * past 128 KiB a copy is a large object of its own rather than
+ * young-generation garbage; the copy was not measured beyond this length.
  */
 export const ROPE_COPY_MAX_CHARS: number = 65_536;
 
