@@ -1,6 +1,7 @@
 // Memory benchmark: peak RSS over the baseline of each library encoding a
-// ~130 MB record array and a 200 MiB binary value, each (library, data set)
-// in a fresh process of the same runtime.
+// ~130 MB record array, ~130 MB of string-rich records whose strings are
+// ropes (built by concatenation) and a 200 MiB binary value, each (library,
+// data set) in a fresh process of the same runtime.
 //
 //   node benchmarks/memory.js [--quick] [--write] [--json] [FILTER...]
 //   bun benchmarks/memory.js
@@ -32,13 +33,14 @@ const args = parseCli({
   script: "memory.js",
   summary:
     "Peak memory (RSS over the baseline) of encoding once, one fresh process per library and data set: a ~130 MB " +
-    "record array and a 200 MiB binary (--quick: ~1.3 MB and 2 MiB), for this library under each output strategy, " +
+    "record array, ~130 MB of records whose strings are built by concatenation (ropes) and a 200 MiB binary " +
+    "(--quick: ~1.3 MB, ~1.3 MB and 2 MiB), for this library under each output strategy, " +
     "msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON. Linux gives exact peaks; elsewhere a lower bound. " +
     "Needs the library built (npm run build).",
-  fullRun: "2-4 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
+  fullRun: "3-6 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
   deno: "-A",
   options: {
-    quick: "~1.3 MB of records and a 2 MiB binary (what the tests run)",
+    quick: "~1.3 MB of each kind of records and a 2 MiB binary (what the tests run)",
     write: "also write results/memory-<runtime>.{json,md}",
     json: "also print the report as one JSON line",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
