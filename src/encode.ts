@@ -41,6 +41,7 @@ import { DEFAULT_MAX_DEPTH } from "./limits.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
 import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
+import { readWithoutFlattening } from "./rope.ts";
 import { binaryBytes, estimateStoreSize } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8Length, writeUtf8 } from "./utf8.ts";
@@ -529,7 +530,7 @@ export class Encoder<ContextType = undefined> {
     }
     // the UTF-8 length is len..3*len bytes: guess the header from len
     const guess = strHeaderSize(len);
-    const n = encodeUtf8Into(target, at + guess, str);
+    const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
     if (n > 0xffffffff) throw tooLong("string", n);
     const size = strHeaderSize(n);
     if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);

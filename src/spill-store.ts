@@ -176,6 +176,9 @@ export class StoreSpill implements Spill {
     const bytes = this.bytes;
     let at = total;
     let storeEnd = this.used;
+    // V8 zeroes what a shrink cuts off before releasing it: cut the unwritten tail (up to a quarter
+    // of the store after a growth step) in steps too, or its untouched pages all count at the peak
+    for (let end = store.byteLength; end > storeEnd; ) store.resize((end = Math.max(storeEnd, end - SHRINK_COPY_STEP_BYTES)));
     for (let i = this.refs.length; i >= 0; i--) {
       // the store's bytes after cut i-1 (or from 0), then the reference before them
       const from = i === 0 ? 0 : this.cuts[i - 1]!;
