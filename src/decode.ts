@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
+import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -25,6 +25,9 @@ const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] ==
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = new Uint8Array(0);
+
+/** {@link decodeAt}'s way into the decoder, set by the class. */
+let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -54,6 +57,12 @@ export class Decoder<ContextType = undefined> {
   private readonly cachedKeyMax: number;
   private pos = 0;
   private end = 0;
+  /**
+   * The offset that index 0 of the input has in the user's input, added to
+   * every offset an error reports: 0, or for the stream decoders, the
+   * stream offset of the buffered bytes.
+   */
+  private base = 0;
   private busy = false;
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
@@ -115,7 +124,7 @@ export class Decoder<ContextType = undefined> {
     const bytes = toBytes(input);
     d.busy = true;
     try {
-      d.setInput(bytes, 0);
+      d.setInput(bytes, 0, 0);
       const value = d.readValue(decodeNesting.depth);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos);
@@ -153,43 +162,22 @@ export class Decoder<ContextType = undefined> {
   private *values(bytes: Uint8Array): Generator<unknown, void, unknown> {
     let offset = 0;
     while (offset < bytes.length) {
-      const [value, next] = this.decodeAt(bytes, offset);
+      const [value, next] = this.readAt(bytes, offset, 0);
       offset = next;
       yield value;
     }
   }
 
-  /**
-   * Decodes one value starting at `offset` and returns it with the offset
-   * after it; the building block of the stream decoders. A value that runs
-   * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
-   * saying how many more bytes it needs at least.
-   *
-   * @param bytes the input (any input `decode` takes; an array of byte
-   *   values is copied on every call)
-   * @param offset where the value starts: an integer in 0..length
-   * @returns the value and the offset after it
-   * @throws {DecodeError} for malformed or truncated input, and
-   *   `INVALID_ARGUMENT` for input that is not bytes or a bad offset
-   *
-   * @example
-   * ```ts
-   * import { Decoder } from "@resizable/msgpack";
-   * const [value, end] = new Decoder().decodeAt(new Uint8Array([0xc0, 0x05]), 1);
-   * console.assert(value === 5 && end === 2);
-   * ```
-   */
-  decodeAt(bytes: DecodeInput, offset: number): [unknown, number] {
+  /** See {@link decodeAt}. */
+  private readAt(bytes: Uint8Array, offset: number, base: number): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
-    const input = toBytes(bytes);
-    checkOffset(offset, input.length);
     d.busy = true;
     try {
-      d.setInput(input, offset);
+      d.setInput(bytes, offset, base);
       const value = d.readValue(decodeNesting.depth);
       return [value, d.pos];
     } catch (e) {
-      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
+      throw decodeFailure(e, base + d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -198,40 +186,8 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  /**
-   * Reads an array header at `offset`: its item count and the offset of the
-   * first item. For decoding one array's items as they arrive.
-   *
-   * @param bytes the input (any input `decode` takes)
-   * @param offset where the header starts: an integer in 0..length
-   * @returns the item count and the offset after the header
-   * @throws {DecodeError} when there is no array header at `offset`, or it
-   *   is truncated; `INVALID_ARGUMENT` for input that is not bytes or a bad offset
-   *
-   * @example
-   * ```ts
-   * import { Decoder } from "@resizable/msgpack";
-   * const [count, first] = new Decoder().readArrayHeader(new Uint8Array([0xdc, 0, 20]), 0);
-   * console.assert(count === 20 && first === 3);
-   * ```
-   */
-  readArrayHeader(input: DecodeInput, offset: number): [number, number] {
-    const bytes = toBytes(input);
-    checkOffset(offset, bytes.length);
-    const t = bytes[offset];
-    const end = bytes.length;
-    if (t === undefined) throw truncated(offset, 1, end, "array header");
-    if (t >= 0x90 && t <= 0x9f) return [t & 0x0f, offset + 1];
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (t === 0xdc) {
-      if (offset + 3 > end) throw truncated(offset, 3, end, "array 16 header");
-      return [view.getUint16(offset + 1), offset + 3];
-    }
-    if (t === 0xdd) {
-      if (offset + 5 > end) throw truncated(offset, 5, end, "array 32 header");
-      return [view.getUint32(offset + 1), offset + 5];
-    }
-    throw decodeError(`Cannot decode array at offset ${offset}: unrecognized array type byte 0x${t.toString(16)}`, offset, DecodeErrorCode.INVALID_BYTE);
+  static {
+    readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
   }
 
   /**
@@ -247,8 +203,9 @@ export class Decoder<ContextType = undefined> {
     return d;
   }
 
-  private setInput(bytes: Uint8Array, offset: number): void {
+  private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
+    this.base = base;
     this.view = null;
     this.floatsRead = 0;
     this.pos = offset;
@@ -308,7 +265,7 @@ export class Decoder<ContextType = undefined> {
   private readValue(depth: number): unknown {
     const pos = this.pos;
     const end = this.end;
-    if (pos >= end) throw truncated(pos, 1, end, "value");
+    if (pos >= end) throw this.short(pos, 1, "value");
     const b = this.bytes;
     const t = b[pos]!;
     this.pos = pos + 1;
@@ -400,8 +357,13 @@ export class Decoder<ContextType = undefined> {
       case 0xc9:
         return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos, depth); // ext 32
       default:
-        throw reservedByte(pos);
+        throw reservedByte(this.base + pos);
     }
+  }
+
+  /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
+  private short(start: number, need: number, what: string): DecodeError {
+    return truncated(this.base + start, need, this.base + this.end, what);
   }
 
   /**
@@ -410,7 +372,7 @@ export class Decoder<ContextType = undefined> {
    */
   private need(n: number, start: number, what: string): number {
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, what);
+    if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
     return at;
   }
@@ -418,10 +380,10 @@ export class Decoder<ContextType = undefined> {
   /** Checks a declared payload length against its limit and the bytes left; returns where the payload begins. */
   private payload(n: number, max: number, start: number, what: string, limitName: string): number {
     if (n > max) {
-      throw overLimit(what, start, n, limitName, max);
+      throw overLimit(what, this.base + start, n, limitName, max);
     }
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, what);
+    if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
     return at;
   }
@@ -429,14 +391,27 @@ export class Decoder<ContextType = undefined> {
   private readString(n: number, start: number): string | Uint8Array {
     if (n > this.strMax) return this.readStringCold(n, start);
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, "string");
+    if (at + n > this.end) throw this.short(start, at - start + n, "string");
     this.pos = at + n;
-    return decodeUtf8(this.bytes, at, n);
+    return this.base === 0 ? decodeUtf8(this.bytes, at, n) : this.textAt(at, n, false);
+  }
+
+  /**
+   * The `n` bytes of UTF-8 at `at` as text (a map key through the key
+   * cache with `key`), for an input with a base: invalid UTF-8 is reported
+   * at its offset counted from the base.
+   */
+  private textAt(at: number, n: number, key: boolean): string {
+    try {
+      return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
+    } catch (e) {
+      throw e instanceof DecodeError && e.code === DecodeErrorCode.INVALID_UTF8 ? invalidUtf8(this.base + at) : e;
+    }
   }
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw overLimit("string", start, n, "maxStrLength", this.limits.maxStrLength);
+    if (this.strMax >= 0) throw overLimit("string", this.base + start, n, "maxStrLength", this.limits.maxStrLength);
     const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
@@ -460,11 +435,11 @@ export class Decoder<ContextType = undefined> {
 
   private readArray(n: number, depth: number, start: number): unknown[] {
     if (n > this.limits.maxArrayLength) {
-      throw overLimit("array", start, n, "maxArrayLength", this.limits.maxArrayLength);
+      throw overLimit("array", this.base + start, n, "maxArrayLength", this.limits.maxArrayLength);
     }
     // every item takes at least one byte: refuse before allocating
-    if (this.pos + n > this.end) throw truncated(start, this.pos - start + n, this.end, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const arr = new Array<unknown>(n);
     for (let i = 0; i < n; i++) arr[i] = this.readValue(depth + 1);
     return arr;
@@ -472,11 +447,11 @@ export class Decoder<ContextType = undefined> {
 
   private readMap(n: number, depth: number, start: number): unknown {
     if (n > this.limits.maxMapLength) {
-      throw overLimit("map", start, n, "maxMapLength", this.limits.maxMapLength);
+      throw overLimit("map", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
     }
     // every entry takes at least two bytes: refuse before allocating
-    if (this.pos + 2 * n > this.end) throw truncated(start, this.pos - start + 2 * n, this.end, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -490,9 +465,9 @@ export class Decoder<ContextType = undefined> {
       let key: unknown;
       if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
         const len = t - 0xa0;
-        if (p + 1 + len > this.end) throw truncated(p, 1 + len, this.end, "string");
+        if (p + 1 + len > this.end) throw this.short(p, 1 + len, "string");
         this.pos = p + 1 + len;
-        key = this.keys.get(bytes, p + 1, len);
+        key = this.base === 0 ? this.keys.get(bytes, p + 1, len) : this.textAt(p + 1, len, true);
       } else {
         key = this.readKey(depth + 1);
       }
@@ -540,7 +515,7 @@ export class Decoder<ContextType = undefined> {
       let key = this.readKey(depth + 1);
       if (convert !== null) {
         key = convert(key);
-        if (typeof key !== "string" && typeof key !== "number") throw badKey(at, key);
+        if (typeof key !== "string" && typeof key !== "number") throw badKey(this.base + at, key);
       }
       const value = this.readValue(depth + 1);
       if (map !== null) map.set(key, value);
@@ -551,13 +526,13 @@ export class Decoder<ContextType = undefined> {
 
   private readExt(n: number, start: number, depth: number): unknown {
     if (n > this.limits.maxExtLength) {
-      throw overLimit("extension", start, n, "maxExtLength", this.limits.maxExtLength);
+      throw overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength);
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
     const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
-    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), start);
+    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     return new ExtData(type, this.bytes.slice(at, at + n));
   }
 
@@ -566,13 +541,13 @@ export class Decoder<ContextType = undefined> {
    * of nesting: decodes it calls continue at `depth + 1`.
    */
   private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const outer = decodeNesting.depth;
     decodeNesting.depth = depth + 1;
     try {
       return decodeExt(data, type, this.context);
     } catch (e) {
-      throw fromExtension(e, this.bytes);
+      throw fromExtension(e, this.bytes, this.base);
     } finally {
       decodeNesting.depth = outer;
     }
@@ -600,13 +575,6 @@ export class Decoder<ContextType = undefined> {
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
-}
-
-/** Throws `INVALID_ARGUMENT` unless `offset` is an integer in 0..length. */
-function checkOffset(offset: number, length: number): void {
-  if (!(Number.isInteger(offset) && offset >= 0 && offset <= length)) {
-    throw badArgument("the offset", offset, `an integer in 0..${length}`, typeof offset === "number" && offset === offset ? offset : 0);
-  }
 }
 
 const defaultDecoder = new Decoder();
@@ -678,4 +646,31 @@ export function decodeMulti<ContextType = undefined>(
   options?: DecodeOptions<ContextType>,
 ): Generator<unknown, void, unknown> {
   return decoderFor(options).decodeMulti(input);
+}
+
+/**
+ * Decodes one value starting at `offset` of `bytes` with `decoder` and
+ * returns it with the offset after it: the building block of the stream
+ * decoders (internal: not exported from the package's entries). Error
+ * offsets count from `base`, the offset that `bytes[0]` has in the user's
+ * input (a stream offset), so they need no rewriting. A value that runs
+ * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
+ * saying how many more bytes it needs at least.
+ *
+ * @param decoder the decoder whose options apply
+ * @param bytes the input
+ * @param offset where the value starts: an integer in 0..length
+ * @param base the offset of `bytes[0]` in the user's input
+ * @returns the value and the offset after it
+ * @throws {DecodeError} for malformed or truncated input
+ *
+ * @example
+ * ```ts
+ * import { Decoder, decodeAt } from "./decode.ts";
+ * const [value, end] = decodeAt(new Decoder(), new Uint8Array([0xc0, 0x05]), 1, 0);
+ * console.assert(value === 5 && end === 2);
+ * ```
+ */
+export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
+  return readAt(decoder, bytes, offset, base);
 }

@@ -12,6 +12,7 @@
 import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
+import { FIRST_KIND, FIXED_SIZE, KIND_ARRAY, KIND_BIN, KIND_EXT, KIND_FALSE, KIND_FLOAT, KIND_INT, KIND_MAP, KIND_NIL, KIND_STR, KIND_TRUE, KIND_UINT, LENGTH_FIELD, readLength } from "./format.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -53,10 +54,7 @@ function reader(): Reader {
 
   /** A big-endian unsigned integer of `size` (1, 2, 4) bytes. */
   function uint(size: number, start: number, what: string): number {
-    const at = need(size, start, what);
-    let n = 0;
-    for (let i = 0; i < size; i++) n = n * 256 + b[at + i]!;
-    return n;
+    return readLength(b, need(size, start, what), size);
   }
 
   /** Checks a declared length against the `name` limit. */
@@ -81,38 +79,39 @@ function reader(): Reader {
   function value(depth: number, raw = rawStrings): unknown {
     const start = pos;
     const t = b[need(1, start, "value")]!;
-    if (t < 0x80) return t; // positive fixint
-    if (t >= 0xe0) return t - 0x100; // negative fixint
-    if (t < 0x90) return map(t & 0x0f, depth, start); // fixmap
-    if (t < 0xa0) return array(t & 0x0f, depth, start); // fixarray
-    if (t < 0xc0) return string(t & 0x1f, start, raw); // fixstr
-    if (t < 0xc4) {
-      if (t === 0xc0) return null;
-      if (t > 0xc1) return t === 0xc3; // false / true
-    } else if (t < 0xc7) {
-      return binary(uint(1 << (t - 0xc4), start, "binary"), start, "binary"); // bin 8 / 16 / 32
-    } else if (t < 0xca) {
-      return extension(uint(1 << (t - 0xc7), start, "extension"), start, depth); // ext 8 / 16 / 32
-    } else if (t < 0xcc) {
-      const at = need(4 << (t - 0xca), start, "float");
-      return t === 0xca ? dv().getFloat32(at) : dv().getFloat64(at); // float 32 / 64
-    } else if (t < 0xcf) {
-      return uint(1 << (t - 0xcc), start, "integer"); // uint 8 / 16 / 32
-    } else if (t === 0xcf || t === 0xd3) {
-      return int(need(8, start, "integer"), t === 0xd3); // uint 64 / int 64
-    } else if (t < 0xd3) {
-      // int 8 / 16 / 32
-      const size = 1 << (t - 0xd0);
-      const shift = 32 - 8 * size;
-      return (uint(size, start, "integer") << shift) >> shift;
-    } else if (t < 0xd9) {
-      return extension(1 << (t - 0xd4), start, depth); // fixext 1 / 2 / 4 / 8 / 16
-    } else if (t < 0xdc) {
-      return string(uint(1 << (t - 0xd9), start, "string"), start, raw); // str 8 / 16 / 32
-    } else if (t < 0xde) {
-      return array(uint(2 << (t - 0xdc), start, "array"), depth, start); // array 16 / 32
-    } else {
-      return map(uint(2 << (t - 0xde), start, "map"), depth, start); // map 16 / 32
+    const kind = FIRST_KIND[t]!;
+    const field = LENGTH_FIELD[t]!;
+    // the length (str, bin, ext, array, map) or a number's size
+    const n = field === 0 ? FIXED_SIZE[t]! : uint(field, start, "value");
+    switch (kind) {
+      case KIND_NIL:
+        return null;
+      case KIND_FALSE:
+        return false;
+      case KIND_TRUE:
+        return true;
+      case KIND_UINT:
+      case KIND_INT: {
+        if (n === 0) return kind === KIND_UINT ? t : t - 0x100; // fixint
+        if (n === 8) return int(need(8, start, "integer"), kind === KIND_INT); // uint 64 / int 64
+        const v = uint(n, start, "integer");
+        const shift = 32 - 8 * n;
+        return kind === KIND_UINT ? v : (v << shift) >> shift; // int 8 / 16 / 32 sign-extended
+      }
+      case KIND_FLOAT: {
+        const at = need(n, start, "float");
+        return n === 4 ? dv().getFloat32(at) : dv().getFloat64(at);
+      }
+      case KIND_STR:
+        return string(n, start, raw);
+      case KIND_BIN:
+        return binary(n, start, "binary");
+      case KIND_ARRAY:
+        return array(n, depth, start);
+      case KIND_MAP:
+        return map(n, depth, start);
+      case KIND_EXT:
+        return extension(n, start, depth);
     }
     throw reservedByte(start);
   }
