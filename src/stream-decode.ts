@@ -14,10 +14,12 @@
  *
  * Cost is linear in the bytes and memory bounded in bytes: a chunk is
  * decoded in place while it is alone; the start of a value split across
- * chunks is copied into one buffer the decoder owns, a scanner finds where
- * the value ends walking each byte once, and the value is then decoded
- * once (src/stream-queue.ts). No Node `Buffer`: it runs in Node, Bun, Deno
- * and browsers.
+ * chunks is copied into one buffer the decoder owns (src/stream-queue.ts),
+ * a scanner finds where the value ends walking each byte once
+ * (src/stream-scanner.ts), and the value is then decoded once
+ * (src/stream-reader.ts), by the core with the stream offset of the
+ * buffer as its base, so errors carry stream offsets. No Node `Buffer`:
+ * it runs in Node, Bun, Deno and browsers.
  *
  * This module imports the core; the core never imports it.
  *
