@@ -12,7 +12,7 @@
 import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
-import { FIRST_KIND, FIXED_SIZE, KIND_ARRAY, KIND_BIN, KIND_EXT, KIND_FALSE, KIND_FLOAT, KIND_INT, KIND_MAP, KIND_NIL, KIND_STR, KIND_TRUE, KIND_UINT, LENGTH_FIELD, readLength } from "./format.ts";
+import { FIRST_BYTE, readLength } from "./format.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -79,38 +79,44 @@ function reader(): Reader {
   function value(depth: number, raw = rawStrings): unknown {
     const start = pos;
     const t = b[need(1, start, "value")]!;
-    const kind = FIRST_KIND[t]!;
-    const field = LENGTH_FIELD[t]!;
+    if (t < 0x80) return t; // positive fixint
+    if (t >= 0xe0) return t - 0x100; // negative fixint
+    // kind, length field and fixed size of the first byte, as FIRST_BYTE packs them (literal
+    // numbers: the kinds are imported bindings, which V8 cannot turn into a jump table)
+    const form = FIRST_BYTE[t]!;
+    const kind = form & 0x0f;
+    const field = (form >> 4) & 0x07;
     // the length (str, bin, ext, array, map) or a number's size
-    const n = field === 0 ? FIXED_SIZE[t]! : uint(field, start, "value");
+    const n = field === 0 ? form >> 8 : uint(field, start, "value");
     switch (kind) {
-      case KIND_NIL:
+      case 0: // WIRE_NIL
         return null;
-      case KIND_FALSE:
+      case 1: // WIRE_FALSE
         return false;
-      case KIND_TRUE:
+      case 2: // WIRE_TRUE
         return true;
-      case KIND_UINT:
-      case KIND_INT: {
-        if (n === 0) return kind === KIND_UINT ? t : t - 0x100; // fixint
-        if (n === 8) return int(need(8, start, "integer"), kind === KIND_INT); // uint 64 / int 64
+      case 3: // WIRE_UINT
+      case 4: {
+        // WIRE_INT
+        if (n === 8) return int(need(8, start, "integer"), kind === 4); // uint 64 / int 64
         const v = uint(n, start, "integer");
         const shift = 32 - 8 * n;
-        return kind === KIND_UINT ? v : (v << shift) >> shift; // int 8 / 16 / 32 sign-extended
+        return kind === 3 ? v : (v << shift) >> shift; // int 8 / 16 / 32 sign-extended
       }
-      case KIND_FLOAT: {
+      case 5: {
+        // WIRE_FLOAT
         const at = need(n, start, "float");
         return n === 4 ? dv().getFloat32(at) : dv().getFloat64(at);
       }
-      case KIND_STR:
+      case 6: // WIRE_STR
         return string(n, start, raw);
-      case KIND_BIN:
+      case 7: // WIRE_BIN
         return binary(n, start, "binary");
-      case KIND_ARRAY:
+      case 8: // WIRE_ARRAY
         return array(n, depth, start);
-      case KIND_MAP:
+      case 9: // WIRE_MAP
         return map(n, depth, start);
-      case KIND_EXT:
+      case 10: // WIRE_EXT
         return extension(n, start, depth);
     }
     throw reservedByte(start);

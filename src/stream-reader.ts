@@ -14,7 +14,7 @@
 
 import { decodeAt, Decoder } from "./decode.ts";
 import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "./errors.ts";
-import { FIRST_KIND, FIXED_SIZE, KIND_ARRAY, LENGTH_FIELD, readLength } from "./format.ts";
+import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "./format.ts";
 import { bytesOf } from "./input.ts";
 import { decodeLimits, decodeNesting, type DecodeLimits } from "./limits.ts";
 import type { ByteChunk, StreamDecodeOptions } from "./stream-decode.ts";
@@ -348,10 +348,11 @@ export function readArrayHeader(bytes: Uint8Array, offset: number, base: number)
   const t = bytes[offset];
   const end = bytes.length;
   if (t === undefined) throw truncated(base + offset, 1, base + end, "array header");
-  if (FIRST_KIND[t] !== KIND_ARRAY) {
+  const form = FIRST_BYTE[t]!;
+  if (wireKindOf(form) !== WIRE_ARRAY) {
     throw decodeError(`Cannot decode array at offset ${base + offset}: unrecognized array type byte 0x${t.toString(16)}`, base + offset, DecodeErrorCode.INVALID_BYTE);
   }
-  const field = LENGTH_FIELD[t]!;
+  const field = lengthFieldOf(form);
   if (offset + 1 + field > end) throw truncated(base + offset, 1 + field, base + end, "array header");
-  return [field === 0 ? FIXED_SIZE[t]! : readLength(bytes, offset + 1, field), offset + 1 + field];
+  return [field === 0 ? fixedSizeOf(form) : readLength(bytes, offset + 1, field), offset + 1 + field];
 }

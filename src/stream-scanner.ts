@@ -9,7 +9,7 @@
  */
 
 import type { DecodeOptions } from "./decode-options.ts";
-import { FIRST_KIND, FIXED_SIZE, KIND_ARRAY, KIND_BIN, KIND_EXT, KIND_MAP, KIND_RESERVED, KIND_STR, LENGTH_FIELD, readLength } from "./format.ts";
+import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "./format.ts";
 import { decodeLimits, type DecodeLimits } from "./limits.ts";
 import type { StreamStats } from "./stream-queue.ts";
 
@@ -95,23 +95,24 @@ export class ValueScanner {
   private header(b: Uint8Array, s: number, avail: number): number {
     const p = this.pos;
     const t = b[s + p]!;
-    const field = LENGTH_FIELD[t]!;
+    const form = FIRST_BYTE[t]!;
+    const field = lengthFieldOf(form);
     if (p + 1 + field > avail) return INCOMPLETE;
     // the length (str, bin, ext, array, map) or a number's size
-    const n = field === 0 ? FIXED_SIZE[t]! : readLength(b, s + p + 1, field);
+    const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + p + 1, field);
     const h = p + 1 + field;
-    switch (FIRST_KIND[t]) {
-      case KIND_STR:
+    switch (wireKindOf(form)) {
+      case WIRE_STR:
         return this.item(h, n, this.limits.maxStrLength);
-      case KIND_BIN:
+      case WIRE_BIN:
         return this.item(h, n, this.limits.maxBinLength);
-      case KIND_EXT:
+      case WIRE_EXT:
         return n > this.limits.maxExtLength ? this.bad(h) : this.item(h, n + 1, MAX_PAYLOAD); // the type byte, then the data
-      case KIND_ARRAY:
+      case WIRE_ARRAY:
         return this.open(h, n, false);
-      case KIND_MAP:
+      case WIRE_MAP:
         return this.open(h, n, true);
-      case KIND_RESERVED:
+      case WIRE_RESERVED:
         return this.bad(h);
       default:
         return this.item(h, n, n); // nil, booleans, numbers: n bytes after the first

@@ -7,22 +7,23 @@ import { describe, expect, test } from "vitest";
 import { decodeAt, Decoder } from "../src/decode.ts";
 import { DecodeError, ExtData } from "../src/index.ts";
 import {
-  FIRST_KIND,
-  FIXED_SIZE,
+  FIRST_BYTE,
+  fixedSizeOf,
   headerLength,
-  KIND_ARRAY,
-  KIND_BIN,
-  KIND_EXT,
-  KIND_FALSE,
-  KIND_FLOAT,
-  KIND_INT,
-  KIND_MAP,
-  KIND_NIL,
-  KIND_RESERVED,
-  KIND_STR,
-  KIND_TRUE,
-  KIND_UINT,
-  LENGTH_FIELD,
+  WIRE_ARRAY,
+  WIRE_BIN,
+  WIRE_EXT,
+  WIRE_FALSE,
+  WIRE_FLOAT,
+  WIRE_INT,
+  WIRE_MAP,
+  WIRE_NIL,
+  WIRE_RESERVED,
+  WIRE_STR,
+  WIRE_TRUE,
+  WIRE_UINT,
+  wireKindOf,
+  lengthFieldOf,
 } from "../src/format.ts";
 import * as mini from "../src/mini.ts";
 import { createStreamStats } from "../src/stream-queue.ts";
@@ -40,41 +41,42 @@ const DECLARED = 3;
  * 0x01 items for an array, 0x01 keys and values for a map.
  */
 function message(t: number): { bytes: Uint8Array; header: number; n: number } {
-  const kind = FIRST_KIND[t]!;
-  const field = LENGTH_FIELD[t]!;
-  const n = field === 0 ? FIXED_SIZE[t]! : DECLARED;
+  const form = FIRST_BYTE[t]!;
+  const kind = wireKindOf(form);
+  const field = lengthFieldOf(form);
+  const n = field === 0 ? fixedSizeOf(form) : DECLARED;
   const out = [t];
   for (let i = field - 1; i >= 0; i--) out.push((n >>> (8 * i)) & 0xff);
-  if (kind === KIND_EXT) out.push(5);
-  const payload = kind === KIND_MAP ? 2 * n : n;
-  for (let i = 0; i < payload; i++) out.push(kind === KIND_STR ? 0x61 : kind === KIND_ARRAY || kind === KIND_MAP ? 0x01 : 0xff);
+  if (kind === WIRE_EXT) out.push(5);
+  const payload = kind === WIRE_MAP ? 2 * n : n;
+  for (let i = 0; i < payload; i++) out.push(kind === WIRE_STR ? 0x61 : kind === WIRE_ARRAY || kind === WIRE_MAP ? 0x01 : 0xff);
   return { bytes: Uint8Array.from(out), header: headerLength(t), n };
 }
 
 /** Whether `v` is a value of `kind` with `n` (the size the header says). */
 function isKind(v: unknown, kind: number, n: number, t: number): boolean {
   switch (kind) {
-    case KIND_NIL:
+    case WIRE_NIL:
       return v === null;
-    case KIND_FALSE:
+    case WIRE_FALSE:
       return v === false;
-    case KIND_TRUE:
+    case WIRE_TRUE:
       return v === true;
-    case KIND_UINT:
+    case WIRE_UINT:
       return n === 0 ? v === t : (typeof v === "number" || typeof v === "bigint") && v >= 0 && v === v;
-    case KIND_INT:
+    case WIRE_INT:
       return n === 0 ? v === t - 0x100 : v === -1 || v === -1n;
-    case KIND_FLOAT:
+    case WIRE_FLOAT:
       return Number.isNaN(v);
-    case KIND_STR:
+    case WIRE_STR:
       return v === "a".repeat(n);
-    case KIND_BIN:
+    case WIRE_BIN:
       return v instanceof Uint8Array && v.length === n;
-    case KIND_ARRAY:
+    case WIRE_ARRAY:
       return Array.isArray(v) && v.length === n;
-    case KIND_MAP:
+    case WIRE_MAP:
       return typeof v === "object" && v !== null && Object.keys(v).length === Math.min(n, 1); // n entries of the key 1
-    case KIND_EXT:
+    case WIRE_EXT:
       return v instanceof ExtData && v.type === 5 && v.data.length === n;
     default:
       return false;
@@ -103,14 +105,14 @@ const hex = (t: number): string => "0x" + t.toString(16).padStart(2, "0");
 
 describe("the first-byte table", () => {
   test("has one reserved byte, 0xc1, and every kind", () => {
-    expect(firstBytes.filter((t) => FIRST_KIND[t] === KIND_RESERVED)).toEqual([0xc1]);
-    expect(new Set(FIRST_KIND).size).toBe(KIND_RESERVED + 1);
+    expect(firstBytes.filter((t) => wireKindOf(FIRST_BYTE[t]!) === WIRE_RESERVED)).toEqual([0xc1]);
+    expect(new Set(Array.from(FIRST_BYTE, wireKindOf)).size).toBe(WIRE_RESERVED + 1);
   });
 
   test.each(firstBytes.map((t) => [hex(t), t]))("%s: the Decoder, the mini decoder and the scanner read the kind and the length the table says", (_, t) => {
     const { bytes, header, n } = message(t);
-    const kind = FIRST_KIND[t]!;
-    if (kind === KIND_RESERVED) {
+    const kind = wireKindOf(FIRST_BYTE[t]!)!;
+    if (kind === WIRE_RESERVED) {
       for (const run of [() => decodeAt(new Decoder(), bytes, 0, 0), () => mini.decode(bytes)]) {
         expect(failure(run)).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       }
@@ -124,7 +126,7 @@ describe("the first-byte table", () => {
     expect(scan(bytes)).toBe(bytes.length);
     // cut short anywhere: TRUNCATED, needing the rest of the length field while in it, then the
     // rest of the header (an ext's type byte), then the rest of the value
-    const lengthEnd = 1 + LENGTH_FIELD[t]!;
+    const lengthEnd = 1 + lengthFieldOf(FIRST_BYTE[t]!);
     for (let k = 1; k < bytes.length; k++) {
       const cut = bytes.subarray(0, k);
       const needed = (k < lengthEnd ? lengthEnd : k < header ? header : bytes.length) - k;
@@ -137,7 +139,7 @@ describe("the first-byte table", () => {
 
   test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the table's header length", (_, t) => {
     const { bytes, header, n } = message(t);
-    if (FIRST_KIND[t] !== KIND_ARRAY) {
+    if (wireKindOf(FIRST_BYTE[t]!) !== WIRE_ARRAY) {
       expect(failure(() => readArrayHeader(bytes, 0, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       return;
     }
