@@ -13,6 +13,7 @@ import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders }
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { FIRST_BYTE, formName } from "./format.ts";
 import { OptionsCache } from "./options-cache.ts";
 import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -187,6 +188,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   static {
+    // the stream decoders' way in: a function of the module, not a method of this public class
     readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
   }
 
@@ -276,7 +278,7 @@ export class Decoder<ContextType = undefined> {
     } else {
       return t < 0x90 ? this.readMap(t & 0x0f, depth, pos) : this.readArray(t & 0x0f, depth, pos); // fixmap / fixarray
     }
-    // the commonest fixed-size forms inline, the rest through the switch
+    // the commonest fixed-size forms inline
     if (t === 0xcb && pos + 9 <= end) {
       this.pos = pos + 9;
       return this.readFloat64(pos + 1); // float 64
@@ -293,72 +295,48 @@ export class Decoder<ContextType = undefined> {
       this.pos = pos + 2;
       return (b[pos + 1]! << 24) >> 24; // int 8
     }
-    switch (t) {
-      case 0xc0:
-        return null; // nil
-      case 0xc2:
+    // the rest by the first-byte table (literal kinds: imported constants would cost V8 its jump table)
+    const form = FIRST_BYTE[t]!;
+    const field = (form >> 4) & 0x07;
+    const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
+    switch (form & 0x0f) {
+      case 6: // WIRE_STR: str 8 / 16 / 32
+        return this.readString(n, pos);
+      case 9: // WIRE_MAP: map 16 / 32
+        return this.readMap(n, depth, pos);
+      case 8: // WIRE_ARRAY: array 16 / 32
+        return this.readArray(n, depth, pos);
+      case 5: // WIRE_FLOAT: float 32 (float 64 above)
+        return n === 8 ? this.readFloat64(this.need(8, pos, "float 64")) : this.readFloat32(this.need(4, pos, "float 32"));
+      case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
+        if (n === 1) return b[this.need(1, pos, "uint 8")];
+        if (n === 2) return this.u16(this.need(2, pos, "uint 16"));
+        return n === 4 ? this.u32(this.need(4, pos, "uint 32")) : this.readUint64(this.need(8, pos, "uint 64"));
+      case 4: // WIRE_INT: int 8 / 16 / 32 / 64
+        if (n === 1) return (b[this.need(1, pos, "int 8")]! << 24) >> 24;
+        if (n === 2) return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16;
+        return n === 4 ? this.u32(this.need(4, pos, "int 32")) | 0 : this.readInt64(this.need(8, pos, "int 64"));
+      case 0: // WIRE_NIL
+        return null;
+      case 1: // WIRE_FALSE
         return false;
-      case 0xc3:
+      case 2: // WIRE_TRUE
         return true;
-      case 0xca:
-        return this.readFloat32(this.need(4, pos, "float 32")); // float 32
-      case 0xcb:
-        return this.readFloat64(this.need(8, pos, "float 64")); // float 64
-      case 0xcc:
-        return this.bytes[this.need(1, pos, "uint 8")]; // uint 8
-      case 0xcd:
-        return this.u16(this.need(2, pos, "uint 16")); // uint 16
-      case 0xce:
-        return this.u32(this.need(4, pos, "uint 32")); // uint 32
-      case 0xcf:
-        return this.readUint64(this.need(8, pos, "uint 64")); // uint 64
-      case 0xd0:
-        return (this.bytes[this.need(1, pos, "int 8")]! << 24) >> 24; // int 8
-      case 0xd1:
-        return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16; // int 16
-      case 0xd2:
-        return this.u32(this.need(4, pos, "int 32")) | 0; // int 32
-      case 0xd3:
-        return this.readInt64(this.need(8, pos, "int 64")); // int 64
-      case 0xd9:
-        return this.readString(this.bytes[this.need(1, pos, "str 8")]!, pos); // str 8
-      case 0xda:
-        return this.readString(this.u16(this.need(2, pos, "str 16")), pos); // str 16
-      case 0xdb:
-        return this.readString(this.u32(this.need(4, pos, "str 32")), pos); // str 32
-      case 0xdc:
-        return this.readArray(this.u16(this.need(2, pos, "array 16")), depth, pos); // array 16
-      case 0xdd:
-        return this.readArray(this.u32(this.need(4, pos, "array 32")), depth, pos); // array 32
-      case 0xde:
-        return this.readMap(this.u16(this.need(2, pos, "map 16")), depth, pos); // map 16
-      case 0xdf:
-        return this.readMap(this.u32(this.need(4, pos, "map 32")), depth, pos); // map 32
-      case 0xc4:
-        return this.readBinary(this.bytes[this.need(1, pos, "bin 8")]!, pos); // bin 8
-      case 0xc5:
-        return this.readBinary(this.u16(this.need(2, pos, "bin 16")), pos); // bin 16
-      case 0xc6:
-        return this.readBinary(this.u32(this.need(4, pos, "bin 32")), pos); // bin 32
-      case 0xd4:
-        return this.readExt(1, pos, depth); // fixext 1
-      case 0xd5:
-        return this.readExt(2, pos, depth); // fixext 2
-      case 0xd6:
-        return this.readExt(4, pos, depth); // fixext 4
-      case 0xd7:
-        return this.readExt(8, pos, depth); // fixext 8
-      case 0xd8:
-        return this.readExt(16, pos, depth); // fixext 16
-      case 0xc7:
-        return this.readExt(this.bytes[this.need(1, pos, "ext 8")]!, pos, depth); // ext 8
-      case 0xc8:
-        return this.readExt(this.u16(this.need(2, pos, "ext 16")), pos, depth); // ext 16
-      case 0xc9:
-        return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos, depth); // ext 32
-      default:
+      case 7: // WIRE_BIN: bin 8 / 16 / 32
+        return this.readBinary(n, pos);
+      case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
+        return this.readExt(n, pos, depth);
+      default: // WIRE_RESERVED: 0xc1
         throw reservedByte(this.base + pos);
     }
+  }
+
+  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
+  private readLengthField(field: number, start: number): number {
+    const at = this.pos;
+    if (at + field > this.end) throw this.short(start, at - start + field, formName(this.bytes[start]!));
+    this.pos = at + field;
+    return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
   }
 
   /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */

@@ -79,10 +79,10 @@ export function writeStrHeader(b: Uint8Array, p: number, n: number, size: number
 //
 // Every reader (the decoder, the mini decoder, the stream scanner and the
 // array-header reader of `decodeArrayStream`) learns from this table what
-// a first byte starts and where its length is. The main decoder's
-// `readValue` writes the same dispatch as a literal `switch`, measured
-// faster in V8 than a lookup; test/format.test.ts checks for all 256 bytes
-// that every reader agrees with the table.
+// a first byte starts and where its length is (the main decoder after its
+// fast paths for the fix forms and the commonest numbers);
+// test/format.test.ts checks for all 256 bytes that every reader agrees
+// with the table.
 
 /** The kinds of value a first byte starts (see {@link FIRST_BYTE}). */
 export const WIRE_NIL = 0;
@@ -176,6 +176,13 @@ for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
 export function headerLength(t: number): number {
   const form = FIRST_BYTE[t]!;
   return 1 + lengthFieldOf(form) + (wireKindOf(form) === WIRE_EXT ? 1 : 0);
+}
+
+/** The name of the form a first byte `t` (not a fix form) starts, for messages: "str 8", "uint 16", "array 32". */
+export function formName(t: number): string {
+  const form = FIRST_BYTE[t]!;
+  const bits = 8 * (lengthFieldOf(form) || fixedSizeOf(form));
+  return ["nil", "false", "true", "uint", "int", "float", "str", "bin", "array", "map", "ext", "reserved"][wireKindOf(form)] + " " + bits;
 }
 
 /** The big-endian unsigned integer of `size` (0 to 4, or up to 6 exactly) bytes at `at` of `b` (bounds already checked). */

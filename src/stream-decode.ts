@@ -146,7 +146,8 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
  *   the value or before it, `EXTRA_BYTES` when bytes follow the value, and every error of
  *   {@link decode}, with `offset` counted from the start of the stream; `MAX_LENGTH` for a value
  *   over `maxValueBytes`; `INVALID_ARGUMENT` for a chunk that is not bytes (an array element
- *   that is not an integer 0..255), with the chunk's stream offset
+ *   that is not an integer 0..255), with the chunk's stream offset, and for an invalid option
+ *   or `lengthPrefixed: true` (frames are for back-to-back values: {@link decodeMultiStream})
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example Decoding a ReadableStream (a `fetch` body is one)
@@ -210,9 +211,9 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
  * @returns an async generator of the array's items
  * @throws {DecodeError} (from the generator) with code `INVALID_BYTE` when the stream does not
  *   start with an array; `TRUNCATED` with `needed` when it ends early; `EXTRA_BYTES` when bytes
- *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes; and every error of
- *   {@link decode}, reported when the item holding it is reached (a whole-input `decode` of a
- *   truncated array reports the array first)
+ *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes, an invalid option or
+ *   `lengthPrefixed: true`; and every error of {@link decode}, reported when the item holding
+ *   it is reached (a whole-input `decode` of a truncated array reports the array first)
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
