@@ -1,8 +1,9 @@
 // The first-byte table of src/format.ts against every reader, for all 256
-// first bytes: the Decoder (whose hot path writes the dispatch as a literal
-// switch), the mini decoder, the stream scanner and the array-header reader
-// of decodeArrayStream read the kind, the header length and the errors the
-// table says, so none of them can drift from it.
+// first bytes: the Decoder (whose fast paths for the fix forms and the
+// commonest numbers come before the table), the mini decoder, the stream
+// scanner and the array-header reader of decodeArrayStream read the kind,
+// the header length and the errors the table says, so none of them can
+// drift from it.
 import { describe, expect, test } from "vitest";
 import { decodeAt, Decoder } from "../src/decode.ts";
 import { DecodeError, ExtData } from "../src/index.ts";
