@@ -295,6 +295,10 @@ export class Decoder<ContextType = undefined> {
       this.pos = pos + 2;
       return (b[pos + 1]! << 24) >> 24; // int 8
     }
+    if (t === 0xd1 && pos + 3 <= end) {
+      this.pos = pos + 3;
+      return (((b[pos + 1]! << 8) | b[pos + 2]!) << 16) >> 16; // int 16
+    }
     // the rest by the first-byte table (literal kinds: imported constants would cost V8 its jump table)
     const form = FIRST_BYTE[t]!;
     const field = (form >> 4) & 0x07;
