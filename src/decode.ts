@@ -645,13 +645,6 @@ export function decodeMulti<ContextType = undefined>(
  * @param base the offset of `bytes[0]` in the user's input
  * @returns the value and the offset after it
  * @throws {DecodeError} for malformed or truncated input
- *
- * @example
- * ```ts
- * import { Decoder, decodeAt } from "./decode.ts";
- * const [value, end] = decodeAt(new Decoder(), new Uint8Array([0xc0, 0x05]), 1, 0);
- * console.assert(value === 5 && end === 2);
- * ```
  */
 export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
   return readAt(decoder, bytes, offset, base);

@@ -88,13 +88,8 @@ function reader(): Reader {
     const field = (form >> 4) & 0x07;
     // the length (str, bin, ext, array, map) or a number's size
     const n = field === 0 ? form >> 8 : uint(field, start, "value");
+    if (kind < 3) return kind === 0 ? null : kind === 2; // WIRE_NIL, WIRE_FALSE, WIRE_TRUE
     switch (kind) {
-      case 0: // WIRE_NIL
-        return null;
-      case 1: // WIRE_FALSE
-        return false;
-      case 2: // WIRE_TRUE
-        return true;
       case 3: // WIRE_UINT
       case 4: {
         // WIRE_INT
