@@ -234,3 +234,125 @@ export function halfDecades(lo, hi) {
   for (let e = lo * 2; e <= hi * 2; e++) out.push(Math.round(10 ** (e / 2)));
   return out;
 }
+
+const LEVELS = ["debug", "info", "info", "info", "warn", "error"];
+const SERVICES = ["api", "auth", "billing", "search", "worker", "gateway"];
+const METRICS = ["http.requests", "http.latency_ms", "db.query_ms", "queue.depth", "cpu.user", "mem.rss_bytes", "cache.hit_ratio"];
+const ROUTES = ["/api/v2/users", "/api/v2/cart", "/api/v2/orders/:id", "/login", "/health", "/search"];
+const MESSAGES = ["request done", "cache miss", "retrying upstream", "slow query", "token refreshed", "job finished", "connection reset", "Anfrage fertig", "要求完了", "échec de connexion"];
+
+/**
+ * One small event of a log/metrics pipeline, ~80-170 bytes of MessagePack:
+ * a log line (sometimes with a nested context object), a metric point with
+ * tags, an HTTP access record, or a trace span with nested attributes.
+ * @param {() => number} r @param {number} seq @param {number} t0 ms epoch
+ */
+function event(r, seq, t0) {
+  const ts = t0 + seq * 7 + int(r, 0, 6);
+  const kind = r();
+  if (kind < 0.4) {
+    const e = { ts, level: pick(r, LEVELS), svc: pick(r, SERVICES), host: `node-${int(r, 1, 40)}`, pid: int(r, 100, 65_000), msg: pick(r, MESSAGES), seq, logger: pick(r, ["http", "db", "jobs"]) };
+    if (r() < 0.5) e.ctx = { reqId: hex(r, 12), user: int(r, 1, 99_999), retry: r() < 0.2 };
+    if (e.level === "error") e.err = { code: pick(r, ["ECONNRESET", "ETIMEDOUT", "E_RATE"]), attempts: int(r, 1, 5) };
+    return e;
+  }
+  if (kind < 0.7) {
+    const name = pick(r, METRICS);
+    const value = name.endsWith("ms") || name.endsWith("ratio") || name.startsWith("cpu") ? Math.round(r() * 1e5) / 100 + 0.001 : int(r, 0, 2 ** 31);
+    const tags = { host: `node-${int(r, 1, 40)}`, region: pick(r, ["eu-west-1", "us-east-2", "ap-south-1"]), env: pick(r, ["prod", "staging"]) };
+    return { ts, metric: name, value, interval: 10, unit: pick(r, ["count", "ms", "bytes", "ratio"]), tags };
+  }
+  if (kind < 0.9) {
+    return {
+      ts,
+      method: pick(r, ["GET", "GET", "POST", "PUT", "DELETE"]),
+      path: pick(r, ROUTES),
+      status: pick(r, [200, 200, 200, 201, 204, 304, 404, 500]),
+      ms: int(r, 1, 900),
+      bytes: int(r, 0, 70_000),
+      ip: `10.${int(r, 0, 255)}.${int(r, 0, 255)}.${int(r, 1, 254)}`,
+      reqId: hex(r, 12),
+    };
+  }
+  return {
+    ts,
+    trace: hex(r, 16),
+    span: hex(r, 8),
+    parent: r() < 0.3 ? null : hex(r, 8),
+    name: pick(r, ["db.query", "http.call", "render", "queue.publish"]),
+    dur: Math.round(r() * 1e6) / 1e3 + 0.0005,
+    attrs: { ok: r() < 0.9, rows: int(r, 0, 500), peer: pick(r, SERVICES) },
+  };
+}
+
+/**
+ * A stream of `n` small, varied events (log lines, metric points, access
+ * records, trace spans; some with nested objects), 80-170 bytes each as
+ * MessagePack, ~115 B on average: each is meant to be encoded and decoded
+ * as a message of its own. Flattened.
+ * @param {number} n @param {number} [seed]
+ */
+export function events(n, seed = 9) {
+  const r = rng(seed);
+  const t0 = Date.UTC(2026, 10, 22, 15, 0, 0);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = event(r, i, t0);
+  return flatten(out);
+}
+
+/** Short non-ASCII words for keys and values: accents, Cyrillic, Greek, CJK, kana, Hangul, an emoji. */
+const WORLD = ["größe", "café", "naïve", "Привет", "данные", "λόγος", "東京", "データ", "서울", "ключ", "ñandú", "🙂ok"];
+
+/**
+ * One value of the wide map, by `i` so every kind occurs: empty containers,
+ * integers of every width (past 2^32 too, both signs), floats from 5e-324 to
+ * 1.8e308 (subnormal, tiny, huge, integral past 2^53), small binaries, ASCII and non-ASCII text, booleans, null, small
+ * nested objects and arrays.
+ * @param {() => number} r @param {number} i
+ */
+function wideValue(r, i) {
+  switch (i % 16) {
+    case 0: return [[], {}, "", new Uint8Array(0)][(i >> 4) & 3];
+    case 1: return int(r, 0, 127);
+    case 2: return -int(r, 1, 32);
+    case 3: return int(r, -32_768, 65_535);
+    case 4: return int(r, 2 ** 16, 2 ** 32 - 1);
+    case 5: return (r() < 0.5 ? -1 : 1) * int(r, 2 ** 32, Number.MAX_SAFE_INTEGER);
+    case 6: return (r() - 0.5) * 2 ** int(r, -1000, 1000); // exact in every engine, unlike 10 ** n
+    case 7: return pick(r, [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e-7, 0.1, 1.5, 3.14159, -2.5e-12, 6.02214076e23]);
+    case 8: return blob(int(r, 1, 48), i);
+    case 9: return words(r, int(r, 1, 5));
+    case 10: return `${pick(r, WORLD)} ${pick(r, WORLD)}`;
+    case 11: return r() < 0.5;
+    case 12: return null;
+    case 13: return { id: int(r, 1, 1e6), label: pick(r, WORDS), w: pick(r, WORLD), ok: r() < 0.5 };
+    case 14: return [int(r, 0, 9), pick(r, WORDS), r() * 100, null, { n: int(r, 0, 3) }];
+    default: return [int(r, 0, 1e9), r() < 0.5 ? 0.5 : -0.25, pick(r, WORLD)];
+  }
+}
+
+/**
+ * One plain object of `n` keys whose values mix every kind (see wideValue).
+ * Keys: ASCII names, numeric-looking ("123", "-7", "4.5"), and non-ASCII.
+ * Binaries are plain `Uint8Array`s (not flattened through JSON; every other
+ * string is flat).
+ * @param {number} n @param {number} [seed]
+ */
+export function wideMap(n, seed = 10) {
+  const r = rng(seed);
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (let i = 0; Object.keys(out).length < n; i++) {
+    const k = i % 5;
+    const key =
+      k === 0 ? String(int(r, 0, 99_999)) :
+      k === 1 ? pick(r, ["-", ""]) + `${int(r, 0, 999)}.${int(r, 0, 99)}` :
+      k === 2 ? `${pick(r, WORLD)}_${i}` :
+      `${pick(r, WORDS)}_${pick(r, WORDS)}_${i}`;
+    out[key] = wideValue(r, i);
+  }
+  // flat strings without losing binaries: JSON for the rest, binaries put back in place
+  const flat = flatten(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v instanceof Uint8Array ? null : v])));
+  for (const [k, v] of Object.entries(out)) if (v instanceof Uint8Array) flat[k] = v;
+  return flat;
+}

@@ -13,11 +13,14 @@
 //   for numbers), and its bytes are decoded by @msgpack/msgpack as the
 //   reference to check they are standard MessagePack. A library that fails
 //   is not timed on that data set; the reason is printed and reported.
-// - Each (data set, op) runs `rounds` tinybench runs; each run adds the
-//   libraries in an order rotated by one, and samples are pooled, so no
-//   library is always first or last. One tinybench call runs the op k times
-//   (k calibrated so a call lasts >= ~50 µs, far above the timer's
-//   resolution); times are per op.
+// - Each (data set, op) runs `rounds` rounds of three tinybench runs each
+//   (one with --quick); each run adds the libraries in an order rotated by
+//   one, and samples are pooled, so no library is always first or last and
+//   no library's samples all come from one stretch of time. One tinybench
+//   call runs the op k times (k calibrated so a call lasts >= ~50 µs, far
+//   above the timer's resolution, from three batch timings in a row);
+//   times are per op. The report keeps k (`reps`) and each run's p50
+//   (`runP50s`): when those disagree, so may runs of the benchmark.
 // - MB/s = the size of the data set's MessagePack encoding by this library
 //   (the same numerator for every library, JSON included) / p50 time per op,
 //   so MB/s ratios are speed ratios.
@@ -31,8 +34,8 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName } from "./lib/round-robin.js";
-import { asciiString, blob, doubles, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString } from "./fixtures.js";
+import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
+import { asciiString, blob, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString, wideMap } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
 
 const args = parseCli({
@@ -41,11 +44,11 @@ const args = parseCli({
     "Encode and decode speed (MB/s, tinybench) of this library, its mini entry, msgpackr, @msgpack/msgpack, " +
     "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
     "is checked before it is timed. Needs the library built (npm run build).",
-  fullRun: "4-6 minutes per runtime on 2 cores",
+  fullRun: "5-7 minutes per runtime on 2 cores",
   deno: "-A",
   options: {
     quick: "small data sets, one round (what the tests run)",
-    "rounds=N": "tinybench runs per data set and operation, samples pooled (default 3, --quick 1)",
+    "rounds=N": "rounds per data set and operation, each of three tinybench runs (one with --quick), samples pooled (default 3, --quick 1)",
     write: "also write results/peers-<runtime>.{json,md}",
     json: "also print the report as one JSON line",
     render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
@@ -81,7 +84,7 @@ const LIBRARIES = [
 const OURS = LIBRARIES[0].name;
 /** The mini entry (src/mini.ts): the same output from a bundle within 4 KB gzip. */
 const MINI = LIBRARIES[1].name;
-/** Extra decode row on binary data sets: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
+/** Extra decode row on data sets with binaries: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
 const VIEWS = "@resizable/msgpack (binaryAsView)";
 /** Extra encode row on data sets that encode to 4 KiB or less: this library with `poolResults: true` (shared slabs, like msgpackr). */
 const POOLED = "@resizable/msgpack (poolResults)";
@@ -104,12 +107,28 @@ const EXTRA_NOTES = {
 };
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
 
-/** Data sets: name, description, build. Quick mode uses small versions of the same shapes. */
+/**
+ * Data sets: name, description, build. Quick mode uses small versions of the
+ * same shapes. A `stream` data set builds an array of messages, and one op
+ * encodes (decodes) each message on its own, in turn: its size is the sum of
+ * the messages' sizes, and its time is that of the whole stream.
+ */
 const sizeOf = (/** @type {unknown} */ v) => lib.encodedSize(v);
-/** @type {{ name: string, what: string, build: () => unknown }[]} */
+/** @type {{ name: string, what: string, build: () => unknown, stream?: boolean }[]} */
 const DATASETS = [
   { name: "rpc", what: "~100 B JSON-RPC message", build: () => rpcMessage() },
+  {
+    name: "events",
+    what: "4000 small log/metric/trace events (80-170 B, some nested), each encoded and decoded as its own message",
+    build: () => events(QUICK ? 500 : 4000),
+    stream: true,
+  },
   { name: "nested-2k", what: "~2 KB nested object (API response)", build: () => nestedObject() },
+  {
+    name: "wide-map",
+    what: "one map of 2000 keys (numeric-looking, non-ASCII) over values of every kind (~47 KB)",
+    build: () => wideMap(QUICK ? 500 : 2000),
+  },
   { name: "records-100k", what: "~100 KB record array", build: () => recordsOfSize(QUICK ? 10_000 : 100_000, sizeOf) },
   { name: "records-10m", what: "~10 MB record array", build: () => recordsOfSize(QUICK ? 100_000 : 10_000_000, sizeOf) },
   { name: "doubles-1e6", what: "1e6 doubles (array)", build: () => doubles(QUICK ? 1000 : 1e6) },
@@ -173,6 +192,63 @@ function describe(v) {
 }
 
 /**
+ * Checks one library on each message of a data set (one value, or a
+ * stream's messages): what `check` returns, for all of them. `size` is the
+ * sum of the encodings' sizes, `largest` the largest one.
+ * @param {Library} l @param {unknown[]} messages
+ * @returns {{ ok: true, inputs: unknown[], encoded: Uint8Array[], size: number, largest: number, note: string } | { ok: false, reason: string }}
+ */
+function checkEach(l, messages) {
+  const inputs = [], encoded = [];
+  let size = 0, largest = 0, note = "";
+  for (let i = 0; i < messages.length; i++) {
+    const c = check(l, messages[i]);
+    if (!c.ok) return messages.length === 1 ? c : { ok: false, reason: `message ${i}: ${c.reason}` };
+    inputs.push(c.input);
+    encoded.push(c.encoded);
+    size += c.encoded.length;
+    largest = Math.max(largest, c.encoded.length);
+    note ||= c.note;
+  }
+  return { ok: true, inputs, encoded, size, largest, note };
+}
+
+/**
+ * One op over a data set's messages: `f` of its one value, or `f` of each
+ * message in turn (a stream), returning the last result.
+ * @template T @param {T[]} list @param {(x: T) => unknown} f @returns {() => unknown}
+ */
+function each(list, f) {
+  if (list.length === 1) {
+    const x = list[0];
+    return () => f(x);
+  }
+  return () => {
+    let r;
+    for (let i = 0; i < list.length; i++) r = f(list[i]);
+    return r;
+  };
+}
+
+/**
+ * FNV-1a (32-bit, hex) of the bytes of every message in turn: the same data
+ * set gives the same digest on every runtime, which the report records.
+ * @param {Uint8Array[]} list
+ */
+function fingerprint(list) {
+  let h = 0x811c9dc5;
+  for (const bytes of list) for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/** Whether a value is or holds (in arrays and plain objects) a binary. @param {unknown} v @returns {boolean} */
+function hasBinary(v) {
+  if (ArrayBuffer.isView(v)) return true;
+  if (typeof v !== "object" || v === null) return false;
+  return (Array.isArray(v) ? v : Object.values(v)).some(hasBinary);
+}
+
+/**
  * Checks one library on one value. Returns the input to time it with, its
  * encoding, and a note, or a failure.
  * @param {Library} l @param {unknown} value
@@ -224,18 +300,17 @@ function check(l, value) {
 /**
  * Calls per tinybench sample, so each sample lasts >= targetMs: warm the op
  * up first (a cold first call would make one call look long enough), then
- * time batches of growing size until one lasts 10 ms.
+ * time batches of growing size until three in a row last 10 ms, and divide by
+ * the shortest (see timePerCall). One timing alone is not enough: a process
+ * descheduled or collecting garbage during a short batch made a 0.5 µs op
+ * look 50x slower, and it was then timed 2 calls per sample instead of 100,
+ * each sample carrying tinybench's own ~40-90 ns.
  * @param {() => unknown} op @param {number} targetMs
  */
 function repsFor(op, targetMs) {
   const warm = performance.now();
   for (let i = 0; i < 1000 && performance.now() - warm < 20; i++) consume(op());
-  for (let n = 1; ; n *= 2) {
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) consume(op());
-    const t = performance.now() - t0;
-    if (t >= 10 || n >= 1 << 24) return Math.max(1, Math.ceil(targetMs / (t / n)));
-  }
+  return Math.max(1, Math.ceil(targetMs / timePerCall(op, 10)));
 }
 
 /** tinybench options by data size. @param {number} bytes */
@@ -246,18 +321,38 @@ function benchOptions(bytes) {
 }
 
 /**
- * Times one op of several libraries with tinybench, `ROUNDS` times in rotated order.
+ * Each round is split into this many tinybench runs of a third of its time,
+ * the libraries rotated again in each: tinybench times one library's samples
+ * in one block, so a block that meets other work on the machine (or a GC
+ * of the others' garbage) slows one library alone; shorter blocks spread
+ * that over all of them. Only the first run of a data set warms up fully.
+ */
+const SLICES = QUICK ? 1 : 3;
+
+/**
+ * Times one op of several libraries with tinybench, `ROUNDS` times (each in
+ * SLICES runs) in rotated order.
  * @param {{ name: string, op: () => unknown }[]} tasks @param {number} bytes
- * @returns {Map<string, number[]>} ms per op samples per library
+ * @returns {{ samples: Map<string, number[]>, reps: Map<string, number>, runs: Map<string, number[]> }} ms per op samples per
+ *   library, ops per sample, and the p50 of each run (how much the runs disagree)
  */
 function timeTasks(tasks, bytes) {
   const reps = new Map(tasks.map((t) => [t.name, repsFor(t.op, QUICK ? 0.02 : 0.05)]));
   /** @type {Map<string, number[]>} */
   const samples = new Map(tasks.map((t) => [t.name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    const bench = new Bench({ ...benchOptions(bytes), retainSamples: true, throws: true });
+  /** @type {Map<string, number[]>} */
+  const runs = new Map(tasks.map((t) => [t.name, []]));
+  const full = benchOptions(bytes);
+  for (let j = 0; j < ROUNDS * SLICES; j++) {
+    const options = {
+      time: full.time / SLICES,
+      iterations: Math.ceil(full.iterations / SLICES),
+      warmupTime: j === 0 ? full.warmupTime : full.warmupTime / 10,
+      warmupIterations: j === 0 ? full.warmupIterations : 1,
+    };
+    const bench = new Bench({ ...options, retainSamples: true, throws: true });
     for (let k = 0; k < tasks.length; k++) {
-      const t = tasks[(k + r) % tasks.length];
+      const t = tasks[(k + j) % tasks.length];
       const n = /** @type {number} */ (reps.get(t.name));
       const op = t.op;
       bench.add(t.name, () => {
@@ -273,9 +368,10 @@ function timeTasks(tasks, bytes) {
       const n = /** @type {number} */ (reps.get(task.name));
       const list = /** @type {number[]} */ (samples.get(task.name));
       for (const ms of res.latency.samples) list.push(ms / n); // no spread: tens of thousands of samples
+      /** @type {number[]} */ (runs.get(task.name)).push(percentile([...res.latency.samples].sort((a, b) => a - b), 50) / n);
     }
   }
-  return samples;
+  return { samples, reps, runs };
 }
 
 /** @param {number[]} xs */
@@ -298,7 +394,9 @@ async function main() {
   for (const d of DATASETS) {
     if (args.filter && !args.filter.test(d.name)) continue;
     let value = d.build();
-    const bytes = sizeOf(value);
+    /** @type {unknown[]} */
+    const messages = d.stream ? /** @type {unknown[]} */ (value) : [value];
+    const bytes = messages.reduce((/** @type {number} */ n, m) => n + sizeOf(m), 0);
     /** @type {Record<string, any>} */
     const checks = {};
     /** @type {{ name: string, op: () => unknown }[]} */
@@ -306,15 +404,15 @@ async function main() {
     /** @type {{ name: string, op: () => unknown }[]} */
     const decTasks = [];
     for (const l of LIBRARIES) {
-      const c = check(l, value);
+      const c = checkEach(l, messages);
       if (!c.ok) {
         checks[l.name] = { ok: false, reason: c.reason };
         continue;
       }
-      checks[l.name] = { ok: true, size: c.encoded.length, note: c.note };
-      const input = c.input, encoded = c.encoded;
-      encTasks.push({ name: l.name, op: () => l.encode(input) });
-      decTasks.push({ name: l.name, op: () => l.decode(encoded) });
+      checks[l.name] = { ok: true, size: c.size, largest: c.largest, note: c.note };
+      const encode = l.encode, decode = l.decode;
+      encTasks.push({ name: l.name, op: each(c.inputs, (x) => encode(x)) });
+      decTasks.push({ name: l.name, op: each(c.encoded, (b) => decode(b)) });
     }
     for (const [name, c] of Object.entries(checks)) {
       if (!c.ok) console.log(`  ${d.name}: ${name} is not timed: ${c.reason}`);
@@ -322,23 +420,28 @@ async function main() {
     }
     // binaries: this library copies them out on decode by default; also time its zero-copy option
     const ourCheck = checks[OURS];
-    if (value instanceof Uint8Array && ourCheck.ok) {
+    if (messages.some(hasBinary) && ourCheck.ok) {
       const viewDecoder = new lib.Decoder({ binaryAsView: true });
-      const encoded = lib.encode(value);
-      if (!difference(viewDecoder.decode(encoded), value)) decTasks.push({ name: VIEWS, op: () => viewDecoder.decode(encoded) });
+      const encoded = messages.map((m) => lib.encode(m));
+      if (messages.every((m, i) => !difference(viewDecoder.decode(encoded[i]), m))) decTasks.push({ name: VIEWS, op: each(encoded, (b) => viewDecoder.decode(b)) });
     }
     // small messages: also time the pooled results option
-    if (ourCheck.ok && ourCheck.size <= 4096) {
+    if (ourCheck.ok && ourCheck.largest <= 4096) {
       const pooled = new lib.Encoder({ poolResults: true });
-      const input = value;
-      if (!difference(lib.decode(pooled.encode(input)), input)) encTasks.push({ name: POOLED, op: () => pooled.encode(input) });
+      if (messages.every((m) => !difference(lib.decode(pooled.encode(m)), m))) encTasks.push({ name: POOLED, op: each(messages, (m) => pooled.encode(m)) });
     }
     // small messages: options as a new literal per call against the same options hoisted
-    if (ourCheck.ok && ourCheck.size <= 4096) {
-      const input = value, encoded = lib.encode(value), encodeOptions = { sortKeys: true }, decodeOptions = { maxDepth: 100 };
-      if (!difference(lib.decode(lib.encode(input, { sortKeys: true }), { maxDepth: 100 }), input)) {
-        encTasks.push({ name: INLINE, op: () => lib.encode(input, { sortKeys: true }) }, { name: HOISTED, op: () => lib.encode(input, encodeOptions) });
-        decTasks.push({ name: INLINE, op: () => lib.decode(encoded, { maxDepth: 100 }) }, { name: HOISTED, op: () => lib.decode(encoded, decodeOptions) });
+    if (ourCheck.ok && ourCheck.largest <= 4096) {
+      const encoded = messages.map((m) => lib.encode(m)), encodeOptions = { sortKeys: true }, decodeOptions = { maxDepth: 100 };
+      if (messages.every((m) => !difference(lib.decode(lib.encode(m, { sortKeys: true }), { maxDepth: 100 }), m))) {
+        encTasks.push(
+          { name: INLINE, op: each(messages, (m) => lib.encode(m, { sortKeys: true })) },
+          { name: HOISTED, op: each(messages, (m) => lib.encode(m, encodeOptions)) },
+        );
+        decTasks.push(
+          { name: INLINE, op: each(encoded, (b) => lib.decode(b, { maxDepth: 100 })) },
+          { name: HOISTED, op: each(encoded, (b) => lib.decode(b, decodeOptions)) },
+        );
       }
     }
     // bulk data sets: the platform's own copy / UTF-8 encoder of the same data, the bars for bulk encoding
@@ -352,13 +455,14 @@ async function main() {
     /** @type {Record<string, any>} */
     const results = { encode: {}, decode: {} };
     for (const [op, tasks] of /** @type {const} */ ([["encode", encTasks], ["decode", decTasks]])) {
-      const samples = timeTasks(tasks, bytes);
+      const { samples, reps, runs } = timeTasks(tasks, bytes);
       for (const [name, xs] of samples) {
         const s = stats(xs);
-        results[op][name] = { ...s, mbps: bytes / s.p50 / 1e3 };
+        results[op][name] = { ...s, reps: reps.get(name), runP50s: runs.get(name), mbps: bytes / s.p50 / 1e3 };
       }
     }
-    sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, checks, results });
+    const digest = fingerprint(messages.map((m) => lib.encode(m)));
+    sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, digest, checks, results });
     printSet(sets[sets.length - 1]);
     value = null;
   }
@@ -499,6 +603,8 @@ async function render() {
 /** Labels of the data sets in the summary. */
 const SUMMARY_LABELS = {
   rpc: "RPC message",
+  events: "events, one message each",
+  "wide-map": "wide map of mixed values",
   "nested-2k": "nested object",
   "records-100k": "records",
   "records-10m": "records",

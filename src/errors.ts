@@ -384,3 +384,21 @@ export function isEngineStackOverflow(e: unknown): boolean {
   let message: unknown;
   return e instanceof Error && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"));
 }
+
+// ---- encoders: counts and extension payloads ----
+
+/** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
+export function badCount(what: string, n: number): EncodeError {
+  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
+}
+
+/** An extension payload that the mini encoder cannot write: anything but bytes (aligned payloads, functions, are the main entry's). */
+export function miniExtPayload(type: number, payload: unknown): EncodeError {
+  const hint = typeof payload === "function" ? " (aligned payloads need the main entry)" : "";
+  return encodeError(`Cannot encode extension type ${type}: its payload is ${describe(payload)}, not bytes${hint}`, "INVALID_EXT");
+}
+
+/** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */
+export function badCodecResult(result: unknown): EncodeError {
+  return encodeError(`Cannot encode with the extensionCodec: tryToEncode returned ${describe(result)}, not an ExtData or null`, "INVALID_EXT");
+}

@@ -91,6 +91,12 @@ export interface Extension<ContextType = undefined> {
   decode: ExtensionDecoderType<ContextType>;
 }
 
+// Read an ExtensionCodec's private registries, or give null for any other
+// object; set once, by ExtensionCodec's static block
+// (declared first: the block runs when the class is defined).
+let encodersOf: (codec: object) => ExtensionEntry[] | null;
+let decodersOf: (codec: object) => Map<number, ExtensionDecoderType<unknown>> | null;
+
 /**
  * A registry of extension types, passed as the `extensionCodec` option of
  * the encoder and the decoder. Encoders are tried on every object (and on
@@ -119,10 +125,15 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
   static readonly defaultCodec: ExtensionCodecType<undefined> = new ExtensionCodec();
 
   declare __brand?: ContextType;
-  /** Registered encoders in the order they are tried (internal). */
-  readonly encoders: Array<{ type: number; encode: ExtensionEncoderType<ContextType> }> = [];
-  /** Registered decoders by type (internal). */
-  readonly decoders: Map<number, ExtensionDecoderType<ContextType>> = new Map();
+  /** Registered encoders in the order they are tried; the encoders keep this very array, so later registrations reach them. */
+  readonly #encoders: ExtensionEntry[] = [];
+  /** Registered decoders by type; the decoders keep this very map. */
+  readonly #decoders: Map<number, ExtensionDecoderType<unknown>> = new Map();
+
+  static {
+    encodersOf = (codec) => (#encoders in codec ? codec.#encoders : null);
+    decodersOf = (codec) => (#decoders in codec ? codec.#decoders : null);
+  }
 
   /**
    * Registers an extension type. Registering a type again replaces its
@@ -134,13 +145,13 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
   register(extension: Extension<ContextType>): void {
     const { type } = extension;
     checkExtType(type, "register");
-    const list = this.encoders;
+    const list = this.#encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);
     let i = 0;
     while (i < list.length && rank(list[i]!.type) < rank(type)) i++;
-    list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode });
-    this.decoders.set(type, extension.decode);
+    list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode as ExtensionEncoderType<unknown> });
+    this.#decoders.set(type, extension.decode as ExtensionDecoderType<unknown>);
   }
 
   /**
@@ -162,12 +173,12 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   tryToEncode(object: unknown, context: ContextType): ExtData<ExtDataPayload> | null {
-    if (timestampFirst(this.encoders, object)) {
+    if (timestampFirst(this.#encoders, object)) {
       const bytes = new Uint8Array(15);
       const end = writeTimestamp(new DataView(bytes.buffer), 0, (object as Date).getTime());
       return new ExtData(-1, bytes.slice(end === 15 ? 3 : 2, end)); // the payload, after the header and type
     }
-    for (const e of this.encoders) {
+    for (const e of this.#encoders) {
       const data = e.encode(object, context);
       if (data != null) return new ExtData(e.type, data);
     }
@@ -193,7 +204,7 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   decode(data: Uint8Array, type: number, context: ContextType): unknown {
-    const d = this.decoders.get(type);
+    const d = this.#decoders.get(type);
     return d ? d(data, type, context) : type === -1 ? readTimestamp(data, 0) : new ExtData(type, data);
   }
 }
@@ -215,20 +226,22 @@ export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknow
 /**
  * The encoders to try for a codec, in order: an {@link ExtensionCodec}'s
  * live list (types registered later show up), or for any other object with
- * a `tryToEncode` (@msgpack/msgpack's `ExtensionCodecType`), one
+ * a `tryToEncode` (@msgpack/msgpack's `ExtensionCodecType`, or an
+ * `ExtensionCodec` of another copy of this library), one
  * {@link WHOLE_CODEC} entry that asks it.
  */
 export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
-  if (codec instanceof ExtensionCodec) return codec.encoders as ExtensionEntry[];
-  return [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+  return encodersOf(codec) ?? [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
 }
 
 /**
- * The decoders of a codec by type: an {@link ExtensionCodec}'s live map,
- * or for any other object with a `decode`, its `decode` for every type.
+ * The decoders of a codec by type: an {@link ExtensionCodec}'s live map
+ * (types registered later show up), or for any other object with a
+ * `decode`, its `decode` for every type.
  */
 export function extensionDecoders<C>(codec: ExtensionCodecType<C>): { get(type: number): ExtensionDecoderType<C> | undefined } {
-  if (codec instanceof ExtensionCodec) return codec.decoders;
+  const live = decodersOf(codec) as Map<number, ExtensionDecoderType<C>> | null;
+  if (live) return live;
   const decode: ExtensionDecoderType<C> = (data, type, context) => codec.decode(data, type, context);
   return { get: () => decode };
 }
@@ -239,6 +252,6 @@ export function extensionDecoders<C>(codec: ExtensionCodecType<C>): { get(type: 
  * a type -1 is registered, as in @msgpack/msgpack, where the timestamp is
  * the first extension.
  */
-export function timestampFirst(encoders: readonly ExtensionEntry[] | ExtensionCodec<never>["encoders"], value: unknown): boolean {
+export function timestampFirst(encoders: readonly ExtensionEntry[], value: unknown): boolean {
   return value instanceof Date && encoders[0]?.type !== -1 && encoders[0]?.type !== WHOLE_CODEC;
 }

@@ -1,12 +1,14 @@
 /**
  * The encoder of `@resizable/msgpack/mini`: byte for byte the output of the
- * main `encode()`, from about a third of the code. The output path is the
- * main encoder's fallback: values are written into a plain 16 KiB scratch
- * buffer; a full scratch is kept as a chunk and a new one started, large
- * binaries become chunks as they are, and the chunks are joined once at the
- * end. Left out for size: the resizable store (about 150 B gzip), the size
- * estimate, the JS UTF-8 encoder for non-ASCII text, pooled results and the
- * tuned loops; the main entry is the one for large outputs.
+ * main `encode()`, built on the same format modules (values classified by
+ * kind.ts, written by format.ts's writers and timestamp.ts). The output
+ * path is the main encoder's fallback: values are written into a plain
+ * 16 KiB scratch buffer; a full scratch is kept as a chunk and a new one
+ * started, large binaries become chunks as they are, and the chunks are
+ * joined once at the end. Left out for size: the resizable store, the size
+ * estimate, the JS UTF-8 encoder for non-ASCII text, pooled results, the
+ * tuned loops, option checks, error paths and aligned (function) extension
+ * payloads; the main entry is the one for large outputs.
  *
  * State lives in closures (their variables minify to one letter); each
  * re-entrant call (an extension that encodes) takes an idle writer of its own.
@@ -16,10 +18,36 @@
 
 import { concat } from "./concat.ts";
 import type { EncodeOptions } from "./encode-options.ts";
-import { badExtPayload, bigintOutOfRange, changedAt, cycle, tooDeepToEncode, tooLong, unsupportedType } from "./errors.ts";
+import {
+  badCodecResult,
+  badCount,
+  bigintOutOfRange,
+  changedAt,
+  cycle,
+  miniExtPayload,
+  tooDeepToEncode,
+  tooLong,
+  unreadable,
+  unsupportedType,
+} from "./errors.ts";
 import { checkExtType, ExtData, extensionEncoders, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
+import {
+  strHeaderSize,
+  writeArrayHeader,
+  writeBigInt,
+  writeBinHeader,
+  writeBoolean,
+  writeExtHeader,
+  writeFloat,
+  writeInt,
+  writeMapHeader,
+  writeNil,
+  writeStrHeader,
+} from "./format.ts";
 import { bytesOf } from "./input.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOOLEAN, KIND_DATE, KIND_MAP, KIND_NIL, KIND_NUMBER, KIND_RECORD, KIND_SET, KIND_STRING, KIND_UNSUPPORTED, kindOf, objectKind } from "./kind.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { binaryBytes } from "./size.ts";
 import { writeTimestamp } from "./timestamp.ts";
 
 /** Options of the mini {@link encode}: the main encoder's options that shape the output. */
@@ -86,30 +114,11 @@ function writer(): Writer {
     return concat(chunks, chunksLen);
   }
 
-  /** Writes type byte `t`, then `n` big-endian in `size` (0, 1, 2 or 4) bytes. */
-  function head(t: number, n: number, size: number): void {
-    room(9);
-    buf[pos++] = t;
-    if (size === 1) buf[pos] = n;
-    else if (size === 2) view.setUint16(pos, n);
-    else if (size === 4) view.setUint32(pos, n);
-    pos += size;
-  }
-
   /**
-   * A length header: fix form below `fixMax`, then the 8 (if any), 16 and
-   * 32-bit forms. Only binaries and extensions can be longer than 2^32-1
-   * (a string's UTF-8 is at most 3 GiB, arrays and maps hold fewer than
-   * 2^32 items): raw() checks those.
+   * The bytes of a binary or extension (`what`) in bulk, after their
+   * header: into the scratch if they fit, else as a chunk of their own
+   * (not copied until the end).
    */
-  function sized(n: number, fix: number, fixMax: number, code8: number, code16: number): void {
-    if (n < fixMax) head(fix | n, 0, 0);
-    else if (code8 !== 0 && n < 0x100) head(code8, n, 1);
-    else if (n < 0x10000) head(code16, n, 2);
-    else head(code16 + 1, n, 4);
-  }
-
-  /** Bytes in bulk: into the scratch if they fit, else as a chunk of their own (not copied until the end). */
   function raw(data: Uint8Array, what: string): void {
     if (data.length > 0xffffffff) throw tooLong(what, data.length);
     if (pos + data.length > buf.length) {
@@ -123,59 +132,39 @@ function writer(): Writer {
     pos += data.length;
   }
 
-  function value(v: unknown, depth: number): void {
-    switch (typeof v) {
-      case "number":
-        return number(v);
-      case "string":
-        return string(v);
-      case "boolean":
-        return head(v ? 0xc3 : 0xc2, 0, 0);
-      case "undefined":
-        return head(0xc0, 0, 0);
-      case "bigint":
-        if (claimed(v, depth)) return;
-        if (v < -(2n ** 63n) || v >= 2n ** 64n) throw bigintOutOfRange(v);
-        head(v < 0n ? 0xd3 : 0xcf, 0, 0); // int 64 / uint 64
-        view.setBigUint64(pos, BigInt.asUintN(64, v));
-        pos += 8;
-        return;
-      case "object":
-        return v === null ? head(0xc0, 0, 0) : object(v, depth);
-      default:
-        // a function or symbol: an extension may claim it
-        if (depth >= maxDepth) throw tooDeepToEncode(depth, maxDepth);
-        if (claimed(v, depth)) return;
-        throw unsupportedType(v);
-    }
+  /** Checks that `n` (an array's length, a Map's size) is a count MessagePack can declare. */
+  function count(n: number, what: string): number {
+    if (n >>> 0 !== n) throw badCount(what, n);
+    return n;
   }
 
-  function number(n: number): void {
-    if (!Number.isSafeInteger(n) || Object.is(n, -0)) {
-      // float 32 / float 64 (and -0, which has no integer form)
-      const f32 = options?.forceFloat32;
-      head(f32 ? 0xca : 0xcb, 0, 0);
-      if (f32) view.setFloat32(pos, n);
-      else view.setFloat64(pos, n);
-      pos += f32 ? 4 : 8;
-    } else if (n >= 0 ? n < 0x80 : n >= -0x20) {
-      head(n & 0xff, 0, 0); // positive / negative fixint
-    } else if (n >= 0 ? n > 0xffffffff : n < -0x80000000) {
-      head(n < 0 ? 0xd3 : 0xcf, Math.floor(n / 2 ** 32), 4); // int 64 / uint 64
-      view.setUint32(pos, n >>> 0);
-      pos += 4;
-    } else {
-      // uint 8 / 16 / 32 (0xcc..0xce) or int 8 / 16 / 32 (0xd0..0xd2)
-      const size = n >= 0 ? (n < 0x100 ? 1 : n < 0x10000 ? 2 : 4) : n >= -0x80 ? 1 : n >= -0x8000 ? 2 : 4;
-      head((n >= 0 ? 0xcc : 0xd0) + (size >> 1), n, size);
+  /** Writes `v`, found at `depth`: objects by {@link object}, the rest by their kind. */
+  function value(v: unknown, depth: number): void {
+    if (typeof v === "object" && v !== null) return object(v, depth);
+    const kind = kindOf(v);
+    if (kind === KIND_STRING) return string(v as string);
+    if (kind === KIND_BIGINT || kind === KIND_UNSUPPORTED) {
+      // an extension may claim a bigint, a function or a symbol
+      if (kind === KIND_UNSUPPORTED && depth >= maxDepth) throw tooDeepToEncode(depth, maxDepth);
+      if (claimed(v, depth)) return;
+      if (kind === KIND_UNSUPPORTED) throw unsupportedType(v);
+      if ((v as bigint) < -(2n ** 63n) || (v as bigint) >= 2n ** 64n) throw bigintOutOfRange(v as bigint);
     }
+    room(9);
+    if (kind === KIND_NUMBER) {
+      const n = v as number;
+      // -0 has no int form
+      pos = Number.isSafeInteger(n) && !Object.is(n, -0) ? writeInt(buf, pos, n) : writeFloat(view, pos, n, !!options?.forceFloat32);
+    } else if (kind === KIND_BOOLEAN) pos = writeBoolean(buf, pos, v as boolean);
+    else if (kind === KIND_NIL) pos = writeNil(buf, pos);
+    else pos = writeBigInt(view, pos, v as bigint);
   }
 
   function string(s: string): void {
     const len = s.length;
-    room(3 * len + 9); // the header's own room(9) cannot move the buffer now
+    room(3 * len + 5);
     // the UTF-8 is len..3*len bytes: write it after a header sized for len, move it if wrong
-    const guess = len < 32 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : 5;
+    const guess = strHeaderSize(len);
     const at = pos + guess;
     let i = 0;
     if (len < 64) {
@@ -186,10 +175,10 @@ function writer(): Writer {
       }
     }
     const n = i === len ? len : utf8.encodeInto(s, buf.subarray(at)).written;
-    const size = n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
+    const size = strHeaderSize(n);
     if (size !== guess) buf.copyWithin(pos + size, at, at + n);
-    sized(n, 0xa0, 32, 0xd9, 0xda);
-    pos += n;
+    writeStrHeader(buf, pos, n, size);
+    pos += size + n;
   }
 
   /** Tries the extensions on `v` (at `depth`; an encode they call continues below it) and writes the first payload. */
@@ -201,9 +190,13 @@ function writer(): Writer {
     nesting = depth + 1;
     try {
       for (const ext of exts) {
-        const data = ext.encode(v, options!.context);
+        const data: unknown = ext.encode(v, options!.context);
+        if (data == null) continue;
+        if (ext.type !== WHOLE_CODEC) extension(ext.type, data);
         // a codec of another kind gives a whole ExtData
-        if (data != null) return ext.type === WHOLE_CODEC ? extension((data as unknown as ExtData).type, (data as unknown as ExtData).data) : extension(ext.type, data), true;
+        else if (data instanceof ExtData) extension(data.type, data.data);
+        else throw badCodecResult(data);
+        return true;
       }
       return false;
     } finally {
@@ -211,39 +204,60 @@ function writer(): Writer {
     }
   }
 
+  /** Writes object `o`: an extension's if one claims it, else by its kind. */
   function object(o: object, depth: number): void {
     if (depth >= maxDepth) throw contains(o) ? cycle() : tooDeepToEncode(depth, maxDepth);
     if (claimed(o, depth)) return;
-    const proto = Object.getPrototypeOf(o);
-    let bytes: Uint8Array | undefined;
-    if (proto === Object.prototype || proto === null) record(o as Record<string, unknown>, depth);
-    else if (Array.isArray(o)) array(o, depth);
-    else if ((bytes = bytesOf(o)) !== undefined) binary(bytes);
-    else if (o instanceof Map) {
-      const n = o.size;
-      let i = 0;
-      sized(n, 0x80, 16, 0, 0xde);
-      for (const [k, v] of o) {
-        if (i++ === n) throw changedAt("Map", "", n, "more");
-        value(k, depth + 1);
-        value(v, depth + 1);
+    const kind = objectKind(o);
+    if (kind === KIND_ARRAY) array(o as unknown[], depth);
+    else if (kind === KIND_RECORD) record(o as Record<string, unknown>, depth);
+    else if (kind === KIND_BINARY) {
+      const data = binaryBytes(o)!;
+      room(5);
+      pos = writeBinHeader(buf, pos, data.length);
+      raw(data, "binary");
+    } else if (kind === KIND_MAP || kind === KIND_SET) {
+      // a subclass or a Proxy may answer anything: read as the main encoder reads them
+      const what = kind === KIND_MAP ? "Map" : "Set";
+      const m = o as Map<unknown, unknown>;
+      let n: number;
+      let items: unknown[] = [];
+      let next!: () => IteratorResult<unknown> | undefined;
+      try {
+        n = m.size;
+        if (kind === KIND_SET) items = [...m];
+        else {
+          const entries = m[Symbol.iterator]();
+          next = entries.next.bind(entries); // a TypeError here if it has no next()
+        }
+      } catch (e) {
+        throw unreadable(what, "?", e); // a Proxy around a Map, say
       }
-      if (i !== n) throw changedAt("Map", "", n, i);
-    } else if (o instanceof Date) {
+      if (kind === KIND_SET) {
+        array(items, depth);
+        if (m.size !== n) throw changedAt(what, "", n, m.size);
+        return;
+      }
+      room(5);
+      pos = writeMapHeader(buf, pos, count(n, what));
+      let i = 0;
+      for (let r; (r = next())?.done !== true; i++) {
+        const entry: unknown = r?.value;
+        if (i === n || typeof entry !== "object" || entry === null) throw changedAt(what, "", n, i === n ? "more" : "a non-entry");
+        value((entry as unknown[])[0], depth + 1);
+        value((entry as unknown[])[1], depth + 1);
+      }
+      if (i !== n) throw changedAt(what, "", n, i);
+    } else if (kind === KIND_DATE) {
       room(15);
-      pos = writeTimestamp(view, pos, o.getTime());
-    } else if (o instanceof Set) {
-      const n = o.size;
-      array([...o], depth);
-      if (o.size !== n) throw changedAt("Set", "", n, o.size);
-    }
-    else if (o instanceof ExtData) extension(o.type, o.data);
-    else record(o as Record<string, unknown>, depth);
+      pos = writeTimestamp(view, pos, (o as Date).getTime());
+    } else extension((o as ExtData).type, (o as ExtData).data);
   }
 
   function array(a: readonly unknown[], depth: number): void {
-    const n = a.length;
-    sized(n, 0x90, 16, 0, 0xdc);
+    const n = count(a.length, "array");
+    room(5);
+    pos = writeArrayHeader(buf, pos, n);
     for (let i = 0; i < n; i++) value(a[i], depth + 1);
     if (a.length !== n) throw changedAt("array", "", n, a.length);
   }
@@ -257,28 +271,21 @@ function writer(): Writer {
       keys = keys.filter((_, i) => values[i] !== undefined);
       values = values.filter((v) => v !== undefined);
     }
-    sized(keys.length, 0x80, 16, 0, 0xde);
+    room(5);
+    pos = writeMapHeader(buf, pos, keys.length);
     keys.forEach((k, i) => {
       string(k);
       value(values[i], depth + 1);
     });
   }
 
-  function binary(data: Uint8Array): void {
-    sized(data.length, 0, 0, 0xc4, 0xc5);
-    raw(data, "binary");
-  }
-
   /** `data`: the payload as any view or `ArrayBuffer` (an aligned payload, a function, is the main entry's). */
   function extension(type: number, data: unknown): void {
-    checkExtType(type);
     const b = bytesOf(data);
-    if (!b) throw badExtPayload(type);
-    const n = b.length;
-    const fix = [1, 2, 4, 8, 16].indexOf(n);
-    if (fix >= 0) head(0xd4 + fix, 0, 0); // fixext 1..16
-    else sized(n, 0, 0, 0xc7, 0xc8);
-    head(type & 0xff, 0, 0);
+    if (!b) throw miniExtPayload(type, data);
+    checkExtType(type);
+    room(6);
+    pos = writeExtHeader(buf, pos, type, b.length);
     raw(b, "extension");
   }
 

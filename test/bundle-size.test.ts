@@ -1,7 +1,8 @@
 // The bundle size budgets, through the same script users run (npm run size):
 // both bundles of the mini entry (encode + decode with every format,
-// timestamps and extensions) and the main entry within their ceilings, and
-// every bundle measured.
+// timestamps and extensions) and the main entry within their ceilings,
+// every bundle measured, and the mini entry's one-direction imports
+// (encode only, decode only) measured for the README.
 import { describe, expect, test } from "vitest";
 import { assertBuilt, explain, run } from "./tools/harness.ts";
 
@@ -21,6 +22,13 @@ describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () =>
     // one ceiling for both mini bundles, well below the main entry's
     expect(new Set(report.mini.map((b: { gzip: number }) => b.gzip)).size).toBe(1);
     expect(report.mini[0].gzip).toBeLessThan(report.budget.gzip / 2);
+    // what a bundler keeps from the mini entry for a page that only encodes or only decodes: less than both
+    const miniGzip = report.bundles.find((b: { bundle: string }) => b.bundle === "dist/browser/msgpack-mini.min.js").gzip;
+    expect(report.miniParts.map((p: { bundle: string }) => p.bundle)).toEqual(["mini, encode only", "mini, decode only"]);
+    for (const part of report.miniParts) {
+      expect(part.gzip, part.bundle).toBeGreaterThan(1000);
+      expect(part.gzip, part.bundle).toBeLessThan(miniGzip);
+    }
     for (const budget of report.mini) {
       expect(budget.actual, `${budget.bundle} is ${budget.actual} B gzip`).toBeLessThanOrEqual(budget.gzip);
     }

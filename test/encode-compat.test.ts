@@ -19,6 +19,7 @@ import {
   type ExtensionDecoderType,
   type ExtensionEncoderType,
 } from "../src/index.ts";
+import { extensionDecoders, extensionEncoders } from "../src/internal.ts";
 import { hex, Random, string } from "./_support/arbitrary.ts";
 
 /** JSON-like values both libraries encode the same way by default (no -0, no bigint, no Map/Set). */
@@ -126,11 +127,21 @@ describe("extensions are tried where @msgpack/msgpack tries them", () => {
     const extensionCodec = new ExtensionCodec();
     const claim = (type: number) => ({ type, encode: (v: unknown) => (v instanceof RegExp ? new Uint8Array([type & 0xff]) : null), decode: () => type });
     for (const type of [5, 0, -3, -1, 3]) extensionCodec.register(claim(type));
-    expect(extensionCodec.encoders.map((e) => e.type)).toEqual([-1, -3, 0, 3, 5]);
+    expect(extensionEncoders(extensionCodec).map((e) => e.type)).toEqual([-1, -3, 0, 3, 5]);
     expect(hex(encode(/x/, { extensionCodec }))).toBe("d4-ff-ff"); // fixext 1, type -1
     extensionCodec.register({ type: -1, encode: () => null, decode: () => null });
-    expect(extensionCodec.encoders.map((e) => e.type)).toEqual([-1, -3, 0, 3, 5]);
+    expect(extensionEncoders(extensionCodec).map((e) => e.type)).toEqual([-1, -3, 0, 3, 5]);
     expect(hex(encode(/x/, { extensionCodec }))).toBe("d4-fd-fd"); // type -3
+  });
+
+  test("an ExtensionCodec keeps its registries private: no own properties, nothing but its methods", () => {
+    const extensionCodec = new ExtensionCodec();
+    extensionCodec.register({ type: 4, encode: (v) => (v instanceof RegExp ? new Uint8Array([1]) : null), decode: () => "re" });
+    expect(Reflect.ownKeys(extensionCodec)).toEqual([]);
+    expect(Reflect.ownKeys(ExtensionCodec.prototype).sort()).toEqual(["constructor", "decode", "register", "tryToEncode"]);
+    expect("encoders" in extensionCodec || "decoders" in extensionCodec).toBe(false);
+    // the encoders and decoders still read them
+    expect(decode(encode(/x/, { extensionCodec }), { extensionCodec })).toBe("re");
   });
 
   test("an extension registered after the encoder was made (and after first use) is honoured", () => {
@@ -173,7 +184,7 @@ describe("extensions are tried where @msgpack/msgpack tries them", () => {
 /** A peer codec with the same registrations (in our order) as `ours`. */
 function peerCodecLike(ours: ExtensionCodec): peer.ExtensionCodec {
   const codec = new peer.ExtensionCodec();
-  for (const e of ours.encoders) codec.register({ type: e.type, encode: e.encode as never, decode: ours.decoders.get(e.type)! });
+  for (const e of extensionEncoders(ours)) codec.register({ type: e.type, encode: e.encode as never, decode: extensionDecoders(ours).get(e.type)! });
   return codec;
 }
 

@@ -3,11 +3,20 @@
 // JSR rejects slow types (exports without explicit types), so `deno publish
 // --dry-run` runs here; it needs no network. Node-style fields are checked
 // too: `types` first in every condition, main/module/types match ".".
-// Last, src/ and the tests themselves must type-check (test/tsconfig.json).
-import { existsSync } from "node:fs";
+// Then src/ and the tests themselves must type-check (test/tsconfig.json).
+// Last, the public surface of each entry is pinned, from the built dist/:
+// the runtime names (ESM, CJS, the browser bundles and their IIFE globals),
+// the type names other than the option types, and the public members of
+// the exported classes, so an internal that leaks out (a new export, a
+// class field the library itself needs) fails here.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
-import { ROOT, RUNTIMES, entryName, explain, readJson, requireBinary, run } from "./tools/harness.ts";
+import { pathToFileURL } from "node:url";
+import { createContext, runInContext } from "node:vm";
+import ts from "typescript";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ROOT, RUNTIMES, assertBuilt, entryName, entrySubpaths, explain, readJson, requireBinary, run } from "./tools/harness.ts";
 
 const pkg = readJson("package.json");
 const deno = readJson("deno.json");
@@ -104,4 +113,171 @@ describe("type checking", () => {
     const r = await run(process.execPath, [tsc, "-p", "test/tsconfig.json", "--noEmit"], { timeout: 240_000 });
     expect(r.code, explain("tsc -p test/tsconfig.json --noEmit", r)).toBe(0);
   });
+});
+
+// ---- the public surface of each entry --------------------------------------
+
+/** The stream decoders, which the main entry has as @msgpack/msgpack does, and its core (the small browser bundle) leaves out. */
+const STREAM_DECODERS = ["decodeArrayStream", "decodeAsync", "decodeMultiStream"];
+
+/** The values each entry exports (functions, classes, constants), sorted. */
+const RUNTIME_NAMES: Record<string, string[]> = {
+  ".": [
+    "DecodeError",
+    "DecodeErrorCode",
+    "Decoder",
+    "EXT_TIMESTAMP",
+    "EncodeError",
+    "EncodeErrorCode",
+    "Encoder",
+    "ExtData",
+    "ExtensionCodec",
+    "decode",
+    "decodeArrayStream",
+    "decodeAsync",
+    "decodeMulti",
+    "decodeMultiStream",
+    "decodeTimestampExtension",
+    "decodeTimestampToTimeSpec",
+    "encode",
+    "encodeDateToTimeSpec",
+    "encodeTimeSpecToTimestamp",
+    "encodeTimestampExtension",
+    "encodedSize",
+    "estimateSize",
+  ],
+  "./streams": [
+    "DecoderStream",
+    "EncoderStream",
+    "createStreamStats",
+    "decodeArrayStream",
+    "decodeAsync",
+    "decodeMultiStream",
+    "encodeIterable",
+    "encodeToReadableStream",
+    "encodeToStream",
+  ],
+  "./mini": ["DecodeError", "EncodeError", "ExtData", "ExtensionCodec", "decode", "encode"],
+};
+
+/**
+ * The types each entry exports besides its values, sorted, leaving out the
+ * option types (names ending in "Options"): those are checked apart, as
+ * types with no value of the same name.
+ */
+const TYPE_NAMES: Record<string, string[]> = {
+  ".": [
+    "DecodeInput",
+    "Extension",
+    "ExtensionCodecType",
+    "ExtensionDecoderType",
+    "ExtensionEncoderType",
+    "Int64Mode",
+    "SinkStrategy",
+    "TimeSpec",
+  ],
+  // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
+  // `stats` option and DecoderStream#stats
+  "./streams": ["ByteChunk", "ReadableStreamLike", "StreamStats"],
+  // the error codes are types only here: mini's errors carry the same codes as the main entry's
+  "./mini": ["DecodeErrorCode", "EncodeErrorCode", "Extension", "Int64Mode"],
+};
+
+/** The public members of the exported classes, instance then static, as their declarations give them. */
+const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {
+  DecodeError: { instance: ["cause", "code", "message", "name", "needed", "offset", "stack"], static: [] },
+  Decoder: { instance: ["decode", "decodeArrayStream", "decodeAsync", "decodeMulti", "decodeStream"], static: [] },
+  DecoderStream: { instance: ["readable", "stats", "writable"], static: [] },
+  EncodeError: { instance: ["cause", "code", "message", "name", "stack"], static: [] },
+  Encoder: { instance: ["encode", "encodeChunks", "encodeInto", "encodeSharedRef", "encodedSize"], static: [] },
+  EncoderStream: { instance: ["readable", "writable"], static: [] },
+  ExtData: { instance: ["data", "type"], static: [] },
+  // __brand carries the context type, as in @msgpack/msgpack; it is never set
+  ExtensionCodec: { instance: ["__brand", "decode", "register", "tryToEncode"], static: ["defaultCodec"] },
+};
+
+/** Every export of dist/<entry>.d.ts with what it is, read by the TypeScript compiler as a user's would. */
+function declaredSurface(entry: string): { values: string[]; types: string[]; options: string[]; classes: Record<string, { instance: string[]; static: string[] }> } {
+  const file = join(ROOT, `dist/${entry}.d.ts`);
+  const program = ts.createProgram([file], { target: ts.ScriptTarget.ES2022, lib: ["lib.es2024.d.ts", "lib.dom.d.ts"], types: [], noEmit: true });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+  const out = { values: [] as string[], types: [] as string[], options: [] as string[], classes: {} as Record<string, { instance: string[]; static: string[] }> };
+  // members a user can reach: not `private`/`protected`, not `#private`
+  const visible = (p: ts.Symbol): boolean =>
+    !p.name.startsWith("#") && p.name !== "prototype" && !(p.declarations ?? []).some((d) => ts.getCombinedModifierFlags(d) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
+  const names = (type: ts.Type): string[] => checker.getPropertiesOfType(type).filter(visible).map((p) => p.name).sort();
+  // `export { type X }` (or `export type { X }`) anywhere along a re-export chain exports X's type only, even when X is also a value
+  const typeOnly = (d: ts.Declaration): boolean => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly);
+  const exportsValue = (symbol: ts.Symbol): boolean => {
+    let s: ts.Symbol | undefined = symbol;
+    while (s && s.flags & ts.SymbolFlags.Alias) {
+      if ((s.declarations ?? []).some(typeOnly)) return false;
+      s = checker.getImmediateAliasedSymbol(s);
+    }
+    return s !== undefined && (s.flags & ts.SymbolFlags.Value) !== 0;
+  };
+  for (const exported of checker.getExportsOfModule(module)) {
+    const s = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    if (exportsValue(exported)) out.values.push(exported.name);
+    else if (exported.name.endsWith("Options")) out.options.push(exported.name);
+    else out.types.push(exported.name);
+    if (s.flags & ts.SymbolFlags.Class) out.classes[exported.name] = { instance: names(checker.getDeclaredTypeOfSymbol(s)), static: names(checker.getTypeOfSymbol(s)) };
+  }
+  for (const list of [out.values, out.types, out.options]) list.sort();
+  return out;
+}
+
+describe("the public surface of each entry (dist/)", () => {
+  beforeAll(() => assertBuilt());
+
+  test("the entries pinned here are package.json's", () => {
+    expect(Object.keys(RUNTIME_NAMES).sort()).toEqual(entrySubpaths().sort());
+  });
+
+  test.each(Object.keys(RUNTIME_NAMES))("%s: its ESM and CJS builds export exactly the pinned values", async (subpath) => {
+    const name = entryName(subpath);
+    const esm = await import(pathToFileURL(join(ROOT, `dist/${name}.js`)).href);
+    expect(Object.keys(esm).sort()).toEqual(RUNTIME_NAMES[subpath]);
+    const cjs = createRequire(import.meta.url)(join(ROOT, `dist/${name}.cjs`));
+    expect(Object.keys(cjs).sort()).toEqual(RUNTIME_NAMES[subpath]);
+  });
+
+  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, mini", async () => {
+    const exportsOf = async (file: string): Promise<string[]> => Object.keys(await import(pathToFileURL(join(ROOT, "dist/browser", file)).href)).sort();
+    const main = RUNTIME_NAMES["."]!;
+    expect(await exportsOf("msgpack.min.js")).toEqual(main.filter((n) => !STREAM_DECODERS.includes(n)));
+    expect(await exportsOf("msgpack-streams.min.js")).toEqual([...new Set([...main, ...RUNTIME_NAMES["./streams"]!])].sort());
+    expect(await exportsOf("msgpack-mini.min.js")).toEqual(RUNTIME_NAMES["./mini"]);
+  });
+
+  test("the IIFE bundles define one global each, with what their entries export: ResizableMsgpack (main), ResizableMsgpackMini (mini)", () => {
+    const globalsOf = (file: string): Record<string, string[]> => {
+      const context = createContext({ TextEncoder, TextDecoder });
+      runInContext(readFileSync(join(ROOT, "dist/browser", file), "utf8"), context);
+      const defined = Object.keys(context).filter((k) => k !== "TextEncoder" && k !== "TextDecoder");
+      return Object.fromEntries(defined.map((k) => [k, Object.keys(context[k]).sort()]));
+    };
+    expect(globalsOf("msgpack.iife.min.js")).toEqual({ ResizableMsgpack: RUNTIME_NAMES["."] });
+    expect(globalsOf("msgpack-mini.iife.min.js")).toEqual({ ResizableMsgpackMini: RUNTIME_NAMES["./mini"] });
+  });
+
+  test.each(Object.keys(RUNTIME_NAMES))("%s: its declarations export exactly the pinned values and types; option types are types only", (subpath) => {
+    const surface = declaredSurface(entryName(subpath));
+    expect(surface.values).toEqual(RUNTIME_NAMES[subpath]);
+    expect(surface.types).toEqual(TYPE_NAMES[subpath]);
+    for (const option of surface.options) expect(RUNTIME_NAMES[subpath], option).not.toContain(option);
+  }, 60_000);
+
+  test("the exported classes show exactly the pinned public members (no registries, no internal state)", () => {
+    const seen: Record<string, { instance: string[]; static: string[] }> = {};
+    for (const subpath of Object.keys(RUNTIME_NAMES)) {
+      for (const [name, members] of Object.entries(declaredSurface(entryName(subpath)).classes)) {
+        // mini's classes are the main entry's
+        if (seen[name]) expect(members, `${subpath} ${name}`).toEqual(seen[name]);
+        seen[name] = members;
+      }
+    }
+    expect(seen).toEqual(CLASS_MEMBERS);
+  }, 60_000);
 });

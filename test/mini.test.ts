@@ -31,9 +31,12 @@ function sameDecode(bytes: Uint8Array, options?: main.DecodeOptions): void {
   expect(got, label).toEqual(want);
 }
 
+/** Bytes as text to compare: hex when short, base64 (native, fast) when long. */
+const text = (bytes: Uint8Array): string => (bytes.length <= 256 ? hex(bytes) : Buffer.from(bytes).toString("base64"));
+
 function sameEncode(x: unknown, options?: mini.EncodeOptions): Uint8Array | undefined {
-  const want = outcome(() => hex(main.encode(x, options)));
-  const got = outcome(() => hex(mini.encode(x, options)));
+  const want = outcome(() => text(main.encode(x, options)));
+  const got = outcome(() => text(mini.encode(x, options)));
   expect(got).toEqual(want);
   return "value" in want ? main.encode(x, options) : undefined;
 }
@@ -86,6 +89,104 @@ describe("mini encode writes the main encoder's bytes", () => {
       expect(outcome(() => mini.encode(x))).toEqual(outcome(() => main.encode(x)));
       expect(outcome(() => mini.encode(x))).toHaveProperty("error");
     }
+  });
+
+  test("every int, float, bigint, str, bin, array, map and ext form at its size boundaries", () => {
+    const ints = [0, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0xffffffff, 2 ** 32, Number.MAX_SAFE_INTEGER];
+    const numbers = [...ints, ...ints.map((n) => -n), -0x20, -0x21, -0x80, -0x81, -0x8000, -0x8001, -0x80000000, -0x80000001];
+    numbers.push(-0, 0.5, -1.5, 2 ** 53, 1e300, NaN, Infinity, -Infinity, 3.4e39, 1 / 3);
+    const bigints = [0n, 1n, -1n, 2n ** 63n - 1n, 2n ** 63n, 2n ** 64n - 1n, -(2n ** 63n)];
+    const sizes = [0, 1, 2, 3, 4, 8, 15, 16, 17, 31, 32, 255, 256, 0xffff, 0x10000];
+    const strings = sizes.flatMap((n) => ["a".repeat(n), "é".repeat(n >> 1), "日".repeat(Math.ceil(n / 3))]);
+    const containers = sizes.flatMap((n) => [new Array(n).fill(1), new Map(Array.from({ length: n }, (_, i) => [i, i])), Object.fromEntries(Array.from({ length: Math.min(n, 256) }, (_, i) => [`k${i}`, i]))]);
+    const payloads = sizes.flatMap((n) => [new Uint8Array(n).fill(7), new main.ExtData(-128 + (n % 256), new Uint8Array(n).fill(n)), new main.ExtData(127, new Uint8Array(n))]);
+    const dates = [new Date(0), new Date(1.5e12), new Date(2 ** 34 * 1000), new Date(-1), new Date(8.64e15), new Date(-8.64e15)];
+    for (const x of [...numbers, ...bigints, ...strings, ...containers, ...payloads, ...dates, true, false, null, undefined]) sameEncode(x);
+    for (const x of numbers) sameEncode(x, { forceFloat32: true });
+  });
+
+  test("objects are classified as the main encoder does (kind.ts): an array without a prototype is an array", () => {
+    const bare = Object.setPrototypeOf([1, "a"], null) as unknown[];
+    expect(hex(mini.encode(bare))).toBe("92-01-a1-61");
+    for (const x of [bare, Object.create(null), new (class Point { x = 1 })(), new (class extends Array {})(), new DataView(new ArrayBuffer(3)), new Uint16Array([1, 2]).subarray(1)]) {
+      sameEncode(x);
+      sameEncode({ x }, { sortKeys: true });
+    }
+  });
+
+  test("hostile values give the main entry's EncodeError codes", () => {
+    const detached = new ArrayBuffer(8);
+    const detachedView = new Uint8Array(detached, 2);
+    structuredClone(detached, { transfer: [detached] });
+    class LyingMap extends Map<unknown, unknown> {
+      readonly claimed: number;
+      constructor(claimed: number) {
+        super([[1, 2]]);
+        this.claimed = claimed;
+      }
+      override get size(): number {
+        return this.claimed;
+      }
+    }
+    class OddMap extends Map<unknown, unknown> {
+      override *[Symbol.iterator](): MapIterator<[unknown, unknown]> {
+        yield 5 as never;
+      }
+      override get size(): number {
+        return 1;
+      }
+    }
+    class NoNext extends Map<unknown, unknown> {
+      override [Symbol.iterator](): MapIterator<[unknown, unknown]> {
+        return {} as never;
+      }
+    }
+    const cases: [string, unknown, string][] = [
+      ["a Map whose iterator has no next()", new NoNext([[1, 2]]), "UNSUPPORTED_TYPE"],
+      ["a detached ArrayBuffer", detached, "INVALID_ARGUMENT"],
+      ["a view of a detached ArrayBuffer", { v: detachedView }, "INVALID_ARGUMENT"],
+      ["a Proxy around a Map", [new Proxy(new Map([[1, 2]]), {})], "UNSUPPORTED_TYPE"],
+      ["a Proxy around a Set", new Proxy(new Set([1]), {}), "UNSUPPORTED_TYPE"],
+      ["a Map whose size is too large", new LyingMap(5), "CHANGED"],
+      ["a Map whose size is too small", new LyingMap(0), "CHANGED"],
+      ["a Map whose size is no integer", new LyingMap(2.5), "CHANGED"],
+      ["a Map whose size is past 2^32-1", new LyingMap(2 ** 32), "TOO_LONG"],
+      ["a Map whose iterator gives a non-entry", new OddMap(), "CHANGED"],
+      ["an array Proxy whose length is no integer", new Proxy([1, 2, 3], { get: (t, k) => (k === "length" ? 2.5 : Reflect.get(t, k)) }), "CHANGED"],
+    ];
+    for (const [what, x, code] of cases) {
+      const got = outcome(() => mini.encode(x));
+      expect(got, what).toEqual({ error: `EncodeError ${code}` });
+      expect(got, what).toEqual(outcome(() => main.encode(x)));
+    }
+  });
+
+  test("a bad extension payload is INVALID_EXT, with a message that says what mini takes", () => {
+    const message = (x: unknown, options?: mini.EncodeOptions): string => {
+      try {
+        mini.encode(x, options);
+      } catch (e) {
+        expect(outcome(() => main.encode(x, options)), String(e)).toEqual({ error: "EncodeError INVALID_EXT" });
+        expect(e).toBeInstanceOf(mini.EncodeError);
+        expect((e as main.EncodeError).code).toBe("INVALID_EXT");
+        return (e as Error).message;
+      }
+      throw new Error("no error");
+    };
+    const extensionCodec = new main.ExtensionCodec();
+    extensionCodec.register({ type: 6, encode: (v) => (v instanceof RegExp ? ("abc" as never) : null), decode: () => null });
+    expect(message(/x/, { extensionCodec })).toBe('Cannot encode extension type 6: its payload is "abc", not bytes');
+    expect(message(new main.ExtData(7, [1, 2] as never))).toBe("Cannot encode extension type 7: its payload is [object Array], not bytes");
+    expect(message(new main.ExtData(300, new Uint8Array(1)))).toBe("Cannot encode extension type 300: not an integer in -128..127");
+    // a codec object whose tryToEncode gives no ExtData
+    const codec = { tryToEncode: (v: unknown) => (v instanceof RegExp ? new Uint8Array(1) : null), decode: () => null };
+    expect(message(/x/, { extensionCodec: codec as never })).toBe("Cannot encode with the extensionCodec: tryToEncode returned [object Uint8Array], not an ExtData or null");
+  });
+
+  test("an aligned payload (a function) is the main entry's: mini says so", () => {
+    const aligned = new main.ExtData(3, (() => new Uint8Array(4)) as never);
+    expect(main.decode(main.encode(aligned))).toEqual(new main.ExtData(3, new Uint8Array(4)));
+    expect(() => mini.encode(aligned)).toThrow(/^Cannot encode extension type 3: its payload is a function, not bytes \(aligned payloads need the main entry\)$/);
   });
 
   test("extensions, including one that encodes with mini from inside mini", () => {

@@ -14,9 +14,13 @@ import { ROOT, RUNTIMES, assertBuilt, cleanEnv, entryName, entrySubpaths, explai
 
 const NAME = "@resizable/msgpack";
 
+/** Subpaths that must not resolve: the internal module (src/internal.ts, which the tests use) and deep paths, also to files that exist. */
+const REFUSED = ["internal", "dist/internal.js", "dist/index.js", "dist/index.cjs", "dist/extensions.d.ts", "src/internal.ts", "src/index.ts"];
+
 const ESM_CONSUMER = (streams: boolean) => `
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+const REFUSED = ${JSON.stringify(REFUSED)};
 import * as lib from "${NAME}";
 ${streams ? `import * as streams from "${NAME}/streams";` : ""}
 const value = { a: 1, b: [true, null, "x", -1.5], c: new Uint8Array([1, 2, 3]), d: 2n ** 63n };
@@ -41,6 +45,11 @@ const require = createRequire(import.meta.url);
 const resolved = import.meta.resolve("${NAME}");
 assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.js$/);
 assert.equal(require("${NAME}/package.json").name, "${NAME}");
+// Only the entries resolve: the internal module and deep paths into dist/ and src/ are refused.
+for (const path of REFUSED) {
+  await assert.rejects(import("${NAME}/" + path), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }, path);
+  assert.throws(() => require.resolve("${NAME}/" + path), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }, path);
+}
 console.log("ESM_OK " + process.version);
 `;
 
@@ -59,6 +68,7 @@ const mini = require("${NAME}/mini");
 assert.ok(require.resolve("${NAME}/mini").endsWith("/dist/mini.cjs"));
 assert.deepEqual([...mini.encode(value)], [...bytes]);
 assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
+for (const path of ${JSON.stringify(REFUSED)}) assert.throws(() => require("${NAME}/" + path), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }, path);
 (async () => {
 ${streams ? `  const streams = require("${NAME}/streams");
   assert.equal(typeof streams.decodeAsync, "function");
@@ -95,6 +105,12 @@ decode(bytes, { int64: "sometimes" });
 const wrong: string = encode(1);
 // @ts-expect-error the mini encoder has no buffer tuning options
 mini.encode(1, { poolResults: true });
+// @ts-expect-error the internal module is no entry
+import("${NAME}/internal");
+// @ts-expect-error nor is a deep path into dist/
+import("${NAME}/dist/extensions.js");
+// @ts-expect-error an ExtensionCodec's registries are private
+codec.encoders;
 
 export { codec, extData, extType, isError, miniError, wrong${streams ? ", later" : ""} };
 `;

@@ -13,6 +13,11 @@
 // - One sample = one call of `fn` repeated `batch` times; `batch` is
 //   calibrated during warm-up so a sample lasts at least `minSampleMs`, far
 //   above the clock's resolution. Time per op = sample time / batch.
+//   A batch size is accepted only after CONFIRMATIONS timings in a row reach
+//   `minSampleMs`: one timing can be long because the process was
+//   descheduled, collected garbage or compiled, and a batch accepted on it
+//   would be far too small (a 0.5 µs op calibrated to 2 calls instead of
+//   100), so its samples would carry the harness's own per-sample cost.
 // - Results per case: p1/p25/p50/p75/p99 of time per op, throughput from
 //   `bytes` (bytes per op) at p50, and ratio = p50 / p50 of the group's
 //   baseline (the case marked `baseline: true`, else the group's first case).
@@ -352,20 +357,18 @@ function collectSamples(members, opts) {
   const fns = members.map((c) => (c.setup ? c.setup() : /** @type {() => unknown} */ (c.fn)));
   const n = members.length;
 
-  // Calibrate: grow the batch until one sample takes minSampleMs.
+  // Calibrate: grow each batch until CONFIRMATIONS samples in a row take minSampleMs.
   // The cases alternate here too, so calibration is itself a warm-up.
-  const batch = new Array(n).fill(1);
+  const search = members.map(() => newBatchSearch());
   const done = new Array(n).fill(false);
-  for (let round = 0; done.includes(false) && round < 40; round++) {
+  for (let round = 0; done.includes(false) && round < 40 + CONFIRMATIONS; round++) {
     for (let k = 0; k < n; k++) {
       const i = (k + round) % n;
-      if (done[i]) continue;
-      const t = timeBatch(fns[i], batch[i]);
-      if (t >= minSampleMs || batch[i] >= maxBatch) done[i] = true;
-      else batch[i] = Math.min(maxBatch, batch[i] * (t > 0 ? Math.min(8, Math.max(2, Math.ceil(minSampleMs / t))) : 8));
+      if (!done[i]) done[i] = searchStep(search[i], timeBatch(fns[i], search[i].batch), minSampleMs, maxBatch);
     }
     afterIteration?.(-1);
   }
+  const batch = search.map((s) => s.batch);
   for (let it = 0; it < warmup; it++) {
     for (let k = 0; k < n; k++) timeBatch(fns[(k + it) % n], batch[(k + it) % n]);
     afterIteration?.(-1);
@@ -382,6 +385,57 @@ function collectSamples(members, opts) {
     if (it + 1 >= minIterations && performance.now() - start > maxTimeMs) break;
   }
   return lists;
+}
+
+/** Timings in a row that must reach the target before a batch size is accepted. */
+export const CONFIRMATIONS = 3;
+
+/**
+ * @typedef {{ batch: number, confirmed: number, best: number }} BatchSearch
+ * The search for a batch size: the current size, how many timings in a row
+ * at this size reached the target, and the shortest of them (ms).
+ */
+
+/** @returns {BatchSearch} */
+export function newBatchSearch() {
+  return { batch: 1, confirmed: 0, best: Infinity };
+}
+
+/**
+ * One step of the batch-size search, given the time `t` (ms) of one batch:
+ * a batch shorter than `targetMs` grows (by the shortfall, 2x to 8x, 8x if
+ * the clock saw nothing) and the count starts again; one that reaches it
+ * counts. Returns true once CONFIRMATIONS timings in a row reached it, or
+ * the batch is at `maxBatch`. A single long timing (the process descheduled,
+ * a GC, a compile) never ends the search: each later short timing grows the
+ * batch again.
+ * @param {BatchSearch} s @param {number} t @param {number} targetMs @param {number} maxBatch
+ */
+export function searchStep(s, t, targetMs, maxBatch) {
+  if (t >= targetMs) {
+    s.confirmed++;
+    s.best = Math.min(s.best, t);
+    return s.confirmed >= CONFIRMATIONS;
+  }
+  if (s.batch >= maxBatch) return true;
+  s.batch = Math.min(maxBatch, s.batch * (t > 0 ? Math.min(8, Math.max(2, Math.ceil(targetMs / t))) : 8));
+  s.confirmed = 0;
+  s.best = Infinity;
+  return false;
+}
+
+/**
+ * Time per call of `fn` (ms), for choosing how many calls to time together:
+ * the shortest of CONFIRMATIONS timings in a row of one batch lasting at
+ * least `batchMs`, the batch grown from 1 (see searchStep). Warm `fn` up
+ * first: the first calls of cold code are slow.
+ * @param {() => unknown} fn @param {number} [batchMs] @param {number} [maxBatch]
+ * @returns {number} ms per call
+ */
+export function timePerCall(fn, batchMs = 10, maxBatch = 1 << 24) {
+  const s = newBatchSearch();
+  for (let i = 0; i < 200 && !searchStep(s, timeBatch(fn, s.batch), batchMs, maxBatch); i++);
+  return (Number.isFinite(s.best) ? s.best : timeBatch(fn, s.batch)) / s.batch;
 }
 
 /** @param {() => unknown} fn @param {number} batch @returns {number} ms */

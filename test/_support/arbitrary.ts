@@ -3,34 +3,11 @@
  * made from a seed, so a failure can be replayed: tests print the seed.
  */
 
-import { mulberry32 } from "./fixtures.mjs";
+import { Random } from "./fixtures.mjs";
 
-// The PRNG the tests, the runtime checks and the benchmarks share, and the
-// vector files' hex form ("c4-01-ff"), from fixtures.mjs.
-export { bytesToHex as hex, hexToBytes as fromHex, mulberry32 } from "./fixtures.mjs";
-
-export class Random {
-  readonly seed: number;
-  readonly next: () => number;
-  constructor(seed: number) {
-    this.seed = seed;
-    this.next = mulberry32(seed);
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  bool(p = 0.5): boolean {
-    return this.next() < p;
-  }
-  bytes(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) out[i] = (this.next() * 256) | 0;
-    return out;
-  }
-}
+// The PRNG and its `Random` the tests, the runtime checks and the benchmarks
+// share, and the vector files' hex form ("c4-01-ff"), from fixtures.mjs.
+export { bytesToHex as hex, hexToBytes as fromHex, mulberry32, Random } from "./fixtures.mjs";
 
 /** Numbers near every format boundary, plus random ones. */
 export function number(r: Random): number {

@@ -2,6 +2,23 @@
 
 /** mulberry32: a seedable PRNG giving floats in [0, 1); the same seed gives the same sequence everywhere. */
 export declare function mulberry32(seed: number): () => number;
+/** Draws from mulberry32; the same seed gives the same draws everywhere. */
+export declare class Random {
+  constructor(seed: number);
+  readonly seed: number;
+  /** A float in [0, 1). */
+  readonly next: () => number;
+  /** An integer in [lo, hi]. */
+  int(lo: number, hi: number): number;
+  /** An integer in [0, n). */
+  below(n: number): number;
+  /** One item of a non-empty list. */
+  pick<T>(items: readonly T[]): T;
+  /** True with probability `p` (default 0.5). */
+  bool(p?: number): boolean;
+  /** `n` random bytes. */
+  bytes(n: number): Uint8Array;
+}
 /** Bytes from hex pairs joined by "-" ("" is no bytes); throws on anything else. */
 export declare function hexToBytes(hex: string): Uint8Array;
 /** Bytes as lowercase hex pairs joined by "-". */

@@ -1,5 +1,6 @@
-// Fixtures shared by the tests and the benchmarks: the seeded PRNG and the
-// reader of the msgpack vector format. Plain JavaScript with no imports and
+// Fixtures shared by the tests and the benchmarks: the seeded PRNG (with
+// `Random`, its integer, pick and bytes helpers) and the reader of the
+// msgpack vector format. Plain JavaScript with no imports and
 // no I/O, so it runs as-is under node, bun, deno and in the browser test
 // (test/browser.test.ts serves it beside test/runtime/checks.mjs); the
 // benchmarks import it by relative path. Types: fixtures.d.mts.
@@ -38,6 +39,43 @@ export function mulberry32(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Draws from {@link mulberry32}: the generator the property tests, the fuzz
+ * tests and the runtime checks build their values with. The same seed gives
+ * the same draws everywhere; `seed` is kept for failure messages.
+ */
+export class Random {
+  /** @param {number} seed */
+  constructor(seed) {
+    /** @readonly */
+    this.seed = seed;
+    /** A float in [0, 1). @readonly */
+    this.next = mulberry32(seed);
+  }
+  /** An integer in [lo, hi]. @param {number} lo @param {number} hi @returns {number} */
+  int(lo, hi) {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  /** An integer in [0, n). @param {number} n @returns {number} */
+  below(n) {
+    return Math.floor(this.next() * n);
+  }
+  /** One item of a non-empty list. @template T @param {readonly T[]} items @returns {T} */
+  pick(items) {
+    return items[this.below(items.length)];
+  }
+  /** True with probability `p`. @param {number} [p] @returns {boolean} */
+  bool(p = 0.5) {
+    return this.next() < p;
+  }
+  /** `n` random bytes. @param {number} n @returns {Uint8Array} */
+  bytes(n) {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.below(256);
+    return out;
+  }
 }
 
 /**

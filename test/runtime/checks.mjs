@@ -1,13 +1,13 @@
 // Runtime-neutral checks shared by the smoke script (node, bun, deno) and the
 // browser test. Plain JavaScript with no I/O and no test runner, importing
-// only test/_support/fixtures.mjs (the seeded PRNG and the vector reader,
+// only test/_support/fixtures.mjs (the seeded PRNG, its Random, and the vector reader,
 // itself import-free): the caller hands in the library namespace and the
 // parsed vector files, and every failed check throws an Error that says
 // what, where and, for random values, which seed. fixtures.mjs describes the
 // vector format.
-import { bytesToHex, hexToBytes, mulberry32, readVectors } from "../_support/fixtures.mjs";
+import { bytesToHex, hexToBytes, Random, readVectors } from "../_support/fixtures.mjs";
 
-export { bytesToHex, hexToBytes, mulberry32 };
+export { bytesToHex, hexToBytes };
 
 /** Names the runtime this runs in, e.g. "node 18.20.8", "deno 2.9.6". */
 export function runtimeName() {
@@ -207,46 +207,33 @@ export function checkVectors(lib, files) {
 const ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:/";
 const UNICODE = ["é", "ß", "Ж", "中", "文", "ー", "€", "😀", "🎉", "𝄞", "\u0000", "\u007f", "\u0080", "\u07ff", "\u0800", "\uffff"];
 
-export class Generator {
-  constructor(seed) {
-    this.random = mulberry32(seed);
-  }
-  int(n) {
-    return Math.floor(this.random() * n);
-  }
-  pick(list) {
-    return list[this.int(list.length)];
-  }
+/** Random values for round trips, from the shared seeded {@link Random}. */
+export class Generator extends Random {
   string(maxLength) {
-    const length = this.int(maxLength + 1);
-    const unicode = this.random() < 0.3;
+    const length = this.below(maxLength + 1);
+    const unicode = this.next() < 0.3;
     let s = "";
-    for (let i = 0; i < length; i++) s += unicode && this.random() < 0.3 ? this.pick(UNICODE) : ASCII[this.int(ASCII.length)];
+    for (let i = 0; i < length; i++) s += unicode && this.next() < 0.3 ? this.pick(UNICODE) : ASCII[this.below(ASCII.length)];
     // Flatten the rope so every runtime sees an ordinary string.
     return s.length > 0 ? JSON.parse(JSON.stringify(s)) : s;
   }
-  bytes(length) {
-    const b = new Uint8Array(length);
-    for (let i = 0; i < length; i++) b[i] = this.int(256);
-    return b;
-  }
   number() {
-    switch (this.int(10)) {
-      case 0: return this.int(128);                                // positive fixint
-      case 1: return -1 - this.int(32);                            // negative fixint
+    switch (this.below(10)) {
+      case 0: return this.below(128);                                // positive fixint
+      case 1: return -1 - this.below(32);                            // negative fixint
       case 2: return this.pick([127, 128, 255, 256, 65535, 65536, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER]);
       case 3: return this.pick([-32, -33, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, Number.MIN_SAFE_INTEGER]);
-      case 4: return this.int(2 ** 16) - 2 ** 15;
-      case 5: return Math.floor((this.random() - 0.5) * 2 ** 53);  // any safe integer width
-      case 6: return (this.random() - 0.5) * 10 ** this.int(12);   // float64
+      case 4: return this.below(2 ** 16) - 2 ** 15;
+      case 5: return Math.floor((this.next() - 0.5) * 2 ** 53);  // any safe integer width
+      case 6: return (this.next() - 0.5) * 10 ** this.below(12);   // float64
       case 7: return this.pick([0.5, -0.5, 1.5, Math.PI, 1e-7, 5e-324, -5e-324, 1.7976931348623157e308, Infinity, -Infinity, NaN]);
-      case 8: return this.int(2 ** 32);
-      default: return -this.int(2 ** 31);
+      case 8: return this.below(2 ** 32);
+      default: return -this.below(2 ** 31);
     }
   }
   bigint() {
     // Outside the safe range (inside it, "auto" decodes to a number).
-    const magnitude = 2n ** 53n + BigInt(this.int(2 ** 30)) * BigInt(this.int(2 ** 30) + 1);
+    const magnitude = 2n ** 53n + BigInt(this.below(2 ** 30)) * BigInt(this.below(2 ** 30) + 1);
     return this.pick([
       magnitude,
       -magnitude,
@@ -257,25 +244,25 @@ export class Generator {
     ]);
   }
   value(lib, depth) {
-    const r = this.int(depth > 0 ? 14 : 11);
+    const r = this.below(depth > 0 ? 14 : 11);
     switch (r) {
       case 0: return null;
-      case 1: return this.random() < 0.5;
+      case 1: return this.next() < 0.5;
       case 2: case 3: return this.number();
       case 4: case 5: return this.string(this.pick([8, 31, 40, 300]));
-      case 6: return this.bytes(this.int(this.pick([4, 300])));
+      case 6: return this.bytes(this.below(this.pick([4, 300])));
       case 7: return this.bigint();
-      case 8: return new Date(Math.floor((this.random() - 0.3) * 8e12));
-      case 9: return new lib.ExtData(this.int(128), this.bytes(this.pick([0, 1, 2, 3, 4, 8, 16, 17, 300])));
+      case 8: return new Date(Math.floor((this.next() - 0.3) * 8e12));
+      case 9: return new lib.ExtData(this.below(128), this.bytes(this.pick([0, 1, 2, 3, 4, 8, 16, 17, 300])));
       case 10: return this.string(3);
       case 11: {
-        const n = this.int(this.pick([4, 20]));
+        const n = this.below(this.pick([4, 20]));
         const a = [];
         for (let i = 0; i < n; i++) a.push(this.value(lib, depth - 1));
         return a;
       }
       default: {
-        const n = this.int(this.pick([4, 20]));
+        const n = this.below(this.pick([4, 20]));
         const o = {};
         for (let i = 0; i < n; i++) o[`${this.string(10)}${i}`] = this.value(lib, depth - 1);
         return o;
@@ -284,10 +271,10 @@ export class Generator {
   }
   map(lib, depth) {
     const m = new Map();
-    const n = 1 + this.int(10);
+    const n = 1 + this.below(10);
     for (let i = 0; i < n; i++) {
-      const key = this.random() < 0.5 ? this.int(1000) : `k${this.string(6)}`;
-      m.set(key, depth > 0 && this.random() < 0.3 ? this.map(lib, depth - 1) : this.value(lib, 0));
+      const key = this.next() < 0.5 ? this.below(1000) : `k${this.string(6)}`;
+      m.set(key, depth > 0 && this.next() < 0.3 ? this.map(lib, depth - 1) : this.value(lib, 0));
     }
     return m;
   }
@@ -425,7 +412,7 @@ export function checkRoundTrips(lib, { seed = 1, count = 400, big = true } = {})
 function chunked(bytes, gen) {
   const chunks = [];
   for (let pos = 0; pos < bytes.length;) {
-    const size = 1 + gen.int(gen.pick([3, 64, 4096]));
+    const size = 1 + gen.below(gen.pick([3, 64, 4096]));
     chunks.push(bytes.slice(pos, pos + size));
     pos += size;
   }

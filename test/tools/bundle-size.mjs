@@ -20,17 +20,25 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER = join(ROOT, "dist/browser");
 
 /**
- * The mini entry's ceiling, for both its ESM and its IIFE bundle: today's
- * size plus a little room. It held 4 KiB until the decoders and encoders
- * gained argument and option checks, depth carried through extensions,
- * stack exhaustion turned into errors, byte-array inputs, values read once
- * (CHANGED), @msgpack/msgpack's extension order and codec objects, and
- * error offsets through extensions (about 1.7 KiB together, measured piece
- * by piece in benchmarks/README.md). For scale, @msgpack/msgpack is about
- * 5.8 KiB and notepack.io about 2.6 KiB gzip.
+ * The mini entry's ceiling, for both its ESM and its IIFE bundle: its
+ * measured size plus about 1% (6,726 B and 6,756 B gzip when set). The
+ * mini entry is built on the main codec's format modules (kind.ts
+ * classifies values, format.ts writes them, timestamp.ts, extensions.ts)
+ * and gives the main entry's bytes and error codes; it was 5,856 B before
+ * that and cannot return to {@link MINI_TARGET_GZIP} without a second
+ * copy of the format or dropping behaviour. Measured on the ESM bundle:
+ * the shared writers (and Map entries read as the main encoder reads
+ * them) cost about 480 B gzip over the private compact copy it had,
+ * kind.ts about 50 B, the main entry's error codes for hostile
+ * values (detached buffers, Proxies around Maps and Sets, lying sizes, bad
+ * extension payloads) about 330 B; leaving out every encode option would
+ * save about 360 B. Importing only `encode` or only `decode` from the mini
+ * entry bundles about 4.2 KiB or 3.9 KiB ({@link miniParts}).
  */
-export const TARGET_GZIP = 6000;
-/** The mini entry's bundles, held to {@link TARGET_GZIP}. */
+export const MINI_CEILING_GZIP = 6830;
+/** The mini entry's size goal, reported (targetMet) but not enforced: see {@link MINI_CEILING_GZIP}. */
+export const MINI_TARGET_GZIP = 4096;
+/** The mini entry's bundles, held to {@link MINI_CEILING_GZIP}. */
 export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
 /**
  * The main entry's ceiling (msgpack.min.js, the main entry without stream
@@ -59,13 +67,13 @@ export function measureBundles() {
     });
 }
 
-async function minifiedBundle(stdin, resolveDir) {
+async function minifiedBundle(stdin, resolveDir, platform = "browser") {
   const result = await build({
     stdin: { contents: stdin, resolveDir, loader: "ts" },
     bundle: true,
     minify: true,
     format: "esm",
-    platform: "browser",
+    platform,
     target: "es2022",
     write: false,
     metafile: true,
@@ -82,6 +90,21 @@ export async function breakdown() {
     .map(([path, info]) => ({ module: relative(ROOT, join(ROOT, path)), bytes: info.bytesInOutput }))
     .filter((m) => m.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes);
+}
+
+/**
+ * The mini entry as a bundler gives it to a page that imports one
+ * direction only (`encode`, or `decode`), built as dist/browser's mini
+ * bundle is (platform neutral, minified ESM).
+ */
+export async function miniParts() {
+  const out = [];
+  for (const name of ["encode", "decode"]) {
+    const result = await minifiedBundle(`export { ${name} } from "./src/mini.ts";`, ROOT, "neutral");
+    const bytes = result.outputFiles[0].contents;
+    out.push({ bundle: `mini, ${name} only`, minified: bytes.length, gzip: gzipSize(bytes) });
+  }
+  return out;
 }
 
 /** The peers' full encode + decode, minified the same way, for reference. */
@@ -111,24 +134,25 @@ const bytes = (n) => `${n.toLocaleString("en-US")} B`;
 function budgetOf(bundles, name, ceiling) {
   const b = bundles.find((x) => x.bundle.endsWith(`/${name}`));
   if (!b) throw new Error(`dist/browser/${name} is missing: run \`npm run build\` first`);
-  return { bundle: b.bundle, gzip: ceiling, target: TARGET_GZIP, actual: b.gzip, ok: b.gzip <= ceiling, targetMet: b.gzip <= TARGET_GZIP };
+  return { bundle: b.bundle, gzip: ceiling, target: MINI_TARGET_GZIP, actual: b.gzip, ok: b.gzip <= ceiling, targetMet: b.gzip <= MINI_TARGET_GZIP };
 }
 
 async function main() {
   const mode = process.argv.includes("--json") ? "json" : process.argv.includes("--markdown") ? "markdown" : "text";
   const bundles = measureBundles();
-  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...MINI_CODECS.map((name) => budgetOf(bundles, name, TARGET_GZIP))];
-  const report = { budget: budgets[0], mini: budgets.slice(1), bundles, modules: await breakdown(), peers: await peers() };
+  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...MINI_CODECS.map((name) => budgetOf(bundles, name, MINI_CEILING_GZIP))];
+  const report = { budget: budgets[0], mini: budgets.slice(1), miniParts: await miniParts(), bundles, modules: await breakdown(), peers: await peers() };
 
   if (mode === "json") {
     console.log(JSON.stringify(report, null, 2));
   } else if (mode === "markdown") {
     console.log("| bundle | minified | gzip |\n| --- | ---: | ---: |");
     for (const b of bundles) console.log(`| \`${b.bundle.replace("dist/browser/", "")}\` | ${bytes(b.minified)} | ${bytes(b.gzip)} |`);
+    for (const m of report.miniParts) console.log(`| \`./mini\`, \`${m.bundle.split(", ")[1].split(" ")[0]}\` only (what a bundler keeps) | ${bytes(m.minified)} | ${bytes(m.gzip)} |`);
     for (const p of report.peers) if (!p.error) console.log(`| ${p.bundle} (encode + decode, for comparison) | ${bytes(p.minified)} | ${bytes(p.gzip)} |`);
   } else {
     console.log("bundle                                   minified       gzip");
-    for (const b of bundles) console.log(`${b.bundle.padEnd(40)} ${String(b.minified).padStart(8)} B ${String(b.gzip).padStart(8)} B`);
+    for (const b of [...bundles, ...report.miniParts]) console.log(`${b.bundle.padEnd(40)} ${String(b.minified).padStart(8)} B ${String(b.gzip).padStart(8)} B`);
     for (const p of report.peers) {
       if (p.error) console.log(`${p.bundle.padEnd(40)} (could not bundle: ${p.error})`);
       else console.log(`${(p.bundle + " (peer)").padEnd(40)} ${String(p.minified).padStart(8)} B ${String(p.gzip).padStart(8)} B`);

@@ -1,0 +1,136 @@
+// Smoke test for the shapes of benchmarks/peers.js that stress small-message
+// and mixed-value paths: the 125 B RPC message, the events stream (each event
+// encoded and decoded as its own message) and the wide map of every kind of
+// value. Under node, bun and deno (--quick), every library that should
+// round-trip them does so (peers.js checks each message, byte for byte for
+// binaries, before timing), every mode is timed (encode, decode, this
+// library's poolResults, inline and hoisted options, binaryAsView where a
+// binary is inside), and the generated data is the same on every runtime.
+// Needs dist/ (npm run build). The other peers data sets: bench-strategies.test.ts.
+// Last, the harness's batch calibration (benchmarks/lib/round-robin.js, used by
+// peers.js too) must not settle on a batch size from one disturbed timing.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { run as runCommand } from "./tools/harness.ts";
+
+const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
+const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+
+const runtimes = [
+  { label: "node", program: process.execPath, lead: [] as string[] },
+  { label: "bun", program: bin("bun"), lead: [] as string[] },
+  { label: "deno", program: bin("deno"), lead: ["run", "-A"] },
+];
+
+const OURS = "@resizable/msgpack";
+const POOLED = "@resizable/msgpack (poolResults)";
+const INLINE = "@resizable/msgpack (options inline)";
+const HOISTED = "@resizable/msgpack (options hoisted)";
+const VIEWS = "@resizable/msgpack (binaryAsView)";
+/** Libraries that must round-trip every shape here faithfully. */
+const FAITHFUL = [OURS, "@resizable/msgpack/mini", "msgpackr", "@msgpack/msgpack"];
+
+/** The one JSON line peers.js prints with --json. */
+function report(stdout: string): any {
+  const line = stdout.split("\n").find((l) => l.startsWith('{"benchmark"'));
+  expect(line, stdout.slice(-2000)).toBeDefined();
+  return JSON.parse(line ?? "{}");
+}
+
+const digests = new Map<string, Record<string, string>>();
+
+describe("benchmarks/peers.js --quick: rpc, events, wide-map", () => {
+  it.each(runtimes)("round-trips and times every mode under $label", async (rt) => {
+    const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "^(rpc|events|wide-map)$"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rep = report(r.stdout);
+    expect(rep.sets.map((s: any) => s.name)).toEqual(["rpc", "events", "wide-map"]);
+    const byName = Object.fromEntries(rep.sets.map((s: any) => [s.name, s]));
+
+    for (const set of rep.sets) {
+      for (const name of FAITHFUL) expect(set.checks[name], `${set.name}: ${name}`).toMatchObject({ ok: true });
+      // every library that round-trips is timed in both directions, at a positive, finite speed
+      for (const [name, check] of Object.entries<any>(set.checks)) {
+        for (const op of ["encode", "decode"]) {
+          if (check.ok) expect(Number.isFinite(set.results[op][name]?.mbps) && set.results[op][name].mbps > 0, `${set.name} ${op} ${name}`).toBe(true);
+          else expect(set.results[op][name], `${set.name} ${op} ${name}`).toBeUndefined();
+        }
+      }
+      expect(set.digest).toMatch(/^[0-9a-f]{8}$/);
+    }
+
+    // events: the stream's size is the sum of its messages, each 80-170 B; the small-message rows are there
+    const events = byName.events;
+    expect(events.checks[OURS].largest).toBeLessThanOrEqual(170);
+    expect(events.bytes).toBe(events.checks[OURS].size);
+    expect(events.bytes / 500).toBeGreaterThan(100); // --quick: 500 events, ~115 B each
+    expect(events.bytes / 500).toBeLessThan(130);
+    for (const name of [POOLED, INLINE, HOISTED]) expect(events.results.encode[name]?.mbps, name).toBeGreaterThan(0);
+    for (const name of [INLINE, HOISTED]) expect(events.results.decode[name]?.mbps, name).toBeGreaterThan(0);
+    expect(byName.rpc.results.encode[POOLED]?.mbps).toBeGreaterThan(0);
+
+    // wide map: one value of ~12 KB (--quick: 500 keys) holding binaries, so the zero-copy decode row is timed;
+    // JSON cannot carry binaries, and the peers that lose a kind are named with where
+    const wide = byName["wide-map"];
+    expect(wide.checks[OURS].largest).toBe(wide.bytes);
+    expect(wide.bytes).toBeGreaterThan(8000);
+    expect(wide.results.decode[VIEWS]?.mbps).toBeGreaterThan(0);
+    expect(wide.checks.JSON).toMatchObject({ ok: false, reason: expect.stringMatching(/binary became/) });
+    for (const c of Object.values<any>(wide.checks)) if (!c.ok) expect(c.reason).toMatch(/at \$\./);
+
+    digests.set(rt.label, Object.fromEntries(rep.sets.map((s: any) => [s.name, s.digest])));
+  });
+
+  it("generates the same data on every runtime", () => {
+    expect(digests.size, "the runtime runs above passed").toBe(3);
+    const [first, ...rest] = [...digests.values()];
+    for (const d of rest) expect(d).toEqual(first);
+  });
+});
+
+describe("benchmarks/lib/round-robin.js batch calibration", () => {
+  // a plain-JS module without types: imported by a computed specifier
+  const load = async (): Promise<any> => {
+    const spec = "../benchmarks/lib/round-robin.js";
+    return import(spec);
+  };
+
+  /** Feeds the search the time one batch would take (ms), from a per-call time and an optional disturbance. */
+  function calibrate(rr: any, perCallMs: number, disturb: (step: number, batch: number) => number = () => 0) {
+    const s = rr.newBatchSearch();
+    let step = 0;
+    while (!rr.searchStep(s, s.batch * perCallMs + disturb(step, s.batch), 2, 1e6)) step++;
+    return s;
+  }
+
+  it("does not accept a batch size on one long timing", async () => {
+    const rr = await load();
+    const quiet = calibrate(rr, 0.0005); // 0.5 µs per call, 2 ms samples: 4000 calls
+    expect(quiet.batch).toBeGreaterThanOrEqual(4000);
+    expect(quiet.batch).toBeLessThan(4000 * 8);
+    // the process loses the CPU for 12 ms during one batch of 64 calls: one timing was the old rule, and it stopped there
+    const disturbed = calibrate(rr, 0.0005, (step, batch) => (batch === 64 && step === 2 ? 12 : 0));
+    expect(disturbed.batch).toBe(quiet.batch);
+    expect(disturbed.best).toBeCloseTo(quiet.best, 9);
+  });
+
+  it("needs CONFIRMATIONS timings in a row and stops at maxBatch", async () => {
+    const rr = await load();
+    const s = rr.newBatchSearch();
+    s.batch = 1000;
+    for (let i = 1; i < rr.CONFIRMATIONS; i++) expect(rr.searchStep(s, 2.5, 2, 1e6)).toBe(false);
+    expect(rr.searchStep(s, 2.1, 2, 1e6)).toBe(true);
+    expect(s.best).toBe(2.1);
+    const capped = rr.newBatchSearch();
+    capped.batch = 16;
+    expect(rr.searchStep(capped, 0.001, 2, 16)).toBe(true);
+  });
+
+  it("timePerCall measures a real op within the clock's reach", async () => {
+    const rr = await load();
+    let x = 0;
+    const perCall = rr.timePerCall(() => (x = (x * 31 + 7) | 0), 2);
+    expect(perCall).toBeGreaterThan(0);
+    expect(perCall).toBeLessThan(0.01); // far below 10 µs per call
+  });
+});
