@@ -1,6 +1,7 @@
 // Memory benchmark: peak RSS over the baseline of each library encoding a
-// ~130 MB record array and a 200 MiB binary value, each (library, data set)
-// in a fresh process of the same runtime.
+// ~130 MB record array, ~130 MB of string-rich records whose strings are
+// ropes (built by concatenation) and a 200 MiB binary value, each (library,
+// data set) in a fresh process of the same runtime.
 //
 //   node benchmarks/memory.js [--quick] [--write] [--json] [FILTER...]
 //   bun benchmarks/memory.js
@@ -23,8 +24,9 @@ import { pack as msgpackrPack } from "msgpackr";
 import { Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
+import { strategyOptions } from "./lib/sink-strategies.js";
 import { parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
-import { blob, records, recordsOfSize } from "./fixtures.js";
+import { blob, records, recordsOfSize, rng } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable } from "./report.js";
 
 const g = /** @type {any} */ (globalThis);
@@ -32,13 +34,14 @@ const args = parseCli({
   script: "memory.js",
   summary:
     "Peak memory (RSS over the baseline) of encoding once, one fresh process per library and data set: a ~130 MB " +
-    "record array and a 200 MiB binary (--quick: ~1.3 MB and 2 MiB), for this library under each output strategy, " +
+    "record array, ~130 MB of records whose strings are built by concatenation (ropes) and a 200 MiB binary " +
+    "(--quick: ~1.3 MB, ~1.3 MB and 2 MiB), for this library under each output strategy, " +
     "msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON. Linux gives exact peaks; elsewhere a lower bound. " +
     "Needs the library built (npm run build).",
-  fullRun: "2-4 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
+  fullRun: "3-6 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
   deno: "-A",
   options: {
-    quick: "~1.3 MB of records and a 2 MiB binary (what the tests run)",
+    quick: "~1.3 MB of each kind of records and a 2 MiB binary (what the tests run)",
     write: "also write results/memory-<runtime>.{json,md}",
     json: "also print the report as one JSON line",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
@@ -55,10 +58,10 @@ const lib = await loadLibrary();
 /** Library name -> encoder factory (called in the child only). Binary inputs get a zero-copy Buffer where a library needs one. */
 const LIBRARIES = /** @type {Record<string, { make: () => (v: any) => Uint8Array, needsBuffer?: boolean, binary?: boolean }>} */ ({
   "@resizable/msgpack": { make: () => (v) => lib.encode(v) },
-  "@resizable/msgpack (exact)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "exact" })) },
-  "@resizable/msgpack (no estimate)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "resizable", estimate: false })) },
-  "@resizable/msgpack (chunks)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "chunks" })) },
-  "@resizable/msgpack (doubling)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder({ sink: "doubling" })) },
+  "@resizable/msgpack (exact)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("exact"))) },
+  "@resizable/msgpack (no estimate)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("resizable-no-est"))) },
+  "@resizable/msgpack (chunks)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("chunks"))) },
+  "@resizable/msgpack (doubling)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("doubling"))) },
   msgpackr: { make: () => (v) => msgpackrPack(v) },
   "@msgpack/msgpack": { make: () => ((e) => (v) => e.encode(v))(new MMEncoder()) },
   "notepack.io": { make: () => (v) => notepack.encode(v) },
@@ -73,8 +76,57 @@ const DATASETS = {
     build: () => recordsOfSize(QUICK ? 1.3e6 : 130e6, (v) => lib.encodedSize(v)),
     binary: false,
   },
+  "rope-records-130m": {
+    what: QUICK ? "~1.3 MB string-rich records, strings built as ropes (--quick)" : "~130 MB string-rich records, strings built as ropes",
+    build: () => ropeRecordsOfSize(QUICK ? 1.3e6 : 130e6, (v) => lib.encodedSize(v)),
+    binary: false,
+  },
   "binary-200m": { what: QUICK ? "2 MiB Uint8Array (--quick)" : "200 MiB Uint8Array", build: () => blob(QUICK ? 2 * MiB : 200 * MiB), binary: true },
 };
+
+/**
+ * String-rich records whose strings are built as programs build them
+ * (template literals, `+`, `repeat`) from shared pieces, so in V8 and JSC
+ * they are ropes, not flat strings as `JSON.parse` would give: a title, a
+ * URL, a body of 1-12 sentences from a shared pool (~70-1,900 characters),
+ * a divider and two tags per record. Seeded.
+ * @param {number} n @param {number} [seed]
+ */
+function ropeRecords(n, seed = 7) {
+  const r = rng(seed);
+  const word = () => ROPE_WORDS[(r() * ROPE_WORDS.length) | 0];
+  // the shared pieces: flat sentences of 8-24 words
+  const pool = [];
+  for (let i = 0; i < 64; i++) {
+    const words = [];
+    for (let w = 8 + ((r() * 17) | 0); w > 0; w--) words.push(word());
+    pool.push(words.join(" ") + ".");
+  }
+  const sentence = () => pool[(r() * pool.length) | 0];
+  const a = new Array(n);
+  for (let i = 0; i < n; i++) {
+    let body = sentence();
+    for (let k = (r() * 12) | 0; k > 0; k--) body = `${body} ${sentence()}`;
+    a[i] = {
+      id: i + 1,
+      title: `${word()} ${word()} ${word()} #${i + 1}`,
+      url: "https://example.com/posts/" + (i + 1) + "/" + word() + "-" + word(),
+      body,
+      divider: "=-".repeat(8 + ((r() * 40) | 0)),
+      tags: [word() + "-" + word(), `${word()}:${(r() * 1000) | 0}`],
+      score: r() * 100,
+    };
+  }
+  return a;
+}
+const ROPE_WORDS = "alpha beta gamma delta epsilon river stone cloud forest market window garden silver orange engine server client buffer packet stream record vector matrix signal order invoice payment account".split(" ");
+
+/** Rope records whose encoding is about `bytes` long (sized from a sample, then built afresh). @param {number} bytes @param {(v: unknown) => number} sizeOf */
+function ropeRecordsOfSize(bytes, sizeOf) {
+  const sample = ropeRecords(512);
+  const per = (sizeOf(sample) - 5) / sample.length;
+  return ropeRecords(Math.max(1, Math.round((bytes - 5) / per)));
+}
 
 // ---------------------------------------------------------------------------
 // Child

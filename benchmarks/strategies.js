@@ -6,12 +6,14 @@
 //   deno run benchmarks/strategies.js            (add --allow-read --allow-write for --write)
 //   node benchmarks/strategies.js --plot-only     (redraw results/strategies.svg from results/*.json)
 //
-// Strategies (one Encoder each, kept across calls as an application would):
-//   default           new Encoder()  = { sink: "auto" }: resizable store sized from the estimate
-//   resizable-no-est  { sink: "resizable", estimate: false }: same store, no estimate pre-pass
-//   exact             { sink: "exact" }: plain buffer of encodedSize(value) bytes (exact pre-pass)
-//   chunks            { sink: "chunks" }: chunk list, one concat at the end
-//   doubling          { sink: "doubling" }: plain buffer doubled by copying
+// Strategies (one Encoder each, kept across calls as an application would; all
+// but the default are plugged in through the encoder's internal spill-plan
+// hook, see lib/sink-strategies.js):
+//   default           new Encoder(): resizable store sized from the estimate, else chunks
+//   resizable-no-est  the same store, no estimate pre-pass
+//   exact             plain buffer of encodedSize(value) bytes (exact pre-pass)
+//   chunks            chunk list, one concat at the end
+//   doubling          plain buffer doubled by copying
 // Data:
 //   vectors/N   N doubles (float 64), N = 10^0 .. 10^8 in half-decade steps
 //   nested      obj = [obj, obj] 20 times (2^20 leaves, ~2 MB)
@@ -21,8 +23,9 @@
 // ratio is p50 time / p50 time of the default (below 1: faster than the default).
 //
 // Dependency-free: imports the library's build (dist/index.js), the
-// round-robin harness and sibling helpers only.
+// round-robin harness, the strategies and sibling helpers only.
 
+import { SPILL_PLANS, strategyOptions } from "./lib/sink-strategies.js";
 import { consume, formatBytes, formatTime, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
@@ -52,13 +55,13 @@ const QUICK = args.quick;
 const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 1e6 : 1e9;
 const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
 
-/** Strategy name, options, colour and dash of its line in the plot. */
+/** Strategy name (see lib/sink-strategies.js), colour and dash of its line in the plot. */
 export const STRATEGIES = /** @type {const} */ ([
-  { name: "default", label: "default (auto: resizable + estimate)", options: { sink: "auto" }, color: "#1f77b4" },
-  { name: "resizable-no-est", label: "resizable, no estimate", options: { sink: "resizable", estimate: false }, color: "#ff7f0e", dash: "5,3" },
-  { name: "exact", label: "exact (encodedSize pre-pass)", options: { sink: "exact" }, color: "#2ca02c" },
-  { name: "chunks", label: "chunk list + concat", options: { sink: "chunks" }, color: "#d62728", dash: "2,2" },
-  { name: "doubling", label: "doubling with copy", options: { sink: "doubling" }, color: "#9467bd", dash: "8,3" },
+  { name: "default", label: "default (auto: resizable + estimate)", color: "#1f77b4" },
+  { name: "resizable-no-est", label: "resizable, no estimate", color: "#ff7f0e", dash: "5,3" },
+  { name: "exact", label: "exact (encodedSize pre-pass)", color: "#2ca02c" },
+  { name: "chunks", label: "chunk list + concat", color: "#d62728", dash: "2,2" },
+  { name: "doubling", label: "doubling with copy", color: "#9467bd", dash: "8,3" },
 ]);
 
 const LEGEND =
@@ -109,7 +112,8 @@ async function main() {
   printRuntimeInfo("strategies: encode under each output strategy");
   console.log(`${describeLoad(info.loadAverage, info.cpus)}; max output size ${formatSize(MAX_SIZE)}${QUICK ? " (--quick)" : ""}`);
 
-  const encoders = STRATEGIES.map((s) => new lib.Encoder(s.options));
+  const encoders = STRATEGIES.map((s) => new lib.Encoder(strategyOptions(s.name)));
+  checkHook(encoders);
   const sizeOf = (/** @type {unknown} */ v) => lib.encodedSize(v);
   /** @type {any[]} */
   const groups = [];
@@ -149,6 +153,21 @@ async function main() {
   const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, scratchBytes: scratchBytes(lib), machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
   await emitReport(report, markdown(report), args);
   if (args.options.write && !QUICK) await plotAll();
+}
+
+/**
+ * Throws if this build ignores the spill-plan hook (every strategy would
+ * then time the default): each encoder's sink must hold its strategy's plan
+ * (private fields are plain properties in the build).
+ * @param {any[]} encoders
+ */
+function checkHook(encoders) {
+  encoders.forEach((e, i) => {
+    const plan = e.sink?.plan;
+    const want = /** @type {Record<string, unknown>} */ (SPILL_PLANS)[STRATEGIES[i].name];
+    if (plan === undefined) throw new Error("Cannot see the encoder's spill plan: rebuild the library (npm run build)");
+    if (want !== undefined && plan !== want) throw new Error(`This build ignores the spill-plan hook: strategy ${STRATEGIES[i].name} would time the default`);
+  });
 }
 
 /** The encoder's scratch size in a report (reports before it was recorded ran with 64 KiB). @param {any} report @returns {number} */

@@ -31,4 +31,3 @@ export {
 } from "./timestamp.ts";
 export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
 export { estimateSize } from "./size.ts";
-export type { SinkStrategy } from "./sink.ts";

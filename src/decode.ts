@@ -8,11 +8,12 @@
  * @module
  */
 
-import { badArgument, badKey, DecodeErrorCode, decodeError, decodeFailure, extraBytes, fromExtension, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
+import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
+import { FIRST_BYTE, formName } from "./format.ts";
 import { OptionsCache } from "./options-cache.ts";
 import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -25,6 +26,9 @@ const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] ==
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = new Uint8Array(0);
+
+/** {@link decodeAt}'s way into the decoder, set by the class. */
+let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -54,6 +58,12 @@ export class Decoder<ContextType = undefined> {
   private readonly cachedKeyMax: number;
   private pos = 0;
   private end = 0;
+  /**
+   * The offset that index 0 of the input has in the user's input, added to
+   * every offset an error reports: 0, or for the stream decoders, the
+   * stream offset of the buffered bytes.
+   */
+  private base = 0;
   private busy = false;
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
@@ -115,7 +125,7 @@ export class Decoder<ContextType = undefined> {
     const bytes = toBytes(input);
     d.busy = true;
     try {
-      d.setInput(bytes, 0);
+      d.setInput(bytes, 0, 0);
       const value = d.readValue(decodeNesting.depth);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos);
@@ -153,43 +163,22 @@ export class Decoder<ContextType = undefined> {
   private *values(bytes: Uint8Array): Generator<unknown, void, unknown> {
     let offset = 0;
     while (offset < bytes.length) {
-      const [value, next] = this.decodeAt(bytes, offset);
+      const [value, next] = this.readAt(bytes, offset, 0);
       offset = next;
       yield value;
     }
   }
 
-  /**
-   * Decodes one value starting at `offset` and returns it with the offset
-   * after it; the building block of the stream decoders. A value that runs
-   * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
-   * saying how many more bytes it needs at least.
-   *
-   * @param bytes the input (any input `decode` takes; an array of byte
-   *   values is copied on every call)
-   * @param offset where the value starts: an integer in 0..length
-   * @returns the value and the offset after it
-   * @throws {DecodeError} for malformed or truncated input, and
-   *   `INVALID_ARGUMENT` for input that is not bytes or a bad offset
-   *
-   * @example
-   * ```ts
-   * import { Decoder } from "@resizable/msgpack";
-   * const [value, end] = new Decoder().decodeAt(new Uint8Array([0xc0, 0x05]), 1);
-   * console.assert(value === 5 && end === 2);
-   * ```
-   */
-  decodeAt(bytes: DecodeInput, offset: number): [unknown, number] {
+  /** See {@link decodeAt}. */
+  private readAt(bytes: Uint8Array, offset: number, base: number): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
-    const input = toBytes(bytes);
-    checkOffset(offset, input.length);
     d.busy = true;
     try {
-      d.setInput(input, offset);
+      d.setInput(bytes, offset, base);
       const value = d.readValue(decodeNesting.depth);
       return [value, d.pos];
     } catch (e) {
-      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
+      throw decodeFailure(e, base + d.pos, d.bytes, decodeNesting.depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -198,40 +187,9 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  /**
-   * Reads an array header at `offset`: its item count and the offset of the
-   * first item. For decoding one array's items as they arrive.
-   *
-   * @param bytes the input (any input `decode` takes)
-   * @param offset where the header starts: an integer in 0..length
-   * @returns the item count and the offset after the header
-   * @throws {DecodeError} when there is no array header at `offset`, or it
-   *   is truncated; `INVALID_ARGUMENT` for input that is not bytes or a bad offset
-   *
-   * @example
-   * ```ts
-   * import { Decoder } from "@resizable/msgpack";
-   * const [count, first] = new Decoder().readArrayHeader(new Uint8Array([0xdc, 0, 20]), 0);
-   * console.assert(count === 20 && first === 3);
-   * ```
-   */
-  readArrayHeader(input: DecodeInput, offset: number): [number, number] {
-    const bytes = toBytes(input);
-    checkOffset(offset, bytes.length);
-    const t = bytes[offset];
-    const end = bytes.length;
-    if (t === undefined) throw truncated(offset, 1, end, "array header");
-    if (t >= 0x90 && t <= 0x9f) return [t & 0x0f, offset + 1];
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (t === 0xdc) {
-      if (offset + 3 > end) throw truncated(offset, 3, end, "array 16 header");
-      return [view.getUint16(offset + 1), offset + 3];
-    }
-    if (t === 0xdd) {
-      if (offset + 5 > end) throw truncated(offset, 5, end, "array 32 header");
-      return [view.getUint32(offset + 1), offset + 5];
-    }
-    throw decodeError(`Cannot decode array at offset ${offset}: unrecognized array type byte 0x${t.toString(16)}`, offset, DecodeErrorCode.INVALID_BYTE);
+  static {
+    // the stream decoders' way in: a function of the module, not a method of this public class
+    readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
   }
 
   /**
@@ -247,8 +205,9 @@ export class Decoder<ContextType = undefined> {
     return d;
   }
 
-  private setInput(bytes: Uint8Array, offset: number): void {
+  private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
+    this.base = base;
     this.view = null;
     this.floatsRead = 0;
     this.pos = offset;
@@ -308,7 +267,7 @@ export class Decoder<ContextType = undefined> {
   private readValue(depth: number): unknown {
     const pos = this.pos;
     const end = this.end;
-    if (pos >= end) throw truncated(pos, 1, end, "value");
+    if (pos >= end) throw this.short(pos, 1, "value");
     const b = this.bytes;
     const t = b[pos]!;
     this.pos = pos + 1;
@@ -319,7 +278,7 @@ export class Decoder<ContextType = undefined> {
     } else {
       return t < 0x90 ? this.readMap(t & 0x0f, depth, pos) : this.readArray(t & 0x0f, depth, pos); // fixmap / fixarray
     }
-    // the commonest fixed-size forms inline, the rest through the switch
+    // the commonest fixed-size forms inline
     if (t === 0xcb && pos + 9 <= end) {
       this.pos = pos + 9;
       return this.readFloat64(pos + 1); // float 64
@@ -336,72 +295,57 @@ export class Decoder<ContextType = undefined> {
       this.pos = pos + 2;
       return (b[pos + 1]! << 24) >> 24; // int 8
     }
-    switch (t) {
-      case 0xc0:
-        return null; // nil
-      case 0xc2:
-        return false;
-      case 0xc3:
-        return true;
-      case 0xca:
-        return this.readFloat32(this.need(4, pos, "float 32")); // float 32
-      case 0xcb:
-        return this.readFloat64(this.need(8, pos, "float 64")); // float 64
-      case 0xcc:
-        return this.bytes[this.need(1, pos, "uint 8")]; // uint 8
-      case 0xcd:
-        return this.u16(this.need(2, pos, "uint 16")); // uint 16
-      case 0xce:
-        return this.u32(this.need(4, pos, "uint 32")); // uint 32
-      case 0xcf:
-        return this.readUint64(this.need(8, pos, "uint 64")); // uint 64
-      case 0xd0:
-        return (this.bytes[this.need(1, pos, "int 8")]! << 24) >> 24; // int 8
-      case 0xd1:
-        return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16; // int 16
-      case 0xd2:
-        return this.u32(this.need(4, pos, "int 32")) | 0; // int 32
-      case 0xd3:
-        return this.readInt64(this.need(8, pos, "int 64")); // int 64
-      case 0xd9:
-        return this.readString(this.bytes[this.need(1, pos, "str 8")]!, pos); // str 8
-      case 0xda:
-        return this.readString(this.u16(this.need(2, pos, "str 16")), pos); // str 16
-      case 0xdb:
-        return this.readString(this.u32(this.need(4, pos, "str 32")), pos); // str 32
-      case 0xdc:
-        return this.readArray(this.u16(this.need(2, pos, "array 16")), depth, pos); // array 16
-      case 0xdd:
-        return this.readArray(this.u32(this.need(4, pos, "array 32")), depth, pos); // array 32
-      case 0xde:
-        return this.readMap(this.u16(this.need(2, pos, "map 16")), depth, pos); // map 16
-      case 0xdf:
-        return this.readMap(this.u32(this.need(4, pos, "map 32")), depth, pos); // map 32
-      case 0xc4:
-        return this.readBinary(this.bytes[this.need(1, pos, "bin 8")]!, pos); // bin 8
-      case 0xc5:
-        return this.readBinary(this.u16(this.need(2, pos, "bin 16")), pos); // bin 16
-      case 0xc6:
-        return this.readBinary(this.u32(this.need(4, pos, "bin 32")), pos); // bin 32
-      case 0xd4:
-        return this.readExt(1, pos, depth); // fixext 1
-      case 0xd5:
-        return this.readExt(2, pos, depth); // fixext 2
-      case 0xd6:
-        return this.readExt(4, pos, depth); // fixext 4
-      case 0xd7:
-        return this.readExt(8, pos, depth); // fixext 8
-      case 0xd8:
-        return this.readExt(16, pos, depth); // fixext 16
-      case 0xc7:
-        return this.readExt(this.bytes[this.need(1, pos, "ext 8")]!, pos, depth); // ext 8
-      case 0xc8:
-        return this.readExt(this.u16(this.need(2, pos, "ext 16")), pos, depth); // ext 16
-      case 0xc9:
-        return this.readExt(this.u32(this.need(4, pos, "ext 32")), pos, depth); // ext 32
-      default:
-        throw reservedByte(pos);
+    if (t === 0xd1 && pos + 3 <= end) {
+      this.pos = pos + 3;
+      return (((b[pos + 1]! << 8) | b[pos + 2]!) << 16) >> 16; // int 16
     }
+    // the rest by the first-byte table (literal kinds: imported constants would cost V8 its jump table)
+    const form = FIRST_BYTE[t]!;
+    const field = (form >> 4) & 0x07;
+    const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
+    switch (form & 0x0f) {
+      case 6: // WIRE_STR: str 8 / 16 / 32
+        return this.readString(n, pos);
+      case 9: // WIRE_MAP: map 16 / 32
+        return this.readMap(n, depth, pos);
+      case 8: // WIRE_ARRAY: array 16 / 32
+        return this.readArray(n, depth, pos);
+      case 5: // WIRE_FLOAT: float 32 (float 64 above)
+        return n === 8 ? this.readFloat64(this.need(8, pos, "float 64")) : this.readFloat32(this.need(4, pos, "float 32"));
+      case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
+        if (n === 1) return b[this.need(1, pos, "uint 8")];
+        if (n === 2) return this.u16(this.need(2, pos, "uint 16"));
+        return n === 4 ? this.u32(this.need(4, pos, "uint 32")) : this.readUint64(this.need(8, pos, "uint 64"));
+      case 4: // WIRE_INT: int 8 / 16 / 32 / 64
+        if (n === 1) return (b[this.need(1, pos, "int 8")]! << 24) >> 24;
+        if (n === 2) return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16;
+        return n === 4 ? this.u32(this.need(4, pos, "int 32")) | 0 : this.readInt64(this.need(8, pos, "int 64"));
+      case 0: // WIRE_NIL
+        return null;
+      case 1: // WIRE_FALSE
+        return false;
+      case 2: // WIRE_TRUE
+        return true;
+      case 7: // WIRE_BIN: bin 8 / 16 / 32
+        return this.readBinary(n, pos);
+      case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
+        return this.readExt(n, pos, depth);
+      default: // WIRE_RESERVED: 0xc1
+        throw reservedByte(this.base + pos);
+    }
+  }
+
+  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
+  private readLengthField(field: number, start: number): number {
+    const at = this.pos;
+    if (at + field > this.end) throw this.short(start, at - start + field, formName(this.bytes[start]!));
+    this.pos = at + field;
+    return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
+  }
+
+  /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
+  private short(start: number, need: number, what: string): DecodeError {
+    return truncated(this.base + start, need, this.base + this.end, what);
   }
 
   /**
@@ -410,7 +354,7 @@ export class Decoder<ContextType = undefined> {
    */
   private need(n: number, start: number, what: string): number {
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, what);
+    if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
     return at;
   }
@@ -418,10 +362,10 @@ export class Decoder<ContextType = undefined> {
   /** Checks a declared payload length against its limit and the bytes left; returns where the payload begins. */
   private payload(n: number, max: number, start: number, what: string, limitName: string): number {
     if (n > max) {
-      throw overLimit(what, start, n, limitName, max);
+      throw overLimit(what, this.base + start, n, limitName, max);
     }
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, what);
+    if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
     return at;
   }
@@ -429,14 +373,27 @@ export class Decoder<ContextType = undefined> {
   private readString(n: number, start: number): string | Uint8Array {
     if (n > this.strMax) return this.readStringCold(n, start);
     const at = this.pos;
-    if (at + n > this.end) throw truncated(start, at - start + n, this.end, "string");
+    if (at + n > this.end) throw this.short(start, at - start + n, "string");
     this.pos = at + n;
-    return decodeUtf8(this.bytes, at, n);
+    return this.base === 0 ? decodeUtf8(this.bytes, at, n) : this.textAt(at, n, false);
+  }
+
+  /**
+   * The `n` bytes of UTF-8 at `at` as text (a map key through the key
+   * cache with `key`), for an input with a base: invalid UTF-8 is reported
+   * at its offset counted from the base.
+   */
+  private textAt(at: number, n: number, key: boolean): string {
+    try {
+      return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
+    } catch (e) {
+      throw e instanceof DecodeError && e.code === DecodeErrorCode.INVALID_UTF8 ? invalidUtf8(this.base + at) : e;
+    }
   }
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw overLimit("string", start, n, "maxStrLength", this.limits.maxStrLength);
+    if (this.strMax >= 0) throw overLimit("string", this.base + start, n, "maxStrLength", this.limits.maxStrLength);
     const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
@@ -460,11 +417,11 @@ export class Decoder<ContextType = undefined> {
 
   private readArray(n: number, depth: number, start: number): unknown[] {
     if (n > this.limits.maxArrayLength) {
-      throw overLimit("array", start, n, "maxArrayLength", this.limits.maxArrayLength);
+      throw overLimit("array", this.base + start, n, "maxArrayLength", this.limits.maxArrayLength);
     }
     // every item takes at least one byte: refuse before allocating
-    if (this.pos + n > this.end) throw truncated(start, this.pos - start + n, this.end, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const arr = new Array<unknown>(n);
     for (let i = 0; i < n; i++) arr[i] = this.readValue(depth + 1);
     return arr;
@@ -472,11 +429,11 @@ export class Decoder<ContextType = undefined> {
 
   private readMap(n: number, depth: number, start: number): unknown {
     if (n > this.limits.maxMapLength) {
-      throw overLimit("map", start, n, "maxMapLength", this.limits.maxMapLength);
+      throw overLimit("map", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
     }
     // every entry takes at least two bytes: refuse before allocating
-    if (this.pos + 2 * n > this.end) throw truncated(start, this.pos - start + 2 * n, this.end, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -490,9 +447,9 @@ export class Decoder<ContextType = undefined> {
       let key: unknown;
       if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
         const len = t - 0xa0;
-        if (p + 1 + len > this.end) throw truncated(p, 1 + len, this.end, "string");
+        if (p + 1 + len > this.end) throw this.short(p, 1 + len, "string");
         this.pos = p + 1 + len;
-        key = this.keys.get(bytes, p + 1, len);
+        key = this.base === 0 ? this.keys.get(bytes, p + 1, len) : this.textAt(p + 1, len, true);
       } else {
         key = this.readKey(depth + 1);
       }
@@ -540,7 +497,7 @@ export class Decoder<ContextType = undefined> {
       let key = this.readKey(depth + 1);
       if (convert !== null) {
         key = convert(key);
-        if (typeof key !== "string" && typeof key !== "number") throw badKey(at, key);
+        if (typeof key !== "string" && typeof key !== "number") throw badKey(this.base + at, key);
       }
       const value = this.readValue(depth + 1);
       if (map !== null) map.set(key, value);
@@ -551,13 +508,13 @@ export class Decoder<ContextType = undefined> {
 
   private readExt(n: number, start: number, depth: number): unknown {
     if (n > this.limits.maxExtLength) {
-      throw overLimit("extension", start, n, "maxExtLength", this.limits.maxExtLength);
+      throw overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength);
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
     const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
-    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), start);
+    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     return new ExtData(type, this.bytes.slice(at, at + n));
   }
 
@@ -566,13 +523,13 @@ export class Decoder<ContextType = undefined> {
    * of nesting: decodes it calls continue at `depth + 1`.
    */
   private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const outer = decodeNesting.depth;
     decodeNesting.depth = depth + 1;
     try {
       return decodeExt(data, type, this.context);
     } catch (e) {
-      throw fromExtension(e, this.bytes);
+      throw fromExtension(e, this.bytes, this.base);
     } finally {
       decodeNesting.depth = outer;
     }
@@ -600,13 +557,6 @@ export class Decoder<ContextType = undefined> {
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
-}
-
-/** Throws `INVALID_ARGUMENT` unless `offset` is an integer in 0..length. */
-function checkOffset(offset: number, length: number): void {
-  if (!(Number.isInteger(offset) && offset >= 0 && offset <= length)) {
-    throw badArgument("the offset", offset, `an integer in 0..${length}`, typeof offset === "number" && offset === offset ? offset : 0);
-  }
 }
 
 const defaultDecoder = new Decoder();
@@ -678,4 +628,24 @@ export function decodeMulti<ContextType = undefined>(
   options?: DecodeOptions<ContextType>,
 ): Generator<unknown, void, unknown> {
   return decoderFor(options).decodeMulti(input);
+}
+
+/**
+ * Decodes one value starting at `offset` of `bytes` with `decoder` and
+ * returns it with the offset after it: the building block of the stream
+ * decoders (internal: not exported from the package's entries). Error
+ * offsets count from `base`, the offset that `bytes[0]` has in the user's
+ * input (a stream offset), so they need no rewriting. A value that runs
+ * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
+ * saying how many more bytes it needs at least.
+ *
+ * @param decoder the decoder whose options apply
+ * @param bytes the input
+ * @param offset where the value starts: an integer in 0..length
+ * @param base the offset of `bytes[0]` in the user's input
+ * @returns the value and the offset after it
+ * @throws {DecodeError} for malformed or truncated input
+ */
+export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
+  return readAt(decoder, bytes, offset, base);
 }

@@ -7,7 +7,7 @@
 
 import { invalidEncodeOption } from "./errors.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "./extensions.ts";
-import { MAX_STORE_BYTES, type SinkStrategy } from "./sink.ts";
+import { MAX_STORE_BYTES } from "./spill.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -88,19 +88,6 @@ export interface EncodeOptions<ContextType = undefined> {
    */
   maxByteLength?: number | undefined;
   /**
-   * How output grows past the scratch (for benchmarks and tests):
-   * `"auto"`, `"resizable"`, `"doubling"`, `"exact"` or `"chunks"`. See {@link SinkStrategy};
-   * `"exact"` reads the value twice (it measures it first).
-   * @default "auto"
-   */
-  sink?: SinkStrategy | undefined;
-  /**
-   * Size the first store from a cheap, bounded estimate of the value
-   * ({@link estimateSize}). Only runs once an output outgrows the scratch.
-   * @default true
-   */
-  estimate?: boolean | undefined;
-  /**
    * Return results of up to 4 KiB as views into a 16 KiB `ArrayBuffer`
    * shared by the encoder's next results (as Node's `Buffer` pool does),
    * instead of each in an `ArrayBuffer` of its own: 2-3x faster for tiny
@@ -128,12 +115,10 @@ export interface EncodeOptions<ContextType = undefined> {
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
-const SINKS: readonly string[] = ["auto", "resizable", "doubling", "exact", "chunks"];
-
 /** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
 export function checkEncodeOptions(o: object): void {
   const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "estimate", "poolResults"]) {
+  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"]) {
     const v = opts[name];
     if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
   }
@@ -144,8 +129,6 @@ export function checkEncodeOptions(o: object): void {
       throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
     }
   }
-  const sink = opts.sink;
-  if (sink !== undefined && !SINKS.includes(sink as string)) throw invalidEncodeOption("sink", sink, SINKS.map((x) => `"${x}"`).join(", "));
   const codec = opts.extensionCodec as { tryToEncode?: unknown } | undefined;
   if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
     throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec, or an object with tryToEncode and decode");

@@ -11,6 +11,7 @@
 
 import { tooLong } from "./errors.ts";
 import { strHeaderSize, writeStrHeader } from "./format.ts";
+import { readWithoutFlattening } from "./rope.ts";
 import type { Sink } from "./sink.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "./utf8.ts";
 
@@ -76,7 +77,7 @@ export function encodeLongString(s: Sink, str: string): void {
   }
   // the UTF-8 length is len..3*len bytes: guess the header from len
   const guess = strHeaderSize(len);
-  const n = encodeUtf8Into(target, at + guess, str);
+  const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
   if (n > 0xffffffff) throw tooLong("string", n);
   const size = strHeaderSize(n);
   if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);

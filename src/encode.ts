@@ -19,6 +19,7 @@ import { checkEncodeOptions, type EncodeOptions } from "./encode-options.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./encode-strings.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
+import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
 import { estimateStoreSize } from "./size.ts";
 import { startsAscii } from "./utf8.ts";
 
@@ -82,9 +83,9 @@ export class Encoder<ContextType = undefined> {
     this.options = options ?? undefined;
     this.sink = new Sink(
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
-      makingCounter ? "count" : (options?.sink ?? "auto"),
+      makingCounter ? COUNT_PLAN : spillPlanOf(options),
       options?.maxByteLength ?? MAX_STORE_BYTES,
-      options?.estimate === false ? null : (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
+      (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
       (root) => this.encodedSize(root),
       options?.poolResults ?? false,
     );
@@ -309,7 +310,7 @@ export class Encoder<ContextType = undefined> {
     try {
       this.sink.begin(estimated);
     } catch (e) {
-      // the call never started (the "exact" pre-pass threw): the sink holds nothing to end
+      // the call never started (a spill plan that measures first threw): the sink holds nothing to end
       w.root = undefined;
       this.busy = false;
       throw e;

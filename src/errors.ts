@@ -338,16 +338,17 @@ export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nes
  * into `input` (the extension's payload, as its decoder is given), with its
  * offset and the offsets in its message counted from the start of `input`
  * instead of the view, so that every error's offset points into the input
- * the user passed. Anything else (errors of other kinds, a decode of a
+ * the user passed (plus `base`, the offset of `input[0]` in it, for the
+ * stream decoders). Anything else (errors of other kinds, a decode of a
  * copy) is returned unchanged.
  */
-export function fromExtension(e: unknown, input: Uint8Array): unknown {
+export function fromExtension(e: unknown, input: Uint8Array, base = 0): unknown {
   const inner = e instanceof DecodeError ? nestedInputs.get(e) : undefined;
   if (inner === undefined || inner.buffer !== input.buffer) return e;
   const shift = inner.byteOffset - input.byteOffset;
   if (shift <= 0 || shift + inner.length > input.length) return e;
   const err = e as DecodeError;
-  return new DecodeError(shiftOffsets(err.message, shift), err.offset + shift, err.code, err.needed);
+  return new DecodeError(shiftOffsets(err.message, base + shift), err.offset + base + shift, err.code, err.needed);
 }
 
 /**

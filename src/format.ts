@@ -238,3 +238,120 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
   b[p++] = type & 0xff;
   return p;
 }
+
+// ---- the first-byte table: what each first byte starts, for the readers ----
+//
+// Every reader (the decoder, the mini decoder, the stream scanner and the
+// array-header reader of `decodeArrayStream`) learns from this table what
+// a first byte starts and where its length is (the main decoder after its
+// fast paths for the fix forms and the commonest numbers);
+// test/format.test.ts checks for all 256 bytes that every reader agrees
+// with the table.
+
+/** The kinds of value a first byte starts (see {@link FIRST_BYTE}). */
+export const WIRE_NIL = 0;
+export const WIRE_FALSE = 1;
+export const WIRE_TRUE = 2;
+/** positive fixint, uint 8 / 16 / 32 / 64 */
+export const WIRE_UINT = 3;
+/** negative fixint, int 8 / 16 / 32 / 64 */
+export const WIRE_INT = 4;
+/** float 32 / 64 */
+export const WIRE_FLOAT = 5;
+export const WIRE_STR = 6;
+export const WIRE_BIN = 7;
+export const WIRE_ARRAY = 8;
+export const WIRE_MAP = 9;
+/** fixext 1 / 2 / 4 / 8 / 16, ext 8 / 16 / 32: a type byte follows the header's length field */
+export const WIRE_EXT = 10;
+/** 0xc1, which the format reserves */
+export const WIRE_RESERVED = 11;
+
+/**
+ * The first-byte table: for each first byte, packed in one number (one
+ * load in a reader's hot path), the kind of value it starts
+ * (`form & 0x0f`), the bytes of big-endian length that follow it
+ * (`(form >> 4) & 0x07`: 1, 2 or 4 for the 8 / 16 / 32 forms of str, bin,
+ * ext, array and map; 0 when the first byte alone says the size) and the
+ * size it says itself (`form >> 8`): the length of a fixstr, the items of
+ * a fixarray, the entries of a fixmap, the data bytes of a fixext, the
+ * bytes of a number after its first byte (uint 16: 2, float 64: 8); 0 for
+ * fixints (the first byte is the value), nil, booleans and 0xc1. See
+ * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
+ */
+export const FIRST_BYTE: Uint16Array = new Uint16Array(256);
+
+/** The kind of value a form of {@link FIRST_BYTE} starts. */
+export function wireKindOf(form: number): number {
+  return form & 0x0f;
+}
+
+/** The bytes of big-endian length after the first byte, of a form of {@link FIRST_BYTE}: 0, 1, 2 or 4. */
+export function lengthFieldOf(form: number): number {
+  return (form >> 4) & 0x07;
+}
+
+/** The size the first byte says itself (when {@link lengthFieldOf} is 0), of a form of {@link FIRST_BYTE}. */
+export function fixedSizeOf(form: number): number {
+  return form >> 8;
+}
+
+/**
+ * The first bytes 0xc0-0xdf in runs of one kind: per run, how many bytes
+ * it has, their kind, and the length field and fixed size of its first
+ * byte, which double from each byte of the run to the next. The kinds are
+ * written as numbers (named in the comments): esbuild does not inline the
+ * `WIRE_*` constants here, and the names would cost the mini entry's
+ * bundle about 60 bytes of gzip. test/format.test.ts reads every byte back
+ * through the decoders.
+ */
+const RUNS_C0: readonly number[] = [
+  1, 0, 0, 0, // c0 nil (WIRE_NIL)
+  1, 11, 0, 0, // c1 never used (WIRE_RESERVED)
+  1, 1, 0, 0, // c2 false (WIRE_FALSE)
+  1, 2, 0, 0, // c3 true (WIRE_TRUE)
+  3, 7, 1, 0, // c4-c6 bin 8 / 16 / 32 (WIRE_BIN)
+  3, 10, 1, 0, // c7-c9 ext 8 / 16 / 32 (WIRE_EXT)
+  2, 5, 0, 4, // ca-cb float 32 / 64 (WIRE_FLOAT)
+  4, 3, 0, 1, // cc-cf uint 8 / 16 / 32 / 64 (WIRE_UINT)
+  4, 4, 0, 1, // d0-d3 int 8 / 16 / 32 / 64 (WIRE_INT)
+  5, 10, 0, 1, // d4-d8 fixext 1 / 2 / 4 / 8 / 16 (WIRE_EXT)
+  3, 6, 1, 0, // d9-db str 8 / 16 / 32 (WIRE_STR)
+  2, 8, 2, 0, // dc-dd array 16 / 32 (WIRE_ARRAY)
+  2, 9, 2, 0, // de-df map 16 / 32 (WIRE_MAP)
+];
+
+for (let t = 0; t < 256; t++) {
+  // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
+  // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
+  // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
+  const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
+  FIRST_BYTE[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
+}
+for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
+  for (let i = 0; i < RUNS_C0[r]!; i++) FIRST_BYTE[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
+}
+
+/**
+ * The bytes of the header a first byte `t` starts: itself, its length
+ * field, and an ext's type byte. A number's bytes after the first are its
+ * payload ({@link fixedSizeOf}), not header.
+ */
+export function headerLength(t: number): number {
+  const form = FIRST_BYTE[t]!;
+  return 1 + lengthFieldOf(form) + (wireKindOf(form) === WIRE_EXT ? 1 : 0);
+}
+
+/** The name of the form a first byte `t` (not a fix form) starts, for messages: "str 8", "uint 16", "array 32". */
+export function formName(t: number): string {
+  const form = FIRST_BYTE[t]!;
+  const bits = 8 * (lengthFieldOf(form) || fixedSizeOf(form));
+  return ["nil", "false", "true", "uint", "int", "float", "str", "bin", "array", "map", "ext", "reserved"][wireKindOf(form)] + " " + bits;
+}
+
+/** The big-endian unsigned integer of `size` (0 to 4, or up to 6 exactly) bytes at `at` of `b` (bounds already checked). */
+export function readLength(b: Uint8Array, at: number, size: number): number {
+  let n = 0;
+  for (let i = 0; i < size; i++) n = n * 256 + b[at + i]!;
+  return n;
+}

@@ -12,6 +12,7 @@
 import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
 import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, extensionDecoders } from "./extensions.ts";
+import { FIRST_BYTE, readLength } from "./format.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
 import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
@@ -53,10 +54,7 @@ function reader(): Reader {
 
   /** A big-endian unsigned integer of `size` (1, 2, 4) bytes. */
   function uint(size: number, start: number, what: string): number {
-    const at = need(size, start, what);
-    let n = 0;
-    for (let i = 0; i < size; i++) n = n * 256 + b[at + i]!;
-    return n;
+    return readLength(b, need(size, start, what), size);
   }
 
   /** Checks a declared length against the `name` limit. */
@@ -83,36 +81,38 @@ function reader(): Reader {
     const t = b[need(1, start, "value")]!;
     if (t < 0x80) return t; // positive fixint
     if (t >= 0xe0) return t - 0x100; // negative fixint
-    if (t < 0x90) return map(t & 0x0f, depth, start); // fixmap
-    if (t < 0xa0) return array(t & 0x0f, depth, start); // fixarray
-    if (t < 0xc0) return string(t & 0x1f, start, raw); // fixstr
-    if (t < 0xc4) {
-      if (t === 0xc0) return null;
-      if (t > 0xc1) return t === 0xc3; // false / true
-    } else if (t < 0xc7) {
-      return binary(uint(1 << (t - 0xc4), start, "binary"), start, "binary"); // bin 8 / 16 / 32
-    } else if (t < 0xca) {
-      return extension(uint(1 << (t - 0xc7), start, "extension"), start, depth); // ext 8 / 16 / 32
-    } else if (t < 0xcc) {
-      const at = need(4 << (t - 0xca), start, "float");
-      return t === 0xca ? dv().getFloat32(at) : dv().getFloat64(at); // float 32 / 64
-    } else if (t < 0xcf) {
-      return uint(1 << (t - 0xcc), start, "integer"); // uint 8 / 16 / 32
-    } else if (t === 0xcf || t === 0xd3) {
-      return int(need(8, start, "integer"), t === 0xd3); // uint 64 / int 64
-    } else if (t < 0xd3) {
-      // int 8 / 16 / 32
-      const size = 1 << (t - 0xd0);
-      const shift = 32 - 8 * size;
-      return (uint(size, start, "integer") << shift) >> shift;
-    } else if (t < 0xd9) {
-      return extension(1 << (t - 0xd4), start, depth); // fixext 1 / 2 / 4 / 8 / 16
-    } else if (t < 0xdc) {
-      return string(uint(1 << (t - 0xd9), start, "string"), start, raw); // str 8 / 16 / 32
-    } else if (t < 0xde) {
-      return array(uint(2 << (t - 0xdc), start, "array"), depth, start); // array 16 / 32
-    } else {
-      return map(uint(2 << (t - 0xde), start, "map"), depth, start); // map 16 / 32
+    // kind, length field and fixed size of the first byte, as FIRST_BYTE packs them (literal
+    // numbers: the kinds are imported bindings, which V8 cannot turn into a jump table)
+    const form = FIRST_BYTE[t]!;
+    const kind = form & 0x0f;
+    const field = (form >> 4) & 0x07;
+    // the length (str, bin, ext, array, map) or a number's size
+    const n = field === 0 ? form >> 8 : uint(field, start, "value");
+    if (kind < 3) return kind === 0 ? null : kind === 2; // WIRE_NIL, WIRE_FALSE, WIRE_TRUE
+    switch (kind) {
+      case 3: // WIRE_UINT
+      case 4: {
+        // WIRE_INT
+        if (n === 8) return int(need(8, start, "integer"), kind === 4); // uint 64 / int 64
+        const v = uint(n, start, "integer");
+        const shift = 32 - 8 * n;
+        return kind === 3 ? v : (v << shift) >> shift; // int 8 / 16 / 32 sign-extended
+      }
+      case 5: {
+        // WIRE_FLOAT
+        const at = need(n, start, "float");
+        return n === 4 ? dv().getFloat32(at) : dv().getFloat64(at);
+      }
+      case 6: // WIRE_STR
+        return string(n, start, raw);
+      case 7: // WIRE_BIN
+        return binary(n, start, "binary");
+      case 8: // WIRE_ARRAY
+        return array(n, depth, start);
+      case 9: // WIRE_MAP
+        return map(n, depth, start);
+      case 10: // WIRE_EXT
+        return extension(n, start, depth);
     }
     throw reservedByte(start);
   }

@@ -1,14 +1,15 @@
 /**
- * The byte sink behind the encoder, and the module that allocates its output
- * (a long string encoded on its own is the exception: utf8.ts writes it
- * straight into its result). Small values are written with plain indexed
- * stores into a plain, reusable scratch `Uint8Array`; when it fills, its
- * bytes move in bulk into a store: a resizable `ArrayBuffer` grown in place
- * (or, by choice, a plain buffer grown by copying), sized from an estimate
- * of the value; past the store's ceiling, or where
- * `ArrayBuffer.prototype.resize` does not exist, output continues as a list
- * of chunks. Large binaries are not copied into the store at all: they are
- * referenced and copied once, into the result.
+ * The byte sink behind the encoder: where its output goes. Small values are
+ * written with plain indexed stores into a plain, reusable scratch
+ * `Uint8Array`; a call that outgrows it opens one spill (spill.ts) and
+ * moves the scratch's bytes there in bulk, then goes on in the scratch:
+ * - a resizable store (spill-store.ts), sized from an estimate of the
+ *   value and grown in place;
+ * - a chunk list (spill-chunks.ts) past the store's ceiling (a full store
+ *   hands its bytes over) or where `ArrayBuffer.prototype.resize` does not
+ *   exist; the sink then writes into the list's chunks directly.
+ * Long strings are encoded straight into the spill, and large binaries are
+ * referenced, not copied, until the result is made.
  *
  * Why: element stores into a view of a resizable buffer are 2-10x slower
  * than into a plain one in every engine, while bulk `set`/`encodeInto` into
@@ -17,42 +18,31 @@
  * Results are always plain `ArrayBuffer`s of exact length: many platform
  * APIs reject views of resizable buffers (`new Response()` in Node 20 and 22,
  * `crypto.subtle.digest` in Bun, `Blob`/`TextDecoder`/`fetch` in Chromium),
- * and only ~32,700 resizable buffers may live in one process. The scratch
- * and the store live in a workspace that encoders share between calls (see
- * {@link Workspace}), so creating an encoder allocates nothing.
+ * and only ~32,700 resizable buffers may live in one process. A result that
+ * fits the scratch is copied out of it (or, with `poolResults`, into a
+ * shared slab). The scratch and the kept store live in a workspace that
+ * encoders share between calls (see {@link Workspace}), so creating an
+ * encoder allocates nothing. (A long string encoded on its own is the one
+ * output made elsewhere: utf8.ts writes it straight into its result.)
  *
  * @module
  */
 
-import { concat, MAX_RESULT_BYTES } from "./concat.ts";
 import { CAN_RESIZE, ON_BUN } from "./engine.ts";
 import { EncodeErrorCode, encodeError } from "./errors.ts";
-import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
+import { ChunkSpill } from "./spill-chunks.ts";
+import { StoreSpill } from "./spill-store.ts";
+import { COUNT_PLAN, type CountSpill, MAX_STORE_BYTES, type Spill, type SpillContext, type SpillPlan } from "./spill.ts";
+
+export { MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./spill.ts";
+export { RETAIN_MAX_BYTES } from "./spill-store.ts";
 
 /**
- * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
- * more than 2^32), and the largest single result `encode` returns.
- */
-export const MAX_STORE_BYTES: number = MAX_RESULT_BYTES;
-
-/** How an error for a result too large for one `Uint8Array` ends. */
-const TOO_BIG_HINT = "; use Encoder.encodeChunks";
-
-/**
- * Default scratch size: outputs up to this size never touch the store. 256 KiB
+ * Default scratch size: outputs up to this size never open a spill. 256 KiB
  * beat 64 KiB for ~100 KB record arrays (0.83x -> 1.00x msgpackr, round-robin
  * on Node 20) by skipping the estimate, the store and the final copy.
  */
 export const DEFAULT_SCRATCH_BYTES: number = 256 * 1024;
-
-/** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
-export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
-
-/**
- * Binaries (and extension payloads) at least this long are referenced, not
- * copied into the store: they are copied once, straight into the result.
- */
-export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
 /** With `poolResults`, results up to this size are views into a shared slab. */
 export const POOL_MAX_RESULT_BYTES: number = 4096;
@@ -77,53 +67,18 @@ const POOLING_PAYS: boolean = !ON_BUN;
  */
 export const POOL_SLAB_BYTES: number = 16 * 1024;
 
-/** Outputs from a resizable store at least this large are copied out by {@link Sink.takeShrinking}. */
-const SHRINK_COPY_MIN_BYTES = 16 * 1024 * 1024;
-
-/** How much of the store each step of {@link Sink.takeShrinking} copies and releases. */
-const SHRINK_COPY_STEP_BYTES = 4 * 1024 * 1024;
-
-/** The smallest ceiling for a store: small estimates still get room to be wrong. */
-const MIN_CEILING_BYTES = 64 * 1024 * 1024;
-
-/** Largest chunk the chunk list allocates at once. */
-const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
-
-/**
- * How the sink grows past the scratch buffer:
- * - `"auto"`: the default; `"resizable"` where the runtime can resize, else `"chunks"`;
- * - `"resizable"`: one resizable `ArrayBuffer`, sized from the estimate, grown in place;
- * - `"doubling"`: a plain buffer that doubles by copying (the classic approach);
- * - `"exact"`: a plain buffer of exactly `encodedSize(value)` bytes, handed over as the result; the pre-pass
- *   reads the value a first time (getters and extension encoders run twice), so the read-once guarantee
- *   of the other strategies does not hold for it;
- * - `"chunks"`: a list of chunks concatenated once at the end.
- */
-export type SinkStrategy = "auto" | "resizable" | "doubling" | "exact" | "chunks";
-
-/**
- * A sink's strategy: a {@link SinkStrategy}, or `"count"`: a sink that only
- * counts the bytes written (the scratch is reused, payloads are not copied),
- * behind `encodedSize`.
- */
-export type SinkMode = SinkStrategy | "count";
-
-/** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
-export type SizeGuess = (root: unknown) => number;
-
 /**
  * The memory a call writes into: the scratch (and a `DataView` of it) and
- * the kept store. A sink keeps the one it used last and takes it again
- * while no other sink has; encoders share a few (by default size), so
- * creating an encoder allocates nothing and encoders made per call reuse
- * the same memory. A re-entrant call (an extension encoding inside an
- * encode) takes another.
+ * the resizable store an earlier call kept (see spill-store.ts). A sink
+ * keeps the one it used last and takes it again while no other sink has;
+ * encoders share a few (by default size), so creating an encoder
+ * allocates nothing and encoders made per call reuse the same memory. A
+ * re-entrant call (an extension encoding inside an encode) takes another.
  */
 interface Workspace {
   scratch: Uint8Array<ArrayBuffer>;
   view: DataView;
   store: ArrayBuffer | null;
-  storeBytes: Uint8Array<ArrayBuffer>;
   /** The sink that used it last: its fields still point at this workspace's buffers. */
   user: Sink | null;
   /** In a call now. */
@@ -144,7 +99,7 @@ const SHARED: Workspace[] = [];
 
 function newWorkspace(size: number): Workspace {
   const scratch = new Uint8Array(size);
-  return { scratch, view: new DataView(scratch.buffer), store: null, storeBytes: NO_BYTES, user: null, busy: false, spare: false };
+  return { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -153,13 +108,17 @@ const NO_VIEW = new DataView(NO_BYTES.buffer);
 /** Where {@link Sink.probe} lets callers test-encode: any call may use it, none keeps it. */
 const PROBE = new Uint8Array(256);
 
+/** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
+export type SizeGuess = (root: unknown) => number;
+
 /**
- * Scratch + store + chunk list. The encoder writes through `bytes`/`view` at
- * `pos` after checking `pos + n <= bytes.length` (else {@link Sink.grow});
- * everything else is the slow path.
+ * The scratch, and the spill a call opens when it overflows. The encoder
+ * writes through `bytes`/`view` at `pos` after checking
+ * `pos + n <= bytes.length` (else {@link Sink.grow}); everything else is
+ * the slow path.
  */
-export class Sink {
-  /** Where the encoder writes now: the scratch, or in chunk mode the current chunk. */
+export class Sink implements SpillContext {
+  /** Where the encoder writes now: the scratch, or a buffer the spill gave (a chunk). */
   bytes: Uint8Array<ArrayBuffer>;
   /** A `DataView` over `bytes`. */
   view: DataView;
@@ -169,62 +128,49 @@ export class Sink {
   /** The scratch of this call's workspace. */
   private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
   private scratchView: DataView = NO_VIEW;
-  /** The store's buffer, a resizable or a plain one, and a view of all of it. Kept across calls in the workspace. */
+  /** The workspace's kept store, while no spill of this call has taken it. */
   private store: ArrayBuffer | null = null;
-  private storeBytes: Uint8Array<ArrayBuffer> = NO_BYTES;
   /** The workspace this sink used last (another sink may have taken it since). */
   private ws: Workspace | null = null;
   /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
   private readonly shared: boolean;
   private readonly scratchBytes: number;
-  /** Bytes of the store in use in this call. */
-  private storeLen = 0;
-  /** Whether this call has opened the store. */
-  private storeUsed = false;
-  /** Store mode: referenced binaries, and the store offset each one follows. */
-  private refs: Uint8Array[] = [];
-  private cuts: number[] = [];
-  private refsLen = 0;
-  /** Chunk mode: the output so far, in order, and whether each part is the user's (to be copied). */
-  private chunks: Uint8Array[] | null = null;
-  private borrowed: boolean[] = [];
-  private chunksLen = 0;
-  /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
-  private detour: Uint8Array<ArrayBuffer> | null = null;
+  /** Where this call's output went past the scratch, or null while it fits the scratch. */
+  private spill: Spill | null = null;
   /** The value this call encodes (for the estimate, taken only on overflow). */
-  private root: unknown = undefined;
+  root: unknown = undefined;
 
   /** With `poolResults`: the slab small results are cut from, and where its free part starts. */
   private slab: Uint8Array<ArrayBuffer> | null = null;
   private slabPos = 0;
 
-  private readonly strategy: SinkMode;
-  /** Counts bytes only: the scratch's bytes are dropped as it fills, payloads are counted, not copied; the count is {@link Sink.count}. */
+  private readonly plan: SpillPlan;
+  /** The plan's hook that opens a spill before a call's first byte, if it has one. */
+  private readonly opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
+  /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.count}. */
   readonly counting: boolean;
   private readonly pool: boolean;
-  /** Whether large binaries are referenced (not with "exact" and "doubling", which keep their classic one-buffer shape). */
-  private readonly referenceLarge: boolean;
-  private readonly maxByteLength: number;
-  private readonly guess: SizeGuess | null;
+  readonly maxByteLength: number;
+  private readonly guess: SizeGuess;
   private readonly exactSize: SizeGuess;
 
   /**
    * @param scratchBytes size of the reusable scratch
-   * @param strategy how to grow past it, or `"count"` to count bytes only
-   * @param maxByteLength ceiling of one store; past it, the chunk list
-   * @param guess the size estimate used to size a resizable store, or null to skip it
-   * @param exactSize the exact size, for the `"exact"` strategy
+   * @param plan which spill a call opens ({@link COUNT_PLAN}: count bytes only)
+   * @param maxByteLength ceiling of one buffer; past it, the chunk list
+   * @param guess the size estimate that sizes a resizable store
+   * @param exactSize the exact size (for plans that measure first)
    * @param pool whether small results are views into a shared slab
    */
-  constructor(scratchBytes: number, strategy: SinkMode, maxByteLength: number, guess: SizeGuess | null, exactSize: SizeGuess, pool = false) {
+  constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, guess: SizeGuess, exactSize: SizeGuess, pool = false) {
     this.pool = pool && POOLING_PAYS;
     this.bytes = NO_BYTES;
     this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
     this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
-    this.strategy = strategy === "auto" || (strategy === "resizable" && !CAN_RESIZE) ? (CAN_RESIZE ? "resizable" : "chunks") : strategy;
-    this.counting = strategy === "count";
-    this.referenceLarge = this.strategy === "resizable" || this.strategy === "chunks";
+    this.plan = plan;
+    this.opening = plan.begin ?? null;
+    this.counting = plan === COUNT_PLAN;
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
     this.guess = guess;
     this.exactSize = exactSize;
@@ -237,64 +183,43 @@ export class Sink {
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
   offset(): number {
-    return this.pos + (this.chunks !== null ? this.chunksLen : this.storeLen + this.refsLen);
+    return this.spill === null ? this.pos : this.spill.length + this.pos;
   }
 
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
-    // exact: the store is sized by the pre-pass before writing a byte (and before borrowing: it may throw)
-    const exact = this.strategy === "exact" ? this.exactSize(root) : -1;
+    // a plan may open its spill before the first byte (and before borrowing a workspace: it may throw)
+    const first = this.opening === null ? null : this.opening(root, this);
     let ws = this.ws;
-    if (ws === null || ws.user !== this || ws.busy) ws = this.take();
+    if (ws === null || ws.user !== this || ws.busy) ws = this.claim();
     ws.busy = true;
     this.root = root;
     this.pos = 0;
-    this.storeLen = 0;
-    this.storeUsed = false;
-    if (exact >= 0) {
-      try {
-        this.openPlainStore(exact);
-      } catch (error) {
-        ws.busy = false; // the call never starts: end() will not run
-        throw error;
-      }
-      this.storeUsed = true;
-    }
+    this.spill = first;
   }
 
   /** Drops per-call state after a call, whether it succeeded or threw. */
   end(): void {
     this.root = undefined;
     this.pos = 0;
+    const spill = this.spill;
     // small messages touch none of this: keep the common call free of allocations
-    if (this.chunks !== null) {
-      this.chunks = null;
-      this.borrowed = [];
-      this.chunksLen = 0;
+    if (spill !== null) {
+      this.spill = null;
+      const kept = spill.close();
+      if (kept !== null) this.store = kept;
+      if (this.bytes !== this.scratch) {
+        this.bytes = this.scratch;
+        this.view = this.scratchView;
+      }
     }
-    if (this.refs.length !== 0) {
-      this.refs = [];
-      this.cuts = [];
-      this.refsLen = 0;
-    }
-    this.detour = null;
-    if (this.bytes !== this.scratch) {
-      this.bytes = this.scratch;
-      this.view = this.scratchView;
-    }
-    if (this.store !== null && !this.counting && (this.strategy !== "resizable" || this.storeBytes.length > RETAIN_MAX_BYTES)) this.dropStore();
     this.release();
   }
 
   /** Marks the workspace idle, with the scratch and store as this call leaves them. */
   private release(): void {
     const ws = this.ws!;
-    if (ws.scratch !== this.scratch || ws.store !== this.store || ws.storeBytes !== this.storeBytes) {
-      ws.scratch = this.scratch;
-      ws.view = this.scratchView;
-      ws.store = this.store;
-      ws.storeBytes = this.storeBytes;
-    }
+    ws.store = this.store;
     ws.busy = false;
     if (ws.spare) {
       // not one of the shared ones: let it go, so an idle encoder holds no memory
@@ -302,12 +227,11 @@ export class Sink {
       this.scratch = this.bytes = NO_BYTES;
       this.scratchView = this.view = NO_VIEW;
       this.store = null;
-      this.storeBytes = NO_BYTES;
     }
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
-  private take(): Workspace {
+  private claim(): Workspace {
     let ws: Workspace | undefined;
     if (this.shared) {
       for (const w of SHARED) {
@@ -327,28 +251,19 @@ export class Sink {
     this.scratch = this.bytes = ws.scratch;
     this.scratchView = this.view = ws.view;
     this.store = ws.store;
-    this.storeBytes = ws.storeBytes;
     return ws;
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   grow(n: number): void {
-    this.flush();
-    if (n > this.bytes.length) {
-      // a single item larger than the scratch (only with a tiny scratch): a buffer of its own
-      if (this.chunks !== null) {
-        this.newChunk(n);
-      } else {
-        this.bytes = new Uint8Array(n);
-        this.view = new DataView(this.bytes.buffer);
-      }
-    }
+    this.resume(this.flush(), n);
   }
 
   /**
    * Appends `src` (a binary or extension payload) after the bytes written
-   * so far: small ones are copied into the scratch, large ones referenced
-   * and copied once into the result.
+   * so far: small ones are copied into the sink's buffer, larger ones go to
+   * the spill (which references the large ones, to copy them once into the
+   * result, or only counts them).
    */
   append(src: Uint8Array): void {
     const n = src.length;
@@ -357,102 +272,79 @@ export class Sink {
       this.pos += n;
       return;
     }
-    if (this.counting) {
-      this.skip(n);
-      return;
-    }
-    this.flush();
-    if (!this.referenceLarge || (n < REFERENCE_MIN_BYTES && n <= this.bytes.length >>> 1)) {
-      this.copyAfterFlush(src);
-      return;
-    }
-    if (this.chunks !== null) {
-      this.chunks.push(src);
-      this.borrowed.push(true);
-      this.chunksLen += n;
-      return;
-    }
-    this.cuts.push(this.storeLen);
-    this.refs.push(src);
-    this.refsLen += n;
-  }
-
-  /** Copies `src` into the current buffer, the store or a chunk of its own, right after a flush. */
-  private copyAfterFlush(src: Uint8Array): void {
-    const n = src.length;
-    if (n <= this.bytes.length >>> 1) {
+    let spill = this.flush();
+    // (a count only counts it)
+    if (n <= this.scratch.length >>> 1 && !this.counting) {
+      this.resume(spill, n);
       this.bytes.set(src, 0);
       this.pos = n;
-    } else if (this.chunks === null && this.reserveStore(n)) {
-      this.storeBytes.set(src, this.storeLen);
-      this.storeLen += n;
-    } else {
-      this.newChunk(n);
-      this.bytes.set(src, 0);
-      this.pos = n;
+      return;
     }
+    if (!spill.append(src)) (spill = this.overflow()).append(src);
+    this.resume(spill, 0);
   }
 
   /**
    * For a large string: returns a target with at least `n` bytes free at
-   * the returned offset, after flushing the scratch. Call {@link commit}
-   * with the bytes written.
+   * the returned offset, after moving the bytes written so far to the
+   * spill. Call {@link commit} with the bytes written.
    */
   reserveDirect(n: number): { target: Uint8Array; offset: number } {
-    this.flush();
-    if (this.chunks === null && this.reserveStore(n)) {
-      if (ENCODE_INTO_RESIZABLE || !isResizable(this.storeBytes)) return { target: this.storeBytes, offset: this.storeLen };
-      // this platform's encodeInto refuses resizable buffers: write to a plain detour, then copy
-      this.detour = new Uint8Array(n);
-      return { target: this.detour, offset: 0 };
-    }
-    this.newChunk(n);
-    return { target: this.bytes, offset: 0 };
+    const spill = this.flush();
+    return spill.reserve(n) ?? this.overflow().reserve(n)!;
   }
 
   /** Records `n` bytes written into the target of {@link reserveDirect}. */
-  commit(target: Uint8Array, n: number): void {
-    if (target === this.detour) {
-      this.storeBytes.set(target.subarray(0, n), this.storeLen);
-      this.storeLen += n;
-      this.detour = null;
-    } else if (target === this.storeBytes && this.chunks === null) {
-      this.storeLen += n;
-    } else {
-      this.pos += n;
-    }
+  commit(_target: Uint8Array, n: number): void {
+    const spill = this.spill!;
+    spill.commit(n);
+    this.resume(spill, 0);
   }
 
   /** Count mode: `n` more bytes of output, not written (a payload, a long string). */
   skip(n: number): void {
-    this.flush();
-    this.storeLen += n;
+    (this.flush() as CountSpill).skip(n);
   }
 
-  /** Count mode: the bytes of output so far (the store's length counts the bytes the scratch dropped). */
+  /** Count mode: the bytes of output so far. */
   count(): number {
-    return this.storeLen + this.pos;
+    return this.offset();
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
   finish(): Uint8Array<ArrayBuffer> {
-    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) {
-      return this.pool && this.pos <= POOL_MAX_RESULT_BYTES ? this.pooled(this.pos) : this.bytes.slice(0, this.pos);
+    if (this.spill === null) return this.pool && this.pos <= POOL_MAX_RESULT_BYTES ? this.pooled(this.pos) : this.bytes.slice(0, this.pos);
+    return this.flush().result();
+  }
+
+  /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
+  finishChunks(): Uint8Array<ArrayBuffer>[] {
+    if (this.spill === null) return [this.bytes.slice(0, this.pos)];
+    return this.flush().chunks();
+  }
+
+  /**
+   * Ends the call by copying the output into `target` at `offset`, with no
+   * allocation when it fit the scratch. Returns the byte count.
+   */
+  finishInto(target: Uint8Array, offset: number): number {
+    let parts: Uint8Array[];
+    let total: number;
+    if (this.spill === null) {
+      parts = [this.bytes.subarray(0, this.pos)];
+      total = this.pos;
+    } else {
+      const spill = this.flush();
+      parts = spill.parts();
+      total = spill.length;
     }
-    if (this.chunks === null) this.flush();
-    if (this.chunks !== null) {
-      this.seal();
-      return concat(this.chunks, this.chunksLen, TOO_BIG_HINT);
+    if (offset + total > target.length) growTarget(target, offset + total);
+    let at = offset;
+    for (const part of parts) {
+      target.set(part, at);
+      at += part.length;
     }
-    const total = this.storeLen + this.refsLen;
-    const store = this.store;
-    if (store !== null && this.refs.length === 0 && !store.resizable && total === store.byteLength) {
-      // an exactly full plain store (the "exact" strategy) is the result: no copy
-      this.dropStore();
-      return new Uint8Array(store);
-    }
-    if (store !== null && store.resizable && total >= SHRINK_COPY_MIN_BYTES) return this.takeShrinking(total);
-    return concat(this.storeParts(), total, TOO_BIG_HINT);
+    return total;
   }
 
   /**
@@ -474,246 +366,53 @@ export class Sink {
     return new Uint8Array(slab.buffer, at, n); // not subarray(): its species lookup costs ~0.3 µs on Node 20
   }
 
-  /**
-   * Copies a large output out of a resizable store from its end backwards,
-   * shrinking the store behind each step: V8 (Node, Deno) gives the pages
-   * back, so the peak is about the output plus one step instead of twice
-   * the output.
-   */
-  private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
-    if (total > MAX_STORE_BYTES) concat([], total, TOO_BIG_HINT); // throws OUT_OF_SPACE
-    const out = new Uint8Array(total);
-    const store = this.store!;
-    const bytes = this.storeBytes;
-    let at = total;
-    let storeEnd = this.storeLen;
-    for (let i = this.refs.length; i >= 0; i--) {
-      // the store's bytes after cut i-1 (or from 0), then the reference before them
-      const from = i === 0 ? 0 : this.cuts[i - 1]!;
-      while (storeEnd > from) {
-        const start = Math.max(from, storeEnd - SHRINK_COPY_STEP_BYTES);
-        at -= storeEnd - start;
-        out.set(bytes.subarray(start, storeEnd), at);
-        storeEnd = start;
-        store.resize(start);
-      }
-      if (i > 0) {
-        const ref = this.refs[i - 1]!;
-        at -= ref.length;
-        out.set(ref, at);
-      }
-    }
-    this.storeLen = 0;
-    return out;
-  }
+  // ---- the spill (slow paths) ----
 
-  /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
-  finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) return [this.bytes.slice(0, this.pos)];
-    if (this.chunks === null) this.flush();
-    let parts: Uint8Array<ArrayBuffer>[];
-    if (this.chunks !== null) {
-      this.seal();
-      // the user's binaries are copied (slice() also unshares); our own sealed chunks are given away
-      parts = this.chunks.map((c, i) => (this.borrowed[i] || isResizable(c) ? c.slice() : c) as Uint8Array<ArrayBuffer>);
-    } else {
-      parts = this.storeParts().map((c) => c.slice() as Uint8Array<ArrayBuffer>);
-    }
-    return parts.filter((c) => c.length > 0);
-  }
-
-  /**
-   * Ends the call by copying the output into `target` at `offset`, with no
-   * allocation when it fit the scratch. Returns the byte count.
-   */
-  finishInto(target: Uint8Array, offset: number): number {
-    let parts: Uint8Array[];
-    let total: number;
-    if (!this.storeUsed && this.chunks === null && this.refs.length === 0) {
-      parts = [this.bytes.subarray(0, this.pos)];
-      total = this.pos;
-    } else {
-      if (this.chunks === null) this.flush();
-      if (this.chunks !== null) {
-        this.seal();
-        parts = this.chunks;
-        total = this.chunksLen;
-      } else {
-        parts = this.storeParts();
-        total = this.storeLen + this.refsLen;
-      }
-    }
-    if (offset + total > target.length) growTarget(target, offset + total);
-    let at = offset;
-    for (const part of parts) {
-      target.set(part, at);
-      at += part.length;
-    }
-    return total;
-  }
-
-  // ---- slow paths ----
-
-  /** Store mode: the output as views of the store interleaved with the referenced binaries. */
-  private storeParts(): Uint8Array[] {
-    const parts: Uint8Array[] = [];
-    const bytes = this.storeBytes;
-    let from = 0;
-    for (let i = 0; i < this.refs.length; i++) {
-      const cut = this.cuts[i]!;
-      if (cut > from) parts.push(bytes.subarray(from, cut));
-      parts.push(this.refs[i]!);
-      from = cut;
-    }
-    if (this.storeLen > from) parts.push(bytes.subarray(from, this.storeLen));
-    return parts;
-  }
-
-  /** Moves the scratch's bytes to the store, or in chunk mode seals the current chunk and starts another. */
-  private flush(): void {
+  /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
+  private flush(): Spill {
+    let spill = this.spill ?? (this.spill = this.plan.open(this.pos, this));
     const n = this.pos;
-    if (n === 0) return;
-    if (this.counting) {
-      this.storeLen += n;
+    if (n !== 0) {
+      if (!spill.take(this.bytes, n)) (spill = this.overflow()).take(this.bytes, n);
       this.pos = 0;
-      return;
     }
-    if (this.chunks === null) {
-      if (this.reserveStore(n)) {
-        this.storeBytes.set(this.bytes.subarray(0, n), this.storeLen);
-        this.storeLen += n;
-        this.pos = 0;
-        if (this.bytes !== this.scratch) {
-          this.bytes = this.scratch;
-          this.view = this.scratchView;
-        }
-        return;
-      }
-      // the store could not take it: reserveStore switched to chunk mode
-    }
-    this.seal();
-    this.newChunk(0);
+    return spill;
   }
 
-  /** Chunk mode: the bytes written in the current buffer become a chunk. */
-  private seal(): void {
-    if (this.pos === 0) return;
-    this.chunks!.push(this.bytes.subarray(0, this.pos));
-    this.borrowed.push(false);
-    this.chunksLen += this.pos;
-    this.pos = 0;
-    if (this.bytes === this.scratch) {
-      // the scratch now belongs to the output: later calls get a new one
-      this.scratch = new Uint8Array(this.scratch.length);
-      this.scratchView = new DataView(this.scratch.buffer);
-    }
+  /** Points `bytes` at where the next `n` bytes go: a buffer of the spill's own, else the scratch (or a buffer of its own for an item larger than the scratch). */
+  private resume(spill: Spill, n: number): void {
+    const next = spill.room(n) ?? (n <= this.scratch.length ? this.scratch : new Uint8Array(n));
+    if (next === this.bytes) return;
+    this.bytes = next;
+    this.view = next === this.scratch ? this.scratchView : new DataView(next.buffer, next.byteOffset, next.length);
   }
 
-  /**
-   * Ensures the store can take `n` more bytes. Returns false after switching
-   * to chunk mode (ceiling reached, or the strategy is `"chunks"`).
-   */
-  private reserveStore(n: number): boolean {
-    const need = this.storeLen + n;
-    if (!this.storeUsed) {
-      if (this.strategy === "chunks" || !this.openStore(need)) {
-        this.startChunks();
-        return false;
-      }
-      this.storeUsed = true;
-      return true;
-    }
-    const cap = this.storeBytes.length;
-    if (need <= cap) return true;
-    const store = this.store!;
-    const ceiling = store.resizable ? store.maxByteLength : this.maxByteLength;
-    if (need > ceiling) {
-      this.startChunks();
-      return false;
-    }
-    // a resizable store grows by a quarter (in place, cheap): shrinking it later touches
-    // its unused tail, which V8 zeroes, so the tail is kept small
-    const size = Math.min(ceiling, Math.max(need, store.resizable ? Math.ceil(cap * 1.25) : cap * 2));
-    if (store.resizable) {
-      store.resize(size); // in place: storeBytes tracks the new length
-    } else {
-      // a plain store (doubling / exact): grow by copying
-      const grown = new Uint8Array(size);
-      grown.set(this.storeBytes.subarray(0, this.storeLen));
-      this.store = grown.buffer;
-      this.storeBytes = grown;
-    }
-    return true;
+  /** The spill is full (a store at its ceiling): its bytes move to a chunk list, which continues the call. */
+  private overflow(): Spill {
+    const chunks = new ChunkSpill(this.scratch.length);
+    this.spill!.passTo(chunks);
+    return (this.spill = chunks);
   }
 
-  /**
-   * Opens (or reuses) the store for a call's first overflow, sized from the
-   * estimate. Returns false when `need` is past the ceiling.
-   */
-  private openStore(need: number): boolean {
-    if (need > this.maxByteLength) return false;
-    const scratchLen = this.scratch.length;
-    if (this.strategy !== "resizable") {
-      // doubling (exact opens its store in begin())
-      this.openPlainStore(Math.max(need, scratchLen * 2));
-      return true;
-    }
-    const estimate = this.guess === null ? 0 : this.guess(this.root);
-    // headroom: twice the estimate, at least 64 MiB, as a power of two
-    const wanted = this.guess === null ? this.maxByteLength : Math.max(MIN_CEILING_BYTES, estimate * 2);
-    const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(wanted)));
-    if (need > ceiling) return false;
-    const initial = Math.min(ceiling, Math.max(need, scratchLen * 2, estimate));
-    const kept = this.store;
-    if (kept !== null && kept.resizable && kept.maxByteLength >= ceiling && kept.maxByteLength <= this.maxByteLength && kept.byteLength <= ceiling) {
-      // the workspace's kept store is reserved far enough already (and not past this encoder's ceiling)
-      if (kept.byteLength < initial) kept.resize(initial);
-      return true;
-    }
-    const store = new ArrayBuffer(initial, { maxByteLength: ceiling });
-    this.store = store;
-    this.storeBytes = new Uint8Array(store); // length-tracking: follows resize()
-    return true;
+  // ---- SpillContext: what plans may use ----
+
+  get scratchLength(): number {
+    return this.scratch.length;
   }
 
-  private openPlainStore(size: number): void {
-    const bytes = new Uint8Array(Math.min(size, this.maxByteLength));
-    this.store = bytes.buffer;
-    this.storeBytes = bytes;
+  measure(value: unknown): number {
+    return this.exactSize(value);
   }
 
-  private dropStore(): void {
-    this.store = null;
-    this.storeBytes = new Uint8Array(0);
+  openStore(need: number, estimate: boolean): Spill | null {
+    if (!CAN_RESIZE) return null;
+    const spill = StoreSpill.open(need, this.store, estimate ? this.guess(this.root) : null, this.maxByteLength, this.scratch.length);
+    if (spill !== null) this.store = null; // the spill holds it now, and gives it back at close() if worth keeping
+    return spill;
   }
 
-  /** Switches this call to chunk mode; the store's bytes and references become the first parts. */
-  private startChunks(): void {
-    if (this.chunks !== null) return;
-    this.chunks = [];
-    this.borrowed = [];
-    if (this.storeUsed || this.refs.length > 0) {
-      for (const part of this.storeParts()) {
-        const isRef = part.buffer !== this.storeBytes.buffer;
-        this.chunks.push(part);
-        this.borrowed.push(isRef);
-      }
-      this.chunksLen = this.storeLen + this.refsLen;
-      if (this.storeLen > 0) this.dropStore(); // the parts own it now
-    }
-    this.refs = [];
-    this.cuts = [];
-    this.refsLen = 0;
-    this.storeLen = 0;
-    this.storeUsed = false;
-  }
-
-  /** Starts a new current chunk of at least `n` bytes (chunk mode). */
-  private newChunk(n: number): void {
-    const size = Math.max(n, Math.min(MAX_CHUNK_BYTES, Math.max(this.scratch.length, this.chunksLen >>> 2)));
-    this.bytes = new Uint8Array(size);
-    this.view = new DataView(this.bytes.buffer);
-    this.pos = 0;
+  openChunks(): Spill {
+    return new ChunkSpill(this.scratch.length);
   }
 }
 
@@ -731,8 +430,4 @@ function growTarget(target: Uint8Array, size: number): void {
     `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
     EncodeErrorCode.OUT_OF_SPACE,
   );
-}
-
-function isResizable(bytes: Uint8Array): boolean {
-  return (bytes.buffer as ArrayBuffer).resizable === true;
 }

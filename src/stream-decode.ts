@@ -14,10 +14,12 @@
  *
  * Cost is linear in the bytes and memory bounded in bytes: a chunk is
  * decoded in place while it is alone; the start of a value split across
- * chunks is copied into one buffer the decoder owns, a scanner finds where
- * the value ends walking each byte once, and the value is then decoded
- * once (src/stream-queue.ts). No Node `Buffer`: it runs in Node, Bun, Deno
- * and browsers.
+ * chunks is copied into one buffer the decoder owns (src/stream-queue.ts),
+ * a scanner finds where the value ends walking each byte once
+ * (src/stream-scanner.ts), and the value is then decoded once
+ * (src/stream-reader.ts), by the core with the stream offset of the
+ * buffer as its base, so errors carry stream offsets. No Node `Buffer`:
+ * it runs in Node, Bun, Deno and browsers.
  *
  * This module imports the core; the core never imports it.
  *
@@ -26,11 +28,13 @@
  * @module
  */
 
-import { Decoder, type DecodeOptions } from "./decode.ts";
-import { badArgument, DecodeError, DecodeErrorCode, overLimit, tooDeepToDecode, truncated } from "./errors.ts";
-import { bytesOf } from "./input.ts";
-import { decodeLimits, decodeNesting, type DecodeLimits } from "./limits.ts";
-import { BAD, ByteQueue, INCOMPLETE, ValueScanner } from "./stream-queue.ts";
+import type { DecodeOptions } from "./decode.ts";
+import { DecodeError, overLimit, tooDeepToDecode } from "./errors.ts";
+import { decodeNesting } from "./limits.ts";
+import type { StreamStats } from "./stream-queue.ts";
+import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./stream-reader.ts";
+
+export { createStreamStats, type StreamStats } from "./stream-queue.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options
@@ -47,36 +51,10 @@ export type ReadableStreamLike<T> = ReadableStream<T> | AsyncIterable<T>;
 export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;
 
 /**
- * Counters a stream decoder keeps about its buffering, for diagnostics and
- * tests: they show that the work is linear in the bytes and the memory
- * bounded. Create one with {@link createStreamStats} and pass it as the
- * `stats` option, or read `DecoderStream.stats`.
+ * Options of the stream decoders ({@link decodeAsync}, {@link decodeArrayStream},
+ * {@link decodeMultiStream}, `DecoderStream` and the main entry's `Decoder`):
+ * {@link DecodeOptions} plus `maxValueBytes`, `stats` and `lengthPrefixed`.
  */
-export interface StreamStats {
-  /** Bytes received from the source. */
-  bytesIn: number;
-  /**
-   * Bytes copied into the decoder's own buffer: the start of a value split
-   * across chunks, the chunks after it, and moves when the buffer grows
-   * (at most about 3 per byte in all). A value inside one chunk is decoded
-   * in place, without a copy.
-   */
-  bytesCopied: number;
-  /** Bytes the decoder walked: each decoded value once, plus the first, failed attempt on a value split across chunks. */
-  bytesDecoded: number;
-  /** Bytes the boundary scanner walked to find where a value split across chunks ends (each byte at most once). */
-  bytesScanned: number;
-  /**
-   * Bytes the decoder holds now: its own buffer (at most about twice the
-   * bytes waiting in it, kept for reuse up to 16 MiB), and the chunk it is
-   * decoding in place.
-   */
-  bufferedBytes: number;
-  /** The high-water mark of {@link StreamStats.bufferedBytes}. */
-  maxBufferedBytes: number;
-}
-
-/** Options of {@link decodeAsync} and {@link decodeArrayStream}: {@link DecodeOptions} plus `maxValueBytes` and `stats`. */
 export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOptions<ContextType> {
   /**
    * The most bytes one value (for {@link decodeArrayStream}, one item; with
@@ -94,80 +72,21 @@ export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOpti
    * @default none
    */
   stats?: StreamStats | undefined;
-}
-
-/** Options of {@link decodeMultiStream} and `DecoderStream` (src/stream-transform.ts). */
-export interface FramedDecodeOptions<ContextType = undefined> extends StreamDecodeOptions<ContextType> {
   /**
    * Each value is preceded by its length as a u32 big-endian prefix (as
    * `EncoderStream` writes with the same option); each frame must hold
    * exactly one value. Framed values decode with one pass and at most one
-   * copy, with no scanning.
+   * copy, with no scanning. For back-to-back values only
+   * ({@link decodeMultiStream}, `DecoderStream`, `Decoder#decodeStream`):
+   * `true` for {@link decodeAsync} or {@link decodeArrayStream} is a
+   * `DecodeError` with code `INVALID_ARGUMENT`.
    * @default false
    */
   lengthPrefixed?: boolean | undefined;
 }
 
-/**
- * Returns a fresh {@link StreamStats} with every counter at zero, to pass
- * as the `stats` option of a stream decoder.
- *
- * @returns the counters
- *
- * @example
- * ```ts
- * import { encode } from "@resizable/msgpack";
- * import { createStreamStats, decodeAsync } from "@resizable/msgpack/streams";
- * const stats = createStreamStats();
- * async function* chunks() { yield encode("hello"); }
- * console.assert((await decodeAsync(chunks(), { stats })) === "hello");
- * console.assert(stats.bytesIn === 6 && stats.bytesCopied === 0);
- * ```
- */
-export function createStreamStats(): StreamStats {
-  return { bytesIn: 0, bytesCopied: 0, bytesDecoded: 0, bytesScanned: 0, bufferedBytes: 0, maxBufferedBytes: 0 };
-}
-
 // ---------------------------------------------------------------------------
 // Sources
-
-/**
- * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
- * never hold `Buffer` views): views and buffers without a copy, arrays of
- * byte values by copying. `offset` is the chunk's stream offset, for errors.
- */
-function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
-  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array) return chunk;
-  const bytes = bytesOf(chunk);
-  return bytes ?? arrayChunk(chunk, offset);
-}
-
-/** Copies an array-like chunk of byte values, checking each: an integer 0..255. */
-function arrayChunk(chunk: unknown, offset: number): Uint8Array {
-  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw new DecodeError(
-      `Cannot decode a stream chunk at offset ${offset}: ${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`,
-      offset,
-      DecodeErrorCode.INVALID_ARGUMENT,
-    );
-  }
-  const out = new Uint8Array(n);
-  const a = chunk as ArrayLike<unknown>;
-  for (let i = 0; i < n; i++) {
-    const b = a[i];
-    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) {
-      const shown = typeof b === "string" ? JSON.stringify(b) : String(b);
-      throw new DecodeError(
-        `Cannot decode a stream chunk at offset ${offset}: element ${i} is ${shown}, not a byte value (an integer 0..255)`,
-        offset,
-        DecodeErrorCode.INVALID_ARGUMENT,
-      );
-    }
-    out[i] = b;
-  }
-  return out;
-}
 
 /** What {@link ChunkSource.next} returns at the end of the source (a chunk may be null: it is an error). */
 const END: unique symbol = Symbol("end of stream");
@@ -212,273 +131,6 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
   throw new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
 }
 
-/** Returned by the readers when they need more bytes. */
-export const NEED_MORE: unique symbol = Symbol("need more bytes");
-type NeedMore = typeof NEED_MORE;
-
-/** Reads one item at `offset` of `bytes` and returns it with the offset after it (`Decoder.decodeAt`, `readArrayHeader`). */
-type ReadAt = (bytes: Uint8Array, offset: number) => [unknown, number];
-
-/** Where the reader is with the value at the read position. */
-const FRESH = 0; // not tried yet
-const SCANNING = 1; // tried once: the scanner says when it is complete
-const RETRYING = 2; // the scanner found it malformed: retried when the decoder's `needed` bytes are there
-
-/**
- * Reads items out of a {@link ByteQueue}: unframed values or
- * length-prefixed frames.
- *
- * A value is decoded with the bytes at hand; when they end inside it, the
- * {@link ValueScanner} finds where it ends as bytes arrive, and it is
- * decoded again once complete. The decoder has the last word, and a
- * decode with more bytes only ever gets further: so the reader reports
- * exactly what a whole-input decode of the same bytes would (the same
- * value, or the same error code and offset), whatever the chunking.
- */
-export class StreamReader {
-  readonly queue: ByteQueue;
-  readonly decoder: Decoder<unknown>;
-  readonly limits: DecodeLimits;
-  /** The nesting depth values are read at: 0, or 1 for the items of {@link decodeArrayStream}'s array. */
-  private depth = 0;
-  private readonly scanner: ValueScanner;
-  private readonly readValue: ReadAt;
-  private readonly readHeader: ReadAt;
-  private readonly framed: boolean;
-  private readonly maxValueBytes: number;
-  /** Don't try again before this many bytes of the item are available. */
-  private want = 1;
-  private state = FRESH;
-  /** Length of the frame whose prefix was read, or -1. */
-  private frameLength = -1;
-
-  constructor(options: FramedDecodeOptions<unknown> | undefined, decoder?: Decoder<unknown>) {
-    this.queue = new ByteQueue(options?.stats ?? createStreamStats(), options?.binaryAsView ?? false);
-    const d = decoder ?? new Decoder<unknown>(options);
-    this.decoder = d;
-    this.limits = decodeLimits(options);
-    checkStreamOptions(options);
-    this.scanner = new ValueScanner(options);
-    this.readValue = (bytes, offset) => {
-      if (this.depth === 0) return d.decodeAt(bytes, offset);
-      // an array's items: one level down, as decode() reads them
-      const outer = decodeNesting.depth;
-      decodeNesting.depth = outer + this.depth;
-      try {
-        return d.decodeAt(bytes, offset);
-      } finally {
-        decodeNesting.depth = outer;
-      }
-    };
-    this.readHeader = (bytes, offset) => d.readArrayHeader(bytes, offset);
-    this.framed = options?.lengthPrefixed ?? false;
-    this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
-  }
-
-  /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
-  bytes(chunk: ByteChunk): Uint8Array {
-    return chunkBytes(chunk, this.queue.offset + this.queue.available);
-  }
-
-  /** Adds a chunk. */
-  push(chunk: Uint8Array): void {
-    this.queue.push(chunk);
-  }
-
-  /**
-   * The next value, or NEED_MORE. With `final` (the source has ended), an
-   * incomplete value throws a `TRUNCATED` DecodeError instead.
-   */
-  next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
-  }
-
-  /** The item count of an array header, or NEED_MORE. */
-  arrayHeader(final: boolean): number | NeedMore {
-    return this.read(this.readHeader, final, "array header", false) as number | NeedMore;
-  }
-
-  /** Reads the values that follow as the items of an array (one level deeper). */
-  enterArray(): void {
-    this.depth = 1;
-  }
-
-  private read(readAt: ReadAt, final: boolean, what: string, scan: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
-    if (available === 0) {
-      if (final) throw endedEmpty(q.offset, what);
-      return this.needMore(available, what);
-    }
-    if (!final) {
-      if (available < this.want) return this.needMore(available, what);
-      if (this.state === SCANNING) {
-        const r = this.scanner.scan(q.bytes, q.start, q.end, q.stats);
-        if (r === INCOMPLETE) return this.needMore(available, what);
-        if (r === BAD) {
-          // the decoder reports it once the containers around it have the bytes they check for
-          this.state = RETRYING;
-          this.want = this.scanner.required();
-          if (available < this.want) return this.needMore(available, what);
-        } else if (r > this.maxValueBytes) {
-          throw this.tooLarge(r, true, what);
-        }
-      }
-    }
-    const bytes = q.end === q.bytes.length ? q.bytes : q.bytes.subarray(0, q.end);
-    const start = q.start;
-    let item: unknown;
-    let stop: number;
-    try {
-      [item, stop] = readAt(bytes, start);
-    } catch (e) {
-      if (!(e instanceof DecodeError)) {
-        this.reset();
-        throw e;
-      }
-      q.stats.bytesDecoded += available;
-      const base = q.offset - start;
-      if (e.code !== DecodeErrorCode.TRUNCATED || final) {
-        this.reset();
-        throw e.code === DecodeErrorCode.TRUNCATED ? endedInside(relocate(e, base), q.offset + available) : relocate(e, base);
-      }
-      // the item runs past the bytes at hand: try again once the decoder has what it asked for
-      this.want = available + e.needed;
-      if (this.state === FRESH && scan) {
-        this.state = SCANNING;
-        this.scanner.begin(this.depth);
-        return this.read(readAt, final, what, scan);
-      }
-      if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
-      return this.needMore(available, what);
-    }
-    const n = stop - start;
-    this.reset();
-    if (n > this.maxValueBytes) throw this.tooLarge(n, true, what);
-    q.stats.bytesDecoded += n;
-    q.consume(n);
-    return item;
-  }
-
-  private reset(): void {
-    this.state = FRESH;
-    this.want = 1;
-  }
-
-  /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
-  private needMore(available: number, what: string): NeedMore {
-    if (available > this.maxValueBytes) throw this.tooLarge(available, false, what);
-    this.queue.settle();
-    return NEED_MORE;
-  }
-
-  /** A MAX_LENGTH error for a value of `n` bytes (`exact`) or of more than `n` bytes. */
-  private tooLarge(n: number, exact: boolean, what: string): DecodeError {
-    const at = this.queue.offset;
-    this.reset();
-    const size = exact ? `${n} bytes` : `more than ${n} bytes`;
-    return new DecodeError(`Cannot decode ${what} at offset ${at}: it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
-  }
-
-  private nextFrame(final: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
-    if (this.frameLength < 0) {
-      if (available < 4) {
-        if (!final) {
-          q.settle();
-          return NEED_MORE;
-        }
-        if (available === 0) throw endedEmpty(q.offset, "frame");
-        throw streamTruncated(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, 4 - available);
-      }
-      const b = q.bytes;
-      const s = q.start;
-      const length = ((b[s]! << 24) | (b[s + 1]! << 16) | (b[s + 2]! << 8) | b[s + 3]!) >>> 0;
-      if (length > this.maxValueBytes) {
-        throw overLimit("frame", q.offset, length, "maxValueBytes", this.maxValueBytes);
-      }
-      this.frameLength = length;
-    }
-    const total = 4 + this.frameLength;
-    if (available < total) {
-      if (!final) {
-        q.settle();
-        return NEED_MORE;
-      }
-      const missing = total - available;
-      throw streamTruncated(
-        `Cannot decode frame at offset ${q.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`,
-        q.offset,
-        missing,
-      );
-    }
-    const s = q.start;
-    let value: unknown;
-    try {
-      value = this.decoder.decode(q.bytes.subarray(s + 4, s + total));
-    } catch (e) {
-      if (e instanceof DecodeError) throw relocate(e, q.offset + 4);
-      throw e;
-    }
-    q.stats.bytesDecoded += total;
-    q.consume(total);
-    this.frameLength = -1;
-    return value;
-  }
-}
-
-/**
- * Throws a `DecodeError` (`INVALID_ARGUMENT`) for an invalid stream option:
- * `maxValueBytes` that is not a non-negative integer (or Infinity),
- * `lengthPrefixed` that is not a boolean, `stats` that is not an object.
- * The decode options are checked by the decoder.
- */
-export function checkStreamOptions(o: FramedDecodeOptions<unknown> | undefined): void {
-  const max: unknown = o?.maxValueBytes;
-  if (max !== undefined && !(typeof max === "number" && max >= 0 && (max % 1 === 0 || max === Infinity))) {
-    throw badArgument("option maxValueBytes", max, "a non-negative integer");
-  }
-  const framed: unknown = o?.lengthPrefixed;
-  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
-  const stats: unknown = o?.stats;
-  if (stats !== undefined && (typeof stats !== "object" || stats === null)) throw badArgument("option stats", stats, "a StreamStats object");
-}
-
-/** A TRUNCATED error at the end of a stream. */
-function streamTruncated(message: string, offset: number, missing: number): DecodeError {
-  return new DecodeError(message, offset, DecodeErrorCode.TRUNCATED, missing);
-}
-
-function endedEmpty(offset: number, what: string): DecodeError {
-  return streamTruncated(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, 1);
-}
-
-/** The decoder's TRUNCATED error for the whole stream (offsets already counted from its start), saying where the stream ended. */
-function endedInside(e: DecodeError, end: number): DecodeError {
-  return withCause(streamTruncated(`${e.message} (the stream ended at offset ${end})`, e.offset, e.needed), e);
-}
-
-/** The same error with offsets counted from the start of the stream (`base` is the stream offset of index 0). */
-function relocate(e: DecodeError, base: number): DecodeError {
-  if (base === 0) return e;
-  const message = e.message.replace(/\boffset (\d+)/g, (_, n: string) => `offset ${Number(n) + base}`);
-  return withCause(new DecodeError(message, e.offset + base, e.code, e.needed), e);
-}
-
-function withCause(err: DecodeError, cause: unknown): DecodeError {
-  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
-  return err;
-}
-
-function extraBytes(offset: number, what: string): DecodeError {
-  return new DecodeError(
-    `Cannot decode: extra bytes at offset ${offset} after the ${what}; use decodeMultiStream for back-to-back values`,
-    offset,
-    DecodeErrorCode.EXTRA_BYTES,
-  );
-}
-
 // ---------------------------------------------------------------------------
 // Decoding streams
 
@@ -494,7 +146,8 @@ function extraBytes(offset: number, what: string): DecodeError {
  *   the value or before it, `EXTRA_BYTES` when bytes follow the value, and every error of
  *   {@link decode}, with `offset` counted from the start of the stream; `MAX_LENGTH` for a value
  *   over `maxValueBytes`; `INVALID_ARGUMENT` for a chunk that is not bytes (an array element
- *   that is not an integer 0..255), with the chunk's stream offset
+ *   that is not an integer 0..255), with the chunk's stream offset, and for an invalid option
+ *   or `lengthPrefixed: true` (frames are for back-to-back values: {@link decodeMultiStream})
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example Decoding a ReadableStream (a `fetch` body is one)
@@ -511,7 +164,7 @@ export async function decodeAsync<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType>,
 ): Promise<unknown> {
-  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined), stream);
+  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream);
 }
 
 /** {@link decodeAsync} with a given reader. */
@@ -525,7 +178,7 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
       const raw = await source.next();
       if (raw === END) break;
       const chunk = reader.bytes(raw);
-      if (done && chunk.length > 0) throw extraBytes(q.offset, "value");
+      if (done && chunk.length > 0) throw extraAfter(q.offset, "value");
       reader.push(chunk);
       if (!done) {
         const v = reader.next(false);
@@ -534,11 +187,11 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
           done = true;
         }
       }
-      if (done && q.available > 0) throw extraBytes(q.offset, "value");
+      if (done && q.available > 0) throw extraAfter(q.offset, "value");
     }
     if (!done) {
       value = reader.next(true);
-      if (q.available > 0) throw extraBytes(q.offset, "value");
+      if (q.available > 0) throw extraAfter(q.offset, "value");
     }
   } catch (e) {
     await source.close(true, e);
@@ -558,9 +211,9 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
  * @returns an async generator of the array's items
  * @throws {DecodeError} (from the generator) with code `INVALID_BYTE` when the stream does not
  *   start with an array; `TRUNCATED` with `needed` when it ends early; `EXTRA_BYTES` when bytes
- *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes; and every error of
- *   {@link decode}, reported when the item holding it is reached (a whole-input `decode` of a
- *   truncated array reports the array first)
+ *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes, an invalid option or
+ *   `lengthPrefixed: true`; and every error of {@link decode}, reported when the item holding
+ *   it is reached (a whole-input `decode` of a truncated array reports the array first)
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
@@ -578,7 +231,7 @@ export async function* decodeArrayStream<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType>,
 ): AsyncGenerator<unknown, void, unknown> {
-  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined), stream);
+  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream);
 }
 
 /** {@link decodeArrayStream} with a given reader. */
@@ -600,7 +253,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
       const final = raw === END;
       if (raw !== END) {
         const chunk = reader.bytes(raw);
-        if (left === 0 && chunk.length > 0) throw extraBytes(q.offset, "array");
+        if (left === 0 && chunk.length > 0) throw extraAfter(q.offset, "array");
         reader.push(chunk);
       }
       if (left < 0) {
@@ -635,7 +288,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         q.settle();
         continue;
       }
-      if (left === 0 && q.available > 0) throw extraBytes(q.offset, "array");
+      if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
       if (final) break;
     }
     ok = true;
@@ -643,11 +296,6 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
     if (ok) await source.close(false);
     else await source.close(true);
   }
-}
-
-/** decode()'s TRUNCATED error for an array of `count` items at `arrayAt` whose items need the stream to reach `itemsEnd`, where it ended at `end`. */
-function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: number): DecodeError {
-  return endedInside(truncated(arrayAt, itemsEnd - arrayAt, end, `array of ${count} items`), end);
 }
 
 /**
@@ -679,9 +327,9 @@ function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: n
  */
 export async function* decodeMultiStream<ContextType = undefined>(
   stream: ReadableStreamLike<ByteChunk>,
-  options?: FramedDecodeOptions<ContextType>,
+  options?: StreamDecodeOptions<ContextType>,
 ): AsyncGenerator<unknown, void, unknown> {
-  yield* readMany(new StreamReader(options as FramedDecodeOptions<unknown> | undefined), stream);
+  yield* readMany(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true), stream);
 }
 
 /** {@link decodeMultiStream} with a given reader. */

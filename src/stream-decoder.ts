@@ -12,7 +12,8 @@
  */
 
 import { Decoder as CoreDecoder } from "./decode.ts";
-import { checkStreamOptions, readArray, readMany, readOne, StreamReader, type ByteChunk, type FramedDecodeOptions, type ReadableStreamLike } from "./stream-decode.ts";
+import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./stream-decode.ts";
+import { checkStreamOptions, StreamReader } from "./stream-reader.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension
@@ -31,19 +32,21 @@ import { checkStreamOptions, readArray, readMany, readOne, StreamReader, type By
  * ```
  */
 export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
-  readonly #streamOptions: FramedDecodeOptions<unknown> | undefined;
+  readonly #streamOptions: StreamDecodeOptions<unknown> | undefined;
 
   /**
    * @param options see `DecodeOptions`; the stream methods also take
-   *   `maxValueBytes`, `stats` and `lengthPrefixed` (see `FramedDecodeOptions`
-   *   in `@resizable/msgpack/streams`)
+   *   `maxValueBytes`, `stats` and `lengthPrefixed` (see `StreamDecodeOptions`
+   *   in `@resizable/msgpack/streams`; `lengthPrefixed` applies to
+   *   `decodeStream` only, and makes `decodeAsync` and `decodeArrayStream`
+   *   reject with `INVALID_ARGUMENT`)
    * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder, and
    *   for an invalid stream option
    */
-  constructor(options?: FramedDecodeOptions<ContextType>) {
+  constructor(options?: StreamDecodeOptions<ContextType>) {
     super(options);
-    checkStreamOptions(options as FramedDecodeOptions<unknown> | undefined);
-    this.#streamOptions = options as FramedDecodeOptions<unknown> | undefined;
+    checkStreamOptions(options as StreamDecodeOptions<unknown> | undefined, true);
+    this.#streamOptions = options as StreamDecodeOptions<unknown> | undefined;
   }
 
   /**
@@ -61,8 +64,8 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * console.assert((value as { a: number[] }).a[1] === 2);
    * ```
    */
-  decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
-    return readOne(this.#reader(), stream);
+  async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
+    return readOne(this.#reader(false), stream);
   }
 
   /**
@@ -81,8 +84,8 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * console.assert(items.join() === "a,b");
    * ```
    */
-  decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    return readArray(this.#reader(), stream);
+  async *decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
+    yield* readArray(this.#reader(false), stream);
   }
 
   /**
@@ -102,10 +105,11 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * ```
    */
   decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    return readMany(this.#reader(), stream);
+    return readMany(this.#reader(true), stream);
   }
 
-  #reader(): StreamReader {
-    return new StreamReader(this.#streamOptions, this as CoreDecoder<unknown>);
+  /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
+  #reader(framing: boolean): StreamReader {
+    return new StreamReader(this.#streamOptions, framing, this as CoreDecoder<unknown>);
   }
 }

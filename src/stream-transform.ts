@@ -7,7 +7,8 @@
  * @module
  */
 
-import { NEED_MORE, StreamReader, type ByteChunk, type FramedDecodeOptions, type StreamStats } from "./stream-decode.ts";
+import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./stream-decode.ts";
+import { NEED_MORE, StreamReader } from "./stream-reader.ts";
 
 /**
  * A WHATWG `TransformStream` from bytes to values: write byte chunks
@@ -37,8 +38,8 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
    * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
-  constructor(options?: FramedDecodeOptions<ContextType>) {
-    const reader = new StreamReader(options as FramedDecodeOptions<unknown> | undefined);
+  constructor(options?: StreamDecodeOptions<ContextType>) {
+    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true);
     // An error after values of the same chunk is held back until they are read: erroring a
     // TransformStream drops what is queued on its readable side.
     let failed = false;

@@ -24,7 +24,6 @@ export {
   decodeAsync,
   decodeMultiStream,
   type ByteChunk,
-  type FramedDecodeOptions,
   type ReadableStreamLike,
   type StreamDecodeOptions,
   type StreamStats,

@@ -75,7 +75,7 @@ describe("benchmarks/memory.js --quick", () => {
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r.stdout);
     const measured = rep.rows.filter((x: any) => !x.skipped);
-    expect(measured.length).toBe(5); // 3 libraries on records, 2 on binary (JSON skipped)
+    expect(measured.length).toBe(8); // 3 libraries on each of the two record sets, 2 on binary (JSON skipped)
     for (const x of measured) {
       expect(x.error, x.error).toBeUndefined();
       expect(x.bytes).toBeGreaterThan(1e6);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decodeAt } from "../src/decode.ts";
 import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
@@ -242,7 +243,7 @@ describe("decode() nesting past the call stack", () => {
 
   test.each([
     ["decode()", (b: Uint8Array, o: DecodeOptions) => decode(b, o)],
-    ["Decoder.decodeAt()", (b: Uint8Array, o: DecodeOptions) => new Decoder(o).decodeAt(b, 0)[0]],
+    ["decodeAt() (the stream decoders' core)", (b: Uint8Array, o: DecodeOptions) => decodeAt(new Decoder(o), b, 0, 0)[0]],
     ["mini decode()", (b: Uint8Array, o: DecodeOptions) => mini.decode(b, o)],
   ])("1,000,000 nested arrays under maxDepth 1e6 through %s: a MAX_DEPTH DecodeError", (_, run) => {
     for (const maxDepth of [1e6, Infinity]) {
@@ -309,8 +310,6 @@ describe("decode() arguments", () => {
       () => decode(input as never),
       () => decodeMulti(input as never),
       () => new Decoder().decode(input as never),
-      () => new Decoder().decodeAt(input as never, 0),
-      () => new Decoder().readArrayHeader(input as never, 0),
       () => mini.decode(input as never),
     ]) {
       const e = failure(run);
@@ -320,31 +319,53 @@ describe("decode() arguments", () => {
     }
   });
 
-  test("decodeAt() and readArrayHeader() take ArrayBuffers and views, and refuse bad offsets", () => {
-    const bytes = encode([7, 8]);
-    const decoder = new Decoder();
-    expect(decoder.decodeAt(bytes.slice().buffer, 0)).toEqual([[7, 8], 3]);
-    expect(decoder.decodeAt(new DataView(bytes.buffer, bytes.byteOffset, bytes.length), 2)).toEqual([8, 3]);
-    expect(decoder.readArrayHeader(bytes.slice().buffer, 0)).toEqual([2, 1]);
-    for (const offset of [-1, 4, 1.5, NaN, "1", null, undefined]) {
-      for (const run of [() => decoder.decodeAt(bytes, offset as number), () => decoder.readArrayHeader(bytes, offset as number)]) {
-        const e = failure(run);
-        expect(e.code, String(offset)).toBe("INVALID_ARGUMENT");
-        expect(e.offset).toBe(typeof offset === "number" && offset === offset ? offset : 0);
-        expect(e.message).toMatch(/^Cannot decode: the offset is .*, not an integer in 0\.\.3$/);
-      }
-    }
-    // the end of the input is a valid offset: nothing there yet
-    expect(failure(() => decoder.decodeAt(bytes, 3)).code).toBe("TRUNCATED");
+  test("the Decoder has no decodeAt or readArrayHeader: the stream decoders' building blocks are internal", () => {
+    for (const name of ["decodeAt", "readArrayHeader"]) expect(name in new Decoder(), name).toBe(false);
   });
 
-  test("a Node Buffer never yields Buffer views: binaries are plain copies from decode, decodeAt and decodeMulti", () => {
+  test("decodeAt() with a base reports every error with the offsets of the input the bytes came from", () => {
+    // the stream decoders decode a buffer whose index 0 is at some stream offset: each error (code,
+    // offset, needed, message) is the one of a decode at that offset of the whole input
+    const nested = new ExtensionCodec();
+    nested.register({ type: 5, encode: () => null, decode: (data) => decode(data) });
+    const longBad = new Uint8Array(200).fill(0x61);
+    longBad[150] = 0xff;
+    const cases: [string, Uint8Array, DecodeOptions][] = [
+      ["a truncated string", encode("hello").subarray(0, 3), {}],
+      ["a reserved byte", Uint8Array.of(0x92, 0x01, 0xc1), {}],
+      ["an array over maxArrayLength", encode([1, 2, 3]), { maxArrayLength: 2 }],
+      ["nesting past maxDepth", Uint8Array.of(0x91, 0x91, 0x91, 0xc0), { maxDepth: 2 }],
+      ["invalid UTF-8 in a short string", Uint8Array.of(0x91, 0xa2, 0xc3, 0x28), {}],
+      ["invalid UTF-8 in a long string", Uint8Array.of(0x91, 0xd9, 200, ...longBad), {}],
+      ["invalid UTF-8 in a map key", Uint8Array.of(0x81, 0xa2, 0xc3, 0x28, 0x01), {}],
+      ["a map key the converter refuses", encode({ a: 1 }), { mapKeyConverter: (() => null) as never }],
+      ["a bad timestamp", Uint8Array.of(0x91, 0xd4, 0xff, 0x00), {}],
+      ["a bad value inside an extension's own decode", Uint8Array.of(0x91, 0xd6, 5, 0x92, 0x01, 0xc1, 0xc0), { extensionCodec: nested }],
+    ];
+    for (const [name, bytes, options] of cases) {
+      const decoder = new Decoder(options);
+      for (const base of [1, 1000]) {
+        const whole = new Uint8Array(base + bytes.length);
+        whole.set(bytes, base);
+        const want = failure(() => decodeAt(decoder, whole, base, 0));
+        const got = failure(() => decodeAt(decoder, whole.subarray(base), 0, base));
+        expect(want.offset, name).toBeGreaterThanOrEqual(base);
+        expect({ code: got.code, offset: got.offset, needed: got.needed, message: got.message }, name).toEqual({
+          code: want.code,
+          offset: want.offset,
+          needed: want.needed,
+          message: want.message,
+        });
+      }
+    }
+  });
+
+  test("a Node Buffer never yields Buffer views: binaries are plain copies from decode and decodeMulti", () => {
     const codec = new ExtensionCodec();
     codec.register({ type: 4, encode: () => null, decode: (data) => data.constructor });
     const buf = Buffer.from(encode({ b: new Uint8Array([1, 2]), e: new ExtData(9, new Uint8Array([3])), c: new ExtData(4, new Uint8Array([5])) }));
     const results = [
       decode(buf, { extensionCodec: codec }),
-      new Decoder({ extensionCodec: codec }).decodeAt(buf, 0)[0],
       [...decodeMulti(buf, { extensionCodec: codec })][0],
       mini.decode(buf, { extensionCodec: codec }),
     ] as { b: Uint8Array; e: ExtData; c: unknown }[];

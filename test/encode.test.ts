@@ -1,6 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { hex } from "./_support/arbitrary.ts";
+import { withSpill } from "./_support/spill.ts";
 
 const head = (v: unknown, n = 9, options?: object) => hex(encode(v, options).subarray(0, n));
 
@@ -312,7 +313,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
   test("encodeInto writes what encode returns, from the scratch, the store and the chunk list", () => {
     const value = { list: Array.from({ length: 20_000 }, (_, i) => ({ i, s: `item ${i}` })), blob: new Uint8Array(100_000).fill(4) };
     const expected = encode(value);
-    for (const options of [{}, { sink: "chunks" as const }, { maxByteLength: 50_000 }, { sink: "doubling" as const }]) {
+    for (const options of [{}, withSpill("chunks"), { maxByteLength: 50_000 }, withSpill("doubling")]) {
       const target = new Uint8Array(expected.length + 10);
       expect(new Encoder(options).encodeInto(value, target, 10)).toBe(expected.length);
       expect(target.subarray(10)).toEqual(expected);
@@ -333,7 +334,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
   test("encodeChunks concatenates to encode's bytes", () => {
     const value = { blob: new Uint8Array(300_000).fill(1), list: Array.from({ length: 5000 }, (_, i) => `s${i}`) };
     const whole = encode(value);
-    for (const options of [{}, { sink: "chunks" as const }, { maxByteLength: 100_000 }]) {
+    for (const options of [{}, withSpill("chunks"), { maxByteLength: 100_000 }]) {
       const chunks = new Encoder(options).encodeChunks(value);
       const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
       let at = 0;
@@ -383,8 +384,8 @@ describe("Encoder.encodeInto and encodeChunks", () => {
 
   test("a Node Buffer is copied into the output in every strategy", () => {
     const buf = Buffer.alloc(100_000, 7);
-    for (const sink of ["auto", "chunks"] as const) {
-      const chunks = new Encoder({ sink, initialBufferSize: 64 }).encodeChunks(buf);
+    for (const strategy of ["default", "chunks"] as const) {
+      const chunks = new Encoder(withSpill(strategy, { initialBufferSize: 64 })).encodeChunks(buf);
       buf[0] = 8;
       expect(chunks.every((c) => c.buffer !== buf.buffer)).toBe(true);
       expect((decode(chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks))) as Uint8Array)[0]).toBe(7);

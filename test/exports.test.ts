@@ -173,7 +173,6 @@ const TYPE_NAMES: Record<string, string[]> = {
     "ExtensionDecoderType",
     "ExtensionEncoderType",
     "Int64Mode",
-    "SinkStrategy",
     "TimeSpec",
   ],
   // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
@@ -186,7 +185,7 @@ const TYPE_NAMES: Record<string, string[]> = {
 /** The public members of the exported classes, instance then static, as their declarations give them. */
 const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {
   DecodeError: { instance: ["cause", "code", "message", "name", "needed", "offset", "stack"], static: [] },
-  Decoder: { instance: ["decode", "decodeArrayStream", "decodeAsync", "decodeAt", "decodeMulti", "decodeStream", "readArrayHeader"], static: [] },
+  Decoder: { instance: ["decode", "decodeArrayStream", "decodeAsync", "decodeMulti", "decodeStream"], static: [] },
   DecoderStream: { instance: ["readable", "stats", "writable"], static: [] },
   EncodeError: { instance: ["cause", "code", "message", "name", "stack"], static: [] },
   Encoder: { instance: ["encode", "encodeChunks", "encodeInto", "encodeSharedRef", "encodedSize"], static: [] },

@@ -4,8 +4,7 @@ import { describe, expect, test } from "vitest";
 import { decode, encode, encodedSize, Encoder } from "../src/index.ts";
 import { DEFAULT_SCRATCH_BYTES } from "../src/sink.ts";
 import { forSeeds, hex, value } from "./_support/arbitrary.ts";
-
-const STRATEGIES = ["auto", "resizable", "doubling", "exact", "chunks"] as const;
+import { STRATEGIES, withSpill } from "./_support/spill.ts";
 
 /** Plain Uint8Array copies of Buffers, so deep equality compares contents only. */
 function plain(v: unknown): unknown {
@@ -52,10 +51,10 @@ describe("property: round trip", () => {
 describe("property: every output strategy writes identical bytes", () => {
   test("scratch only, resizable store, doubling, exact, chunks, tiny ceilings and tiny scratches", () => {
     const encoders = [
-      ...STRATEGIES.map((sink) => new Encoder({ sink })),
-      ...STRATEGIES.map((sink) => new Encoder({ sink, initialBufferSize: 64 })),
+      ...STRATEGIES.map((strategy) => new Encoder(withSpill(strategy))),
+      ...STRATEGIES.map((strategy) => new Encoder(withSpill(strategy, { initialBufferSize: 64 }))),
       new Encoder({ initialBufferSize: 64, maxByteLength: 256 }), // store, then chunks past the ceiling
-      new Encoder({ initialBufferSize: 64, estimate: false }),
+      new Encoder(withSpill("resizable-no-est", { initialBufferSize: 64, maxByteLength: 4096 })), // no estimate, then chunks
       new Encoder({ initialBufferSize: 128, maxByteLength: 100 }),
     ];
     forSeeds(150, (r) => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { decode, encode, Encoder, ExtensionCodec } from "../src/index.ts";
 import { RETAIN_MAX_BYTES } from "../src/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
+import { withSpill } from "./_support/spill.ts";
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record number ${i}`, score: i / 3, ok: i % 2 === 0 }));
 
@@ -82,10 +83,26 @@ describe("sink: workspaces", () => {
   });
 
   test("an exact-sized call that cannot start leaves its workspace free", () => {
-    const exact = new Encoder({ sink: "exact" });
+    const exact = new Encoder(withSpill("exact"));
     expect(() => exact.encode([() => 1])).toThrow(/function/);
-    const other = new Encoder({ sink: "exact" });
+    const other = new Encoder(withSpill("exact"));
     expect(decode(other.encode([1, 2]))).toEqual([1, 2]);
+  });
+
+  test("the spill-plan hook is internal: new Encoder reads it, encode(value, options) does not", () => {
+    let reads = 0;
+    const value = {
+      get x() {
+        reads++;
+        return 1;
+      },
+    };
+    // the exact plan measures the value before encoding it: two reads
+    new Encoder(withSpill("exact")).encode(value);
+    expect(reads).toBe(2);
+    reads = 0;
+    expect(hex(encode(value, withSpill("exact")))).toBe("81-a1-78-01");
+    expect(reads).toBe(1);
   });
 
   test("deep re-entry with one options object keeps at most a few idle encoders, and none of them keeps a workspace made because the shared ones were busy", () => {
@@ -115,10 +132,32 @@ describe("sink: growth", () => {
     new Encoder().encode(value);
     const withEstimate = spy.mock.calls.length;
     spy.mockClear();
-    new Encoder({ estimate: false }).encode(value);
+    new Encoder(withSpill("resizable-no-est")).encode(value);
     const without = spy.mock.calls.length;
     expect(withEstimate).toBeLessThanOrEqual(1); // at most the final shrink
     expect(without).toBeGreaterThan(withEstimate);
+  });
+
+  test("the chunk list hands over chunks that share no buffer, with binaries between them copied", () => {
+    const blob = new Uint8Array(40_000).fill(6);
+    const value = Array.from({ length: 30 }, (_, i) => ({ i, blob, text: `item ${i}`.repeat(50) }));
+    const expected = hex(encode(value));
+    const chunks = new Encoder(withSpill("chunks", { initialBufferSize: 1024 })).encodeChunks(value);
+    expect(chunks.map(hex).join("-")).toBe(expected);
+    expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
+    expect(chunks.every((c) => c.buffer !== blob.buffer && c.length > 0)).toBe(true);
+  });
+
+  test("a store that reaches its ceiling passes its bytes and references on to the chunk list", () => {
+    const blob = new Uint8Array(50_000).fill(2);
+    const value = [records(2000), blob, records(2000), blob, "é".repeat(30_000)];
+    const expected = hex(encode(value));
+    // the store's ceiling is maxByteLength: it fills part-way through
+    const encoder = new Encoder(withSpill("resizable-no-est", { initialBufferSize: 1024, maxByteLength: 150_000 }));
+    expect(hex(encoder.encode(value))).toBe(expected);
+    const chunks = encoder.encodeChunks(value);
+    expect(chunks.map(hex).join("-")).toBe(expected);
+    expect(chunks.every((c) => !(c.buffer as ArrayBuffer).resizable && c.buffer !== blob.buffer)).toBe(true);
   });
 
   test("past a tiny maxByteLength the output continues as chunks, byte-identical", () => {
@@ -127,6 +166,31 @@ describe("sink: growth", () => {
     for (const maxByteLength of [1, 1000, 100_000, 1_000_000]) {
       expect(hex(new Encoder({ maxByteLength }).encode(value)), `maxByteLength ${maxByteLength}`).toBe(expected);
       expect(new Encoder({ maxByteLength }).encodeChunks(value).length, "it really continued in chunks").toBeGreaterThan(1);
+    }
+  });
+
+  test("where encodeInto refuses resizable buffers (Chromium) long strings take a plain detour into the store, with identical bytes", async () => {
+    const value = { list: records(20_000), text: "ü".repeat(150_000), ascii: "a".repeat(200_000) };
+    const expected = hex(encode(value));
+    const original = TextEncoder.prototype.encodeInto;
+    const refusing = function (this: TextEncoder, s: string, view: Uint8Array) {
+      if ((view.buffer as ArrayBuffer).resizable) throw new TypeError("resizable buffers are not allowed");
+      return original.call(this, s, view);
+    };
+    TextEncoder.prototype.encodeInto = refusing;
+    try {
+      vi.resetModules();
+      // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
+      const utf8 = await import("../src/utf8.ts?chromium");
+      expect(utf8.ENCODE_INTO_RESIZABLE).toBe(false);
+      // @ts-expect-error as above
+      const fresh = await import("../src/index.ts?chromium");
+      const encoder = new fresh.Encoder();
+      expect(hex(encoder.encode(value))).toBe(expected);
+      expect(encoder.encodeChunks(value).map(hex).join("-")).toBe(expected);
+    } finally {
+      TextEncoder.prototype.encodeInto = original;
+      vi.resetModules();
     }
   });
 

@@ -906,6 +906,24 @@ describe("stream decoders: the stream options under the decoders' option checks"
     check((() => { try { new DecoderStream(options); } catch (e) { return e; } })());
     check((() => { try { new MainDecoder(options); } catch (e) { return e; } })());
   });
+  it("lengthPrefixed: true where no back-to-back values are read is INVALID_ARGUMENT; where they are, it frames them", async () => {
+    const check = (e: unknown) => {
+      expect(e).toBeInstanceOf(DecodeError);
+      expect(e).toMatchObject({ code: "INVALID_ARGUMENT", offset: 0 });
+      expect((e as Error).message).toMatch(/^Cannot decode: option lengthPrefixed is true, not false here: length-prefixed frames are read by decodeMultiStream/);
+    };
+    const bytes = encode([1]);
+    const framed = concat([Uint8Array.of(0, 0, 0, bytes.length), bytes]);
+    check(await decodeAsync(chunked([framed]), { lengthPrefixed: true }).catch((e: unknown) => e));
+    check(await decodeArrayStream(chunked([framed]), { lengthPrefixed: true }).next().catch((e: unknown) => e));
+    const decoder = new MainDecoder({ lengthPrefixed: true });
+    check(await decoder.decodeAsync(chunked([framed])).catch((e: unknown) => e));
+    check(await decoder.decodeArrayStream(chunked([framed])).next().catch((e: unknown) => e));
+    // false is the default there, and framing works where values are back to back
+    expect(await decodeAsync(chunked([bytes]), { lengthPrefixed: false })).toEqual([1]);
+    expect(await collect(decodeMultiStream(chunked([framed, framed]), { lengthPrefixed: true }))).toEqual([[1], [1]]);
+    expect(await collect(decoder.decodeStream(chunked([framed])))).toEqual([[1]]);
+  });
 });
 
 describe("decodeArrayStream(): what decode() of the same bytes gives, at the depth decode() reads the items", () => {

@@ -1,0 +1,185 @@
+/**
+ * Where the encoder's output goes once a call outgrows the scratch: a
+ * spill. The sink (sink.ts) writes small values into its plain scratch and
+ * moves them in bulk into the one spill it opens on the first overflow:
+ * - a resizable store (spill-store.ts), grown in place up to a ceiling
+ *   chosen from the size estimate;
+ * - a chunk list (spill-chunks.ts), when the store would pass its ceiling,
+ *   where `ArrayBuffer.prototype.resize` does not exist (Node 18), or when
+ *   a full store hands its bytes over;
+ * - a count (below), behind `encodedSize`: bytes are counted, not kept.
+ *
+ * A {@link SpillPlan} says which spill a call opens. The encoder uses
+ * {@link AUTO_PLAN}; the benchmarks and tests plug in others (a plain
+ * buffer doubled by copying, one of the exact size, a store without the
+ * estimate, the chunk list alone) through an internal option keyed by
+ * {@link SPILL_PLAN}, which only `new Encoder(options)` reads.
+ *
+ * @module
+ */
+
+import { MAX_RESULT_BYTES } from "./concat.ts";
+
+/**
+ * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
+ * more than 2^32), and the largest single result `encode` returns.
+ */
+export const MAX_STORE_BYTES: number = MAX_RESULT_BYTES;
+
+/**
+ * Binaries (and extension payloads) at least this long are referenced, not
+ * copied into a spill: they are copied once, straight into the result.
+ */
+export const REFERENCE_MIN_BYTES: number = 32 * 1024;
+
+/** How an error for a result too large for one `Uint8Array` ends. */
+export const TOO_BIG_HINT = "; use Encoder.encodeChunks";
+
+/**
+ * The key of the internal option that replaces the encoder's
+ * {@link SpillPlan}: `new Encoder({ [Symbol.for("@resizable/msgpack/spill-plan")]: plan })`.
+ * For the strategy benchmark and the tests; not part of the public API.
+ */
+export const SPILL_PLAN: unique symbol = Symbol.for("@resizable/msgpack/spill-plan") as never;
+
+/** A place where output goes past the scratch. Every method but `length` runs on the slow path only. */
+export interface Spill {
+  /** Bytes of output this spill holds: where the sink's next byte lands in the result. */
+  readonly length: number;
+  /**
+   * Takes the `n` bytes at the start of `bytes` (the buffer the sink wrote
+   * them into: its scratch, or one this spill gave by {@link Spill.room}).
+   * Returns false, having taken nothing, when the spill is full.
+   */
+  take(bytes: Uint8Array, n: number): boolean;
+  /**
+   * A buffer of this spill's own, at least `n` bytes long, for the sink to
+   * write the next bytes into directly (then to hand back to `take`), or
+   * null: the sink writes into its scratch.
+   */
+  room(n: number): Uint8Array<ArrayBuffer> | null;
+  /**
+   * Appends a binary too large for the sink's buffer (the user's: copy it or
+   * keep a reference, never change it). Returns false, having taken
+   * nothing, when the spill is full.
+   */
+  append(src: Uint8Array): boolean;
+  /**
+   * For a long string written in place: a target with `n` bytes free at
+   * `offset` for the caller to write, then {@link Spill.commit}; or null,
+   * having reserved nothing, when the spill is full.
+   */
+  reserve(n: number): { target: Uint8Array; offset: number } | null;
+  /** Records `n` bytes written at the target {@link Spill.reserve} gave. */
+  commit(n: number): void;
+  /** Hands the output over, in order, to the chunk list that continues a full spill; this spill keeps nothing. */
+  passTo(list: PartList): void;
+  /** The output, in order, as views valid until the call ends (for `encodeInto`). */
+  parts(): Uint8Array[];
+  /** The output as one plain `Uint8Array` of exact length (for `encode`). */
+  result(): Uint8Array<ArrayBuffer>;
+  /** The output as plain chunks that belong to the caller, none empty (for `encodeChunks`). */
+  chunks(): Uint8Array<ArrayBuffer>[];
+  /** Ends the call: the buffer worth keeping for the next call (a resizable store), or null. */
+  close(): ArrayBuffer | null;
+}
+
+/** Where {@link Spill.passTo} puts the output: a chunk list. */
+export interface PartList {
+  /** Appends `part`; `lent`: not the list's to give away (a user's binary, a view of a resizable store), copied when handed out. */
+  push(part: Uint8Array, lent: boolean): void;
+}
+
+/** What a {@link SpillPlan} may ask of the sink that opens a spill. */
+export interface SpillContext {
+  /** The value this call encodes. */
+  readonly root: unknown;
+  /** Size of the sink's scratch. */
+  readonly scratchLength: number;
+  /** The encoder's ceiling for one buffer (`maxByteLength`, at most 2^32). */
+  readonly maxByteLength: number;
+  /** The exact encoded size of `value`, by the encoder's own counting pass (reads the value a second time). */
+  measure(value: unknown): number;
+  /** A resizable store with room for `need` bytes, sized from the estimate if `estimate`; null past its ceiling or where buffers cannot resize. */
+  openStore(need: number, estimate: boolean): Spill | null;
+  /** A chunk list. */
+  openChunks(): Spill;
+}
+
+/** Which spill a call opens. */
+export interface SpillPlan {
+  /**
+   * A spill to start the call with, before its first byte (null: the
+   * scratch, as usual). Runs before the sink takes its workspace (its
+   * `scratchLength` may still be 0). May throw: the call then never starts.
+   */
+  begin?: ((root: unknown, sink: SpillContext) => Spill | null) | undefined;
+  /** The spill for a call whose scratch overflows with `need` bytes written. */
+  open(need: number, sink: SpillContext): Spill;
+}
+
+/** The encoder's plan: a resizable store sized from the estimate, else a chunk list. */
+export const AUTO_PLAN: SpillPlan = { open: (need, sink) => sink.openStore(need, true) ?? sink.openChunks() };
+
+/** The plan of a counting sink (`encodedSize`): a count. */
+export const COUNT_PLAN: SpillPlan = { open: () => new CountSpill() };
+
+/**
+ * The plan `options` asks for through the internal {@link SPILL_PLAN}
+ * option, or {@link AUTO_PLAN}.
+ */
+export function spillPlanOf(options: object | undefined): SpillPlan {
+  const plan = (options as { [SPILL_PLAN]?: SpillPlan } | undefined)?.[SPILL_PLAN];
+  return typeof plan?.open === "function" ? plan : AUTO_PLAN;
+}
+
+/** Counts the bytes it is given and keeps none: the spill behind `encodedSize`. */
+export class CountSpill implements Spill {
+  length = 0;
+
+  take(_bytes: Uint8Array, n: number): boolean {
+    this.length += n;
+    return true;
+  }
+
+  /** `n` more bytes of output that were never written (a long string counted, not encoded). */
+  skip(n: number): void {
+    this.length += n;
+  }
+
+  room(): null {
+    return null;
+  }
+
+  append(src: Uint8Array): boolean {
+    this.length += src.length;
+    return true;
+  }
+
+  /** Never asked: a counting encoder skips long strings ({@link CountSpill.skip}). */
+  reserve(): null {
+    return null;
+  }
+
+  commit(n: number): void {
+    this.length += n;
+  }
+
+  passTo(): void {}
+
+  parts(): Uint8Array[] {
+    return [];
+  }
+
+  result(): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(0);
+  }
+
+  chunks(): Uint8Array<ArrayBuffer>[] {
+    return [];
+  }
+
+  close(): null {
+    return null;
+  }
+}

@@ -1,0 +1,152 @@
+// The first-byte table of src/format.ts against every reader, for all 256
+// first bytes: the Decoder (whose fast paths for the fix forms and the
+// commonest numbers come before the table), the mini decoder, the stream
+// scanner and the array-header reader of decodeArrayStream read the kind,
+// the header length and the errors the table says, so none of them can
+// drift from it.
+import { describe, expect, test } from "vitest";
+import { decodeAt, Decoder } from "../src/decode.ts";
+import { DecodeError, ExtData } from "../src/index.ts";
+import {
+  FIRST_BYTE,
+  fixedSizeOf,
+  headerLength,
+  WIRE_ARRAY,
+  WIRE_BIN,
+  WIRE_EXT,
+  WIRE_FALSE,
+  WIRE_FLOAT,
+  WIRE_INT,
+  WIRE_MAP,
+  WIRE_NIL,
+  WIRE_RESERVED,
+  WIRE_STR,
+  WIRE_TRUE,
+  WIRE_UINT,
+  wireKindOf,
+  lengthFieldOf,
+} from "../src/format.ts";
+import * as mini from "../src/mini.ts";
+import { createStreamStats } from "../src/stream-queue.ts";
+import { readArrayHeader } from "../src/stream-reader.ts";
+import { BAD, INCOMPLETE, ValueScanner } from "../src/stream-scanner.ts";
+
+/** The length a message built by {@link message} declares in a length field. */
+const DECLARED = 3;
+
+/**
+ * A whole value starting with `t`, built from the table alone: the first
+ * byte, a length field declaring {@link DECLARED}, an ext's type byte (5),
+ * then the payload: 0xff bytes for a number (NaN as a float, negative as a
+ * signed integer), "a"s for a string, bytes for a binary or an ext's data,
+ * 0x01 items for an array, 0x01 keys and values for a map.
+ */
+function message(t: number): { bytes: Uint8Array; header: number; n: number } {
+  const form = FIRST_BYTE[t]!;
+  const kind = wireKindOf(form);
+  const field = lengthFieldOf(form);
+  const n = field === 0 ? fixedSizeOf(form) : DECLARED;
+  const out = [t];
+  for (let i = field - 1; i >= 0; i--) out.push((n >>> (8 * i)) & 0xff);
+  if (kind === WIRE_EXT) out.push(5);
+  const payload = kind === WIRE_MAP ? 2 * n : n;
+  for (let i = 0; i < payload; i++) out.push(kind === WIRE_STR ? 0x61 : kind === WIRE_ARRAY || kind === WIRE_MAP ? 0x01 : 0xff);
+  return { bytes: Uint8Array.from(out), header: headerLength(t), n };
+}
+
+/** Whether `v` is a value of `kind` with `n` (the size the header says). */
+function isKind(v: unknown, kind: number, n: number, t: number): boolean {
+  switch (kind) {
+    case WIRE_NIL:
+      return v === null;
+    case WIRE_FALSE:
+      return v === false;
+    case WIRE_TRUE:
+      return v === true;
+    case WIRE_UINT:
+      return n === 0 ? v === t : (typeof v === "number" || typeof v === "bigint") && v >= 0 && v === v;
+    case WIRE_INT:
+      return n === 0 ? v === t - 0x100 : v === -1 || v === -1n;
+    case WIRE_FLOAT:
+      return Number.isNaN(v);
+    case WIRE_STR:
+      return v === "a".repeat(n);
+    case WIRE_BIN:
+      return v instanceof Uint8Array && v.length === n;
+    case WIRE_ARRAY:
+      return Array.isArray(v) && v.length === n;
+    case WIRE_MAP:
+      return typeof v === "object" && v !== null && Object.keys(v).length === Math.min(n, 1); // n entries of the key 1
+    case WIRE_EXT:
+      return v instanceof ExtData && v.type === 5 && v.data.length === n;
+    default:
+      return false;
+  }
+}
+
+function failure(run: () => unknown): DecodeError {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw e;
+  }
+  throw new Error("no DecodeError");
+}
+
+/** The scanner's answer for a whole value in `bytes`: its length, INCOMPLETE or BAD. */
+function scan(bytes: Uint8Array): number {
+  const scanner = new ValueScanner(undefined);
+  scanner.begin(0);
+  return scanner.scan(bytes, 0, bytes.length, createStreamStats());
+}
+
+const firstBytes = Array.from({ length: 256 }, (_, t) => t);
+const hex = (t: number): string => "0x" + t.toString(16).padStart(2, "0");
+
+describe("the first-byte table", () => {
+  test("has one reserved byte, 0xc1, and every kind", () => {
+    expect(firstBytes.filter((t) => wireKindOf(FIRST_BYTE[t]!) === WIRE_RESERVED)).toEqual([0xc1]);
+    expect(new Set(Array.from(FIRST_BYTE, wireKindOf)).size).toBe(WIRE_RESERVED + 1);
+  });
+
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: the Decoder, the mini decoder and the scanner read the kind and the length the table says", (_, t) => {
+    const { bytes, header, n } = message(t);
+    const kind = wireKindOf(FIRST_BYTE[t]!)!;
+    if (kind === WIRE_RESERVED) {
+      for (const run of [() => decodeAt(new Decoder(), bytes, 0, 0), () => mini.decode(bytes)]) {
+        expect(failure(run)).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
+      }
+      expect(scan(bytes)).toBe(BAD);
+      return;
+    }
+    const [value, end] = decodeAt(new Decoder(), bytes, 0, 0);
+    expect(isKind(value, kind, n, t), `${String(value)}`).toBe(true);
+    expect(end).toBe(bytes.length);
+    expect(mini.decode(bytes)).toEqual(value);
+    expect(scan(bytes)).toBe(bytes.length);
+    // cut short anywhere: TRUNCATED, needing the rest of the length field while in it, then the
+    // rest of the header (an ext's type byte), then the rest of the value
+    const lengthEnd = 1 + lengthFieldOf(FIRST_BYTE[t]!);
+    for (let k = 1; k < bytes.length; k++) {
+      const cut = bytes.subarray(0, k);
+      const needed = (k < lengthEnd ? lengthEnd : k < header ? header : bytes.length) - k;
+      for (const run of [() => decodeAt(new Decoder(), cut, 0, 0), () => mini.decode(cut)]) {
+        expect(failure(run), `cut at ${k}`).toMatchObject({ code: "TRUNCATED", offset: 0, needed });
+      }
+      expect(scan(cut), `cut at ${k}`).toBe(INCOMPLETE);
+    }
+  });
+
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the table's header length", (_, t) => {
+    const { bytes, header, n } = message(t);
+    if (wireKindOf(FIRST_BYTE[t]!) !== WIRE_ARRAY) {
+      expect(failure(() => readArrayHeader(bytes, 0, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
+      return;
+    }
+    expect(readArrayHeader(bytes, 0, 0)).toEqual([n, header]);
+    for (let k = 1; k < header; k++) {
+      expect(failure(() => readArrayHeader(bytes.subarray(0, k), 0, 0))).toMatchObject({ code: "TRUNCATED", offset: 0, needed: header - k });
+    }
+  });
+});
