@@ -41,9 +41,6 @@ function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean)
   }
 }
 
-/** Set by `Encoder`'s static block: {@link encodeWith} reaches its private method through it. */
-let encodeWithOf: (encoder: Encoder<unknown>, root: unknown, rootDepth: number, write: (writer: ValueWriter) => void) => Uint8Array<ArrayBuffer>;
-
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
 
@@ -61,10 +58,11 @@ const KEPT_REENTRANT = 4;
  * ```
  */
 export class Encoder<ContextType = undefined> {
-  private readonly sink: Sink;
+  /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
+  protected readonly sink: Sink;
   private readonly options: EncodeOptions<ContextType> | undefined;
   /** What writes values into the sink, with the options resolved. */
-  private readonly writer: ValueWriter;
+  protected readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   private busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
@@ -265,27 +263,6 @@ export class Encoder<ContextType = undefined> {
     }
   }
 
-  static {
-    // the streaming encoder's way in (encodeWith, below the class): not a member users see
-    encodeWithOf = (encoder, root, rootDepth, write) => encoder.#encodeWith(root, rootDepth, write);
-  }
-
-  /** See {@link encodeWith}. */
-  #encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-    if (this.busy) return this.reentrant().#encodeWith(root, rootDepth, write);
-    this.start(undefined, root, rootDepth, 0);
-    try {
-      write(this.writer);
-    } catch (e) {
-      throw this.fail(e);
-    }
-    try {
-      return this.sink.finish();
-    } finally {
-      this.stop();
-    }
-  }
-
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
   private run(value: unknown, base: number): void {
     const depth = startDepth();
@@ -301,7 +278,7 @@ export class Encoder<ContextType = undefined> {
    * Starts a call: `root` (at `rootDepth`) is what error paths are found
    * from, `estimated` what the sink sizes its store from.
    */
-  private start(estimated: unknown, root: unknown, rootDepth: number, base: number): void {
+  protected start(estimated: unknown, root: unknown, rootDepth: number, base: number): void {
     this.busy = true;
     const w = this.writer;
     w.root = root;
@@ -318,28 +295,17 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Ends the call under way after `e` was thrown in it; returns what to throw (a stack overflow as an EncodeError). */
-  private fail(e: unknown): unknown {
+  protected fail(e: unknown): unknown {
     const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.writer.depthError(undefined, Infinity) : e;
     this.stop();
     return error;
   }
 
-  private stop(): void {
+  protected stop(): void {
     this.sink.end();
     this.writer.root = undefined;
     this.busy = false;
   }
-}
-
-/**
- * Internal, for the streaming encoder: one call of `encoder` in which
- * `write` writes values through the encoder's writer (`writer.encodeValue`,
- * at the depths it gives, so `maxDepth` counts from the top of the
- * streamed value), and the bytes it wrote. Error paths start at `root`,
- * found at `rootDepth`.
- */
-export function encodeWith(encoder: Encoder<unknown>, root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-  return encodeWithOf(encoder, root, rootDepth, write);
 }
 
 const defaultEncoder = new Encoder();

@@ -12,8 +12,8 @@
  * @module
  */
 
-import { Encoder, encodeWith, type EncodeOptions } from "./encode.ts";
-import { badCount, recordEntries } from "./encode-containers.ts";
+import { Encoder, type EncodeOptions } from "./encode.ts";
+import { badCount, recordEntries, type ValueWriter } from "./encode-containers.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
 import { changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
 import { extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
@@ -132,13 +132,41 @@ const SMALL_FRAME_BYTES = 64 * 1024;
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /**
+ * The core encoder with one more way in, for the streaming encoder only
+ * (so the main bundle does not carry it): a call in which the caller
+ * writes values through the encoder's own writer.
+ */
+class PartEncoder extends Encoder<unknown> {
+  /**
+   * One call in which `write` writes values through this encoder's writer
+   * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
+   * from the top of the streamed value), and the bytes it wrote. Error
+   * paths start at `root`, found at `rootDepth`. Never re-entered: the
+   * streaming encoder makes its calls one after another.
+   */
+  encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    this.start(undefined, root, rootDepth, 0);
+    try {
+      write(this.writer);
+    } catch (e) {
+      throw this.fail(e);
+    }
+    try {
+      return this.sink.finish();
+    } finally {
+      this.stop();
+    }
+  }
+}
+
+/**
  * Walks a value, asking one core `Encoder` for the bytes of small values
  * and for large containers' items in parts (the header written here from
  * the header forms), and hands out sealed chunks as they fill.
  */
 class ChunkedEncoder {
   private readonly chunkSize: number;
-  private readonly encoder: Encoder<unknown>;
+  private readonly encoder: PartEncoder;
   private readonly options: EncodeOptions<unknown> | undefined;
   private readonly hasExtensions: boolean;
   private readonly sortKeys: boolean;
@@ -157,7 +185,7 @@ class ChunkedEncoder {
     this.options = options;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-    this.encoder = new Encoder<unknown>({ ...options, initialBufferSize: initial });
+    this.encoder = new PartEncoder({ ...options, initialBufferSize: initial });
     this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
     this.sortKeys = options?.sortKeys ?? false;
     this.ignoreUndefined = options?.ignoreUndefined ?? false;
@@ -200,7 +228,7 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(encodeWith(this.encoder, value, depth, (w) => w.encodeValue(value, depth)));
+    this.write(this.encoder.encodeWith(value, depth, (w) => w.encodeValue(value, depth)));
     yield* this.drain();
   }
 
@@ -252,7 +280,7 @@ class ChunkedEncoder {
     for (let i = 0; i < n; ) {
       let next = n;
       let large: unknown = NOT_LARGE;
-      const bytes = encodeWith(this.encoder, items, depth, (w) => {
+      const bytes = this.encoder.encodeWith(items, depth, (w) => {
         const s = w.sink;
         const end = sized ? Infinity : s.offset() + limit;
         for (let j = i; j < n; j++) {
