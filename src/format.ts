@@ -123,6 +123,19 @@ export function writeBoolean(b: Uint8Array, p: number, v: boolean): number {
  * Returns the position after it.
  */
 export function writeInt(b: Uint8Array, p: number, n: number): number {
+  if ((n | 0) === n) return writeInt32(b, p, n);
+  if (n > 0 && n <= 0xffffffff) {
+    b[p] = 0xce; // uint 32
+    return writeU32(b, p + 1, n);
+  }
+  return writeInt64(b, p, n > 0 ? 0xcf : 0xd3, n); // uint 64 / int 64
+}
+
+/**
+ * {@link writeInt} for an int32 (`(n | 0) === n`; 5 bytes of room), small
+ * enough for engines to inline into a hot number writer.
+ */
+export function writeInt32(b: Uint8Array, p: number, n: number): number {
   if (n >= 0) {
     if (n < 0x80) {
       b[p++] = n; // positive fixint
@@ -133,14 +146,9 @@ export function writeInt(b: Uint8Array, p: number, n: number): number {
       b[p++] = 0xcd; // uint 16
       b[p++] = n >> 8;
       b[p++] = n;
-    } else if (n <= 0xffffffff) {
-      b[p++] = 0xce; // uint 32
-      b[p++] = n >>> 24;
-      b[p++] = n >> 16;
-      b[p++] = n >> 8;
-      b[p++] = n;
     } else {
-      return writeInt64(b, p, 0xcf, n); // uint 64
+      b[p] = 0xce; // uint 32
+      return writeU32(b, p + 1, n);
     }
   } else if (n >= -0x20) {
     b[p++] = n & 0xff; // negative fixint
@@ -151,14 +159,9 @@ export function writeInt(b: Uint8Array, p: number, n: number): number {
     b[p++] = 0xd1; // int 16
     b[p++] = n >> 8;
     b[p++] = n;
-  } else if (n >= -0x80000000) {
-    b[p++] = 0xd2; // int 32
-    b[p++] = n >> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
   } else {
-    return writeInt64(b, p, 0xd3, n); // int 64
+    b[p] = 0xd2; // int 32
+    return writeU32(b, p + 1, n);
   }
   return p;
 }
