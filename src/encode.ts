@@ -1,67 +1,29 @@
 /**
- * The encoder: `encode()`, the reusable {@link Encoder} and its options.
- * Type dispatch writes headers and small values with plain indexed stores
- * into the sink's scratch; long strings and binaries go in bulk.
+ * The encoder: `encode()`, `encodedSize()` and the reusable
+ * {@link Encoder}, which owns the sink (scratch, store, chunks) and starts
+ * and finishes each call. The value is written by the walk in
+ * encode-containers.ts (type dispatch by kind.ts, containers), with the
+ * writers of encode-scalars.ts, encode-strings.ts and encode-extensions.ts:
+ * headers and small values as plain indexed stores into the scratch, long
+ * strings and binaries in bulk.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import {
-  badExtPayload,
-  bigintOutOfRange,
-  changedAt,
-  cycle,
-  EncodeError,
-  invalidCount,
-  invalidEncodeOption,
-  isEngineStackOverflow,
-  outOfStack,
-  tooDeepAt,
-  tooLong,
-  unreadable,
-  unsupportedAt,
-} from "./errors.ts";
-import {
-  checkExtType,
-  ExtData,
-  ExtensionCodec,
-  extensionEncoders,
-  type ExtensionCodecType,
-  type ExtensionEntry,
-  timestampFirst,
-  WHOLE_CODEC,
-} from "./extensions.ts";
-import { bytesOf } from "./input.ts";
+import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "./errors.ts";
+import { ValueWriter } from "./encode-containers.ts";
+import { startDepth } from "./encode-extensions.ts";
 import { checkEncodeOptions, type EncodeOptions } from "./encode-options.ts";
-import { strHeaderSize, writeBinHeader, writeContainerHeader, writeStrHeader } from "./format.ts";
-import { findPath } from "./value-path.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./encode-strings.ts";
 import { OptionsCache } from "./options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
 import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
-import { readWithoutFlattening } from "./rope.ts";
-import { binaryBytes, estimateStoreSize } from "./size.ts";
-import { writeTimestamp } from "./timestamp.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, startsAscii, utf8Length, writeUtf8 } from "./utf8.ts";
-
-/**
- * A string at least this long, encoded on its own and starting with ASCII,
- * goes straight into its exact-size result (no scratch, no store, no final
- * copy).
- */
-const LONE_STRING_MIN_CHARS = 16 * 1024;
+import { estimateStoreSize } from "./size.ts";
+import { startsAscii } from "./utf8.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./encode-options.ts";
-
-/**
- * The depth at which an `encode` called from inside an extension encoder
- * starts: the depth of that extension's payload; 0 outside extensions.
- * Set around each extension call and restored after it, so any encoder
- * (another `Encoder`, another options object) continues the count.
- */
-let extensionDepth = 0;
 
 /**
  * Set while an encoder that only counts bytes (for `encodedSize`) is being
@@ -96,28 +58,17 @@ const KEPT_REENTRANT = 4;
  * ```
  */
 export class Encoder<ContextType = undefined> {
-  private readonly sink: Sink;
+  /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
+  protected readonly sink: Sink;
   private readonly options: EncodeOptions<ContextType> | undefined;
-  /** The codec's live list of encoders: registrations made later show up here. */
-  private readonly extensions: ExtensionEntry[];
-  private readonly context: ContextType;
-  private readonly sortKeys: boolean;
-  private readonly forceFloat32: boolean;
-  private readonly ignoreUndefined: boolean;
-  private readonly useBigInt64: boolean;
-  private readonly maxDepth: number;
+  /** What writes values into the sink, with the options resolved. */
+  protected readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   private busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
   private child: Encoder<ContextType> | null = null;
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   private counter: Encoder<ContextType> | null = null;
-  /** The value of the call under way and the depth it started at, for error paths. */
-  private root: unknown = undefined;
-  private rootDepth = 0;
-  /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
-  private base = 0;
-
   /**
    * @param options see {@link EncodeOptions}
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option
@@ -128,17 +79,6 @@ export class Encoder<ContextType = undefined> {
       checkEncodeOptions(options);
     }
     this.options = options ?? undefined;
-    this.extensions = extensionEncoders((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
-    this.context = options?.context as ContextType;
-    this.sortKeys = options?.sortKeys ?? false;
-    this.forceFloat32 = options?.forceFloat32 ?? false;
-    this.ignoreUndefined = options?.ignoreUndefined ?? false;
-    this.useBigInt64 = options?.useBigInt64 ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-    if (options?.forceIntegerToFloat) {
-      // only these encoders carry the override: the default ones keep one shape and an inlinable encodeNumber
-      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
-    }
     this.sink = new Sink(
       options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
       makingCounter ? COUNT_PLAN : spillPlanOf(options),
@@ -147,6 +87,7 @@ export class Encoder<ContextType = undefined> {
       (root) => this.encodedSize(root),
       options?.poolResults ?? false,
     );
+    this.writer = new ValueWriter(this.sink, options as EncodeOptions<unknown> | undefined);
   }
 
   /**
@@ -324,523 +265,47 @@ export class Encoder<ContextType = undefined> {
 
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
   private run(value: unknown, base: number): void {
-    this.busy = true;
-    this.root = value;
-    this.base = base;
-    const depth = (this.rootDepth = extensionDepth);
+    const depth = startDepth();
+    this.start(value, value, depth, base);
     try {
-      this.sink.begin(value);
+      this.writer.encodeValue(value, depth);
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+
+  /**
+   * Starts a call: `root` (at `rootDepth`) is what error paths are found
+   * from, `estimated` what the sink sizes its store from.
+   */
+  protected start(estimated: unknown, root: unknown, rootDepth: number, base: number): void {
+    this.busy = true;
+    const w = this.writer;
+    w.root = root;
+    w.rootDepth = rootDepth;
+    w.base = base;
+    try {
+      this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
-      this.root = undefined;
+      w.root = undefined;
       this.busy = false;
       throw e;
     }
-    try {
-      this.encodeValue(value, depth);
-    } catch (e) {
-      const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.depthError(undefined, Infinity) : e;
-      this.stop();
-      throw error;
-    }
   }
 
-  private stop(): void {
+  /** Ends the call under way after `e` was thrown in it; returns what to throw (a stack overflow as an EncodeError). */
+  protected fail(e: unknown): unknown {
+    const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.writer.depthError(undefined, Infinity) : e;
+    this.stop();
+    return error;
+  }
+
+  protected stop(): void {
     this.sink.end();
-    this.root = undefined;
+    this.writer.root = undefined;
     this.busy = false;
   }
-
-  // ---- type dispatch, ordered by frequency ----
-
-  private encodeValue(value: unknown, depth: number): void {
-    switch (typeof value) {
-      case "string":
-        this.encodeString(value);
-        return;
-      case "number":
-        this.encodeNumber(value);
-        return;
-      case "object":
-        if (value === null) this.writeByte(0xc0); // nil
-        else this.encodeObject(value, depth);
-        return;
-      case "boolean":
-        this.writeByte(value ? 0xc3 : 0xc2); // true / false
-        return;
-      case "undefined":
-        this.writeByte(0xc0); // nil
-        return;
-      case "bigint":
-        this.encodeBigInt(value, depth);
-        return;
-      default:
-        this.encodeFunctionOrSymbol(value, depth);
-    }
-  }
-
-  private writeByte(byte: number): void {
-    const s = this.sink;
-    if (s.pos + 1 > s.bytes.length) s.grow(1);
-    s.bytes[s.pos++] = byte;
-  }
-
-  private encodeNumber(n: number): void {
-    const s = this.sink;
-    if (s.pos + 9 > s.bytes.length) s.grow(9);
-    const b = s.bytes;
-    let p = s.pos;
-    if ((n | 0) === n && (n !== 0 || 1 / n > 0)) {
-      if (n >= 0) {
-        if (n < 0x80) {
-          b[p++] = n; // positive fixint
-        } else if (n < 0x100) {
-          b[p++] = 0xcc; // uint 8
-          b[p++] = n;
-        } else if (n < 0x10000) {
-          b[p++] = 0xcd; // uint 16
-          b[p++] = n >> 8;
-          b[p++] = n;
-        } else {
-          b[p++] = 0xce; // uint 32
-          b[p++] = n >>> 24;
-          b[p++] = n >> 16;
-          b[p++] = n >> 8;
-          b[p++] = n;
-        }
-      } else if (n >= -0x20) {
-        b[p++] = n & 0xff; // negative fixint
-      } else if (n >= -0x80) {
-        b[p++] = 0xd0; // int 8
-        b[p++] = n;
-      } else if (n >= -0x8000) {
-        b[p++] = 0xd1; // int 16
-        b[p++] = n >> 8;
-        b[p++] = n;
-      } else {
-        b[p++] = 0xd2; // int 32
-        b[p++] = n >> 24;
-        b[p++] = n >> 16;
-        b[p++] = n >> 8;
-        b[p++] = n;
-      }
-    } else if (Number.isSafeInteger(n) && n !== 0 && (!this.useBigInt64 || (n > 0 && n <= 0xffffffff))) {
-      // outside int32 (and not -0): uint 32, uint 64 or int 64 (with useBigInt64, float 64 past 32 bits)
-      if (n > 0 && n <= 0xffffffff) {
-        b[p++] = 0xce; // uint 32
-        b[p++] = n >>> 24;
-        b[p++] = n >> 16;
-        b[p++] = n >> 8;
-        b[p++] = n;
-      } else {
-        b[p] = n > 0 ? 0xcf : 0xd3; // uint 64 / int 64
-        const hi = Math.floor(n / 0x100000000);
-        const lo = n >>> 0;
-        b[p + 1] = hi >> 24;
-        b[p + 2] = hi >> 16;
-        b[p + 3] = hi >> 8;
-        b[p + 4] = hi;
-        b[p + 5] = lo >>> 24;
-        b[p + 6] = lo >> 16;
-        b[p + 7] = lo >> 8;
-        b[p + 8] = lo;
-        p += 9;
-      }
-    } else if (this.forceFloat32) {
-      b[p] = 0xca; // float 32
-      s.view.setFloat32(p + 1, n);
-      p += 5;
-    } else {
-      b[p] = 0xcb; // float 64
-      s.view.setFloat64(p + 1, n);
-      p += 9;
-    }
-    s.pos = p;
-  }
-
-  /** Every number as float 64 (float 32 with forceFloat32): `encodeNumber` with forceIntegerToFloat. */
-  private encodeFloat(n: number): void {
-    const s = this.sink;
-    if (s.pos + 9 > s.bytes.length) s.grow(9);
-    const p = s.pos;
-    if (this.forceFloat32) {
-      s.bytes[p] = 0xca; // float 32
-      s.view.setFloat32(p + 1, n);
-      s.pos = p + 5;
-    } else {
-      s.bytes[p] = 0xcb; // float 64
-      s.view.setFloat64(p + 1, n);
-      s.pos = p + 9;
-    }
-  }
-
-  private encodeString(str: string): void {
-    const len = str.length;
-    const s = this.sink;
-    if (len < ENCODE_JS_MAX_CHARS) {
-      const max = 3 * len + 2;
-      if (s.pos + max > s.bytes.length) s.grow(max);
-      const b = s.bytes;
-      const p = s.pos;
-      if (len < 32) {
-        // guess fixstr; if the UTF-8 is 32 bytes or more, shift by one for str 8
-        const n = writeUtf8(b, p + 1, str) - p - 1;
-        if (n < 32) {
-          b[p] = 0xa0 | n; // fixstr
-          s.pos = p + 1 + n;
-        } else {
-          b.copyWithin(p + 2, p + 1, p + 1 + n);
-          b[p] = 0xd9; // str 8
-          b[p + 1] = n;
-          s.pos = p + 2 + n;
-        }
-      } else {
-        // 32..63 units are 32..189 bytes: always str 8
-        const n = writeUtf8(b, p + 2, str) - p - 2;
-        b[p] = 0xd9; // str 8
-        b[p + 1] = n;
-        s.pos = p + 2 + n;
-      }
-      return;
-    }
-    this.encodeLongString(str);
-  }
-
-  /** Strings of 64 units or more: `TextEncoder.encodeInto`, in the scratch or straight into the store. */
-  private encodeLongString(str: string): void {
-    const len = str.length;
-    if (len > 0xffffffff) throw tooLong("string", len);
-    const s = this.sink;
-    const max = 3 * len + 5;
-    let target: Uint8Array;
-    let at: number;
-    const direct = max > s.bytes.length >>> 1;
-    if (direct) {
-      if (s.counting) {
-        this.countLongString(str);
-        return;
-      }
-      const r = s.reserveDirect(max);
-      target = r.target;
-      at = r.offset;
-    } else {
-      if (s.pos + max > s.bytes.length) s.grow(max);
-      target = s.bytes;
-      at = s.pos;
-    }
-    // the UTF-8 length is len..3*len bytes: guess the header from len
-    const guess = strHeaderSize(len);
-    const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
-    if (n > 0xffffffff) throw tooLong("string", n);
-    const size = strHeaderSize(n);
-    if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);
-    writeStrHeader(target, at, n, size);
-    if (direct) s.commit(target, size + n);
-    else s.pos = at + size + n;
-  }
-
-  /** A long string in count mode: its size, without encoding it. */
-  private countLongString(str: string): void {
-    const n = utf8Length(str);
-    if (n > 0xffffffff) throw tooLong("string", n);
-    this.sink.skip(strHeaderSize(n) + n);
-  }
-
-  private encodeObject(obj: object, depth: number): void {
-    if (depth >= this.maxDepth) throw this.depthError(obj, depth);
-    if (this.extensions.length !== 0 && this.encodeExtension(obj, depth)) return;
-    if (Array.isArray(obj)) {
-      this.encodeArray(obj, depth);
-      return;
-    }
-    const proto = Object.getPrototypeOf(obj);
-    if (proto === Object.prototype || proto === null) {
-      this.encodeRecord(obj as Record<string, unknown>, depth);
-      return;
-    }
-    this.encodeOtherObject(obj, depth);
-  }
-
-  /** Cold object types: binaries, Map, Set, Date, ExtData, class instances (functions and symbols never get here). */
-  private encodeOtherObject(obj: object, depth: number): void {
-    const bytes = binaryBytes(obj);
-    if (bytes !== undefined) {
-      this.encodeBinary(bytes);
-    } else if (obj instanceof Map) {
-      this.encodeMap(obj, depth);
-    } else if (obj instanceof Date) {
-      this.encodeDate(obj);
-    } else if (obj instanceof Set) {
-      // policy: a Set is written as an array
-      let n: number;
-      let items: unknown[];
-      try {
-        n = obj.size;
-        items = [...obj];
-      } catch (e) {
-        throw unreadable("Set", this.pathTo(obj, depth), e); // a Proxy around a Set, say
-      }
-      this.encodeArray(items, depth);
-      const after = obj.size;
-      if (after !== n) throw this.changed(obj, depth, "Set", n, after);
-    } else if (obj instanceof ExtData) {
-      this.writeAnyExt(obj.type, obj.data);
-    } else {
-      // any other object: its own enumerable string-keyed properties, as a map
-      this.encodeRecord(obj as Record<string, unknown>, depth);
-    }
-  }
-
-  private encodeArray(arr: readonly unknown[], depth: number): void {
-    const n = arr.length;
-    this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    for (let i = 0; i < n; i++) {
-      // numbers and strings dispatched here, not through encodeValue: V8
-      // stops inlining encodeValue once it has seen every type
-      const item = arr[i];
-      if (typeof item === "number") this.encodeNumber(item);
-      else if (typeof item === "string") this.encodeString(item);
-      else this.encodeValue(item, depth + 1);
-    }
-    const after = arr.length;
-    if (after !== n) throw this.changed(arr, depth, "array", n, after);
-  }
-
-  private encodeRecord(obj: Record<string, unknown>, depth: number): void {
-    const keys = Object.keys(obj);
-    if (this.sortKeys || this.ignoreUndefined) {
-      this.encodeRecordKeys(obj, keys, depth);
-      return;
-    }
-    const n = keys.length;
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
-    // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
-    // its first n keys are the own ones, in Object.keys order, unless the object
-    // changes under us (a getter): then the rest goes by `keys`
-    let i = 0;
-    for (const key in obj) {
-      if (i === n || key !== keys[i]) break;
-      const value = obj[key];
-      this.encodeString(key);
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") this.encodeString(value);
-      else this.encodeValue(value, depth + 1);
-      i++;
-    }
-    for (; i < n; i++) {
-      const key = keys[i]!;
-      this.encodeString(key);
-      this.encodeValue(obj[key], depth + 1);
-    }
-  }
-
-  /**
-   * An object's entries with sortKeys or ignoreUndefined: every value is
-   * read once, before the header, so the count written is the count of
-   * entries that follow even when a getter answers differently each time.
-   */
-  private encodeRecordKeys(obj: Record<string, unknown>, keys: string[], depth: number): void {
-    if (this.sortKeys) keys.sort();
-    const values: unknown[] = [];
-    let n = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const value = obj[keys[i]!];
-      if (value === undefined && this.ignoreUndefined) continue;
-      keys[n] = keys[i]!;
-      values[n++] = value;
-    }
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
-    for (let i = 0; i < n; i++) {
-      this.encodeString(keys[i]!);
-      this.encodeValue(values[i], depth + 1);
-    }
-  }
-
-  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
-    // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
-    let n: number;
-    let entries: Iterator<unknown>;
-    try {
-      n = map.size;
-      entries = map[Symbol.iterator]();
-      if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
-    } catch (e) {
-      throw unreadable("Map", this.pathTo(map, depth), e); // a Proxy around a Map, say
-    }
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
-    let i = 0;
-    for (let r = entries.next(); r?.done !== true; r = entries.next()) {
-      const entry = r?.value;
-      if (i === n || entry === null || typeof entry !== "object") throw this.changed(map, depth, "Map", n, i === n ? "more" : "a non-entry");
-      this.encodeValue((entry as unknown[])[0], depth + 1);
-      this.encodeValue((entry as unknown[])[1], depth + 1);
-      i++;
-    }
-    if (i !== n) throw this.changed(map, depth, "Map", n, i);
-  }
-
-  /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde). */
-  private writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n >>> 0 !== n) throw this.badCount(n, what);
-    const s = this.sink;
-    if (s.pos + 5 > s.bytes.length) s.grow(5);
-    s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
-  }
-
-  private encodeBinary(bytes: Uint8Array): void {
-    const n = bytes.length;
-    if (n > 0xffffffff) throw tooLong("binary", n);
-    const s = this.sink;
-    if (s.pos + 5 > s.bytes.length) s.grow(5);
-    s.pos = writeBinHeader(s.bytes, s.pos, n);
-    s.append(bytes);
-  }
-
-  private encodeBigInt(n: bigint, depth: number): void {
-    if (!this.useBigInt64 && this.extensions.length !== 0 && this.encodeExtension(n, depth)) return;
-    const s = this.sink;
-    if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) {
-      throw bigintOutOfRange(n);
-    }
-    if (s.pos + 9 > s.bytes.length) s.grow(9);
-    const p = s.pos;
-    if (n >= 0n) {
-      s.bytes[p] = 0xcf; // uint 64
-      s.view.setBigUint64(p + 1, n);
-    } else {
-      s.bytes[p] = 0xd3; // int 64
-      s.view.setBigInt64(p + 1, n);
-    }
-    s.pos = p + 9;
-  }
-
-  /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
-  private encodeFunctionOrSymbol(value: unknown, depth: number): void {
-    if (depth >= this.maxDepth) throw this.depthError(value, depth);
-    if (this.extensions.length !== 0 && this.encodeExtension(value, depth)) return;
-    throw unsupportedAt(value, this.pathTo(value, depth));
-  }
-
-  private encodeDate(date: Date): void {
-    const s = this.sink;
-    if (s.pos + 15 > s.bytes.length) s.grow(15);
-    s.pos = writeTimestamp(s.view, s.pos, date.getTime());
-  }
-
-  /**
-   * Tries the registered extensions on `value` (at `depth`) and writes the
-   * first one's payload. An `encode` they call continues at `depth + 1`.
-   */
-  private encodeExtension(value: unknown, depth: number): boolean {
-    if (timestampFirst(this.extensions, value)) return false; // the built-in timestamp (-1) comes first
-    const saved = extensionDepth;
-    extensionDepth = depth + 1;
-    try {
-      for (const ext of this.extensions) {
-        const data = ext.encode(value, this.context);
-        if (data == null) continue;
-        if (ext.type === WHOLE_CODEC) {
-          // a codec of another kind: its tryToEncode gave an ExtData
-          if (!(data instanceof ExtData)) throw badExtPayload(NaN);
-          this.writeAnyExt(data.type, data.data);
-        } else {
-          this.writeAnyExt(ext.type, data);
-        }
-        return true;
-      }
-      return false;
-    } finally {
-      extensionDepth = saved;
-    }
-  }
-
-  /**
-   * An extension payload as an extension may give it: a `Uint8Array`, any
-   * other view (its bytes, `byteLength` of them), or a function of the
-   * output position where the payload will start (written as ext 32).
-   */
-  private writeAnyExt(type: number, data: unknown): void {
-    if (data instanceof Uint8Array) {
-      this.writeExt(type, data);
-      return;
-    }
-    if (typeof data === "function") {
-      checkExtType(type);
-      // ext 32: 1 + 4 + 1 header bytes, then the payload
-      const payload = bytesOf((data as (dataPos: number) => unknown)(this.base + this.sink.offset() + 6));
-      if (payload === undefined) throw badExtPayload(type);
-      this.writeExt(type, payload, true);
-      return;
-    }
-    const bytes = bytesOf(data);
-    if (bytes === undefined) throw badExtPayload(type);
-    this.writeExt(type, bytes);
-  }
-
-  private writeExt(type: number, data: Uint8Array, ext32 = false): void {
-    checkExtType(type);
-    const n = data.length;
-    if (n > 0xffffffff) throw tooLong("extension", n);
-    const s = this.sink;
-    if (s.pos + 6 > s.bytes.length) s.grow(6);
-    const b = s.bytes;
-    let p = s.pos;
-    const fix = ext32 ? 0 : n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
-    if (fix !== 0) {
-      b[p++] = fix; // fixext 1/2/4/8/16
-    } else if (n < 0x100 && !ext32) {
-      b[p++] = 0xc7; // ext 8
-      b[p++] = n;
-    } else if (n < 0x10000 && !ext32) {
-      b[p++] = 0xc8; // ext 16
-      b[p++] = n >> 8;
-      b[p++] = n;
-    } else {
-      b[p++] = 0xc9; // ext 32
-      b[p++] = n >>> 24;
-      b[p++] = n >> 16;
-      b[p++] = n >> 8;
-      b[p++] = n;
-    }
-    b[p++] = type & 0xff;
-    s.pos = p;
-    s.append(data);
-  }
-
-  // ---- errors: cold, with the path of the value found by walking again from the root ----
-
-  /** `value` at `depth` is past maxDepth (`depth` Infinity: the call stack ran out): a cycle, or too deep. */
-  private depthError(value: unknown, depth: number): EncodeError {
-    const found = findPath(this.root, this.rootDepth, this.sortKeys, value, depth);
-    if (found?.cycleTo !== undefined) return cycle(` at ${found.path} (the object at ${found.cycleTo})`);
-    if (depth === Infinity) return outOfStack(this.maxDepth);
-    return tooDeepAt(found?.path ?? "?", depth + 1, this.maxDepth);
-  }
-
-  /** The path of `value` at `depth` (the first in encoding order), or "?" when the walk cannot find it. */
-  private pathTo(value: unknown, depth: number): string {
-    return findPath(this.root, this.rootDepth, this.sortKeys, value, depth)?.path ?? "?";
-  }
-
-  /** A Map, Set or array at `depth` whose count changed while it was being encoded. */
-  private changed(obj: object, depth: number, what: string, before: unknown, after: unknown): EncodeError {
-    return changedAt(what, this.pathTo(obj, depth), before, after);
-  }
-
-  /** A count that is no length: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies). */
-  private badCount(n: number, what: string): EncodeError {
-    if (Number.isInteger(n) && n > 0) return tooLong(what, n);
-    return invalidCount(what, n);
-  }
-}
-
-/** A long string as the whole value: its UTF-8 written straight into the result. */
-function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
-  const { bytes, at } = encodeUtf8Exact(str, strHeaderSize);
-  const n = bytes.length - at;
-  if (n > 0xffffffff) throw tooLong("string", n);
-  writeStrHeader(bytes, 0, n, at);
-  return bytes;
 }
 
 const defaultEncoder = new Encoder();

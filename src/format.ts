@@ -1,14 +1,53 @@
 /**
  * MessagePack header forms: which first byte and length field each kind
  * takes for each size, written at a position of a byte array. Used by the
- * encoder and the chunked stream encoder; the value writers (nil, booleans,
- * numbers, bigints, array, map and extension headers) are shared by the
- * main and the mini encoder.
+ * encoder, the chunked stream encoder and stream framing; the value writers
+ * (nil, booleans, numbers, bigints, array, map and extension headers) are
+ * shared by the main and the mini encoder.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
+
+/** Writes `n` (below 2^32) as a u32 big-endian at `p` in `b`; returns the position after it. */
+export function writeU32(b: Uint8Array, p: number, n: number): number {
+  b[p] = n >>> 24;
+  b[p + 1] = n >> 16;
+  b[p + 2] = n >> 8;
+  b[p + 3] = n;
+  return p + 4;
+}
+
+/**
+ * Writes the 8 / 16 / 32-bit length form for `n` (below 2^32) at `p` in
+ * `b` (5 bytes of room): `code8` and one length byte, `code8 + 1` and two,
+ * or `code8 + 2` and four; bin 8 / 16 / 32 are 0xc4..0xc6, ext 8 / 16 / 32
+ * 0xc7..0xc9, str 8 / 16 / 32 0xd9..0xdb. Returns the position after it.
+ */
+export function writeSized(b: Uint8Array, p: number, n: number, code8: number): number {
+  if (n < 0x100) {
+    b[p] = code8;
+    b[p + 1] = n;
+    return p + 2;
+  }
+  if (n < 0x10000) {
+    b[p] = code8 + 1;
+    b[p + 1] = n >> 8;
+    b[p + 2] = n;
+    return p + 3;
+  }
+  b[p] = code8 + 2;
+  return writeU32(b, p + 1, n);
+}
+
+/** Writes the ext 32 header (whatever the size: a payload written after its position is known) at `p` in `b`; returns the position after it. */
+export function writeExt32Header(b: Uint8Array, p: number, type: number, n: number): number {
+  b[p] = 0xc9; // ext 32
+  p = writeU32(b, p + 1, n);
+  b[p++] = type & 0xff;
+  return p;
+}
 
 /**
  * Writes the fix / 16 / 32 header of an array (`fix` 0x90, `code16` 0xdc)
@@ -35,21 +74,7 @@ export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: n
 
 /** Writes the bin 8 / 16 / 32 header of `n` bytes (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
 export function writeBinHeader(b: Uint8Array, p: number, n: number): number {
-  if (n < 0x100) {
-    b[p++] = 0xc4; // bin 8
-    b[p++] = n;
-  } else if (n < 0x10000) {
-    b[p++] = 0xc5; // bin 16
-    b[p++] = n >> 8;
-    b[p++] = n;
-  } else {
-    b[p++] = 0xc6; // bin 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
-  }
-  return p;
+  return writeSized(b, p, n, 0xc4); // bin 8 / 16 / 32
 }
 
 /** Header size of a str of `n` UTF-8 bytes: fixstr, str 8, str 16 or str 32. */
@@ -98,6 +123,19 @@ export function writeBoolean(b: Uint8Array, p: number, v: boolean): number {
  * Returns the position after it.
  */
 export function writeInt(b: Uint8Array, p: number, n: number): number {
+  if ((n | 0) === n) return writeInt32(b, p, n);
+  if (n > 0 && n <= 0xffffffff) {
+    b[p] = 0xce; // uint 32
+    return writeU32(b, p + 1, n);
+  }
+  return writeInt64(b, p, n > 0 ? 0xcf : 0xd3, n); // uint 64 / int 64
+}
+
+/**
+ * {@link writeInt} for an int32 (`(n | 0) === n`; 5 bytes of room), small
+ * enough for engines to inline into a hot number writer.
+ */
+export function writeInt32(b: Uint8Array, p: number, n: number): number {
   if (n >= 0) {
     if (n < 0x80) {
       b[p++] = n; // positive fixint
@@ -108,14 +146,9 @@ export function writeInt(b: Uint8Array, p: number, n: number): number {
       b[p++] = 0xcd; // uint 16
       b[p++] = n >> 8;
       b[p++] = n;
-    } else if (n <= 0xffffffff) {
-      b[p++] = 0xce; // uint 32
-      b[p++] = n >>> 24;
-      b[p++] = n >> 16;
-      b[p++] = n >> 8;
-      b[p++] = n;
     } else {
-      return writeInt64(b, p, 0xcf, n); // uint 64
+      b[p] = 0xce; // uint 32
+      return writeU32(b, p + 1, n);
     }
   } else if (n >= -0x20) {
     b[p++] = n & 0xff; // negative fixint
@@ -126,14 +159,9 @@ export function writeInt(b: Uint8Array, p: number, n: number): number {
     b[p++] = 0xd1; // int 16
     b[p++] = n >> 8;
     b[p++] = n;
-  } else if (n >= -0x80000000) {
-    b[p++] = 0xd2; // int 32
-    b[p++] = n >> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
   } else {
-    return writeInt64(b, p, 0xd3, n); // int 64
+    b[p] = 0xd2; // int 32
+    return writeU32(b, p + 1, n);
   }
   return p;
 }
@@ -208,10 +236,7 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
   if (n === 1 || n === 2 || n === 4 || n === 8 || n === 16) {
     b[p++] = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : 0xd8; // fixext 1/2/4/8/16
   } else {
-    // ext 8/16/32 (0xc7..0xc9): bin 8/16/32's length fields, three codes up
-    const at = p;
-    p = writeBinHeader(b, p, n);
-    b[at] = b[at]! + 3;
+    p = writeSized(b, p, n, 0xc7); // ext 8/16/32
   }
   b[p++] = type & 0xff;
   return p;

@@ -1,7 +1,10 @@
 /**
  * Sizes before encoding: {@link estimateSize}, a cheap bounded guess the
- * encoder uses to size its store. (The exact size, `encodedSize`, is
- * counted by the encoder itself: encode.ts.)
+ * encoder uses to size its store, and {@link sizeUpTo}, a bound walked only
+ * up to a limit, with which the streaming encoder decides what to split.
+ * (The exact size, `encodedSize`, is counted by the encoder itself:
+ * encode.ts.) Values are sorted into kinds by kind.ts, as the encoder
+ * sorts them.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -9,8 +12,9 @@
  */
 
 import { detachedBinary } from "./errors.ts";
-import { ExtData } from "./extensions.ts";
+import type { ExtData } from "./extensions.ts";
 import { bytesOf } from "./input.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind } from "./kind.ts";
 
 /**
  * How many values the estimate may look at, in all. Long arrays and large
@@ -108,41 +112,39 @@ const ESTIMATE_KEYS = 16;
  */
 function estimate(value: unknown, budget: number, depth: number, state: EstimateState): number {
   if (value === ACCESSOR) return UNSEEN_GUESS;
-  switch (typeof value) {
-    case "string":
-      return value.length + (value.length < 32 ? 1 : 5);
-    case "number":
-      return numberSize(value);
-    case "boolean":
-    case "undefined":
-      return 1;
-    case "bigint":
+  const kind = kindOf(value);
+  switch (kind) {
+    case KIND_STRING:
+      return (value as string).length + ((value as string).length < 32 ? 1 : 5);
+    case KIND_NUMBER:
+      return numberSize(value as number);
+    case KIND_BIGINT:
       return 9;
-    case "object":
-      break;
+    case KIND_BINARY: {
+      const n = (value as ArrayBufferView | ArrayBufferLike).byteLength;
+      return (n < state.big ? n : 0) + 5;
+    }
     default:
-      return 1;
+      if (typeof value !== "object" || value === null) return 1; // nil, boolean; a function or symbol (an extension's, or an error)
   }
-  if (value === null) return 1;
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return (value.byteLength < state.big ? value.byteLength : 0) + 5;
   if (depth >= ESTIMATE_MAX_DEPTH || ++state.visits > 4 * ESTIMATE_BUDGET) return UNSEEN_GUESS;
-  if (Array.isArray(value)) {
+  if (kind === KIND_ARRAY) {
     const n = dataValue(value, "length");
     if (typeof n !== "number") return UNSEEN_GUESS;
     return 5 + sampleSum(n, budget, (i, share) => estimate(dataValue(value, i), share, depth + 1, state));
   }
-  if (value instanceof Map || value instanceof Set) {
+  if (kind === KIND_MAP || kind === KIND_SET) {
     // the first items, not spread ones: reaching item i takes i steps
-    const [items, size] = firstItems(value, Math.max(1, Math.floor(budget)));
-    const isMap = value instanceof Map;
+    const [items, size] = firstItems(value as Map<unknown, unknown> | Set<unknown>, Math.max(1, Math.floor(budget)));
+    const isMap = kind === KIND_MAP;
     const sum = sampleSum(items.length, budget, (i, share) => {
       const item = items[i];
       return isMap ? estimate((item as unknown[])[0], share, depth + 1, state) + estimate((item as unknown[])[1], share, depth + 1, state) : estimate(item, share, depth + 1, state);
     });
     return 5 + (sum * size) / Math.max(1, items.length);
   }
-  if (value instanceof Date) return 15;
-  if (value instanceof ExtData) {
+  if (kind === KIND_DATE) return 15;
+  if (kind === KIND_EXT) {
     const data = dataValue(value, "data");
     const n = data instanceof Uint8Array ? data.length : 0;
     return (n < state.big ? n : 0) + 6;
@@ -174,6 +176,77 @@ function numberSize(n: number): number {
     return n >= -0x20 ? 1 : n >= -0x80 ? 2 : n >= -0x8000 ? 3 : n >= -0x80000000 ? 5 : 9;
   }
   return 9;
+}
+
+/**
+ * An upper bound of the encoded size of `value`, walked only until it
+ * reaches `limit` (then any number from `limit` up is returned): what the
+ * streaming encoder decides with whether a part is written whole (under
+ * `limit`) or split. Costs at most about `limit` steps, never more than
+ * the value has nodes.
+ *
+ * Reads only data properties and the built-in `Map` / `Set` iterators,
+ * never a getter: an accessor counts as `limit` (so its object is split
+ * down to it and the getter runs once, when its entry is written). Past
+ * `maxDepth` levels (a cycle, say) it returns `limit` too.
+ *
+ * @param value any value `encode` accepts
+ * @param limit where to stop walking
+ * @param maxDepth how many levels of containers to walk into
+ * @returns the bound, or at least `limit`
+ */
+export function sizeUpTo(value: unknown, limit: number, maxDepth: number): number {
+  return boundOf(value, limit, maxDepth);
+}
+
+function boundOf(value: unknown, limit: number, levels: number): number {
+  if (typeof value === "string") return 3 * value.length + 5; // up to 3 bytes per UTF-16 unit
+  if (typeof value !== "object" || value === null) return 9;
+  const kind = objectKind(value);
+  switch (kind) {
+    case KIND_BINARY:
+      return (value as ArrayBufferView | ArrayBufferLike).byteLength + 5;
+    case KIND_DATE:
+      return 15;
+    case KIND_EXT: {
+      const data = dataValue(value, "data");
+      return data instanceof Uint8Array ? data.length + 6 : limit; // a payload computed later: unknown
+    }
+  }
+  if (levels <= 0) return limit; // deeper than allowed (a cycle): split it, and let the encoder report it
+  let size = 5;
+  const add = (v: unknown): boolean => {
+    // strings and other leaves here, as boundOf would: a call per leaf costs a third more
+    size += typeof v === "string" ? 3 * v.length + 5 : typeof v === "object" && v !== null ? boundOf(v, limit - size, levels - 1) : 9;
+    return size >= limit;
+  };
+  if (kind === KIND_MAP || kind === KIND_SET) {
+    try {
+      const isMap = kind === KIND_MAP;
+      const iterator = isMap ? mapEntries.call(value as Map<unknown, unknown>) : setValues.call(value as Set<unknown>);
+      for (let r = iterator.next(); !r.done; r = iterator.next()) {
+        if (isMap ? add((r.value as unknown[])[0]) || add((r.value as unknown[])[1]) : add(r.value)) return size;
+      }
+    } catch {
+      // unreadable (a Proxy around a Map, say): small, so that the encoder writes it whole and reports it
+    }
+    return size;
+  }
+  const obj = value as Record<string, unknown>;
+  const isArray = kind === KIND_ARRAY;
+  const keys = isArray ? null : Object.keys(obj);
+  const n = isArray ? (obj as unknown as unknown[]).length : keys!.length;
+  for (let i = 0; i < n; i++) {
+    const key = isArray ? i : keys![i]!;
+    const d = Reflect.getOwnPropertyDescriptor(obj, key);
+    if (d === undefined) {
+      if (isArray && add(undefined)) return size; // a hole
+      continue; // a key deleted since
+    }
+    if (!("value" in d)) return Math.max(size, limit); // an accessor: split down to it
+    if ((!isArray && add(key)) || add(d.value)) return size;
+  }
+  return size;
 }
 
 /**

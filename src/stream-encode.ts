@@ -13,39 +13,53 @@
  */
 
 import { Encoder, type EncodeOptions } from "./encode.ts";
-import { writeBinHeader, writeContainerHeader } from "./format.ts";
-import { changedAt, EncodeErrorCode, encodeError, invalidCount, tooLong } from "./errors.ts";
-import { ExtData, extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
-import { bytesOf } from "./input.ts";
+import { badCount, recordEntries, type ValueWriter } from "./encode-containers.ts";
+import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
+import { changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
+import { extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
+import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "./kind.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { binaryBytes, sizeUpTo } from "./size.ts";
 
 const EMPTY = new Uint8Array(0);
 
-/** Options of {@link EncoderStream}. */
+/**
+ * Options of the stream encoders: the encode options, and what each
+ * stream encoder adds (the others ignore it). One type for
+ * {@link EncoderStream}, {@link encodeIterable}, {@link encodeToStream}
+ * and {@link encodeToReadableStream}.
+ *
+ * @example One options object for a framed stream and a chunked value
+ * ```ts
+ * import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "@resizable/msgpack/streams";
+ * const options: StreamEncodeOptions = { sortKeys: true, lengthPrefixed: true, chunkSize: 4096 };
+ * const stream = new EncoderStream(options); // frames each value
+ * const chunks = [...encodeIterable({ b: 1, a: "x".repeat(10_000) }, options)]; // 4 KiB chunks
+ * console.assert(stream.readable !== undefined && chunks.length === 3);
+ * ```
+ */
 export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
   /**
-   * Write each value's length as a u32 big-endian prefix before it, for
-   * protocols that frame messages. Values of 2^32 bytes or more throw
-   * an `EncodeError` (code `TOO_LONG`).
+   * {@link EncoderStream}: write each value's length as a u32 big-endian
+   * prefix before it, for protocols that frame messages. Values of 2^32
+   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
    * @default false
    */
   lengthPrefixed?: boolean | undefined;
-}
-
-/** Options of {@link encodeIterable}, {@link encodeToStream} and {@link encodeToReadableStream}. */
-export interface EncodeIterableOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
   /**
-   * The size of the chunks the encoder fills, in bytes. Containers whose
-   * estimated encoding is larger are encoded item by item; binaries of at
-   * least this size are yielded as views of the input, without a copy.
+   * {@link encodeIterable}, {@link encodeToStream},
+   * {@link encodeToReadableStream}: the size of the chunks the encoder
+   * fills, in bytes. Containers whose encoding may be larger are encoded
+   * in parts; binaries of at least this size are yielded as views of the
+   * input, without a copy.
    * @default 65536
    */
   chunkSize?: number | undefined;
-}
-
-/** Options of {@link encodeToStream}. */
-export interface EncodeToStreamOptions<ContextType = undefined> extends EncodeIterableOptions<ContextType> {
-  /** Leave the writable stream open after the last chunk, as `pipeTo`'s option of that name. @default false */
+  /**
+   * {@link encodeToStream}: leave the writable stream open after the last
+   * chunk, as `pipeTo`'s option of that name.
+   * @default false
+   */
   preventClose?: boolean | undefined;
 }
 
@@ -69,7 +83,7 @@ export interface EncodeToStreamOptions<ContextType = undefined> extends EncodeIt
  */
 export class EncoderStream<ContextType = undefined> extends TransformStream<unknown, Uint8Array> {
   /**
-   * @param options see {@link EncodeOptions}; `lengthPrefixed` to frame each value
+   * @param options see {@link StreamEncodeOptions}; `lengthPrefixed` to frame each value
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
@@ -111,13 +125,6 @@ export class EncoderStream<ContextType = undefined> extends TransformStream<unkn
 /** Frames up to this size are sent as one chunk (prefix copied in front); larger ones as a prefix chunk and the value's own chunks. */
 const SMALL_FRAME_BYTES = 64 * 1024;
 
-function writeU32(b: Uint8Array, at: number, n: number): void {
-  b[at] = n >>> 24;
-  b[at + 1] = n >>> 16;
-  b[at + 2] = n >>> 8;
-  b[at + 3] = n;
-}
-
 // ---------------------------------------------------------------------------
 // Encoding one huge value in chunks
 
@@ -125,14 +132,42 @@ function writeU32(b: Uint8Array, at: number, n: number): void {
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /**
- * Walks a value, writing small parts with the core `Encoder` and large
- * containers item by item (the header written here), and hands out sealed
- * chunks as they fill.
+ * The core encoder with one more way in, for the streaming encoder only
+ * (so the main bundle does not carry it): a call in which the caller
+ * writes values through the encoder's own writer.
+ */
+class PartEncoder extends Encoder<unknown> {
+  /**
+   * One call in which `write` writes values through this encoder's writer
+   * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
+   * from the top of the streamed value), and the bytes it wrote. Error
+   * paths start at `root`, found at `rootDepth`. Never re-entered: the
+   * streaming encoder makes its calls one after another.
+   */
+  encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    this.start(undefined, root, rootDepth, 0);
+    try {
+      write(this.writer);
+    } catch (e) {
+      throw this.fail(e);
+    }
+    try {
+      return this.sink.finish();
+    } finally {
+      this.stop();
+    }
+  }
+}
+
+/**
+ * Walks a value, asking one core `Encoder` for the bytes of small values
+ * and for large containers' items in parts (the header written here from
+ * the header forms), and hands out sealed chunks as they fill.
  */
 class ChunkedEncoder {
   private readonly chunkSize: number;
+  private readonly encoder: PartEncoder;
   private readonly options: EncodeOptions<unknown> | undefined;
-  private readonly encoders = new Map<number, Encoder<unknown>>();
   private readonly hasExtensions: boolean;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
@@ -143,11 +178,14 @@ class ChunkedEncoder {
   /** Sealed chunks not yet handed out. */
   private ready: Uint8Array[] = [];
 
-  constructor(options: EncodeIterableOptions<unknown> | undefined) {
+  constructor(options: StreamEncodeOptions<unknown> | undefined) {
     const size = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
     if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
     this.options = options;
+    // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
+    const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
+    this.encoder = new PartEncoder({ ...options, initialBufferSize: initial });
     this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
     this.sortKeys = options?.sortKeys ?? false;
     this.ignoreUndefined = options?.ignoreUndefined ?? false;
@@ -160,66 +198,38 @@ class ChunkedEncoder {
     yield* this.drain();
   }
 
-  /** An encoder for a value at `depth`: its `maxDepth` counts from there. */
-  private encoderAt(depth: number): Encoder<unknown> {
-    let e = this.encoders.get(depth);
-    if (e === undefined) {
-      const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-      e = new Encoder<unknown>({ ...this.options, maxDepth: this.maxDepth - depth, initialBufferSize: initial });
-      this.encoders.set(depth, e);
-    }
-    return e;
-  }
-
-  /** Encodes `value` at `depth`, splitting it when it is large. */
+  /** Encodes `value`, found at `depth`, splitting it when it is large. */
   private *walk(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
     if (typeof value !== "object" || value === null || depth >= this.maxDepth || (this.hasExtensions && this.claimedByExtension(value))) {
-      this.write(this.encoderAt(depth).encode(value));
-      yield* this.drain();
+      yield* this.whole(value, depth);
       return;
     }
-    // the same type order as Encoder.encodeObject
-    if (Array.isArray(value)) {
-      if (this.small(value)) {
-        this.write(this.encoderAt(depth).encode(value));
-        yield* this.drain();
+    switch (objectKind(value)) {
+      case KIND_ARRAY:
+        if (this.small(value, depth)) yield* this.whole(value, depth);
+        else yield* this.walkArray(value as unknown[], depth);
         return;
-      }
-      yield* this.walkArray(value, depth, true);
-      return;
-    }
-    const proto = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null) {
-      yield* this.walkRecord(value as Record<string, unknown>, depth);
-      return;
-    }
-    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && value instanceof SharedArrayBuffer)) {
-      yield* this.walkBinary(value as ArrayBufferView | ArrayBufferLike, depth);
-      return;
-    }
-    if (value instanceof Map) {
-      yield* this.walkMap(value, depth);
-      return;
-    }
-    if (value instanceof Date || value instanceof ExtData) {
-      this.write(this.encoderAt(depth).encode(value));
-      yield* this.drain();
-      return;
-    }
-    if (value instanceof Set) {
-      if (this.small(value)) {
-        this.write(this.encoderAt(depth).encode(value));
-        yield* this.drain();
+      case KIND_RECORD:
+        yield* this.walkRecord(value as Record<string, unknown>, depth);
         return;
-      }
-      // as the core: the items, written as an array, then a check of the size
-      const n = value.size;
-      yield* this.walkArray([...value], depth, false);
-      const after = value.size;
-      if (after !== n) throw changedAt("Set", "", n, after);
-      return;
+      case KIND_BINARY:
+        yield* this.walkBinary(value, depth);
+        return;
+      case KIND_MAP:
+        yield* this.walkMap(value as Map<unknown, unknown>, depth);
+        return;
+      case KIND_SET:
+        yield* this.walkSet(value as Set<unknown>, depth);
+        return;
+      default:
+        yield* this.whole(value, depth); // a Date, an ExtData
     }
-    yield* this.walkRecord(value as Record<string, unknown>, depth);
+  }
+
+  /** `value`, found at `depth`, encoded whole by the core. */
+  private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
+    this.write(this.encoder.encodeWith(value, depth, (w) => w.encodeValue(value, depth)));
+    yield* this.drain();
   }
 
   private claimedByExtension(value: object): boolean {
@@ -228,185 +238,130 @@ class ChunkedEncoder {
     return false;
   }
 
-  /**
-   * An upper bound of the encoded size of `value`, walking it only until the
-   * bound reaches `chunkSize`: what decides between encoding a part whole
-   * (the bound is under `chunkSize`) and splitting it. Costs at most about
-   * `chunkSize` steps, and never more than the part has nodes. Reads only
-   * data properties, never a getter: an accessor counts as `chunkSize`, so
-   * its object is split and the getter runs once, when its entry is written.
-   */
-  private sizeOf(value: unknown): number {
-    switch (typeof value) {
-      case "string":
-        return 3 * value.length + 5; // up to 3 bytes per UTF-16 unit
-      case "object":
-        return value === null ? 1 : this.objectSize(value, this.chunkSize, 0);
-      default:
-        return 9;
-    }
+  /** Whether a container at `depth` is encoded whole: an upper bound of its size is under `chunkSize`. */
+  private small(container: object, depth: number): boolean {
+    return sizeUpTo(container, this.chunkSize, this.maxDepth - depth) < this.chunkSize;
   }
 
-  /** {@link sizeOf} for an object; returns at least `limit` as soon as the bound reaches it. */
-  private objectSize(obj: object, limit: number, depth: number): number {
-    if (depth > this.maxDepth) return limit; // deeper than allowed (a cycle): split it, and let the walk report it
-    if (ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer) return obj.byteLength + 5;
-    if (obj instanceof Date) return 15;
-    if (obj instanceof ExtData) return obj.data.length + 6;
-    let size = 5;
-    const add = (v: unknown): boolean => {
-      size += typeof v === "string" ? 3 * v.length + 5 : typeof v === "object" && v !== null ? this.objectSize(v, limit - size, depth + 1) : 9;
-      return size >= limit;
-    };
-    if (obj instanceof Map || obj instanceof Set) {
-      try {
-        for (const entry of obj) {
-          if (obj instanceof Map ? add((entry as [unknown, unknown])[0]) || add((entry as [unknown, unknown])[1]) : add(entry)) return size;
-        }
-      } catch {
-        // unreadable (a Proxy around a Map, say): small, so that the core encodes it and reports it
-      }
-      return size;
-    }
-    const isArray = Array.isArray(obj);
-    const keys = isArray ? null : Object.keys(obj);
-    const n = isArray ? obj.length : keys!.length;
-    for (let i = 0; i < n; i++) {
-      const key = isArray ? i : keys![i]!;
-      const d = Object.getOwnPropertyDescriptor(obj, key);
-      if (d === undefined) {
-        if (isArray && add(undefined)) return size; // a hole
-        continue; // a key deleted since
-      }
-      if (!("value" in d)) return Math.max(size, limit); // an accessor: split down to it
-      if ((!isArray && add(key)) || add(d.value)) return size;
-    }
-    return size;
-  }
-
-  /** Whether a container is encoded whole: an upper bound of its size is under `chunkSize`. */
-  private small(container: object): boolean {
-    return this.sizeOf(container) < this.chunkSize;
-  }
-
-  /**
-   * A large array (or a copy of a Set's items): the header, then each item
-   * read once and either batched with its neighbours or, when large, split
-   * further. A `live` array whose length is not the same at the end throws
-   * `CHANGED`.
-   */
-  private *walkArray(arr: readonly unknown[], depth: number, live: boolean): Generator<Uint8Array, void, undefined> {
+  /** A large array: the header, then its items in parts; throws `CHANGED` when its length is not the same at the end. */
+  private *walkArray(arr: readonly unknown[], depth: number): Generator<Uint8Array, void, undefined> {
     const n = arr.length;
     this.writeHeader(n, 0x90, 0xdc, "array");
-    const big = this.chunkSize;
-    let batch: unknown[] = [];
-    let batchSize = 0;
-    for (let i = 0; i < n; i++) {
-      const item = arr[i];
-      const size = this.sizeOf(item);
-      if (size >= big) {
-        yield* this.writeBatch(batch, depth);
-        batch = [];
-        batchSize = 0;
-        yield* this.walk(item, depth + 1);
-        continue;
-      }
-      batch.push(item);
-      if ((batchSize += size) >= big) {
-        yield* this.writeBatch(batch, depth);
-        batch = [];
-        batchSize = 0;
-      }
-    }
-    yield* this.writeBatch(batch, depth);
-    if (!live) return;
+    yield* this.walkItems(arr, n, depth);
     const after = arr.length;
     if (after !== n) throw changedAt("array", "", n, after);
   }
 
-  /** Items of a container at `depth` (map entries as key, value, key, value...), encoded by the core as an array whose header is then dropped. */
-  private *writeBatch(items: unknown[], depth: number): Generator<Uint8Array, void, undefined> {
-    if (items.length === 0) return;
-    if (this.hasExtensions) {
-      // an extension could claim the batch array itself: encode item by item
-      const e = this.encoderAt(depth + 1);
-      for (let i = 0; i < items.length; i++) this.write(e.encode(items[i]));
-    } else {
-      const bytes = this.encoderAt(depth).encode(items);
-      this.write(bytes.subarray(writeContainerHeader(HEADER, 0, items.length, 0x90, 0xdc)));
-    }
-    yield* this.drain();
-  }
-
-  private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(obj)) {
-      this.write(this.encoderAt(depth).encode(obj));
-      yield* this.drain();
+  /** A large Set, as the core writes one: its values as an array, then a check of its size. */
+  private *walkSet(set: Set<unknown>, depth: number): Generator<Uint8Array, void, undefined> {
+    if (this.small(set, depth)) {
+      yield* this.whole(set, depth);
       return;
     }
-    // as the core's sortKeys / ignoreUndefined path: every value read once, before the header
-    const keys = Object.keys(obj);
-    if (this.sortKeys) keys.sort();
-    const entries: unknown[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      const value = obj[keys[i]!];
-      if (value === undefined && this.ignoreUndefined) continue;
-      entries.push(keys[i], value);
-    }
-    yield* this.walkEntries(entries.length / 2, entries.values(), depth, null);
-  }
-
-  private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(map)) {
-      this.write(this.encoderAt(depth).encode(map));
-      yield* this.drain();
-      return;
-    }
-    yield* this.walkEntries(map.size, mapItems(map), depth, map);
+    const n = set.size;
+    const items = [...set];
+    this.writeHeader(items.length, 0x90, 0xdc, "array");
+    yield* this.walkItems(items, items.length, depth);
+    const after = set.size;
+    if (after !== n) throw changedAt("Set", "", n, after);
   }
 
   /**
-   * A map of `n` entries at `depth`, given as key, value, key, value...:
-   * header, then batches of small entries, large ones split further.
-   * For a live `Map`, throws `CHANGED` when its entries do not number `n`.
+   * The first `n` items of a container at `depth` (an array's items, or a
+   * map's keys and values in turn), after its header: the core writes
+   * them in parts of about `chunkSize` bytes, each part stopping before an
+   * item that may be larger, which is split further (`sized`: the items
+   * are known to be smaller, so none is sized again). Each item is read
+   * once.
    */
-  private *walkEntries(n: number, items: Iterator<unknown>, depth: number, map: Map<unknown, unknown> | null): Generator<Uint8Array, void, undefined> {
-    this.writeHeader(n, 0x80, 0xde, "map");
-    const big = this.chunkSize;
-    let batch: unknown[] = [];
-    let batchSize = 0;
-    let i = 0;
-    for (let r = items.next(); r.done !== true; r = items.next()) {
-      if (i === n) throw changedAt("Map", "", n, "more");
-      const key = r.value;
-      const value = items.next().value;
-      i++;
-      const size = this.sizeOf(key) + this.sizeOf(value);
-      if (size >= big) {
-        yield* this.writeBatch(batch, depth);
-        batch = [];
-        batchSize = 0;
-        yield* this.walk(key, depth + 1);
-        yield* this.walk(value, depth + 1);
-        continue;
+  private *walkItems(items: ArrayLike<unknown>, n: number, depth: number, sized = false): Generator<Uint8Array, void, undefined> {
+    const limit = this.chunkSize;
+    const levels = this.maxDepth - depth - 1;
+    for (let i = 0; i < n; ) {
+      let next = n;
+      let large: unknown = NOT_LARGE;
+      const bytes = this.encoder.encodeWith(items, depth, (w) => {
+        const s = w.sink;
+        const end = sized ? Infinity : s.offset() + limit;
+        for (let j = i; j < n; j++) {
+          const item = items[j];
+          if (!sized && (typeof item === "object" && item !== null ? sizeUpTo(item, limit, levels) >= limit : typeof item === "string" && 3 * item.length + 5 >= limit)) {
+            large = item;
+            next = j;
+            return;
+          }
+          w.encodeValue(item, depth + 1);
+          if (s.offset() >= end) {
+            next = j + 1;
+            return;
+          }
+        }
+      });
+      this.write(bytes);
+      i = next;
+      if (large !== NOT_LARGE) {
+        yield* this.drain();
+        yield* this.walk(large, depth + 1);
+        i++;
       }
-      batch.push(key, value);
-      if ((batchSize += size) >= big) {
-        yield* this.writeBatch(batch, depth);
-        batch = [];
-        batchSize = 0;
-      }
+      yield* this.drain();
     }
-    yield* this.writeBatch(batch, depth);
-    if (i !== n) throw changedAt(map === null ? "map" : "Map", "", n, i);
   }
 
-  private *walkBinary(value: ArrayBufferView | ArrayBufferLike, depth: number): Generator<Uint8Array, void, undefined> {
-    const bytes = bytesOf(value)!; // a view or a buffer: never undefined
+  private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
+    if (this.small(obj, depth)) {
+      yield* this.whole(obj, depth);
+      return;
+    }
+    // as the core's sortKeys / ignoreUndefined path: every value read once, before the header
+    const entries = recordEntries(obj, Object.keys(obj), this.sortKeys, this.ignoreUndefined);
+    this.writeHeader(entries.length / 2, 0x80, 0xde, "map");
+    yield* this.walkItems(entries, entries.length, depth);
+  }
+
+  /**
+   * A large Map: the header, then its entries read live (as the core reads
+   * a Map), gathered as key, value, key, value... while they are small and
+   * written in parts; a large key or value is split further. Throws
+   * `CHANGED` when the entries do not number the size the header took.
+   */
+  private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
+    if (this.small(map, depth)) {
+      yield* this.whole(map, depth);
+      return;
+    }
+    const n = map.size;
+    this.writeHeader(n, 0x80, 0xde, "map");
+    const big = this.chunkSize;
+    const levels = this.maxDepth - depth - 1;
+    const batch: unknown[] = [];
+    let batchSize = 0;
+    let i = 0;
+    for (const [key, value] of map) {
+      if (i === n) throw changedAt("Map", "", n, "more");
+      i++;
+      const size = sizeUpTo(key, big, levels) + sizeUpTo(value, big, levels);
+      if (size < big) {
+        batch.push(key, value);
+        if ((batchSize += size) < big) continue;
+      }
+      yield* this.walkItems(batch, batch.length, depth, true);
+      batch.length = 0;
+      batchSize = 0;
+      if (size >= big) {
+        yield* this.walk(key, depth + 1);
+        yield* this.walk(value, depth + 1);
+      }
+    }
+    yield* this.walkItems(batch, batch.length, depth, true);
+    if (i !== n) throw changedAt("Map", "", n, i);
+  }
+
+  private *walkBinary(value: object, depth: number): Generator<Uint8Array, void, undefined> {
+    const bytes = binaryBytes(value)!; // a binary kind: never undefined
     const n = bytes.length;
     if (n < this.chunkSize) {
-      this.write(this.encoderAt(depth).encode(bytes));
-      yield* this.drain();
+      yield* this.whole(bytes, depth);
       return;
     }
     if (n > 0xffffffff) throw tooLong("binary", n);
@@ -421,9 +376,9 @@ class ChunkedEncoder {
     yield* this.drain();
   }
 
-  /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items, as the core does. */
+  /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items, its count checked as the core checks it. */
   private writeHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n >>> 0 !== n) throw Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
+    if (n >>> 0 !== n) throw badCount(n, what);
     this.write(HEADER.slice(0, writeContainerHeader(HEADER, 0, n, fix, code16)));
   }
 
@@ -474,16 +429,11 @@ class ChunkedEncoder {
   }
 }
 
+/** What a part of {@link ChunkedEncoder}'s items stopped before when it stopped before no large item. */
+const NOT_LARGE: unique symbol = Symbol("not large");
+
 /** Scratch for headers: copied out (`slice`) before it is written again. */
 const HEADER = new Uint8Array(5);
-
-/** A Map's entries as key, value, key, value..., read live (as the core reads a Map). */
-function* mapItems(map: Map<unknown, unknown>): Generator<unknown, void, undefined> {
-  for (const [k, v] of map) {
-    yield k;
-    yield v;
-  }
-}
 
 /**
  * Encodes `value` lazily, yielding its MessagePack bytes in chunks while it
@@ -508,7 +458,7 @@ function* mapItems(map: Map<unknown, unknown>): Generator<unknown, void, undefin
  * writes to it after yielding it.
  *
  * @param value the value to encode, as for `encode`
- * @param options see {@link EncodeOptions}; `chunkSize` (default 65536)
+ * @param options see {@link StreamEncodeOptions}; `chunkSize` (default 65536)
  * @returns a generator of chunks
  * @throws {EncodeError} (from the generator) as `encode`, after the chunks before the bad part
  *   (code `CHANGED` for a container whose count changed while it was written)
@@ -527,8 +477,8 @@ function* mapItems(map: Map<unknown, unknown>): Generator<unknown, void, undefin
  * console.assert((decode(joined) as typeof value).rows[9999]!.name === "row 9999");
  * ```
  */
-export function* encodeIterable<ContextType = undefined>(value: unknown, options?: EncodeIterableOptions<ContextType>): Generator<Uint8Array, void, undefined> {
-  yield* new ChunkedEncoder(options as EncodeIterableOptions<unknown> | undefined).run(value);
+export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
+  yield* new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined).run(value);
 }
 
 /**
@@ -539,7 +489,7 @@ export function* encodeIterable<ContextType = undefined>(value: unknown, options
  *
  * @param value the value to encode
  * @param writable where the bytes go (e.g. a file's `writable`, `Writable.toWeb(socket)`)
- * @param options see {@link EncodeIterableOptions}; `preventClose` to keep the stream open
+ * @param options see {@link StreamEncodeOptions}; `preventClose` to keep the stream open
  * @returns a promise settled once every chunk is written (and the stream closed)
  * @throws {EncodeError} (the promise rejects) as `encode`; the stream is aborted with it
  * @throws {TypeError} (the promise rejects) when the stream is locked or errors
@@ -558,7 +508,7 @@ export function* encodeIterable<ContextType = undefined>(value: unknown, options
 export async function encodeToStream<ContextType = undefined>(
   value: unknown,
   writable: WritableStream<Uint8Array>,
-  options?: EncodeToStreamOptions<ContextType>,
+  options?: StreamEncodeOptions<ContextType>,
 ): Promise<void> {
   const writer = writable.getWriter();
   try {
@@ -584,7 +534,7 @@ export async function encodeToStream<ContextType = undefined>(
  * `Response`. Memory is bounded as for {@link encodeIterable}.
  *
  * @param value the value to encode
- * @param options see {@link EncodeIterableOptions}
+ * @param options see {@link StreamEncodeOptions}
  * @returns a stream of the chunks; cancelling it stops the encoding
  * @throws {EncodeError} (erroring the stream) as `encode`
  *
@@ -597,7 +547,7 @@ export async function encodeToStream<ContextType = undefined>(
  * console.assert(value.big.length === 100_000);
  * ```
  */
-export function encodeToReadableStream<ContextType = undefined>(value: unknown, options?: EncodeIterableOptions<ContextType>): ReadableStream<Uint8Array> {
+export function encodeToReadableStream<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): ReadableStream<Uint8Array> {
   let chunks: Generator<Uint8Array, void, undefined> | null = null;
   return new ReadableStream<Uint8Array>(
     {

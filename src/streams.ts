@@ -34,7 +34,5 @@ export {
   encodeIterable,
   encodeToReadableStream,
   encodeToStream,
-  type EncodeIterableOptions,
-  type EncodeToStreamOptions,
   type StreamEncodeOptions,
 } from "./stream-encode.ts";

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { bytesOf } from "./input.ts";
-import { ExtData } from "./extensions.ts";
+import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "./kind.ts";
 
 /** What {@link findPath} found: the path of the value, and for a cycle the path of its first occurrence. */
 export interface Found {
@@ -78,25 +77,26 @@ function kidsOf(value: object, sortKeys: boolean): Array<[string, unknown]> {
   const add = (seg: string, kid: unknown): void => {
     if ((typeof kid === "object" && kid !== null) || typeof kid === "function" || typeof kid === "symbol") kids.push([seg, kid]);
   };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) add(`[${i}]`, value[i]);
-  } else if (bytesOf(value) !== undefined || value instanceof Date || value instanceof ExtData) {
-    // leaves
-  } else if (value instanceof Map) {
+  const kind = objectKind(value);
+  if (kind === KIND_ARRAY) {
+    const arr = value as unknown[];
+    for (let i = 0; i < arr.length; i++) add(`[${i}]`, arr[i]);
+  } else if (kind === KIND_MAP) {
     let i = 0;
-    for (const [k, v] of value) {
+    for (const [k, v] of value as Map<unknown, unknown>) {
       add(`.keys()[${i}]`, k);
       const simple = typeof k === "string" ? JSON.stringify(k) : typeof k === "number" || typeof k === "boolean" || k == null ? String(k) : null;
       add(simple === null ? `.values()[${i}]` : `.get(${simple})`, v);
       i++;
     }
-  } else if (value instanceof Set) {
+  } else if (kind === KIND_SET) {
     let i = 0;
-    for (const v of value) add(`[${i++}]`, v);
-  } else {
+    for (const v of value as Set<unknown>) add(`[${i++}]`, v);
+  } else if (kind === KIND_RECORD) {
     const keys = Object.keys(value);
     if (sortKeys) keys.sort();
     for (const k of keys) add(/^[A-Za-z_$][\w$]*$/.test(k) ? "." + k : `[${JSON.stringify(k)}]`, (value as Record<string, unknown>)[k]);
   }
+  // binaries, dates and ExtData are leaves
   return kids;
 }

@@ -25,7 +25,7 @@ import {
   EncoderStream,
   encodeToReadableStream,
   encodeToStream,
-  type EncodeIterableOptions,
+  type StreamEncodeOptions,
   type StreamStats,
 } from "../src/streams.ts";
 
@@ -570,7 +570,7 @@ describe("backpressure", () => {
 // ---- streaming encode of one value ----
 
 describe("encodeIterable()", () => {
-  const check = (value: unknown, options: EncodeIterableOptions): Uint8Array[] => {
+  const check = (value: unknown, options: StreamEncodeOptions): Uint8Array[] => {
     const chunks = [...encodeIterable(value, options)];
     const expected = new Encoder(options).encode(value);
     expect(sameBytes(concat(chunks), expected)).toBe(true);
@@ -984,7 +984,7 @@ describe("errors from decodes nested in extension decoders: offsets count in the
 });
 
 describe("encodeIterable(): values that change while they are encoded, as encode()", () => {
-  const run = (value: unknown, options: EncodeIterableOptions): Uint8Array => concat([...encodeIterable(value, options)]);
+  const run = (value: unknown, options: StreamEncodeOptions): Uint8Array => concat([...encodeIterable(value, options)]);
   const failure = (f: () => unknown): EncodeError => {
     try {
       f();
@@ -1006,6 +1006,22 @@ describe("encodeIterable(): values that change while they are encoded, as encode
       expect(reads.sort(), JSON.stringify(options)).toEqual(["a", "b", "c", "f"]);
       const want: Record<string, unknown> = { list: [{ a: "x".repeat(40), b: [1, 2, 3] }, { c: { d: 1 } }], e: 5, f: null };
       if (options.ignoreUndefined) delete want.f;
+      expect(decode(bytes)).toEqual(want);
+    }
+  });
+
+  it("reads every getter on array items once, whether the item is written in a part or split further", () => {
+    for (const chunkSize of [1, 16, 64, 4096]) {
+      const reads: number[] = [];
+      const arr: unknown[] = [];
+      for (let i = 0; i < 40; i++) {
+        const v = i % 10 === 0 ? { s: "y".repeat(50), list: [i, i] } : i % 3 === 0 ? "x".repeat(i) : i;
+        Object.defineProperty(arr, i, { enumerable: true, get: () => (reads.push(i), v) });
+      }
+      const want = arr.map((v) => v); // reads each once, then reset
+      reads.length = 0;
+      const bytes = run(arr, { chunkSize });
+      expect(reads.sort((a, b) => a - b), `chunkSize ${chunkSize}`).toEqual(Array.from({ length: 40 }, (_, i) => i));
       expect(decode(bytes)).toEqual(want);
     }
   });

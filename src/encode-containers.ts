@@ -1,0 +1,289 @@
+/**
+ * The encoder's walk: the type dispatch (the kinds of kind.ts, ordered by
+ * frequency), the containers (arrays, plain objects and class instances,
+ * `Map`s, `Set`s) and the cold error paths. {@link ValueWriter} writes
+ * into the sink its `Encoder` owns; the scalar, string and extension
+ * writers live in encode-scalars.ts, encode-strings.ts and
+ * encode-extensions.ts.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { changedAt, cycle, EncodeError, invalidCount, outOfStack, tooDeepAt, tooLong, unreadable, unsupportedAt } from "./errors.ts";
+import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./encode-extensions.ts";
+import type { EncodeOptions } from "./encode-options.ts";
+import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./encode-scalars.ts";
+import { encodeString } from "./encode-strings.ts";
+import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "./extensions.ts";
+import { writeContainerHeader } from "./format.ts";
+import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "./kind.ts";
+import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import type { Sink } from "./sink.ts";
+import { binaryBytes } from "./size.ts";
+import { findPath } from "./value-path.ts";
+
+/**
+ * Writes values into a sink: one per `Encoder` (and per re-entrant child),
+ * with the options resolved once. The `Encoder` starts and ends each call;
+ * this writes the value.
+ */
+export class ValueWriter implements ExtensionWriter {
+  readonly sink: Sink;
+  readonly extensions: ExtensionEntry[];
+  readonly context: unknown;
+  private readonly sortKeys: boolean;
+  private readonly forceFloat32: boolean;
+  private readonly ignoreUndefined: boolean;
+  private readonly useBigInt64: boolean;
+  readonly maxDepth: number;
+  /** The value of the call under way and the depth it started at, for error paths. */
+  root: unknown = undefined;
+  rootDepth = 0;
+  /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
+  base = 0;
+
+  constructor(sink: Sink, options: EncodeOptions<unknown> | undefined) {
+    this.sink = sink;
+    this.extensions = extensionEncoders((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
+    this.context = options?.context;
+    this.sortKeys = options?.sortKeys ?? false;
+    this.forceFloat32 = options?.forceFloat32 ?? false;
+    this.ignoreUndefined = options?.ignoreUndefined ?? false;
+    this.useBigInt64 = options?.useBigInt64 ?? false;
+    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (options?.forceIntegerToFloat) {
+      // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
+      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
+    }
+  }
+
+  // ---- type dispatch, ordered by frequency: kindOf's order, with typeof first ----
+
+  /** Writes `value`, found at `depth`. */
+  encodeValue(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case "string":
+        encodeString(this.sink, value);
+        return;
+      case "number":
+        this.encodeNumber(value);
+        return;
+      case "object":
+        if (value === null) this.writeByte(0xc0); // nil
+        else this.encodeObject(value, depth);
+        return;
+      case "boolean":
+        this.writeByte(value ? 0xc3 : 0xc2); // true / false
+        return;
+      case "undefined":
+        this.writeByte(0xc0); // nil
+        return;
+      case "bigint":
+        this.encodeBigInt(value, depth);
+        return;
+      default:
+        this.encodeFunctionOrSymbol(value, depth);
+    }
+  }
+
+  private writeByte(byte: number): void {
+    const s = this.sink;
+    if (s.pos + 1 > s.bytes.length) s.grow(1);
+    s.bytes[s.pos++] = byte;
+  }
+
+  private encodeNumber(n: number): void {
+    encodeNumber(this.sink, n, this.forceFloat32, this.useBigInt64);
+  }
+
+  /** `encodeNumber` with forceIntegerToFloat. */
+  private encodeFloat(n: number): void {
+    encodeFloat(this.sink, n, this.forceFloat32);
+  }
+
+  private encodeObject(obj: object, depth: number): void {
+    if (depth >= this.maxDepth) throw this.depthError(obj, depth);
+    if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
+    const kind = objectKind(obj);
+    if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
+    else if (kind === KIND_RECORD) this.encodeRecord(obj as Record<string, unknown>, depth);
+    else this.encodeOtherObject(obj, kind, depth);
+  }
+
+  /** Cold object kinds: binaries, Map, Set, Date, ExtData (functions and symbols never get here). */
+  private encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
+    switch (kind) {
+      case KIND_BINARY:
+        encodeBinary(this.sink, binaryBytes(obj)!);
+        return;
+      case KIND_MAP:
+        this.encodeMap(obj as Map<unknown, unknown>, depth);
+        return;
+      case KIND_DATE:
+        encodeDate(this.sink, obj as Date);
+        return;
+      case KIND_SET:
+        this.encodeSet(obj as Set<unknown>, depth);
+        return;
+      default:
+        // KIND_EXT (arrays and records are written by encodeObject)
+        writeAnyExt(this, (obj as ExtData).type, (obj as ExtData).data);
+    }
+  }
+
+  private encodeArray(arr: readonly unknown[], depth: number): void {
+    const n = arr.length;
+    this.writeContainerHeader(n, 0x90, 0xdc, "array");
+    for (let i = 0; i < n; i++) {
+      // numbers and strings dispatched here, not through encodeValue: V8
+      // stops inlining encodeValue once it has seen every type
+      const item = arr[i];
+      if (typeof item === "number") this.encodeNumber(item);
+      else if (typeof item === "string") encodeString(this.sink, item);
+      else this.encodeValue(item, depth + 1);
+    }
+    const after = arr.length;
+    if (after !== n) throw this.changed(arr, depth, "array", n, after);
+  }
+
+  /** A Set, written as an array of its values (policy), its size checked after. */
+  private encodeSet(set: Set<unknown>, depth: number): void {
+    let n: number;
+    let items: unknown[];
+    try {
+      n = set.size;
+      items = [...set];
+    } catch (e) {
+      throw unreadable("Set", this.pathTo(set, depth), e); // a Proxy around a Set, say
+    }
+    this.encodeArray(items, depth);
+    const after = set.size;
+    if (after !== n) throw this.changed(set, depth, "Set", n, after);
+  }
+
+  private encodeRecord(obj: Record<string, unknown>, depth: number): void {
+    const keys = Object.keys(obj);
+    if (this.sortKeys || this.ignoreUndefined) {
+      this.encodeRecordEntries(recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined), depth);
+      return;
+    }
+    const n = keys.length;
+    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
+    // its first n keys are the own ones, in Object.keys order, unless the object
+    // changes under us (a getter): then the rest goes by `keys`
+    let i = 0;
+    for (const key in obj) {
+      if (i === n || key !== keys[i]) break;
+      const value = obj[key];
+      encodeString(this.sink, key);
+      if (typeof value === "number") this.encodeNumber(value);
+      else if (typeof value === "string") encodeString(this.sink, value);
+      else this.encodeValue(value, depth + 1);
+      i++;
+    }
+    for (; i < n; i++) {
+      const key = keys[i]!;
+      encodeString(this.sink, key);
+      this.encodeValue(obj[key], depth + 1);
+    }
+  }
+
+  /** A map of `entries` (key, value, key, value...), read before the header. */
+  private encodeRecordEntries(entries: unknown[], depth: number): void {
+    const n = entries.length;
+    this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
+    for (let i = 0; i < n; i += 2) {
+      encodeString(this.sink, entries[i] as string);
+      this.encodeValue(entries[i + 1], depth + 1);
+    }
+  }
+
+  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
+    // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
+    let n: number;
+    let entries: Iterator<unknown>;
+    try {
+      n = map.size;
+      entries = map[Symbol.iterator]();
+      if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
+    } catch (e) {
+      throw unreadable("Map", this.pathTo(map, depth), e); // a Proxy around a Map, say
+    }
+    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    let i = 0;
+    for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+      const entry = r?.value;
+      if (i === n || entry === null || typeof entry !== "object") throw this.changed(map, depth, "Map", n, i === n ? "more" : "a non-entry");
+      this.encodeValue((entry as unknown[])[0], depth + 1);
+      this.encodeValue((entry as unknown[])[1], depth + 1);
+      i++;
+    }
+    if (i !== n) throw this.changed(map, depth, "Map", n, i);
+  }
+
+  /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
+  writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
+    if (n >>> 0 !== n) throw badCount(n, what);
+    const s = this.sink;
+    if (s.pos + 5 > s.bytes.length) s.grow(5);
+    s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
+  }
+
+  private encodeBigInt(n: bigint, depth: number): void {
+    if (!this.useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
+    encodeBigInt64(this.sink, n);
+  }
+
+  /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
+  private encodeFunctionOrSymbol(value: unknown, depth: number): void {
+    if (depth >= this.maxDepth) throw this.depthError(value, depth);
+    if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
+    throw unsupportedAt(value, this.pathTo(value, depth));
+  }
+
+  // ---- errors: cold, with the path of the value found by walking again from the root ----
+
+  /** `value` at `depth` is past maxDepth (`depth` Infinity: the call stack ran out): a cycle, or too deep. */
+  depthError(value: unknown, depth: number): EncodeError {
+    const found = findPath(this.root, this.rootDepth, this.sortKeys, value, depth);
+    if (found?.cycleTo !== undefined) return cycle(` at ${found.path} (the object at ${found.cycleTo})`);
+    if (depth === Infinity) return outOfStack(this.maxDepth);
+    return tooDeepAt(found?.path ?? "?", depth + 1, this.maxDepth);
+  }
+
+  /** The path of `value` at `depth` (the first in encoding order), or "?" when the walk cannot find it. */
+  private pathTo(value: unknown, depth: number): string {
+    return findPath(this.root, this.rootDepth, this.sortKeys, value, depth)?.path ?? "?";
+  }
+
+  /** A Map, Set or array at `depth` whose count changed while it was being encoded. */
+  private changed(obj: object, depth: number, what: string, before: unknown, after: unknown): EncodeError {
+    return changedAt(what, this.pathTo(obj, depth), before, after);
+  }
+}
+
+/**
+ * An object's entries as key, value, key, value... with sortKeys (keys
+ * sorted) or ignoreUndefined (undefined values left out): every value read
+ * once, so a map's count is the count of entries that follow even when a
+ * getter answers differently each time.
+ */
+export function recordEntries(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] {
+  if (sortKeys) keys.sort();
+  const entries: unknown[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const value = obj[keys[i]!];
+    if (value === undefined && ignoreUndefined) continue;
+    entries.push(keys[i], value);
+  }
+  return entries;
+}
+
+/** A count that is no length: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies). */
+export function badCount(n: number, what: string): EncodeError {
+  if (Number.isInteger(n) && n > 0) return tooLong(what, n);
+  return invalidCount(what, n);
+}

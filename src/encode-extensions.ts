@@ -1,0 +1,99 @@
+/**
+ * The encoder's extensions: trying the registered extension encoders on a
+ * value, and writing an extension payload (`ExtData`, a registered type's
+ * bytes, or a payload computed from its output position).
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { badExtPayload, tooLong } from "./errors.ts";
+import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
+import { writeExt32Header, writeExtHeader } from "./format.ts";
+import { bytesOf } from "./input.ts";
+import type { Sink } from "./sink.ts";
+
+/**
+ * The depth at which an `encode` called from inside an extension encoder
+ * starts: the depth of that extension's payload; 0 outside extensions.
+ * Set around each extension call and restored after it, so any encoder
+ * (another `Encoder`, another options object) continues the count.
+ */
+let extensionDepth = 0;
+
+/** The depth a call starting now starts at: see {@link extensionDepth}. */
+export function startDepth(): number {
+  return extensionDepth;
+}
+
+/** What writing an extension needs of the encoder. */
+export interface ExtensionWriter {
+  readonly sink: Sink;
+  /** The codec's live list of encoders: registrations made later show up here. */
+  readonly extensions: ExtensionEntry[];
+  readonly context: unknown;
+  /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
+  readonly base: number;
+}
+
+/**
+ * Tries the registered extensions on `value` (at `depth`) and writes the
+ * first one's payload; false when none claims it. An `encode` they call
+ * continues at `depth + 1`.
+ */
+export function encodeExtension(w: ExtensionWriter, value: unknown, depth: number): boolean {
+  if (timestampFirst(w.extensions, value)) return false; // the built-in timestamp (-1) comes first
+  const saved = extensionDepth;
+  extensionDepth = depth + 1;
+  try {
+    for (const ext of w.extensions) {
+      const data = ext.encode(value, w.context);
+      if (data == null) continue;
+      if (ext.type === WHOLE_CODEC) {
+        // a codec of another kind: its tryToEncode gave an ExtData
+        if (!(data instanceof ExtData)) throw badExtPayload(NaN);
+        writeAnyExt(w, data.type, data.data);
+      } else {
+        writeAnyExt(w, ext.type, data);
+      }
+      return true;
+    }
+    return false;
+  } finally {
+    extensionDepth = saved;
+  }
+}
+
+/**
+ * An extension payload as an extension may give it: a `Uint8Array`, any
+ * other view (its bytes, `byteLength` of them), or a function of the
+ * output position where the payload will start (written as ext 32).
+ */
+export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): void {
+  if (data instanceof Uint8Array) {
+    writeExt(w.sink, type, data, false);
+    return;
+  }
+  if (typeof data === "function") {
+    checkExtType(type);
+    // ext 32: 1 + 4 + 1 header bytes, then the payload
+    const payload = bytesOf((data as (dataPos: number) => unknown)(w.base + w.sink.offset() + 6));
+    if (payload === undefined) throw badExtPayload(type);
+    writeExt(w.sink, type, payload, true);
+    return;
+  }
+  const bytes = bytesOf(data);
+  if (bytes === undefined) throw badExtPayload(type);
+  writeExt(w.sink, type, bytes, false);
+}
+
+/** Writes the header of an extension of `type` and its payload `data`; `ext32`: ext 32 whatever the size. */
+function writeExt(s: Sink, type: number, data: Uint8Array, ext32: boolean): void {
+  checkExtType(type);
+  const n = data.length;
+  if (n > 0xffffffff) throw tooLong("extension", n);
+  if (s.pos + 6 > s.bytes.length) s.grow(6);
+  s.pos = ext32 ? writeExt32Header(s.bytes, s.pos, type, n) : writeExtHeader(s.bytes, s.pos, type, n);
+  s.append(data);
+}

@@ -1,0 +1,61 @@
+/**
+ * The encoder's writers of values without items: numbers (int and float
+ * forms), bigints (int 64 / uint 64), binaries and dates (timestamp). Each
+ * reserves its worst case in the sink once, then writes with plain indexed
+ * stores.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { bigintOutOfRange, tooLong } from "./errors.ts";
+import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "./format.ts";
+import type { Sink } from "./sink.ts";
+import { writeTimestamp } from "./timestamp.ts";
+
+/**
+ * Writes `n` in its shortest exact form: an int form for integers (not
+ * -0), float 64 otherwise (float 32 with `forceFloat32`). With
+ * `useBigInt64`, safe integers past 32 bits that are not uint 32 go as
+ * float 64, since those decode to bigints.
+ */
+export function encodeNumber(s: Sink, n: number, forceFloat32: boolean, useBigInt64: boolean): void {
+  if (s.pos + 9 > s.bytes.length) s.grow(9);
+  if ((n | 0) === n && (n !== 0 || 1 / n > 0)) {
+    s.pos = writeInt32(s.bytes, s.pos, n); // int32, not -0
+  } else if (Number.isSafeInteger(n) && n !== 0 && (!useBigInt64 || (n > 0 && n <= 0xffffffff))) {
+    // outside int32 (and not -0): uint 32, uint 64 or int 64 (with useBigInt64, float 64 past 32 bits: those decode to bigints)
+    s.pos = writeInt(s.bytes, s.pos, n);
+  } else {
+    s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
+  }
+}
+
+/** Writes `n` as float 64 (float 32 with `forceFloat32`) whatever it is: numbers with `forceIntegerToFloat`. */
+export function encodeFloat(s: Sink, n: number, forceFloat32: boolean): void {
+  if (s.pos + 9 > s.bytes.length) s.grow(9);
+  s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
+}
+
+/** Writes a bigint as uint 64 (0 and up) or int 64; `EncodeError` outside both ranges. */
+export function encodeBigInt64(s: Sink, n: bigint): void {
+  if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) throw bigintOutOfRange(n);
+  if (s.pos + 9 > s.bytes.length) s.grow(9);
+  s.pos = writeBigInt(s.view, s.pos, n);
+}
+
+/** Writes the bin header of `bytes`, then the bytes in bulk (large ones may be referenced, not copied). */
+export function encodeBinary(s: Sink, bytes: Uint8Array): void {
+  const n = bytes.length;
+  if (n > 0xffffffff) throw tooLong("binary", n);
+  if (s.pos + 5 > s.bytes.length) s.grow(5);
+  s.pos = writeBinHeader(s.bytes, s.pos, n);
+  s.append(bytes);
+}
+
+/** Writes a `Date` as the timestamp extension (type -1) in its shortest form. */
+export function encodeDate(s: Sink, date: Date): void {
+  if (s.pos + 15 > s.bytes.length) s.grow(15);
+  s.pos = writeTimestamp(s.view, s.pos, date.getTime());
+}

@@ -1,0 +1,103 @@
+/**
+ * The encoder's string writers: short strings through a JS UTF-8 loop into
+ * the sink's scratch, long ones through `TextEncoder.encodeInto` (in the
+ * scratch, or straight into the store), and a long string that is the
+ * whole value straight into its exact-size result.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { tooLong } from "./errors.ts";
+import { strHeaderSize, writeStrHeader } from "./format.ts";
+import { readWithoutFlattening } from "./rope.ts";
+import type { Sink } from "./sink.ts";
+import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "./utf8.ts";
+
+/**
+ * A string at least this long, encoded on its own and starting with ASCII,
+ * goes straight into its exact-size result (no scratch, no store, no final
+ * copy): {@link encodeLoneString}.
+ */
+export const LONE_STRING_MIN_CHARS: number = 16 * 1024;
+
+/** Writes `str` as fixstr / str 8 / 16 / 32. */
+export function encodeString(s: Sink, str: string): void {
+  const len = str.length;
+  if (len < ENCODE_JS_MAX_CHARS) {
+    const max = 3 * len + 2;
+    if (s.pos + max > s.bytes.length) s.grow(max);
+    const b = s.bytes;
+    const p = s.pos;
+    if (len < 32) {
+      // guess fixstr; if the UTF-8 is 32 bytes or more, shift by one for str 8
+      const n = writeUtf8(b, p + 1, str) - p - 1;
+      if (n < 32) {
+        b[p] = 0xa0 | n; // fixstr
+        s.pos = p + 1 + n;
+      } else {
+        b.copyWithin(p + 2, p + 1, p + 1 + n);
+        b[p] = 0xd9; // str 8
+        b[p + 1] = n;
+        s.pos = p + 2 + n;
+      }
+    } else {
+      // 32..63 units are 32..189 bytes: always str 8
+      const n = writeUtf8(b, p + 2, str) - p - 2;
+      b[p] = 0xd9; // str 8
+      b[p + 1] = n;
+      s.pos = p + 2 + n;
+    }
+    return;
+  }
+  encodeLongString(s, str);
+}
+
+/** Strings of {@link ENCODE_JS_MAX_CHARS} units or more: `TextEncoder.encodeInto`, in the scratch or straight into the store. */
+export function encodeLongString(s: Sink, str: string): void {
+  const len = str.length;
+  if (len > 0xffffffff) throw tooLong("string", len);
+  const max = 3 * len + 5;
+  let target: Uint8Array;
+  let at: number;
+  const direct = max > s.bytes.length >>> 1;
+  if (direct) {
+    if (s.counting) {
+      countLongString(s, str);
+      return;
+    }
+    const r = s.reserveDirect(max);
+    target = r.target;
+    at = r.offset;
+  } else {
+    if (s.pos + max > s.bytes.length) s.grow(max);
+    target = s.bytes;
+    at = s.pos;
+  }
+  // the UTF-8 length is len..3*len bytes: guess the header from len
+  const guess = strHeaderSize(len);
+  const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
+  if (n > 0xffffffff) throw tooLong("string", n);
+  const size = strHeaderSize(n);
+  if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);
+  writeStrHeader(target, at, n, size);
+  if (direct) s.commit(target, size + n);
+  else s.pos = at + size + n;
+}
+
+/** A long string in count mode: its size, without encoding it. */
+function countLongString(s: Sink, str: string): void {
+  const n = utf8Length(str);
+  if (n > 0xffffffff) throw tooLong("string", n);
+  s.skip(strHeaderSize(n) + n);
+}
+
+/** A long string as the whole value: its UTF-8 written straight into the result. */
+export function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
+  const { bytes, at } = encodeUtf8Exact(str, strHeaderSize);
+  const n = bytes.length - at;
+  if (n > 0xffffffff) throw tooLong("string", n);
+  writeStrHeader(bytes, 0, n, at);
+  return bytes;
+}
