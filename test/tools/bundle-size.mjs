@@ -35,9 +35,9 @@ const BROWSER = join(ROOT, "dist/browser");
  * values (detached buffers, Proxies around Maps and Sets, lying sizes, bad
  * extension payloads) about 330 B; leaving out every encode option would
  * save about 360 B. Importing only `encode` or only `decode` from the mini
- * entry bundles about 4.2 KiB or 3.9 KiB ({@link miniParts}).
+ * entry bundles about 4.4 KiB or 4.0 KiB ({@link miniParts}).
  */
-export const MINI_CEILING_GZIP = 6960;
+export const MINI_CEILING_GZIP = 7000;
 /** The mini entry's size goal, reported (targetMet) but not enforced: see {@link MINI_CEILING_GZIP}. */
 export const MINI_TARGET_GZIP = 4096;
 /** The mini entry's bundles, held to {@link MINI_CEILING_GZIP}. */
@@ -47,9 +47,12 @@ export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
  * decoding): today's size plus a little room, so that growth is a
  * deliberate decision. On top of the formats it carries the speed and
  * memory machinery (resizable store, size estimate, JS UTF-8, key cache,
- * pooled results, the options cache) and the strict checks.
+ * pooled results, the options cache) and the strict checks. It was
+ * 15,365 B before the encoder was split by concern and made to classify
+ * values with kind.ts (shared with sizes, value paths, the stream encoder
+ * and the mini entry): 15,614 B after.
  */
-export const BUDGET_GZIP = 15600;
+export const BUDGET_GZIP = 15800;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 
