@@ -11,7 +11,8 @@
  * `Bun.`; html runs its `<script type="module">` under Node. Shell blocks
  * (sh, shell, bash, console) are commands for the reader's terminal
  * (installing, running the tests and benchmarks): CI runs them as scripts
- * (.ci/run, package.json), so they are not run here. Any other language, or
+ * (.ci/run, package.json), so they are not run here, nor are text blocks
+ * (diagrams). Any other language, or
  * a block without one, fails the test until it is classified here.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,6 +34,7 @@ const RUN_AS: Record<string, "ts" | "js" | "html" | "skip"> = {
   shell: "skip",
   bash: "skip",
   console: "skip",
+  text: "skip", // diagrams
 };
 
 interface Example {
