@@ -188,8 +188,11 @@ export class ValueWriter implements ExtensionWriter {
     }
     for (; i < n; i++) {
       const key = keys[i]!;
+      const value = obj[key];
       encodeString(this.sink, key);
-      this.encodeValue(obj[key], depth + 1);
+      if (typeof value === "number") this.encodeNumber(value);
+      else if (typeof value === "string") encodeString(this.sink, value);
+      else this.encodeValue(value, depth + 1);
     }
   }
 
