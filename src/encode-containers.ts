@@ -173,9 +173,11 @@ export class ValueWriter implements ExtensionWriter {
     this.writeContainerHeader(n, 0x80, 0xde, "map");
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
-    // changes under us (a getter): then the rest goes by `keys`
+    // changes under us (a getter): then the rest goes by `keys`. Objects with no
+    // enum cache go by `keys` from the start: wide ones (dictionary mode) and
+    // ones with elements (integer-like keys, which Object.keys lists first)
     let i = 0;
-    for (const key in obj) {
+    if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
       if (i === n || key !== keys[i]) break;
       const value = obj[key];
       encodeString(this.sink, key);
@@ -186,8 +188,11 @@ export class ValueWriter implements ExtensionWriter {
     }
     for (; i < n; i++) {
       const key = keys[i]!;
+      const value = obj[key];
       encodeString(this.sink, key);
-      this.encodeValue(obj[key], depth + 1);
+      if (typeof value === "number") this.encodeNumber(value);
+      else if (typeof value === "string") encodeString(this.sink, value);
+      else this.encodeValue(value, depth + 1);
     }
   }
 
@@ -263,6 +268,16 @@ export class ValueWriter implements ExtensionWriter {
   private changed(obj: object, depth: number, what: string, before: unknown, after: unknown): EncodeError {
     return changedAt(what, this.pathTo(obj, depth), before, after);
   }
+}
+
+/** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
+const RECORD_FOR_IN_MAX = 64;
+
+/** Whether the first key starts with a digit: an object with elements (integer-like keys come first). */
+function startsWithDigit(keys: string[]): boolean {
+  if (keys.length === 0) return false;
+  const c = keys[0]!.charCodeAt(0);
+  return c >= 0x30 && c <= 0x39;
 }
 
 /**
