@@ -19,8 +19,8 @@
  * APIs reject views of resizable buffers (`new Response()` in Node 20 and 22,
  * `crypto.subtle.digest` in Bun, `Blob`/`TextDecoder`/`fetch` in Chromium),
  * and only ~32,700 resizable buffers may live in one process. A result that
- * fits the scratch is copied out of it (or, with `poolResults`, into a
- * shared slab). The scratch and the kept store live in a workspace that
+ * fits the scratch is copied out of it (with `poolResults`, a small one is
+ * written straight into a shared slab instead, and returned as a view). The scratch and the kept store live in a workspace that
  * encoders share between calls (see {@link Workspace}), so creating an
  * encoder allocates nothing. (A long string encoded on its own is the one
  * output made elsewhere: utf8.ts writes it straight into its result.)
@@ -124,6 +124,8 @@ export class Sink implements SpillContext {
   view: DataView;
   /** Write position in `bytes`. */
   pos = 0;
+  /** Where this call's output starts in `bytes`: 0, or the free part of the pool's slab while the call writes there. */
+  start = 0;
 
   /** The scratch of this call's workspace. */
   private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
@@ -140,8 +142,9 @@ export class Sink implements SpillContext {
   /** The value this call encodes (for the estimate, taken only on overflow). */
   root: unknown = undefined;
 
-  /** With `poolResults`: the slab small results are cut from, and where its free part starts. */
+  /** With `poolResults`: the slab small results are written into, a `DataView` of it, and where its free part starts. */
   private slab: Uint8Array<ArrayBuffer> | null = null;
+  private slabView: DataView = NO_VIEW;
   private slabPos = 0;
 
   private readonly plan: SpillPlan;
@@ -183,7 +186,7 @@ export class Sink implements SpillContext {
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
   offset(): number {
-    return this.spill === null ? this.pos : this.spill.length + this.pos;
+    return this.spill === null ? this.pos - this.start : this.spill.length + this.pos;
   }
 
   /** Starts a call that encodes `root`. */
@@ -194,24 +197,50 @@ export class Sink implements SpillContext {
     if (ws === null || ws.user !== this || ws.busy) ws = this.claim();
     ws.busy = true;
     this.root = root;
-    this.pos = 0;
     this.spill = first;
+    if (this.pool && first === null) this.writeInSlab();
+    else this.pos = 0;
+  }
+
+  /**
+   * With `poolResults`: the call writes straight into the slab's free part
+   * (a new slab when less than a pooled result's most is free, or when a
+   * transfer of a result's buffer detached it: its length is then 0), so a
+   * small result is a view of what was written, with no copy. Earlier
+   * results stay before `start`; a call that outgrows the slab moves its
+   * bytes to the scratch (see {@link Sink.leaveSlab}) and goes on as any
+   * other, so the slab changes no spill decision.
+   */
+  private writeInSlab(): void {
+    const slab = this.slab;
+    this.bytes = slab === null || slab.length - this.slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
+    this.view = this.slabView;
+    this.pos = this.start = this.slabPos;
+  }
+
+  /** A new slab for pooled results, empty. */
+  private newSlab(): Uint8Array<ArrayBuffer> {
+    const slab = (this.slab = new Uint8Array(POOL_SLAB_BYTES));
+    this.slabView = new DataView(slab.buffer);
+    this.slabPos = 0;
+    return slab;
   }
 
   /** Drops per-call state after a call, whether it succeeded or threw. */
   end(): void {
     this.root = undefined;
-    this.pos = 0;
+    this.pos = this.start = 0;
     const spill = this.spill;
     // small messages touch none of this: keep the common call free of allocations
     if (spill !== null) {
       this.spill = null;
       const kept = spill.close();
       if (kept !== null) this.store = kept;
-      if (this.bytes !== this.scratch) {
-        this.bytes = this.scratch;
-        this.view = this.scratchView;
-      }
+    }
+    if (this.bytes !== this.scratch) {
+      // a chunk of the spill, or the pool's slab
+      this.bytes = this.scratch;
+      this.view = this.scratchView;
     }
     this.release();
   }
@@ -256,7 +285,27 @@ export class Sink implements SpillContext {
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   grow(n: number): void {
+    if (this.bytes === this.slab && this.leaveSlab(n)) return;
     this.resume(this.flush(), n);
+  }
+
+  /**
+   * Moves this call's bytes from the pool's slab to the start of the
+   * scratch, where they would have been without the slab, when they and
+   * `n` more fit there. Returns false, having moved nothing, when they do
+   * not (a scratch smaller than the slab): the spill then takes them from
+   * the slab.
+   */
+  private leaveSlab(n: number): boolean {
+    const len = this.pos - this.start;
+    const scratch = this.scratch;
+    if (len + n > scratch.length) return false;
+    scratch.set(new Uint8Array(this.bytes.buffer, this.start, len));
+    this.bytes = scratch;
+    this.view = this.scratchView;
+    this.pos = len;
+    this.start = 0;
+    return true;
   }
 
   /**
@@ -267,7 +316,7 @@ export class Sink implements SpillContext {
    */
   append(src: Uint8Array): void {
     const n = src.length;
-    if (this.pos + n <= this.bytes.length) {
+    if (this.pos + n <= this.bytes.length || (this.bytes === this.slab && this.leaveSlab(n))) {
       this.bytes.set(src, this.pos);
       this.pos += n;
       return;
@@ -290,12 +339,22 @@ export class Sink implements SpillContext {
    * spill. Call {@link commit} with the bytes written.
    */
   reserveDirect(n: number): { target: Uint8Array; offset: number } {
+    if (this.bytes === this.slab && n <= this.scratch.length >>> 1 && this.leaveSlab(0)) {
+      // small for the scratch, only large for the slab: written in the scratch, as without the slab
+      if (this.pos + n > this.bytes.length) this.grow(n);
+      return { target: this.bytes, offset: this.pos };
+    }
     const spill = this.flush();
     return spill.reserve(n) ?? this.overflow().reserve(n)!;
   }
 
   /** Records `n` bytes written into the target of {@link reserveDirect}. */
-  commit(_target: Uint8Array, n: number): void {
+  commit(target: Uint8Array, n: number): void {
+    if (target === this.bytes) {
+      // the sink's own buffer (a pooled call's): a spill's target never is (a chunk's is the whole chunk, not the tail `bytes` is)
+      this.pos += n;
+      return;
+    }
     const spill = this.spill!;
     spill.commit(n);
     this.resume(spill, 0);
@@ -313,13 +372,33 @@ export class Sink implements SpillContext {
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
   finish(): Uint8Array<ArrayBuffer> {
-    if (this.spill === null) return this.pool && this.pos <= POOL_MAX_RESULT_BYTES ? this.pooled(this.pos) : this.bytes.slice(0, this.pos);
-    return this.flush().result();
+    if (this.spill !== null) return this.flush().result();
+    const start = this.start;
+    const n = this.pos - start;
+    if (n > POOL_MAX_RESULT_BYTES || !this.pool) return this.bytes.slice(start, this.pos);
+    if (this.bytes !== this.slab) return this.pooled(n);
+    // written in the slab: a view, no copy; the next result starts after it, 8-byte aligned
+    this.slabPos = (this.pos + 7) & ~7;
+    return new Uint8Array(this.bytes.buffer, start, n); // not subarray(): its species lookup costs ~0.3 µs on Node 20
+  }
+
+  /**
+   * The `n` bytes at the start of the scratch (a call that left the slab
+   * for the scratch), copied into the slab: a view, no allocation (a new
+   * slab when this one has no room).
+   */
+  private pooled(n: number): Uint8Array<ArrayBuffer> {
+    let slab = this.slab;
+    if (slab === null || this.slabPos + n > slab.length) slab = this.newSlab();
+    const at = this.slabPos;
+    slab.set(new Uint8Array(this.bytes.buffer, 0, n), at);
+    this.slabPos = (at + n + 7) & ~7;
+    return new Uint8Array(slab.buffer, at, n);
   }
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (this.spill === null) return [this.bytes.slice(0, this.pos)];
+    if (this.spill === null) return [this.bytes.slice(this.start, this.pos)];
     return this.flush().chunks();
   }
 
@@ -331,8 +410,8 @@ export class Sink implements SpillContext {
     let parts: Uint8Array[];
     let total: number;
     if (this.spill === null) {
-      parts = [this.bytes.subarray(0, this.pos)];
-      total = this.pos;
+      parts = [this.bytes.subarray(this.start, this.pos)];
+      total = this.pos - this.start;
     } else {
       const spill = this.flush();
       parts = spill.parts();
@@ -347,35 +426,19 @@ export class Sink implements SpillContext {
     return total;
   }
 
-  /**
-   * The `n` bytes at the start of the scratch, copied into the shared slab:
-   * a view, no allocation (a new slab when this one is full, or was
-   * detached by a transfer of a result's buffer: its length is then 0).
-   */
-  private pooled(n: number): Uint8Array<ArrayBuffer> {
-    let slab = this.slab;
-    let at = this.slabPos;
-    if (slab === null || at + n > slab.length) {
-      slab = this.slab = new Uint8Array(POOL_SLAB_BYTES);
-      at = 0;
-    }
-    const src = this.bytes;
-    if (n <= 64) for (let i = 0; i < n; i++) slab[at + i] = src[i]!;
-    else slab.set(new Uint8Array(src.buffer, src.byteOffset, n), at);
-    this.slabPos = (at + n + 7) & ~7; // 8-byte aligned starts
-    return new Uint8Array(slab.buffer, at, n); // not subarray(): its species lookup costs ~0.3 µs on Node 20
-  }
-
   // ---- the spill (slow paths) ----
 
   /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
   private flush(): Spill {
-    let spill = this.spill ?? (this.spill = this.plan.open(this.pos, this));
-    const n = this.pos;
+    const start = this.start;
+    const n = this.pos - start;
+    let spill = this.spill ?? (this.spill = this.plan.open(n, this));
     if (n !== 0) {
-      if (!spill.take(this.bytes, n)) (spill = this.overflow()).take(this.bytes, n);
-      this.pos = 0;
+      // from the pool's slab: its part of this call (spills copy what they take, so none keeps the slab)
+      const bytes = start === 0 ? this.bytes : new Uint8Array(this.bytes.buffer, start, n);
+      if (!spill.take(bytes, n)) (spill = this.overflow()).take(bytes, n);
     }
+    this.pos = this.start = 0;
     return spill;
   }
 

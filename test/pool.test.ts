@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { decode, Encoder } from "../src/index.ts";
 import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
+import { withSpill } from "./_support/spill.ts";
 
 // the hazards poolResults documents, each measured here (these tests run on Node, where pooling is on)
 describe("poolResults: what a pooled result carries", () => {
@@ -56,5 +57,79 @@ describe("poolResults: what a pooled result carries", () => {
     const results = values.map((v) => encoder.encode(v));
     expect(new Set(results.map((r) => r.buffer)).size).toBeGreaterThan(10);
     for (let i = 0; i < values.length; i++) expect(hex(results[i]!)).toBe(hex(plain.encode(values[i])));
+  });
+});
+
+// pooled calls write straight into the slab: a call that outgrows it moves to the scratch or a spill
+describe("poolResults: results written in the slab", () => {
+  const bytesOf = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7) & 0xff);
+  /** Values of every size around the slab's, the scratch's and the spill's limits, small ones in between. */
+  const values = (): unknown[] => {
+    const out: unknown[] = [];
+    const large = [
+      "x".repeat(1400), // a worst case past a nearly full slab's free part: leaves it, still pooled
+      "é".repeat(3000), // a long string, large for the slab only: written in the scratch
+      bytesOf(4000), // a binary past the slab's free part
+      Array.from({ length: 3000 }, (_, i) => i * 1000), // past the slab: a result of its own
+      { big: "z".repeat(300_000) }, // past the default scratch: spills
+      bytesOf(600_000), // a referenced binary in the spill
+    ];
+    for (let i = 0; i < 24; i++) {
+      out.push({ i, s: "y".repeat(i * 37 % 500) }, [i, -i, i / 3]);
+      out.push(large[i % large.length]);
+    }
+    return out;
+  };
+
+  for (const [name, options] of [
+    ["default scratch", {}],
+    ["64 B scratch", { initialBufferSize: 64 }],
+    ["1 KiB scratch, chunks", withSpill("chunks", { initialBufferSize: 1024 })],
+    ["default scratch, chunks", withSpill("chunks")],
+  ] as const) {
+    test(`every result is right, and earlier pooled results stay unchanged (${name})`, () => {
+      const encoder = new Encoder({ ...options, poolResults: true });
+      const plain = new Encoder();
+      const kept: { r: Uint8Array; hex: string }[] = [];
+      for (const v of values()) {
+        const r = encoder.encode(v);
+        const expected = hex(plain.encode(v));
+        expect(hex(r)).toBe(expected);
+        if (r.length <= POOL_MAX_RESULT_BYTES) expect(r.buffer.byteLength).toBe(POOL_SLAB_BYTES);
+        else expect(r.buffer.byteLength).toBe(r.length);
+        kept.push({ r, hex: expected });
+      }
+      for (const { r, hex: h } of kept) expect(hex(r)).toBe(h);
+    });
+  }
+
+  test("a small result whose worst case outgrows the slab's free part is still pooled, in the same slab", () => {
+    const plain = new Encoder();
+    // up to 4205 and 9005 bytes for the string: the scratch's part, not the slab's
+    for (const v of ["x".repeat(1400), "a".repeat(3000)]) {
+      const encoder = new Encoder({ poolResults: true });
+      // 3 x (4003 B, 8-aligned 4008) + 256: the next result starts 4104 bytes before the slab's end
+      const fill = [bytesOf(4000), bytesOf(4000), bytesOf(4000), bytesOf(253)].map((b) => encoder.encode(b));
+      expect(fill.at(-1)!.byteOffset + 256).toBe(POOL_SLAB_BYTES - 4104);
+      const r = encoder.encode(v);
+      expect(hex(r)).toBe(hex(plain.encode(v)));
+      expect(r.buffer).toBe(fill[0]!.buffer);
+      for (let i = 0; i < fill.length; i++) expect(hex(fill[i]!)).toBe(hex(plain.encode(bytesOf(i < 3 ? 4000 : 253))));
+    }
+  });
+
+  test("encodeInto, encodeChunks and encodeSharedRef of a pooled encoder write the call's bytes only", () => {
+    const encoder = new Encoder({ poolResults: true });
+    const plain = new Encoder();
+    const first = encoder.encode({ first: 1 }); // the slab's free part no longer starts at 0
+    for (const v of [{ a: [1, 2, 3] }, "x".repeat(5000), bytesOf(300_000)]) {
+      const target = new Uint8Array(400_000);
+      const n = encoder.encodeInto(v, target, 3);
+      expect(hex(target.subarray(3, 3 + n))).toBe(hex(plain.encode(v)));
+      const chunks = encoder.encodeChunks(v);
+      expect(hex(Uint8Array.from(chunks.flatMap((c) => [...c])))).toBe(hex(plain.encode(v)));
+      expect(hex(encoder.encodeSharedRef(v))).toBe(hex(plain.encode(v)));
+    }
+    expect(decode(first)).toEqual({ first: 1 });
   });
 });
