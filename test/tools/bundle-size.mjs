@@ -50,9 +50,11 @@ export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
  * pooled results, the options cache) and the strict checks. It was
  * 15,365 B before the encoder was split by concern and made to classify
  * values with kind.ts (shared with sizes, value paths, the stream encoder
- * and the mini entry): 15,614 B after.
+ * and the mini entry): 15,614 B after. Writing pooled results straight
+ * into their slab (5-11% faster pooled small messages on Node and Deno)
+ * added about 230 B: 15,879 B.
  */
-export const BUDGET_GZIP = 15800;
+export const BUDGET_GZIP = 16000;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 
