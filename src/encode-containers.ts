@@ -11,7 +11,7 @@
  * @module
  */
 
-import { changedAt, cycle, EncodeError, invalidCount, outOfStack, tooDeepAt, tooLong, unreadable, unsupportedAt } from "./errors.ts";
+import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "./errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./encode-extensions.ts";
 import type { EncodeOptions } from "./encode-options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./encode-scalars.ts";
@@ -231,7 +231,7 @@ export class ValueWriter implements ExtensionWriter {
 
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
   writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n >>> 0 !== n) throw badCount(n, what);
+    if (n >>> 0 !== n) throw badCount(what, n);
     const s = this.sink;
     if (s.pos + 5 > s.bytes.length) s.grow(5);
     s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
@@ -297,8 +297,3 @@ export function recordEntries(obj: Record<string, unknown>, keys: string[], sort
   return entries;
 }
 
-/** A count that is no length: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies). */
-export function badCount(n: number, what: string): EncodeError {
-  if (Number.isInteger(n) && n > 0) return tooLong(what, n);
-  return invalidCount(what, n);
-}

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badExtPayload, tooLong } from "./errors.ts";
+import { badCodecResult, badExtPayload, tooLong } from "./errors.ts";
 import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
 import { writeExt32Header, writeExtHeader } from "./format.ts";
 import { bytesOf } from "./input.ts";
@@ -52,7 +52,7 @@ export function encodeExtension(w: ExtensionWriter, value: unknown, depth: numbe
       if (data == null) continue;
       if (ext.type === WHOLE_CODEC) {
         // a codec of another kind: its tryToEncode gave an ExtData
-        if (!(data instanceof ExtData)) throw badExtPayload(NaN);
+        if (!(data instanceof ExtData)) throw badCodecResult(data);
         writeAnyExt(w, data.type, data.data);
       } else {
         writeAnyExt(w, ext.type, data);

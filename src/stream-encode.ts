@@ -13,9 +13,9 @@
  */
 
 import { Encoder, type EncodeOptions } from "./encode.ts";
-import { badCount, recordEntries, type ValueWriter } from "./encode-containers.ts";
+import { recordEntries, type ValueWriter } from "./encode-containers.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
-import { changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
+import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
 import { extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "./kind.ts";
 import { DEFAULT_MAX_DEPTH } from "./limits.ts";
@@ -378,7 +378,7 @@ class ChunkedEncoder {
 
   /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items, its count checked as the core checks it. */
   private writeHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n >>> 0 !== n) throw badCount(n, what);
+    if (n >>> 0 !== n) throw badCount(what, n);
     this.write(HEADER.slice(0, writeContainerHeader(HEADER, 0, n, fix, code16)));
   }
 

@@ -406,3 +406,21 @@ describe("Encoder.encodeInto and encodeChunks", () => {
     for (let i = 0; i < 1000; i++) expect(decoder.decode(encoder.encode({ i, s: "x".repeat(i % 70) }))).toEqual({ i, s: "x".repeat(i % 70) });
   });
 });
+
+describe("a codec object whose tryToEncode returns something else than an ExtData", () => {
+  test("is INVALID_EXT naming what it returned, in the main entry as in mini", async () => {
+    const { encode: miniEncode } = await import("../src/mini.ts");
+    const extensionCodec = { tryToEncode: () => new Uint8Array([1]), decode: () => null };
+    for (const run of [() => encode({ a: 1 }, { extensionCodec }), () => miniEncode({ a: 1 }, { extensionCodec })]) {
+      let error: unknown;
+      try {
+        run();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(EncodeError);
+      expect((error as EncodeError).code).toBe("INVALID_EXT");
+      expect((error as EncodeError).message).toMatch(/tryToEncode returned .*not an ExtData or null/);
+    }
+  });
+});
