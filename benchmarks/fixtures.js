@@ -356,3 +356,47 @@ export function wideMap(n, seed = 10) {
   for (const [k, v] of Object.entries(out)) if (v instanceof Uint8Array) flat[k] = v;
   return flat;
 }
+
+/**
+ * String-rich records whose strings are built as programs build them
+ * (template literals, `+`, `repeat`) from shared pieces, so in V8 and JSC
+ * they are ropes, not flat strings as `JSON.parse` would give: a title, a
+ * URL, a body of 1-12 sentences from a shared pool (~70-1,900 characters),
+ * a divider and two tags per record. Seeded.
+ * @param {number} n @param {number} [seed]
+ */
+export function ropeRecords(n, seed = 7) {
+  const r = rng(seed);
+  const word = () => ROPE_WORDS[(r() * ROPE_WORDS.length) | 0];
+  // the shared pieces: flat sentences of 8-24 words
+  const pool = [];
+  for (let i = 0; i < 64; i++) {
+    const words = [];
+    for (let w = 8 + ((r() * 17) | 0); w > 0; w--) words.push(word());
+    pool.push(words.join(" ") + ".");
+  }
+  const sentence = () => pool[(r() * pool.length) | 0];
+  const a = new Array(n);
+  for (let i = 0; i < n; i++) {
+    let body = sentence();
+    for (let k = (r() * 12) | 0; k > 0; k--) body = `${body} ${sentence()}`;
+    a[i] = {
+      id: i + 1,
+      title: `${word()} ${word()} ${word()} #${i + 1}`,
+      url: "https://example.com/posts/" + (i + 1) + "/" + word() + "-" + word(),
+      body,
+      divider: "=-".repeat(8 + ((r() * 40) | 0)),
+      tags: [word() + "-" + word(), `${word()}:${(r() * 1000) | 0}`],
+      score: r() * 100,
+    };
+  }
+  return a;
+}
+const ROPE_WORDS = "alpha beta gamma delta epsilon river stone cloud forest market window garden silver orange engine server client buffer packet stream record vector matrix signal order invoice payment account".split(" ");
+
+/** Rope records whose encoding is about `bytes` long (sized from a sample, then built afresh). @param {number} bytes @param {(v: unknown) => number} sizeOf */
+export function ropeRecordsOfSize(bytes, sizeOf) {
+  const sample = ropeRecords(512);
+  const per = (sizeOf(sample) - 5) / sample.length;
+  return ropeRecords(Math.max(1, Math.round((bytes - 5) / per)));
+}
