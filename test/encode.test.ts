@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec, type ExtensionCodecType } from "../src/index.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
 
@@ -410,7 +410,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
 describe("a codec object whose tryToEncode returns something else than an ExtData", () => {
   test("is INVALID_EXT naming what it returned, in the main entry as in mini", async () => {
     const { encode: miniEncode } = await import("../src/mini.ts");
-    const extensionCodec = { tryToEncode: () => new Uint8Array([1]), decode: () => null };
+    const extensionCodec = { tryToEncode: () => new Uint8Array([1]), decode: () => null } as unknown as ExtensionCodecType<undefined>;
     for (const run of [() => encode({ a: 1 }, { extensionCodec }), () => miniEncode({ a: 1 }, { extensionCodec })]) {
       let error: unknown;
       try {
