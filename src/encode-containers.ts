@@ -15,7 +15,7 @@ import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreada
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./encode-extensions.ts";
 import type { EncodeOptions } from "./encode-options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./encode-scalars.ts";
-import { encodeString } from "./encode-strings.ts";
+import { encodeKey, encodeString } from "./encode-strings.ts";
 import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "./extensions.ts";
 import { writeContainerHeader } from "./format.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "./kind.ts";
@@ -180,7 +180,7 @@ export class ValueWriter implements ExtensionWriter {
     if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
       if (i === n || key !== keys[i]) break;
       const value = obj[key];
-      encodeString(this.sink, key);
+      encodeKey(this.sink, key);
       if (typeof value === "number") this.encodeNumber(value);
       else if (typeof value === "string") encodeString(this.sink, value);
       else this.encodeValue(value, depth + 1);
@@ -189,7 +189,7 @@ export class ValueWriter implements ExtensionWriter {
     for (; i < n; i++) {
       const key = keys[i]!;
       const value = obj[key];
-      encodeString(this.sink, key);
+      encodeKey(this.sink, key);
       if (typeof value === "number") this.encodeNumber(value);
       else if (typeof value === "string") encodeString(this.sink, value);
       else this.encodeValue(value, depth + 1);
@@ -201,7 +201,7 @@ export class ValueWriter implements ExtensionWriter {
     const n = entries.length;
     this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
     for (let i = 0; i < n; i += 2) {
-      encodeString(this.sink, entries[i] as string);
+      encodeKey(this.sink, entries[i] as string);
       this.encodeValue(entries[i + 1], depth + 1);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DecodeError } from "../src/index.ts";
+import { DecodeError, encode } from "../src/index.ts";
 import { DECODE_JS_MAX_BYTES, decodeUtf8, utf8Length, writeUtf8 } from "../src/utf8.ts";
 import { forSeeds, string } from "./_support/arbitrary.ts";
 
@@ -63,6 +63,26 @@ describe("utf8: the JS encoder agrees with TextEncoder", () => {
       const end = writeUtf8(out, 0, s);
       expect([...out.subarray(0, end)]).toEqual([...expected]);
       expect(utf8Length(s)).toBe(expected.length);
+    });
+  });
+});
+
+describe("utf8: property names take their own loop and come out as string values do", () => {
+  test("names of every length around the fixstr limit, with non-ASCII units anywhere", () => {
+    forSeeds(3000, (r) => {
+      let key = string(r, 40);
+      if (r.bool(0.5)) {
+        const at = r.int(0, key.length);
+        const unit = r.pick(["é", "Ж", "東", "\u{1f642}", String.fromCharCode(r.int(0xd800, 0xdfff))]);
+        key = key.slice(0, at) + unit + key.slice(at);
+      }
+      const value = r.pick(["v", 1, null]);
+      const utf8 = new TextEncoder().encode(key);
+      const header = utf8.length < 32 ? [0xa0 | utf8.length] : utf8.length < 256 ? [0xd9, utf8.length] : [0xda, utf8.length >> 8, utf8.length & 0xff];
+      const expected = [0x81, ...header, ...utf8, ...encode(value)];
+      const label = JSON.stringify(key);
+      expect([...encode({ [key]: value })], label).toEqual(expected);
+      expect([...encode({ [key]: value }, { sortKeys: true })], label).toEqual(expected);
     });
   });
 });
