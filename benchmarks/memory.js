@@ -42,7 +42,8 @@ const args = parseCli({
   deno: "-A",
   options: {
     quick: "~1.3 MB of each kind of records and a 2 MiB binary (what the tests run)",
-    write: "also write results/memory-<runtime>.{json,md}",
+    large: "~400 MB of each kind of records instead of ~130 MB (about 4 GB of free memory, 3x the time)",
+    write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large)",
     json: "also print the report as one JSON line",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
@@ -50,6 +51,10 @@ const args = parseCli({
   examples: ["node benchmarks/memory.js --quick", "node benchmarks/memory.js 'records.*(msgpackr|@resizable/msgpack)$'"],
 });
 const QUICK = args.quick;
+const LARGE = args.options.large === true && !QUICK;
+/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick. */
+const RECORD_BYTES = QUICK ? 1.3e6 : LARGE ? 400e6 : 130e6;
+const RECORD_SUFFIX = LARGE ? "400m" : "130m";
 const SCRIPT = pathFromUrl(import.meta.url);
 const MiB = 1024 * 1024;
 
@@ -71,14 +76,14 @@ const LIBRARIES = /** @type {Record<string, { make: () => (v: any) => Uint8Array
 
 /** @type {Record<string, { what: string, build: () => unknown, binary: boolean }>} */
 const DATASETS = {
-  "records-130m": {
-    what: QUICK ? "~1.3 MB record array (--quick)" : "~130 MB record array",
-    build: () => recordsOfSize(QUICK ? 1.3e6 : 130e6, (v) => lib.encodedSize(v)),
+  [`records-${RECORD_SUFFIX}`]: {
+    what: QUICK ? "~1.3 MB record array (--quick)" : `~${RECORD_BYTES / 1e6} MB record array`,
+    build: () => recordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
-  "rope-records-130m": {
-    what: QUICK ? "~1.3 MB string-rich records, strings built as ropes (--quick)" : "~130 MB string-rich records, strings built as ropes",
-    build: () => ropeRecordsOfSize(QUICK ? 1.3e6 : 130e6, (v) => lib.encodedSize(v)),
+  [`rope-records-${RECORD_SUFFIX}`]: {
+    what: QUICK ? "~1.3 MB string-rich records, strings built as ropes (--quick)" : `~${RECORD_BYTES / 1e6} MB string-rich records, strings built as ropes`,
+    build: () => ropeRecordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
   "binary-200m": { what: QUICK ? "2 MiB Uint8Array (--quick)" : "200 MiB Uint8Array", build: () => blob(QUICK ? 2 * MiB : 200 * MiB), binary: true },
@@ -179,7 +184,7 @@ function consumeAll(v) {
 async function spawnCase(id) {
   const { spawnSync } = await import("node:child_process");
   const rt = runtimeName();
-  const extra = [`--child=${id}`, ...(QUICK ? ["--quick"] : [])];
+  const extra = [`--child=${id}`, ...(QUICK ? ["--quick"] : []), ...(LARGE ? ["--large"] : [])];
   const cmd =
     rt === "deno"
       ? [g.Deno.execPath(), ["run", "-A", "--v8-flags=--expose-gc", SCRIPT, ...extra]]
@@ -222,7 +227,7 @@ async function main() {
       );
     }
   }
-  const report = { benchmark: "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
+  const report = { benchmark: LARGE ? "memory-large" : "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
   await emitReport(report, markdown(report), args);
 }
 
