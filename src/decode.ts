@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ON_BUN } from "./engine.ts";
 import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
 import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
 import { toBytes, type DecodeInput } from "./input.ts";
@@ -26,6 +27,15 @@ const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] ==
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = new Uint8Array(0);
+
+/**
+ * Whether arrays read their float 64 items in their own loop rather than
+ * through `readValue`. In V8 each such read through `readValue` returns a
+ * new heap number; read in the loop, 1e6 doubles decoded 1.15x as fast on
+ * Node 20 and 2.3x on Deno 2.9 (round-robin, one process). On Bun it
+ * halved their speed, so Bun keeps `readValue`.
+ */
+const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
 
 /** {@link decodeAt}'s way into the decoder, set by the class. */
 let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
@@ -423,7 +433,17 @@ export class Decoder<ContextType = undefined> {
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
     if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const arr = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) arr[i] = this.readValue(depth + 1);
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      // a float 64 item is read here: through readValue it would come back as a new heap number
+      const p = this.pos;
+      if (FLOAT64_IN_ARRAY_LOOP && b[p] === 0xcb && p + 9 <= this.end) {
+        this.pos = p + 9;
+        arr[i] = this.readFloat64(p + 1);
+      } else {
+        arr[i] = this.readValue(depth + 1);
+      }
+    }
     return arr;
   }
 

@@ -183,3 +183,26 @@ describe("decodeMulti()", () => {
     expect([...decodeMulti(new Uint8Array(0))]).toEqual([]);
   });
 });
+
+describe("decode: float 64 items of arrays", () => {
+  const floats = [0, -0, 1.5, -2.5e-12, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, NaN, Infinity, -Infinity, 0.1, 2 ** 53 + 2];
+
+  test("every value comes back exactly, between items of other kinds and in nested arrays", () => {
+    const value = [...floats, "x", floats, 7, { f: floats }, [[0.25, -0.5]], null, 1e300];
+    const bytes = encode(value);
+    expect(bytes.filter((b) => b === 0xcb).length).toBeGreaterThanOrEqual(floats.length * 3);
+    const back = decode(bytes) as unknown[];
+    expect(back).toEqual(value);
+    expect(Object.is((back as number[])[1], -0)).toBe(true);
+  });
+
+  test("an array cut inside a float 64 item is TRUNCATED at that item, whatever the cut", () => {
+    const bytes = encode([1.5, 2.5, 3.5]);
+    expect(bytes[10]).toBe(0xcb); // 0x93, then 9 bytes per item: the second starts at 10
+    for (let cut = 11; cut < 19; cut++) {
+      const e = decodeFailure(bytes.subarray(0, cut));
+      expect(e.code, `cut at ${cut}`).toBe("TRUNCATED");
+      expect(e.offset, `cut at ${cut}`).toBe(10);
+    }
+  });
+});
