@@ -1,9 +1,9 @@
 // Memory benchmark: peak RSS over the baseline of each library encoding a
-// ~130 MB record array, ~130 MB of string-rich records whose strings are
-// ropes (built by concatenation) and a 200 MiB binary value, each (library,
-// data set) in a fresh process of the same runtime.
+// ~130 MB record array (~400 MB with --large), as many string-rich records
+// whose strings are ropes (built by concatenation) and a 200 MiB binary
+// value, each (library, data set) in a fresh process of the same runtime.
 //
-//   node benchmarks/memory.js [--quick] [--write] [--json] [FILTER...]
+//   node benchmarks/memory.js [--quick] [--large] [--write] [--json] [FILTER...]
 //   bun benchmarks/memory.js
 //   deno run -A benchmarks/memory.js
 //
@@ -52,9 +52,11 @@ const args = parseCli({
 });
 const QUICK = args.quick;
 const LARGE = args.options.large === true && !QUICK;
-/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick. */
+/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick (--quick keeps the "130m" names). */
 const RECORD_BYTES = QUICK ? 1.3e6 : LARGE ? 400e6 : 130e6;
 const RECORD_SUFFIX = LARGE ? "400m" : "130m";
+const RECORD_SIZE = `~${RECORD_BYTES / 1e6} MB`;
+const QUICK_NOTE = QUICK ? " (--quick)" : "";
 const SCRIPT = pathFromUrl(import.meta.url);
 const MiB = 1024 * 1024;
 
@@ -77,12 +79,12 @@ const LIBRARIES = /** @type {Record<string, { make: () => (v: any) => Uint8Array
 /** @type {Record<string, { what: string, build: () => unknown, binary: boolean }>} */
 const DATASETS = {
   [`records-${RECORD_SUFFIX}`]: {
-    what: QUICK ? "~1.3 MB record array (--quick)" : `~${RECORD_BYTES / 1e6} MB record array`,
+    what: `${RECORD_SIZE} record array${QUICK_NOTE}`,
     build: () => recordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
   [`rope-records-${RECORD_SUFFIX}`]: {
-    what: QUICK ? "~1.3 MB string-rich records, strings built as ropes (--quick)" : `~${RECORD_BYTES / 1e6} MB string-rich records, strings built as ropes`,
+    what: `${RECORD_SIZE} string-rich records, strings built as ropes${QUICK_NOTE}`,
     build: () => ropeRecordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
