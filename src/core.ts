@@ -9,9 +9,9 @@
  * @module
  */
 
-export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode.ts";
-export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode.ts";
-export type { DecodeInput } from "./input.ts";
+export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode/encoder.ts";
+export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
+export type { DecodeInput } from "./shared/input.ts";
 export {
   ExtData,
   ExtensionCodec,
@@ -19,7 +19,7 @@ export {
   type ExtensionCodecType,
   type ExtensionDecoderType,
   type ExtensionEncoderType,
-} from "./extensions.ts";
+} from "./format/extensions.ts";
 export {
   decodeTimestampExtension,
   decodeTimestampToTimeSpec,
@@ -28,6 +28,6 @@ export {
   encodeTimestampExtension,
   EXT_TIMESTAMP,
   type TimeSpec,
-} from "./timestamp.ts";
-export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./errors.ts";
-export { estimateSize } from "./size.ts";
+} from "./format/timestamp.ts";
+export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./shared/errors.ts";
+export { estimateSize } from "./encode/size.ts";

@@ -18,5 +18,5 @@
 // everything in core.ts, with the Decoder that adds the stream methods (an
 // explicit export wins over the star export), and the stream decoders
 export * from "./core.ts";
-export { decodeArrayStream, decodeAsync, decodeMultiStream } from "./stream-decode.ts";
-export { Decoder } from "./stream-decoder.ts";
+export { decodeArrayStream, decodeAsync, decodeMultiStream } from "./stream/decode.ts";
+export { Decoder } from "./stream/decoder.ts";

@@ -11,4 +11,4 @@
  * @module
  */
 
-export { extensionDecoders, extensionEncoders, type ExtensionEntry } from "./extensions.ts";
+export { extensionDecoders, extensionEncoders, type ExtensionEntry } from "./format/extensions.ts";

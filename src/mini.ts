@@ -18,8 +18,8 @@
  * @module
  */
 
-export { encode, type MiniEncodeOptions as EncodeOptions } from "./mini-encode.ts";
-export { decode } from "./mini-decode.ts";
-export type { DecodeOptions, Int64Mode } from "./decode-options.ts";
-export { ExtData, ExtensionCodec, type Extension } from "./extensions.ts";
-export { DecodeError, EncodeError, type DecodeErrorCode, type EncodeErrorCode } from "./errors.ts";
+export { encode, type MiniEncodeOptions as EncodeOptions } from "./mini/encode.ts";
+export { decode } from "./mini/decode.ts";
+export type { DecodeOptions, Int64Mode } from "./decode/options.ts";
+export { ExtData, ExtensionCodec, type Extension } from "./format/extensions.ts";
+export { DecodeError, EncodeError, type DecodeErrorCode, type EncodeErrorCode } from "./shared/errors.ts";

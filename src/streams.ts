@@ -27,12 +27,12 @@ export {
   type ReadableStreamLike,
   type StreamDecodeOptions,
   type StreamStats,
-} from "./stream-decode.ts";
-export { DecoderStream } from "./stream-transform.ts";
+} from "./stream/decode.ts";
+export { DecoderStream } from "./stream/transform.ts";
 export {
   EncoderStream,
   encodeIterable,
   encodeToReadableStream,
   encodeToStream,
   type StreamEncodeOptions,
-} from "./stream-encode.ts";
+} from "./stream/encode.ts";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
-import { decodeAt } from "../src/decode.ts";
+import { decodeAt } from "../src/decode/decoder.ts";
 import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";

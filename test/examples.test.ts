@@ -81,7 +81,7 @@ function fromMarkdown(path: string): Example[] {
   return fences(readFileSync(join(ROOT, path), "utf8")).map((f) => ({ name: `${path}:${f.line} (${f.lang || "no language"})`, lang: f.lang, code: f.code }));
 }
 
-const files = readdirSync(join(ROOT, "src")).filter((f) => f.endsWith(".ts"));
+const files = (readdirSync(join(ROOT, "src"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
 const all = [...files.flatMap(fromJsDoc), ...fromMarkdown("README.md")];
 const runnable = all.filter((e) => RUN_AS[e.lang] !== "skip");
 

@@ -1,11 +1,11 @@
-// The first-byte table of src/format.ts against every reader, for all 256
+// The first-byte table of src/format/forms.ts against every reader, for all 256
 // first bytes: the Decoder (whose fast paths for the fix forms and the
 // commonest numbers come before the table), the mini decoder, the stream
 // scanner and the array-header reader of decodeArrayStream read the kind,
 // the header length and the errors the table says, so none of them can
 // drift from it.
 import { describe, expect, test } from "vitest";
-import { decodeAt, Decoder } from "../src/decode.ts";
+import { decodeAt, Decoder } from "../src/decode/decoder.ts";
 import { DecodeError, ExtData } from "../src/index.ts";
 import {
   FIRST_BYTE,
@@ -25,11 +25,11 @@ import {
   WIRE_UINT,
   wireKindOf,
   lengthFieldOf,
-} from "../src/format.ts";
+} from "../src/format/forms.ts";
 import * as mini from "../src/mini.ts";
-import { createStreamStats } from "../src/stream-queue.ts";
-import { readArrayHeader } from "../src/stream-reader.ts";
-import { BAD, INCOMPLETE, ValueScanner } from "../src/stream-scanner.ts";
+import { createStreamStats } from "../src/stream/queue.ts";
+import { readArrayHeader } from "../src/stream/reader.ts";
+import { BAD, INCOMPLETE, ValueScanner } from "../src/stream/scanner.ts";
 
 /** The length a message built by {@link message} declares in a length field. */
 const DECLARED = 3;

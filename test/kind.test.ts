@@ -16,8 +16,8 @@ import {
   KIND_UNSUPPORTED,
   kindOf,
   type Kind,
-} from "../src/kind.ts";
-import { sizeUpTo } from "../src/size.ts";
+} from "../src/format/kind.ts";
+import { sizeUpTo } from "../src/encode/size.ts";
 import { encodeIterable } from "../src/streams.ts";
 import { concat, sameBytes } from "./_support/streams.ts";
 
@@ -26,7 +26,7 @@ class Point {
   y = "two";
 }
 
-/** The first bytes each kind may start with (the header forms of format.ts). */
+/** The first bytes each kind may start with (the header forms of (forms.ts)). */
 const FIRST_BYTES: Record<number, (b: number) => boolean> = {
   [KIND_NIL]: (b) => b === 0xc0,
   [KIND_BOOLEAN]: (b) => b === 0xc2 || b === 0xc3,

@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { decode, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
-import { OptionsCache } from "../src/options-cache.ts";
+import { OptionsCache } from "../src/shared/options-cache.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** An OptionsCache whose coders are numbered, and the options each was made from. */

@@ -2,7 +2,7 @@ import * as msgpackJs from "@msgpack/msgpack";
 import { Packr, Unpackr } from "msgpackr";
 import { describe, expect, test } from "vitest";
 import { decode, encode, encodedSize, Encoder } from "../src/index.ts";
-import { DEFAULT_SCRATCH_BYTES } from "../src/sink.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/encode/sink.ts";
 import { forSeeds, hex, value } from "./_support/arbitrary.ts";
 import { STRATEGIES, withSpill } from "./_support/spill.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { decode, encode, Encoder } from "../src/index.ts";
-import { readWithoutFlattening, ROPE_COPY_AFTER_BYTES, ROPE_COPY_MAX_CHARS, ROPE_COPY_MIN_CHARS } from "../src/rope.ts";
+import { readWithoutFlattening, ROPE_COPY_AFTER_BYTES, ROPE_COPY_MAX_CHARS, ROPE_COPY_MIN_CHARS } from "../src/encode/rope.ts";
 import { STRATEGIES, withSpill } from "./_support/spill.ts";
 
 /** A flat copy of `s`, as `JSON.parse` would give it. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { decode, encode, Encoder, ExtensionCodec } from "../src/index.ts";
-import { RETAIN_MAX_BYTES } from "../src/sink.ts";
+import { RETAIN_MAX_BYTES } from "../src/encode/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
 
@@ -181,7 +181,7 @@ describe("sink: growth", () => {
     try {
       vi.resetModules();
       // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
-      const utf8 = await import("../src/utf8.ts?chromium");
+      const utf8 = await import("../src/format/utf8.ts?chromium");
       expect(utf8.ENCODE_INTO_RESIZABLE).toBe(false);
       // @ts-expect-error as above
       const fresh = await import("../src/index.ts?chromium");
@@ -205,7 +205,7 @@ describe("sink: growth", () => {
       // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
       const fresh = await import("../src/index.ts?no-resize");
       // @ts-expect-error as above
-      const engine = await import("../src/engine.ts?no-resize");
+      const engine = await import("../src/shared/engine.ts?no-resize");
       expect(engine.CAN_RESIZE).toBe(false);
       const bytes = new fresh.Encoder().encode(value);
       expect(hex(bytes)).toBe(expected);

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { decode, encode, encodedSize, EncodeError, Encoder, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
-import { DEFAULT_SCRATCH_BYTES } from "../src/sink.ts";
-import { ESTIMATE_BUDGET, estimateStoreSize } from "../src/size.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/encode/sink.ts";
+import { ESTIMATE_BUDGET, estimateStoreSize } from "../src/encode/size.ts";
 
 describe("encodedSize()", () => {
   test("is exact for every type and option", () => {

@@ -1,6 +1,6 @@
 // Drop-in compatibility of the stream API with @msgpack/msgpack 3.x: the
 // stream functions and the Decoder's stream methods from the main entry
-// (src/index.ts, src/stream-decoder.ts), a program written for
+// (src/index.ts, src/stream/decoder.ts), a program written for
 // @msgpack/msgpack run against both libraries, the error classes, and
 // tree-shaking (bundles that don't use streams leave them out).
 import { Readable } from "node:stream";
@@ -9,7 +9,7 @@ import * as msgpack from "@msgpack/msgpack";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import * as core from "../src/core.ts";
-import { Decoder as CoreDecoder } from "../src/decode.ts";
+import { Decoder as CoreDecoder } from "../src/decode/decoder.ts";
 import * as ours from "../src/index.ts";
 
 type Lib = Pick<typeof msgpack, "encode" | "decodeAsync" | "decodeArrayStream" | "decodeMultiStream"> & { Decoder: new () => DecoderLike };

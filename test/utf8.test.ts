@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DecodeError, encode } from "../src/index.ts";
-import { DECODE_JS_MAX_BYTES, decodeUtf8, utf8Length, writeUtf8 } from "../src/utf8.ts";
+import { DECODE_JS_MAX_BYTES, decodeUtf8, utf8Length, writeUtf8 } from "../src/format/utf8.ts";
 import { forSeeds, string } from "./_support/arbitrary.ts";
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -22,7 +22,7 @@ export const SPILL_PLAN = Symbol.for("@resizable/msgpack/spill-plan");
 /**
  * A spill into one plain buffer grown by copying (doubling), with no
  * referenced binaries: every byte is copied in. It follows the encoder's
- * Spill interface (src/spill.ts).
+ * Spill interface (src/encode/spill.ts).
  */
 class PlainSpill {
   /** @param {number} size initial size @param {number} ceiling largest size (the encoder's maxByteLength) */

@@ -23,13 +23,13 @@ const BROWSER = join(ROOT, "dist/browser");
  * The mini entry's ceiling, for both its ESM and its IIFE bundle: its
  * measured size plus about 1% (6,872 B and 6,889 B gzip when set). The
  * mini entry is built on the main codec's format modules (kind.ts
- * classifies values, format.ts writes them, timestamp.ts, extensions.ts)
+ * classifies values, (forms.ts) writes them, timestamp.ts, extensions.ts)
  * and gives the main entry's bytes and error codes; it was 5,856 B before
  * that and cannot return to {@link MINI_TARGET_GZIP} without a second
  * copy of the format or dropping behaviour. Measured on the ESM bundle:
  * the shared writers (and Map entries read as the main encoder reads
  * them) cost about 480 B gzip over the private compact copy it had,
- * kind.ts about 50 B, the decoder's dispatch on format.ts's first-byte
+ * kind.ts about 50 B, the decoder's dispatch on forms.ts's first-byte
  * table (shared with the main decoder and the stream scanner) about 140 B
  * over its own arithmetic dispatch, the main entry's error codes for hostile
  * values (detached buffers, Proxies around Maps and Sets, lying sizes, bad

@@ -8,19 +8,19 @@
  * @module
  */
 
-import { ON_BUN } from "./engine.ts";
-import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "./extensions.ts";
-import { toBytes, type DecodeInput } from "./input.ts";
+import { ON_BUN } from "../shared/engine.ts";
+import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
+import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "./limits.ts";
-import { FIRST_BYTE, formName } from "./format.ts";
-import { OptionsCache } from "./options-cache.ts";
-import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
-import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { FIRST_BYTE, formName } from "../format/forms.ts";
+import { OptionsCache } from "../shared/options-cache.ts";
+import type { DecodeOptions, Int64Mode } from "./options.ts";
+import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
+import { decodeUtf8 } from "../format/utf8.ts";
 
-export type { DecodeOptions, DecoderOptions, Int64Mode } from "./decode-options.ts";
+export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

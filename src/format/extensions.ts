@@ -7,7 +7,7 @@
  * @module
  */
 
-import { badExtType, brand } from "./errors.ts";
+import { badExtType, brand } from "../shared/errors.ts";
 import { readTimestamp, writeTimestamp } from "./timestamp.ts";
 
 /**

@@ -3,7 +3,7 @@
  * encoder uses to size its store, and {@link sizeUpTo}, a bound walked only
  * up to a limit, with which the streaming encoder decides what to split.
  * (The exact size, `encodedSize`, is counted by the encoder itself:
- * encode.ts.) Values are sorted into kinds by kind.ts, as the encoder
+ * encoder.ts.) Values are sorted into kinds by kind.ts, as the encoder
  * sorts them.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
@@ -11,10 +11,10 @@
  * @module
  */
 
-import { detachedBinary } from "./errors.ts";
-import type { ExtData } from "./extensions.ts";
-import { bytesOf } from "./input.ts";
-import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind } from "./kind.ts";
+import { detachedBinary } from "../shared/errors.ts";
+import type { ExtData } from "../format/extensions.ts";
+import { bytesOf } from "../shared/input.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind } from "../format/kind.ts";
 
 /**
  * How many values the estimate may look at, in all. Long arrays and large

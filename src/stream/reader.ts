@@ -12,14 +12,14 @@
  * @module
  */
 
-import { decodeAt, Decoder } from "./decode.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "./errors.ts";
-import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "./format.ts";
-import { bytesOf } from "./input.ts";
-import { decodeLimits, decodeNesting, type DecodeLimits } from "./limits.ts";
-import type { ByteChunk, StreamDecodeOptions } from "./stream-decode.ts";
-import { ByteQueue, createStreamStats } from "./stream-queue.ts";
-import { BAD, INCOMPLETE, ValueScanner } from "./stream-scanner.ts";
+import { decodeAt, Decoder } from "../decode/decoder.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "../shared/errors.ts";
+import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
+import { bytesOf } from "../shared/input.ts";
+import { decodeLimits, decodeNesting, type DecodeLimits } from "../shared/limits.ts";
+import type { ByteChunk, StreamDecodeOptions } from "./decode.ts";
+import { ByteQueue, createStreamStats } from "./queue.ts";
+import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";
 
 /**
  * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results

@@ -1,7 +1,7 @@
 /**
  * The buffering under the stream decoders: the queue of received bytes
  * (the scanner that finds where a value split across chunks ends is in
- * src/stream-scanner.ts).
+ * src/stream/scanner.ts).
  *
  * Memory is bounded in bytes, whatever the chunking: a chunk is decoded in
  * place while it is the only one, and whatever of it is left when the

@@ -9,13 +9,13 @@
  * @module
  */
 
-import type { DecodeOptions, Int64Mode } from "./decode-options.ts";
-import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "./errors.ts";
-import { ExtData, extensionDecoders } from "./extensions.ts";
-import { FIRST_BYTE, readLength } from "./format.ts";
-import { toBytes, type DecodeInput } from "./input.ts";
-import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "./limits.ts";
-import { TIMESTAMP_TYPE, readTimestamp } from "./timestamp.ts";
+import type { DecodeOptions, Int64Mode } from "../decode/options.ts";
+import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { ExtData, extensionDecoders } from "../format/extensions.ts";
+import { FIRST_BYTE, readLength } from "../format/forms.ts";
+import { toBytes, type DecodeInput } from "../shared/input.ts";
+import { checkDecodeOptions, decodeNesting, DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 
 /** Strict, and keeps a leading U+FEFF: a string is exactly its bytes. */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

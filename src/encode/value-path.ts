@@ -6,7 +6,7 @@
  * @module
  */
 
-import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "./kind.ts";
+import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 
 /** What {@link findPath} found: the path of the value, and for a cycle the path of its first occurrence. */
 export interface Found {

@@ -2,8 +2,8 @@
  * The encoder: `encode()`, `encodedSize()` and the reusable
  * {@link Encoder}, which owns the sink (scratch, store, chunks) and starts
  * and finishes each call. The value is written by the walk in
- * encode-containers.ts (type dispatch by kind.ts, containers), with the
- * writers of encode-scalars.ts, encode-strings.ts and encode-extensions.ts:
+ * walk.ts (type dispatch by kind.ts, containers), with the
+ * writers of scalars.ts, strings.ts and ext-writer.ts:
  * headers and small values as plain indexed stores into the scratch, long
  * strings and binaries in bulk.
  *
@@ -12,18 +12,18 @@
  * @module
  */
 
-import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "./errors.ts";
-import { ValueWriter } from "./encode-containers.ts";
-import { startDepth } from "./encode-extensions.ts";
-import { checkEncodeOptions, type EncodeOptions } from "./encode-options.ts";
-import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./encode-strings.ts";
-import { OptionsCache } from "./options-cache.ts";
+import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "../shared/errors.ts";
+import { ValueWriter } from "./walk.ts";
+import { startDepth } from "./ext-writer.ts";
+import { checkEncodeOptions, type EncodeOptions } from "./options.ts";
+import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
+import { OptionsCache } from "../shared/options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
 import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
 import { estimateStoreSize } from "./size.ts";
-import { startsAscii } from "./utf8.ts";
+import { startsAscii } from "../format/utf8.ts";
 
-export type { EncodeOptions, EncoderOptions } from "./encode-options.ts";
+export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
 /**
  * Set while an encoder that only counts bytes (for `encodedSize`) is being

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { invalidEncodeOption } from "./errors.ts";
-import { ExtensionCodec, type ExtensionCodecType } from "./extensions.ts";
+import { invalidEncodeOption } from "../shared/errors.ts";
+import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { MAX_STORE_BYTES } from "./spill.ts";
 
 /**

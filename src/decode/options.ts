@@ -1,12 +1,12 @@
 /**
  * The options of the decoder: their types and documentation. They are
- * checked when a decoder is made (limits.ts `checkDecodeOptions`, shared
+ * checked when a decoder is made (shared/limits.ts `checkDecodeOptions`, shared
  * with the mini entry).
  *
  * @module
  */
 
-import type { ExtensionCodecType } from "./extensions.ts";
+import type { ExtensionCodecType } from "../format/extensions.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";

@@ -11,9 +11,9 @@
  * @module
  */
 
-import { Decoder as CoreDecoder } from "./decode.ts";
-import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./stream-decode.ts";
-import { checkStreamOptions, StreamReader } from "./stream-reader.ts";
+import { Decoder as CoreDecoder } from "../decode/decoder.ts";
+import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
+import { checkStreamOptions, StreamReader } from "./reader.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension

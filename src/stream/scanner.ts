@@ -1,6 +1,6 @@
 /**
  * The scanner under the stream decoders: it finds where a value split
- * across chunks ends, from the first-byte table of src/format.ts, so that
+ * across chunks ends, from the first-byte table of src/format/forms.ts, so that
  * the value is decoded once, when complete.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
@@ -8,10 +8,10 @@
  * @module
  */
 
-import type { DecodeOptions } from "./decode-options.ts";
-import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "./format.ts";
-import { decodeLimits, type DecodeLimits } from "./limits.ts";
-import type { StreamStats } from "./stream-queue.ts";
+import type { DecodeOptions } from "../decode/options.ts";
+import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
+import { decodeLimits, type DecodeLimits } from "../shared/limits.ts";
+import type { StreamStats } from "./queue.ts";
 
 /** {@link ValueScanner.scan}: the value is not complete yet. */
 export const INCOMPLETE = -1;

@@ -1,7 +1,7 @@
 /**
  * The encoder of `@resizable/msgpack/mini`: byte for byte the output of the
  * main `encode()`, built on the same format modules (values classified by
- * kind.ts, written by format.ts's writers and timestamp.ts). The output
+ * kind.ts, written by forms.ts's writers and timestamp.ts). The output
  * path is the main encoder's fallback: values are written into a plain
  * 16 KiB scratch buffer; a full scratch is kept as a chunk and a new one
  * started, large binaries become chunks as they are, and the chunks are
@@ -16,8 +16,8 @@
  * @module
  */
 
-import { concat } from "./concat.ts";
-import type { EncodeOptions } from "./encode-options.ts";
+import { concat } from "../encode/concat.ts";
+import type { EncodeOptions } from "../encode/options.ts";
 import {
   badCodecResult,
   badCount,
@@ -29,8 +29,8 @@ import {
   tooLong,
   unreadable,
   unsupportedType,
-} from "./errors.ts";
-import { checkExtType, ExtData, extensionEncoders, timestampFirst, WHOLE_CODEC } from "./extensions.ts";
+} from "../shared/errors.ts";
+import { checkExtType, ExtData, extensionEncoders, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import {
   strHeaderSize,
   writeArrayHeader,
@@ -43,12 +43,12 @@ import {
   writeMapHeader,
   writeNil,
   writeStrHeader,
-} from "./format.ts";
-import { bytesOf } from "./input.ts";
-import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOOLEAN, KIND_DATE, KIND_MAP, KIND_NIL, KIND_NUMBER, KIND_RECORD, KIND_SET, KIND_STRING, KIND_UNSUPPORTED, kindOf, objectKind } from "./kind.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { binaryBytes } from "./size.ts";
-import { writeTimestamp } from "./timestamp.ts";
+} from "../format/forms.ts";
+import { bytesOf } from "../shared/input.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOOLEAN, KIND_DATE, KIND_MAP, KIND_NIL, KIND_NUMBER, KIND_RECORD, KIND_SET, KIND_STRING, KIND_UNSUPPORTED, kindOf, objectKind } from "../format/kind.ts";
+import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { binaryBytes } from "../encode/size.ts";
+import { writeTimestamp } from "../format/timestamp.ts";
 
 /** Options of the mini {@link encode}: the main encoder's options that shape the output. */
 export type MiniEncodeOptions<ContextType = undefined> = Pick<

@@ -3,7 +3,7 @@
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
  * {@link decodeMultiStream}), with optional u32 big-endian length-prefixed
  * framing. The `DecoderStream` TransformStream is in
- * src/stream-transform.ts, so that the main entry, which imports this
+ * src/stream/transform.ts, so that the main entry, which imports this
  * module, never evaluates `extends TransformStream`.
  *
  * Every stream decoder reports what a whole-input decode of the same bytes
@@ -14,10 +14,10 @@
  *
  * Cost is linear in the bytes and memory bounded in bytes: a chunk is
  * decoded in place while it is alone; the start of a value split across
- * chunks is copied into one buffer the decoder owns (src/stream-queue.ts),
+ * chunks is copied into one buffer the decoder owns (src/stream/queue.ts),
  * a scanner finds where the value ends walking each byte once
- * (src/stream-scanner.ts), and the value is then decoded once
- * (src/stream-reader.ts), by the core with the stream offset of the
+ * (src/stream/scanner.ts), and the value is then decoded once
+ * (src/stream/reader.ts), by the core with the stream offset of the
  * buffer as its base, so errors carry stream offsets. No Node `Buffer`:
  * it runs in Node, Bun, Deno and browsers.
  *
@@ -28,13 +28,13 @@
  * @module
  */
 
-import type { DecodeOptions } from "./decode.ts";
-import { DecodeError, overLimit, tooDeepToDecode } from "./errors.ts";
-import { decodeNesting } from "./limits.ts";
-import type { StreamStats } from "./stream-queue.ts";
-import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./stream-reader.ts";
+import type { DecodeOptions } from "../decode/decoder.ts";
+import { DecodeError, overLimit, tooDeepToDecode } from "../shared/errors.ts";
+import { decodeNesting } from "../shared/limits.ts";
+import type { StreamStats } from "./queue.ts";
+import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
 
-export { createStreamStats, type StreamStats } from "./stream-queue.ts";
+export { createStreamStats, type StreamStats } from "./queue.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options

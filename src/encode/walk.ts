@@ -3,23 +3,23 @@
  * frequency), the containers (arrays, plain objects and class instances,
  * `Map`s, `Set`s) and the cold error paths. {@link ValueWriter} writes
  * into the sink its `Encoder` owns; the scalar, string and extension
- * writers live in encode-scalars.ts, encode-strings.ts and
- * encode-extensions.ts.
+ * writers live in scalars.ts, strings.ts and
+ * ext-writer.ts.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "./errors.ts";
-import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./encode-extensions.ts";
-import type { EncodeOptions } from "./encode-options.ts";
-import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./encode-scalars.ts";
-import { encodeKey, encodeString } from "./encode-strings.ts";
-import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "./extensions.ts";
-import { writeContainerHeader } from "./format.ts";
-import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "./kind.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
+import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../shared/errors.ts";
+import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
+import type { EncodeOptions } from "./options.ts";
+import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
+import { encodeKey, encodeString } from "./strings.ts";
+import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "../format/extensions.ts";
+import { writeContainerHeader } from "../format/forms.ts";
+import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "../format/kind.ts";
+import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import type { Sink } from "./sink.ts";
 import { binaryBytes } from "./size.ts";
 import { findPath } from "./value-path.ts";

@@ -15,8 +15,8 @@
  * @module
  */
 
-import { ON_BUN } from "./engine.ts";
-import { invalidUtf8 } from "./errors.ts";
+import { ON_BUN } from "../shared/engine.ts";
+import { invalidUtf8 } from "../shared/errors.ts";
 
 /**
  * Strings with fewer UTF-16 units than this are written by the JS loop;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8 } from "../format/utf8.ts";
 
 /** Keys up to this many UTF-8 bytes are cached; longer keys are rarely repeated record fields. */
 export const KEY_CACHE_MAX_BYTES = 16;

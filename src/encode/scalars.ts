@@ -9,10 +9,10 @@
  * @module
  */
 
-import { bigintOutOfRange, tooLong } from "./errors.ts";
-import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "./format.ts";
+import { bigintOutOfRange, tooLong } from "../shared/errors.ts";
+import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "../format/forms.ts";
 import type { Sink } from "./sink.ts";
-import { writeTimestamp } from "./timestamp.ts";
+import { writeTimestamp } from "../format/timestamp.ts";
 
 /**
  * Writes `n` in its shortest exact form: an int form for integers (not

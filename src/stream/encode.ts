@@ -12,14 +12,14 @@
  * @module
  */
 
-import { Encoder, type EncodeOptions } from "./encode.ts";
-import { recordEntries, type ValueWriter } from "./encode-containers.ts";
-import { writeBinHeader, writeContainerHeader, writeU32 } from "./format.ts";
-import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "./errors.ts";
-import { extensionEncoders, type ExtensionCodecType } from "./extensions.ts";
-import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "./kind.ts";
-import { DEFAULT_MAX_DEPTH } from "./limits.ts";
-import { binaryBytes, sizeUpTo } from "./size.ts";
+import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
+import { recordEntries, type ValueWriter } from "../encode/walk.ts";
+import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
+import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../shared/errors.ts";
+import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
+import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
+import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
 const EMPTY = new Uint8Array(0);
 

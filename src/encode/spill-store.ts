@@ -17,7 +17,7 @@
 
 import { concat } from "./concat.ts";
 import { MAX_STORE_BYTES, type PartList, REFERENCE_MIN_BYTES, type Spill, TOO_BIG_HINT } from "./spill.ts";
-import { ENCODE_INTO_RESIZABLE } from "./utf8.ts";
+import { ENCODE_INTO_RESIZABLE } from "../format/utf8.ts";
 
 /** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
 export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;

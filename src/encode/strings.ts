@@ -9,11 +9,11 @@
  * @module
  */
 
-import { tooLong } from "./errors.ts";
-import { strHeaderSize, writeStrHeader } from "./format.ts";
+import { tooLong } from "../shared/errors.ts";
+import { strHeaderSize, writeStrHeader } from "../format/forms.ts";
 import { readWithoutFlattening } from "./rope.ts";
 import type { Sink } from "./sink.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "./utf8.ts";
+import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "../format/utf8.ts";
 
 /**
  * A string at least this long, encoded on its own and starting with ASCII,

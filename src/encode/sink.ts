@@ -28,8 +28,8 @@
  * @module
  */
 
-import { CAN_RESIZE, ON_BUN } from "./engine.ts";
-import { EncodeErrorCode, encodeError } from "./errors.ts";
+import { CAN_RESIZE, ON_BUN } from "../shared/engine.ts";
+import { EncodeErrorCode, encodeError } from "../shared/errors.ts";
 import { ChunkSpill } from "./spill-chunks.ts";
 import { StoreSpill } from "./spill-store.ts";
 import { COUNT_PLAN, type CountSpill, MAX_STORE_BYTES, type Spill, type SpillContext, type SpillPlan } from "./spill.ts";

@@ -1,14 +1,14 @@
 /**
  * The {@link DecoderStream} TransformStream: bytes in, values out. In a
  * module of its own, so that importing the main entry (whose `Decoder` has
- * the stream methods of src/stream-decode.ts) never needs `TransformStream`
+ * the stream methods of src/stream/decode.ts) never needs `TransformStream`
  * to exist.
  *
  * @module
  */
 
-import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./stream-decode.ts";
-import { NEED_MORE, StreamReader } from "./stream-reader.ts";
+import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./decode.ts";
+import { NEED_MORE, StreamReader } from "./reader.ts";
 
 /**
  * A WHATWG `TransformStream` from bytes to values: write byte chunks
