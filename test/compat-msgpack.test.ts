@@ -1199,6 +1199,99 @@ describe("errors a migrating program catches by class", () => {
   });
 });
 
+// ---------------------------------------------------------------- their suite's message checks
+
+// @msgpack/msgpack's own tests match error messages with regular
+// expressions; each case runs its check against both libraries, so a
+// program (or test suite) that matches their words keeps passing.
+describe("error messages carry @msgpack/msgpack's words, with our codes and offsets", () => {
+  async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+    yield bytes;
+  }
+  async function* byteByByte(bytes: Uint8Array): AsyncGenerator<number[]> {
+    for (const b of bytes) yield [b];
+  }
+  async function rejection(p: Promise<unknown>): Promise<unknown> {
+    try {
+      await p;
+    } catch (e) {
+      return e;
+    }
+    throw new Error("expected a rejection");
+  }
+
+  const LIMITS: Array<[string, unknown, Record<string, unknown>]> = [
+    ["maxStrLength", "foo", { maxStrLength: 1 }],
+    ["maxBinLength", Uint8Array.from([1, 2, 3]), { maxBinLength: 1 }],
+    ["maxArrayLength", [1, 2, 3], { maxArrayLength: 1 }],
+    ["maxMapLength", { foo: 1, bar: 1, baz: 3 }, { maxMapLength: 1 }],
+    ["maxExtLength", new Date(), { maxExtLength: 1 }],
+    ["maxBinLength with rawStrings", "foo", { rawStrings: true, maxBinLength: 1 }],
+  ];
+
+  test.for(LIMITS)("%s: decode and decodeAsync say \"max length exceeded\"", async ([, value, options]) => {
+    const input = theirs.encode(value);
+    for (const lib of LIBS.map(([, l]) => l)) {
+      expect(() => lib.decode(input, options as never)).toThrow(/max length exceeded/i);
+      expect(String(await rejection(lib.decodeAsync(oneChunk(input), options as never)))).toMatch(/max length exceeded/i);
+    }
+    const e = thrown(() => ours.decode(input, options as never)) as ourModule.DecodeError;
+    expect([e.code, e.offset]).toEqual(["MAX_LENGTH", 0]);
+    expect(e.message).toMatch(/^Cannot decode \w+ at offset 0: max length exceeded, length \d+ exceeds max\w+Length \(1\)$/);
+  });
+
+  test("maxValueBytes of the stream decoders says \"max length exceeded\" too", async () => {
+    const e = (await rejection(ourModule.decodeAsync(oneChunk(ours.encode("x".repeat(100))), { maxValueBytes: 10 }))) as ourModule.DecodeError;
+    expect(e.code).toBe("MAX_LENGTH");
+    expect(e.message).toMatch(/max length exceeded/i);
+  });
+
+  test("a timestamp of a size other than 4, 8 or 12 bytes: \"unrecognized data size for timestamp\"", () => {
+    for (const lib of LIBS.map(([, l]) => l)) {
+      expect(() => lib.decodeTimestampExtension(Uint8Array.from([0]))).toThrow(/unrecognized data size for timestamp/i);
+      expect(() => lib.decode(fromHex("c701ff00"))).toThrow(/unrecognized data size for timestamp/i);
+    }
+    const e = thrown(() => ours.decode(fromHex("9201c701ff00"))) as ourModule.DecodeError;
+    expect([e.code, e.offset]).toEqual(["INVALID_EXT", 2]);
+  });
+
+  test("decodeArrayStream of a stream that holds no array: \"Unrecognized array type byte:\"", async () => {
+    const input = theirs.encode("demo");
+    for (const lib of LIBS.map(([, l]) => l)) {
+      const e = await rejection((async () => {
+        for await (const item of lib.decodeArrayStream(byteByByte(input))) void item;
+      })());
+      expect(String(e)).toMatch(/.*Unrecognized array type byte:.*/i);
+    }
+    const e = (await rejection((async () => {
+      for await (const item of ours.decodeArrayStream(oneChunk(input))) void item;
+    })())) as ourModule.DecodeError;
+    expect([e.code, e.offset]).toEqual(["INVALID_BYTE", 0]);
+  });
+
+  test("a cycle, in an array or an object: \"too deep\", and the encoder stays usable", () => {
+    const array: unknown[] = [];
+    array.push(array);
+    const object: Record<string, unknown> = {};
+    object.foo = object;
+    for (const lib of LIBS.map(([, l]) => l)) {
+      const encoder = new lib.Encoder();
+      for (const cyclic of [array, object]) {
+        expect(() => encoder.encode(cyclic)).toThrow(/too deep/i);
+        expect(lib.decode(encoder.encode({ foo: 1, baz: ["one"] }))).toEqual({ foo: 1, baz: ["one"] });
+      }
+    }
+    expect((thrown(() => ours.encode(array)) as ourModule.EncodeError).code).toBe("CYCLE");
+  });
+
+  test("nesting past maxDepth: \"too deep\" on encode and on decode", () => {
+    expect(() => ours.encode(nested(20, 1), { maxDepth: 10 })).toThrow(/too deep/i);
+    const e = thrown(() => ours.decode(new Uint8Array(600).fill(0x91))) as ourModule.DecodeError;
+    expect(e.code).toBe("MAX_DEPTH");
+    expect(e.message).toMatch(/too deep/i);
+  });
+});
+
 // ---------------------------------------------------------------- inline options
 
 describe("options given inline, per call", () => {

@@ -37,7 +37,7 @@ describe("decode() options of @msgpack/msgpack", () => {
     const e = thrown(() => decode(encode(["abcd"]), { rawStrings: true, maxBinLength: 3, maxStrLength: 100 })) as DecodeError;
     expect(e).toBeInstanceOf(DecodeError);
     expect(e.code).toBe("MAX_LENGTH");
-    expect(e.message).toMatch(/^Cannot decode string at offset 1: length 4 exceeds maxBinLength \(3\)$/);
+    expect(e.message).toMatch(/^Cannot decode string at offset 1: max length exceeded, length 4 exceeds maxBinLength \(3\)$/);
     const k = thrown(() => decode(bytes, { rawStrings: true, maxStrLength: 39 })) as DecodeError;
     expect(k.code).toBe("MAX_LENGTH");
     expect(k.message).toMatch(/exceeds maxStrLength \(39\)/);

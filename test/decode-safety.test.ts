@@ -162,7 +162,7 @@ describe("decode() nesting through extensions", () => {
     for (const outer of [() => decode(bytes, { extensionCodec: codec }), () => mini.decode(bytes, { extensionCodec: codec })]) {
       const e = failure(outer);
       expect(e.code).toBe("MAX_DEPTH");
-      expect(e.message).toMatch(/^Cannot decode container at offset \d+: deeper than maxDepth \(512\)$/);
+      expect(e.message).toMatch(/^Cannot decode container at offset \d+: too deep, deeper than maxDepth \(512\)$/);
     }
     // the decoders are fine afterwards, and 200 levels (400 deep) decode
     expect(decode(nestedSets(200), { extensionCodec: codec })).toBeInstanceOf(Set);

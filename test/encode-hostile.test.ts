@@ -113,7 +113,7 @@ describe("cycles are reported as cycles (CYCLE), with the path", () => {
   ])("%s", (_, value, path, first) => {
     const e = encodeError(() => encode(value));
     expect(e.code).toBe("CYCLE");
-    expect(e.message).toBe(`Cannot encode value at ${path} (the object at ${first}): it contains itself (a cycle)`);
+    expect(e.message).toBe(`Cannot encode value at ${path} (the object at ${first}): it contains itself (a cycle), too deep to encode`);
   });
 
   test("deep nesting without a cycle stays MAX_DEPTH, with a shortened path", () => {

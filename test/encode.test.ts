@@ -249,7 +249,7 @@ describe("encode() errors, and the encoder stays usable after them", () => {
     ["a function", () => 1, /^Cannot encode function at \$: unrecognized object$/, "UNSUPPORTED_TYPE"],
     ["a symbol", Symbol("s"), /^Cannot encode symbol at \$: unrecognized object$/, "UNSUPPORTED_TYPE"],
     ["a function inside an object", { f: () => 1 }, /^Cannot encode function at \$\.f: unrecognized object$/, "UNSUPPORTED_TYPE"],
-    ["an array cycle", cyclic, /^Cannot encode value at \$\[0\] \(the object at \$\): it contains itself \(a cycle\)$/, "CYCLE"],
+    ["an array cycle", cyclic, /^Cannot encode value at \$\[0\] \(the object at \$\): it contains itself \(a cycle\), too deep to encode$/, "CYCLE"],
     ["an object cycle", cyclicObj, /at \$\.self \(the object at \$\).*cycle/, "CYCLE"],
     ["a bigint of 65 bits", 2n ** 64n, /bigint 18446744073709551616: outside int64\/uint64/, "BIGINT_RANGE"],
     ["a bigint below -2^63", -(2n ** 63n) - 1n, /outside/, "BIGINT_RANGE"],

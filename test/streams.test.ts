@@ -301,7 +301,7 @@ describe("stream decoders: truncation and malformed input", () => {
     const err = (await collect(decodeMultiStream(endless(), { maxValueBytes: 100_000, stats })).catch((e: unknown) => e)) as DecodeError;
     expect(err).toBeInstanceOf(DecodeError);
     expect(err).toMatchObject({ code: "MAX_LENGTH", offset: 0 });
-    expect(err.message).toMatch(/^Cannot decode value at offset 0: it takes more than \d+ bytes, over maxValueBytes \(100000\)$/);
+    expect(err.message).toMatch(/^Cannot decode value at offset 0: max length exceeded, it takes more than \d+ bytes, over maxValueBytes \(100000\)$/);
     expect(pulled).toBeLessThanOrEqual(101);
     // the queue's buffer: at most twice the bytes it held when it last grew
     expect(stats.maxBufferedBytes).toBeLessThanOrEqual(2 * (100_000 + 1005));

@@ -53,7 +53,7 @@ export function readTimestamp(data: Uint8Array, offset: number): Date {
   const n = data.length;
   const fail = (problem: string): DecodeError =>
     decodeError(`Cannot decode timestamp at offset ${offset}: ${problem}`, offset, "INVALID_EXT");
-  if (n !== 4 && n !== 8 && n !== 12) throw fail(`${n} bytes, not 4, 8 or 12`);
+  if (n !== 4 && n !== 8 && n !== 12) throw fail(`unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`);
   const view = new DataView(data.buffer, data.byteOffset, n);
   const first = view.getUint32(0);
   // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
@@ -174,7 +174,7 @@ export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec {
     return { sec: (first & 3) * 0x100000000 + view.getUint32(4), nsec: first >>> 2 };
   }
   if (n === 12) return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
-  throw decodeError(`Cannot decode timestamp: unrecognized data size ${data.length} (expected 4, 8, or 12)`, 0, "INVALID_EXT");
+  throw decodeError(`Cannot decode timestamp: unrecognized data size for timestamp, ${data.length} bytes (expected 4, 8, or 12)`, 0, "INVALID_EXT");
 }
 
 /**

@@ -193,12 +193,15 @@ export function bigintOutOfRange(n: bigint): EncodeError {
 
 /** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */
 export function tooDeepToDecode(start: number, maxDepth: number): DecodeError {
-  return decodeError(`Cannot decode container at offset ${start}: deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
+  return decodeError(`Cannot decode container at offset ${start}: too deep, deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
 }
 
-/** A declared length past its `max*Length` limit. */
+/**
+ * A declared length past its `max*Length` limit. The message says "max
+ * length exceeded", as @msgpack/msgpack's do, for programs that match it.
+ */
 export function overLimit(what: string, start: number, n: number, limitName: string, max: number): DecodeError {
-  return decodeError(`Cannot decode ${what} at offset ${start}: length ${n} exceeds ${limitName} (${max})`, start, "MAX_LENGTH");
+  return decodeError(`Cannot decode ${what} at offset ${start}: max length exceeded, length ${n} exceeds ${limitName} (${max})`, start, "MAX_LENGTH");
 }
 
 /** A string, binary, array, map or extension longer than MessagePack can declare. */
@@ -274,9 +277,13 @@ export function outOfStack(maxDepth: number): EncodeError {
   return encodeError(`Cannot encode value: too deep objects for the call stack (maxDepth ${maxDepth}; lower it)`, "MAX_DEPTH");
 }
 
-/** A value that contains itself; `where` (main encoder) says where: " at $.a.b (the object at $.a)". */
+/**
+ * A value that contains itself; `where` (main encoder) says where: " at
+ * $.a.b (the object at $.a)". The words "too deep" are those of
+ * @msgpack/msgpack's error for a cycle, for programs that match them.
+ */
 export function cycle(where = ""): EncodeError {
-  return encodeError(`Cannot encode value${where}: it contains itself (a cycle)`, "CYCLE");
+  return encodeError(`Cannot encode value${where}: it contains itself (a cycle), too deep to encode`, "CYCLE");
 }
 
 /** A `what` (Map, Set, array) at `path` (the mini entry: "", no path) whose count changed while it was being encoded. */

@@ -233,7 +233,7 @@ export class StreamReader {
     const at = this.queue.offset;
     this.reset();
     const size = exact ? `${n} bytes` : `more than ${n} bytes`;
-    return new DecodeError(`Cannot decode ${what} at offset ${at}: it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
+    return new DecodeError(`Cannot decode ${what} at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
   }
 
   private nextFrame(final: boolean): unknown {
@@ -350,7 +350,7 @@ export function readArrayHeader(bytes: Uint8Array, offset: number, base: number)
   if (t === undefined) throw truncated(base + offset, 1, base + end, "array header");
   const form = FIRST_BYTE[t]!;
   if (wireKindOf(form) !== WIRE_ARRAY) {
-    throw decodeError(`Cannot decode array at offset ${base + offset}: unrecognized array type byte 0x${t.toString(16)}`, base + offset, DecodeErrorCode.INVALID_BYTE);
+    throw decodeError(`Cannot decode array at offset ${base + offset}: Unrecognized array type byte: 0x${t.toString(16)} (the stream does not start with an array)`, base + offset, DecodeErrorCode.INVALID_BYTE);
   }
   const field = lengthFieldOf(form);
   if (offset + 1 + field > end) throw truncated(base + offset, 1 + field, base + end, "array header");
