@@ -138,7 +138,7 @@ export class Decoder<ContextType = undefined> {
       d.setInput(bytes, 0, 0);
       const value = d.readValue(decodeNesting.depth);
       if (d.pos !== d.end) {
-        throw extraBytes(d.pos, d.end - d.pos);
+        throw extraBytes(d.pos, d.end - d.pos, d.bytes);
       }
       return value;
     } catch (e) {

@@ -14,7 +14,7 @@
 import { detachedBinary } from "../shared/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf } from "../shared/input.ts";
-import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind } from "../format/kind.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**
  * How many values the estimate may look at, in all. Long arrays and large
@@ -144,6 +144,7 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
     return 5 + (sum * size) / Math.max(1, items.length);
   }
   if (kind === KIND_DATE) return 15;
+  if (kind === KIND_BOXED) return estimate(unbox(value as object), budget, depth, state);
   if (kind === KIND_EXT) {
     const data = dataValue(value, "data");
     const n = data instanceof Uint8Array ? data.length : 0;
@@ -208,6 +209,8 @@ function boundOf(value: unknown, limit: number, levels: number): number {
       return (value as ArrayBufferView | ArrayBufferLike).byteLength + 5;
     case KIND_DATE:
       return 15;
+    case KIND_BOXED:
+      return boundOf(unbox(value), limit, levels);
     case KIND_EXT: {
       const data = dataValue(value, "data");
       return data instanceof Uint8Array ? data.length + 6 : limit; // a payload computed later: unknown

@@ -18,7 +18,7 @@ import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } f
 import { encodeKey, encodeString } from "./strings.ts";
 import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "../format/extensions.ts";
 import { writeContainerHeader } from "../format/forms.ts";
-import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "../format/kind.ts";
+import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import type { Sink } from "./sink.ts";
 import { binaryBytes } from "./size.ts";
@@ -112,7 +112,7 @@ export class ValueWriter implements ExtensionWriter {
     else this.encodeOtherObject(obj, kind, depth);
   }
 
-  /** Cold object kinds: binaries, Map, Set, Date, ExtData (functions and symbols never get here). */
+  /** Cold object kinds: binaries, Map, Set, Date, boxed primitives, ExtData (functions and symbols never get here). */
   private encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
@@ -126,6 +126,9 @@ export class ValueWriter implements ExtensionWriter {
         return;
       case KIND_SET:
         this.encodeSet(obj as Set<unknown>, depth);
+        return;
+      case KIND_BOXED:
+        this.encodeValue(unbox(obj), depth);
         return;
       default:
         // KIND_EXT (arrays and records are written by encodeObject)

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { badExtType, brand } from "../shared/errors.ts";
+import { badExtension, badExtType, brand } from "../shared/errors.ts";
 import { readTimestamp, writeTimestamp } from "./timestamp.ts";
 
 /**
@@ -140,11 +140,16 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * encoder and its decoder.
    *
    * @param extension the type, its `encode` and its `decode`
-   * @throws {EncodeError} when `type` is not an integer in -128..127
+   * @throws {EncodeError} (code `INVALID_EXT`) when `extension` is not an
+   *   object, `type` is not an integer in -128..127, or `encode` or
+   *   `decode` is not a function: at once, not when the type is first used
    */
   register(extension: Extension<ContextType>): void {
+    if (typeof extension !== "object" || extension === null) throw badExtension("the argument", extension);
     const { type } = extension;
     checkExtType(type, "register");
+    if (typeof extension.encode !== "function") throw badExtension(`encode of type ${type}`, extension.encode);
+    if (typeof extension.decode !== "function") throw badExtension(`decode of type ${type}`, extension.decode);
     const list = this.#encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);

@@ -37,11 +37,16 @@ export const KIND_SET = 10;
 export const KIND_DATE = 11;
 /** An `ExtData`: ext of its type. */
 export const KIND_EXT = 12;
+/**
+ * A boxed primitive (`new Number(5)`, `new String("s")`, `new Boolean(false)`):
+ * its primitive value (`valueOf()`), as `JSON.stringify` writes it.
+ */
+export const KIND_BOXED = 13;
 
 /** One of the `KIND_*` numbers. */
-export type Kind = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12;
+export type Kind = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13;
 /** The kinds an object can be. */
-export type ObjectKind = 6 | 7 | 8 | 9 | 10 | 11 | 12;
+export type ObjectKind = 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13;
 
 /** What `value` is written as (before extensions, which callers try first). */
 export function kindOf(value: unknown): Kind {
@@ -81,7 +86,30 @@ export function otherObjectKind(obj: object): ObjectKind {
   if (obj instanceof Date) return KIND_DATE;
   if (obj instanceof Set) return KIND_SET;
   if (obj instanceof ExtData) return KIND_EXT;
+  if ((obj instanceof Number || obj instanceof String || obj instanceof Boolean) && isBoxed(obj)) return KIND_BOXED;
   return KIND_RECORD; // a class instance: its own enumerable properties
+}
+
+/** Whether `obj` really holds a primitive (not an object that only inherits from `Number.prototype`, say). */
+function isBoxed(obj: object): boolean {
+  try {
+    unbox(obj);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The primitive inside a boxed number, string or boolean, read with the
+ * built-in `valueOf` of its class, so no user code runs (an overridden
+ * `valueOf` or `toString` is not called, where `JSON.stringify` calls it
+ * for numbers and strings).
+ */
+export function unbox(obj: object): number | string | boolean {
+  if (obj instanceof Number) return Number.prototype.valueOf.call(obj);
+  if (obj instanceof String) return String.prototype.valueOf.call(obj);
+  return Boolean.prototype.valueOf.call(obj);
 }
 
 /** Whether `obj` is written as bin: any `ArrayBuffer` view, an `ArrayBuffer` or a `SharedArrayBuffer`. */

@@ -235,7 +235,7 @@ function reader(): Reader {
     rawStrings = o?.rawStrings;
     try {
       const v = value(decodeNesting.depth);
-      if (pos !== end) throw extraBytes(pos, end - pos);
+      if (pos !== end) throw extraBytes(pos, end - pos, bytes);
       return v;
     } catch (e) {
       throw decodeFailure(e, pos, b, decodeNesting.depth > 0);

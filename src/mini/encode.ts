@@ -45,7 +45,7 @@ import {
   writeStrHeader,
 } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
-import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOOLEAN, KIND_DATE, KIND_MAP, KIND_NIL, KIND_NUMBER, KIND_RECORD, KIND_SET, KIND_STRING, KIND_UNSUPPORTED, kindOf, objectKind } from "../format/kind.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOOLEAN, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_NIL, KIND_NUMBER, KIND_RECORD, KIND_SET, KIND_STRING, KIND_UNSUPPORTED, kindOf, objectKind, unbox } from "../format/kind.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import { binaryBytes } from "../encode/size.ts";
 import { writeTimestamp } from "../format/timestamp.ts";
@@ -251,7 +251,8 @@ function writer(): Writer {
     } else if (kind === KIND_DATE) {
       room(15);
       pos = writeTimestamp(view, pos, (o as Date).getTime());
-    } else extension((o as ExtData).type, (o as ExtData).data);
+    } else if (kind === KIND_BOXED) value(unbox(o), depth);
+    else extension((o as ExtData).type, (o as ExtData).data);
   }
 
   function array(a: readonly unknown[], depth: number): void {

@@ -214,6 +214,12 @@ export function badExtType(type: number, verb = "encode"): EncodeError {
   return encodeError(`Cannot ${verb} extension type ${type}: not an integer in -128..127`, "INVALID_EXT");
 }
 
+/** An argument of `ExtensionCodec.register` (`what`: "the argument", "encode of type 1") that is not what it takes. */
+export function badExtension(what: string, value: unknown): EncodeError {
+  const expected = what === "the argument" ? "an object { type, encode, decode }" : "a function";
+  return encodeError(`Cannot register extension: ${what} is ${describe(value)}, not ${expected}`, "INVALID_EXT");
+}
+
 /** An extension encoder that returned something other than bytes. */
 export function badExtPayload(type: number): EncodeError {
   return encodeError(`Cannot encode extension type ${type}: encode must return bytes, a function or null`, "INVALID_EXT");
@@ -229,9 +235,44 @@ export function invalidUtf8(start: number): DecodeError {
   return decodeError(`Cannot decode string at offset ${start}: invalid UTF-8`, start, "INVALID_UTF8");
 }
 
-/** `n` bytes left over after a value that ended at `offset`, in a one-value decode. */
-export function extraBytes(offset: number, n: number): DecodeError {
-  return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; see decodeMulti`, offset, "EXTRA_BYTES");
+/**
+ * `n` bytes left over after a value that ended at `offset`, in a one-value
+ * decode. Given the whole `input`, an input that is no MessagePack at all
+ * (see {@link wrongInput}) is named instead of pointing to `decodeMulti`.
+ */
+export function extraBytes(offset: number, n: number, input?: Uint8Array): DecodeError {
+  const looks = input === undefined ? null : wrongInput(input);
+  const hint = looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`;
+  return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${hint}`, offset, "EXTRA_BYTES");
+}
+
+/**
+ * What `input` looks like when it is a common kind of data that is not
+ * MessagePack, else null: gzip or zstd data (by their magic numbers),
+ * msgpackr's records (its structure extension, type 0x72, first), HTML or
+ * XML, JSON text, or other text (the first 64 bytes all printable UTF-8).
+ * Such inputs almost always decode as a small integer followed by "extra
+ * bytes", which would point to `decodeMulti` for no reason.
+ */
+export function wrongInput(input: Uint8Array): string | null {
+  const n = input.length;
+  const b0 = input[0];
+  if (b0 === 0x1f && input[1] === 0x8b) return "gzip data (decompress it first)";
+  if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data (decompress it first)";
+  // msgpackr's records start with the extension that defines a structure: fixext 1 (or ext 8) of type 0x72
+  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (encoded with useRecords; decode them with msgpackr, or encode with useRecords: false)";
+  let i = 0;
+  if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
+  const end = Math.min(n, i + 64);
+  for (let j = i; j < end; j++) {
+    const c = input[j]!;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return null; // not text
+  }
+  while (i < end && (input[i] === 0x20 || input[i] === 0x09 || input[i] === 0x0a || input[i] === 0x0d)) i++;
+  const first = input[i];
+  if (first === 0x3c) return "HTML or XML text"; // <
+  if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text (decode it with JSON.parse)"; // { [ "
+  return n >= 8 ? "text" : null;
 }
 
 // ---- decoder: arguments, options, map keys, the call stack ----

@@ -173,12 +173,15 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
   const source = openSource(stream);
   let done = false;
   let value: unknown;
+  /** The first bytes of the stream, to name a stream that is no MessagePack when bytes follow its "value". */
+  let head: Uint8Array | null = null;
   try {
     for (;;) {
       const raw = await source.next();
       if (raw === END) break;
       const chunk = reader.bytes(raw);
-      if (done && chunk.length > 0) throw extraAfter(q.offset, "value");
+      if (done && chunk.length > 0) throw extraAfter(q.offset, "value", head);
+      if (head === null || head.length < 64) head = headOf(head, chunk);
       reader.push(chunk);
       if (!done) {
         const v = reader.next(false);
@@ -187,11 +190,11 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
           done = true;
         }
       }
-      if (done && q.available > 0) throw extraAfter(q.offset, "value");
+      if (done && q.available > 0) throw extraAfter(q.offset, "value", head);
     }
     if (!done) {
       value = reader.next(true);
-      if (q.available > 0) throw extraAfter(q.offset, "value");
+      if (q.available > 0) throw extraAfter(q.offset, "value", head);
     }
   } catch (e) {
     await source.close(true, e);
@@ -199,6 +202,15 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
   }
   await source.close(false);
   return value;
+}
+
+/** The first 64 bytes of a stream: `head` so far (a copy, never a view of a chunk), then `chunk`. */
+function headOf(head: Uint8Array | null, chunk: Uint8Array): Uint8Array {
+  const n = head === null ? 0 : head.length;
+  const out = new Uint8Array(Math.min(64, n + chunk.length));
+  if (head !== null) out.set(head);
+  out.set(chunk.subarray(0, out.length - n), n);
+  return out;
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 
 import { decodeAt, Decoder } from "../decode/decoder.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "../shared/errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, wrongInput } from "../shared/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
 import { decodeLimits, decodeNesting, type DecodeLimits } from "../shared/limits.ts";
@@ -322,10 +322,16 @@ function withCause(err: DecodeError, cause: unknown): DecodeError {
   return err;
 }
 
-/** Bytes after the value (`what`: "value") or array that a stream holds one of. */
-export function extraAfter(offset: number, what: string): DecodeError {
+/**
+ * Bytes after the value (`what`: "value") or array that a stream holds one
+ * of; `head`, the stream's first chunk, names a stream that is no
+ * MessagePack at all (JSON text, an HTML page, gzip data: see `wrongInput`).
+ */
+export function extraAfter(offset: number, what: string, head?: Uint8Array | null): DecodeError {
+  const looks = head == null ? null : wrongInput(head);
+  const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
   return new DecodeError(
-    `Cannot decode: extra bytes at offset ${offset} after the ${what}; use decodeMultiStream for back-to-back values`,
+    `Cannot decode: extra bytes at offset ${offset} after the ${what}; ${hint}`,
     offset,
     DecodeErrorCode.EXTRA_BYTES,
   );

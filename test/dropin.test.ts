@@ -1,0 +1,124 @@
+// What programs written for other MessagePack libraries need to run with
+// this one put in place: boxed primitives, wrong input named, register()
+// checking its argument, Buffers for Node programs, msgpackr's and
+// notepack.io's `undefined`, @msgpack/msgpack 2.x constructors and
+// replaceable invalid UTF-8. The peers in node_modules are the oracles.
+import { gzipSync } from "node:zlib";
+import { describe, expect, test } from "vitest";
+import { Packr } from "msgpackr";
+import { decode, decodeAsync, DecodeError, encode, EncodeError, ExtensionCodec } from "../src/index.ts";
+import { decode as miniDecode, encode as miniEncode } from "../src/mini.ts";
+import { encodedSize, estimateSize } from "../src/index.ts";
+import { hex } from "./_support/arbitrary.ts";
+
+function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected an error, but nothing was thrown");
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("boxed primitives encode as their values, as JSON.stringify writes them", () => {
+  const CASES: Array<[unknown, unknown]> = [
+    [new Number(5), 5],
+    [new Number(1.5), 1.5],
+    [new Number(-0), -0],
+    [new String("s"), "s"],
+    [new String(""), ""],
+    [new String("ü".repeat(100)), "ü".repeat(100)],
+    [new Boolean(false), false],
+    [new Boolean(true), true],
+  ];
+
+  test.for(CASES)("%o is written as %o", ([boxed, value]) => {
+    expect(hex(encode(boxed))).toBe(hex(encode(value)));
+    expect(hex(miniEncode(boxed))).toBe(hex(encode(value)));
+    expect(Object.is(decode(encode(boxed)), value)).toBe(true);
+    expect(encodedSize(boxed)).toBe(encode(value).length);
+    expect(estimateSize(boxed)).toBeGreaterThanOrEqual(1);
+  });
+
+  test("inside objects and arrays; the value held is read without calling an overridden valueOf", () => {
+    const value = { n: new Number(3), list: [new String("a"), new Boolean(true)] };
+    expect(decode(encode(value))).toEqual(JSON.parse(JSON.stringify(value)));
+    const lying = new Number(7);
+    (lying as unknown as { valueOf(): number }).valueOf = () => 99;
+    expect(decode(encode({ lying }))).toEqual({ lying: 7 });
+  });
+
+  test("an object that only inherits from Number.prototype is a record, not a number", () => {
+    const fake = Object.assign(Object.create(Number.prototype) as object, { a: 1 });
+    expect(decode(encode(fake))).toEqual({ a: 1 });
+  });
+});
+
+describe("ExtensionCodec.register() checks its argument at once", () => {
+  test.for([
+    ["no functions", { type: 1 }, /encode of type 1 is undefined, not a function/],
+    ["no decode", { type: 1, encode: () => null }, /decode of type 1 is undefined, not a function/],
+    ["encode not a function", { type: 2, encode: "x", decode: () => 1 }, /encode of type 2 is "x", not a function/],
+    ["no object", undefined, /the argument is undefined, not an object/],
+    ["null", null, /the argument is null, not an object/],
+    ["a type out of range", { type: 200, encode: () => null, decode: () => 1 }, /type 200: not an integer in -128\.\.127/],
+  ] as const)("%s: an EncodeError with code INVALID_EXT", ([, arg, message]) => {
+    const codec = new ExtensionCodec();
+    const e = thrown(() => codec.register(arg as never)) as EncodeError;
+    expect(e).toBeInstanceOf(EncodeError);
+    expect(e.code).toBe("INVALID_EXT");
+    expect(e.message).toMatch(message);
+    // nothing was registered
+    expect(decode(encode(new Set([1]), { extensionCodec: codec }), { extensionCodec: codec })).toEqual([1]);
+  });
+});
+
+describe("input that is no MessagePack is named, not sent to decodeMulti", () => {
+  const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+  const CASES: Array<[string, Uint8Array, RegExp]> = [
+    ["JSON text", text('{"id":1,"name":"a value of JSON text"}'), /the input looks like JSON text/],
+    ["a JSON array with leading whitespace", text('\n  [1, 2, 3]'), /the input looks like JSON text/],
+    ["JSON text after a byte order mark", text('\ufeff{"a":1}'), /the input looks like JSON text/],
+    ["an HTML error page", text("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>"), /the input looks like HTML or XML text/],
+    ["XML", text('<?xml version="1.0"?><a/>'), /the input looks like HTML or XML text/],
+    ["gzip data", new Uint8Array(gzipSync(Buffer.from(encode({ a: 1 })))), /the input looks like gzip data/],
+    ["zstd data", Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x03, 0x19, 0x00, 0x00, 0x01]), /the input looks like zstd data/],
+    ["msgpackr records", new Uint8Array(new Packr().pack({ a: 1, b: [{ x: 1 }, { x: 2 }] })), /the input looks like msgpackr records/],
+    ["plain text", text("hello world, this is text"), /the input looks like text, not MessagePack/],
+  ];
+
+  test.for(CASES)("%s", async ([, input, message]) => {
+    for (const run of [decode, miniDecode]) {
+      const e = thrown(() => run(input)) as DecodeError;
+      expect(e).toBeInstanceOf(DecodeError);
+      expect(e.code).toBe("EXTRA_BYTES");
+      expect(e.message).toMatch(message);
+      expect(e.message).not.toMatch(/decodeMulti/);
+    }
+    // judged from the bytes at hand when the extra bytes are found: here the first chunk's 10
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield input.subarray(0, 10);
+      yield input.subarray(10);
+    }
+    const e = (await rejection(decodeAsync(chunks()))) as DecodeError;
+    expect(e.code).toBe("EXTRA_BYTES");
+    expect(e.message).toMatch(message.source.replace("the input", "the stream"));
+  });
+
+  test("back-to-back MessagePack values still point to decodeMulti", () => {
+    for (const input of [Uint8Array.from([1, 2, 3]), Uint8Array.from([...encode({ a: 1 }), ...encode("b")]), Uint8Array.from([0x41, 0x42])]) {
+      const e = thrown(() => decode(input)) as DecodeError;
+      expect(e.code).toBe("EXTRA_BYTES");
+      expect(e.message).toMatch(/see decodeMulti$/);
+    }
+  });
+});
