@@ -6,7 +6,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { Packr } from "msgpackr";
-import { decode, decodeAsync, DecodeError, encode, EncodeError, ExtensionCodec } from "../src/index.ts";
+import { decode, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtensionCodec } from "../src/index.ts";
+import { Decoder } from "../src/core.ts";
 import { decode as miniDecode, encode as miniEncode } from "../src/mini.ts";
 import { encodedSize, estimateSize } from "../src/index.ts";
 import { hex } from "./_support/arbitrary.ts";
@@ -120,5 +121,78 @@ describe("input that is no MessagePack is named, not sent to decodeMulti", () =>
       expect(e.code).toBe("EXTRA_BYTES");
       expect(e.message).toMatch(/see decodeMulti$/);
     }
+  });
+});
+
+describe("@msgpack/msgpack 2.x constructors: new Encoder(extensionCodec, context, ...) and new Decoder(extensionCodec, context, ...)", () => {
+  // a log forwarder's EventTime (fluentd's extension type 0: seconds and nanoseconds, 8 bytes)
+  class EventTime {
+    readonly epoch: number;
+    readonly nano: number;
+    constructor(epoch: number, nano: number) {
+      this.epoch = epoch;
+      this.nano = nano;
+    }
+  }
+  type Ctx = { tag: string };
+  const codec = new ExtensionCodec<Ctx>();
+  codec.register({
+    type: 0,
+    encode: (v) => {
+      if (!(v instanceof EventTime)) return null;
+      const out = new Uint8Array(8);
+      new DataView(out.buffer).setUint32(0, v.epoch);
+      new DataView(out.buffer).setUint32(4, v.nano);
+      return out;
+    },
+    decode: (data, _type, ctx) => {
+      const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+      return { time: new EventTime(view.getUint32(0), view.getUint32(4)), tag: ctx.tag };
+    },
+  });
+
+  test("the codec and the context are used (typed: Encoder<Ctx>, Decoder<Ctx>)", () => {
+    const encoder: Encoder<Ctx> = new Encoder(codec, { tag: "app" });
+    const bytes = encoder.encode([new EventTime(1_700_000_000, 5)]);
+    expect(hex(bytes)).toBe("91-d7-00-65-53-f1-00-00-00-00-05");
+    const decoder: Decoder<Ctx> = new Decoder(codec, { tag: "app" });
+    expect(decoder.decode(bytes)).toEqual([{ time: new EventTime(1_700_000_000, 5), tag: "app" }]);
+    const streamDecoder: StreamDecoder<Ctx> = new StreamDecoder(codec, { tag: "s" });
+    expect(streamDecoder.decode(bytes)).toEqual([{ time: new EventTime(1_700_000_000, 5), tag: "s" }]);
+  });
+
+  test("every positional encode option: maxDepth, initialBufferSize, sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat", () => {
+    expect(() => new Encoder(undefined, undefined, 1).encode([[1]])).toThrow(/too deep/);
+    expect(new Encoder(undefined, undefined, undefined, 1).encode("x".repeat(100))).toEqual(encode("x".repeat(100)));
+    const all = new Encoder(undefined, undefined, undefined, undefined, true, true, true, true);
+    expect(hex(all.encode({ b: 1.5, a: 2, u: undefined }))).toBe(hex(encode({ a: 2, b: 1.5 }, { sortKeys: true, forceFloat32: true, forceIntegerToFloat: true })));
+    expect(hex(new Encoder(undefined, undefined, undefined, undefined, false, false, true).encode({ u: undefined }))).toBe("80");
+    expect(() => new Encoder(undefined, undefined, -1)).toThrow(/maxDepth/);
+  });
+
+  test("every positional decode limit: maxStrLength, maxBinLength, maxArrayLength, maxMapLength, maxExtLength", () => {
+    const CASES: Array<[number, unknown]> = [
+      [2, "abc"],
+      [3, new Uint8Array(3)],
+      [4, [1, 2, 3]],
+      [5, { a: 1, b: 2, c: 3 }],
+      [6, new Date(1)],
+    ];
+    for (const [position, value] of CASES) {
+      const args: unknown[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+      args[position] = 2;
+      const make = (...a: unknown[]) => new Decoder(...(a as [undefined]));
+      const e = thrown(() => make(...args).decode(encode(value))) as DecodeError;
+      expect([e.code, String(position)]).toEqual(["MAX_LENGTH", String(position)]);
+      args[position] = 10;
+      expect(make(...args).decode(encode(value))).toEqual(value);
+    }
+  });
+
+  test("an options object, nothing, or undefined still mean what they did", () => {
+    expect(hex(new Encoder({ sortKeys: true }).encode({ b: 1, a: 2 }))).toBe("82-a1-61-02-a1-62-01");
+    expect(hex(new Encoder(undefined).encode({ b: 1 }))).toBe("81-a1-62-01");
+    expect(new Decoder({ useMap: true }).decode(encode({ a: 1 }))).toEqual(new Map([["a", 1]]));
+    expect(new Decoder(undefined).decode(encode({ a: 1 }))).toEqual({ a: 1 });
   });
 });

@@ -10,13 +10,13 @@
 
 import { ON_BUN } from "../shared/engine.ts";
 import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
-import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
+import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { OptionsCache } from "../shared/options-cache.ts";
-import type { DecodeOptions, Int64Mode } from "./options.ts";
+import { decoderArguments, type DecodeOptions, type Int64Mode } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 
@@ -97,7 +97,38 @@ export class Decoder<ContextType = undefined> {
    * @param options see {@link DecodeOptions}
    * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid option
    */
-  constructor(options?: DecodeOptions<ContextType>) {
+  constructor(options?: DecodeOptions<ContextType>);
+  /**
+   * @msgpack/msgpack 2.x's positional form, for programs written for it:
+   * each argument is the option of that name (see {@link DecodeOptions}),
+   * `undefined` for its default.
+   *
+   * @example
+   * ```ts
+   * import { Decoder, encode, ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec<{ scale: number }>();
+   * codec.register({ type: 1, encode: () => null, decode: (d, _type, ctx) => d[0]! * ctx.scale });
+   * console.assert(new Decoder(codec, { scale: 10 }).decode(Uint8Array.of(0xd4, 1, 2)) === 20);
+   * const limited = new Decoder(undefined, undefined, 2);
+   * try {
+   *   limited.decode(encode("abc"));
+   *   console.assert(false);
+   * } catch (e) {
+   *   console.assert((e as { code?: string }).code === "MAX_LENGTH"); // maxStrLength 2
+   * }
+   * ```
+   */
+  constructor(
+    extensionCodec?: ExtensionCodecType<ContextType>,
+    context?: ContextType,
+    maxStrLength?: number,
+    maxBinLength?: number,
+    maxArrayLength?: number,
+    maxMapLength?: number,
+    maxExtLength?: number,
+  );
+  constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
+    const options = decoderArguments(first, rest);
     this.limits = decodeLimits(options); // first: it validates every option
     this.options = options;
     this.codec = options?.extensionCodec == null ? null : extensionDecoders(options.extensionCodec);

@@ -108,5 +108,20 @@ export interface DecodeOptions<ContextType = undefined> {
   maxExtLength?: number | undefined;
 }
 
+/**
+ * The options that @msgpack/msgpack 2.x's positional constructor
+ * `new Decoder(extensionCodec, context, maxStrLength, maxBinLength,
+ * maxArrayLength, maxMapLength, maxExtLength)` means, or `first` itself
+ * when it is an options object (or nothing) and no more arguments were
+ * given. An argument left `undefined` means its default.
+ */
+export function decoderArguments<O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined {
+  if (rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function") return first as O | undefined;
+  const names = ["context", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"] as const;
+  const options: Record<string, unknown> = { extensionCodec: first };
+  names.forEach((name, i) => (options[name] = rest[i]));
+  return options as O;
+}
+
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;

@@ -15,7 +15,8 @@
 import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "../shared/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
-import { checkEncodeOptions, type EncodeOptions } from "./options.ts";
+import { checkEncodeOptions, encoderArguments, type EncodeOptions } from "./options.ts";
+import type { ExtensionCodecType } from "../format/extensions.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
 import { OptionsCache } from "../shared/options-cache.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
@@ -73,7 +74,35 @@ export class Encoder<ContextType = undefined> {
    * @param options see {@link EncodeOptions}
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option
    */
-  constructor(options?: EncodeOptions<ContextType>) {
+  constructor(options?: EncodeOptions<ContextType>);
+  /**
+   * @msgpack/msgpack 2.x's positional form, for programs written for it:
+   * each argument is the option of that name (see {@link EncodeOptions}),
+   * `undefined` for its default.
+   *
+   * @example
+   * ```ts
+   * import { Encoder, ExtensionCodec } from "@resizable/msgpack";
+   * const codec = new ExtensionCodec<{ scale: number }>();
+   * codec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? Uint8Array.of(v.size * ctx.scale) : null), decode: (d) => d[0] });
+   * const bytes = new Encoder(codec, { scale: 10 }).encode(new Set([1, 2]));
+   * console.assert(bytes[0] === 0xd4 && bytes[1] === 1 && bytes[2] === 20); // fixext 1, type 1, payload 20
+   * const sorted = new Encoder(undefined, undefined, undefined, undefined, true).encode({ b: 1, a: 2 });
+   * console.assert(sorted[2] === 0x61); // sortKeys: "a" first
+   * ```
+   */
+  constructor(
+    extensionCodec?: ExtensionCodecType<ContextType>,
+    context?: ContextType,
+    maxDepth?: number,
+    initialBufferSize?: number,
+    sortKeys?: boolean,
+    forceFloat32?: boolean,
+    ignoreUndefined?: boolean,
+    forceIntegerToFloat?: boolean,
+  );
+  constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
+    const options = encoderArguments(first, rest);
     if (options != null) {
       if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
       checkEncodeOptions(options);

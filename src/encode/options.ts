@@ -115,6 +115,21 @@ export interface EncodeOptions<ContextType = undefined> {
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
+/**
+ * The options that @msgpack/msgpack 2.x's positional constructor
+ * `new Encoder(extensionCodec, context, maxDepth, initialBufferSize,
+ * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` means, or
+ * `first` itself when it is an options object (or nothing) and no more
+ * arguments were given. An argument left `undefined` means its default.
+ */
+export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined {
+  if (rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function") return first as EncodeOptions<C> | undefined;
+  const names = ["context", "maxDepth", "initialBufferSize", "sortKeys", "forceFloat32", "ignoreUndefined", "forceIntegerToFloat"] as const;
+  const options: Record<string, unknown> = { extensionCodec: first };
+  names.forEach((name, i) => (options[name] = rest[i]));
+  return options as EncodeOptions<C>;
+}
+
 /** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
 export function checkEncodeOptions(o: object): void {
   const opts = o as Record<string, unknown>;

@@ -12,6 +12,8 @@
  */
 
 import { Decoder as CoreDecoder } from "../decode/decoder.ts";
+import { decoderArguments } from "../decode/options.ts";
+import type { ExtensionCodecType } from "../format/extensions.ts";
 import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
 import { checkStreamOptions, StreamReader } from "./reader.ts";
 
@@ -43,7 +45,22 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder, and
    *   for an invalid stream option
    */
-  constructor(options?: StreamDecodeOptions<ContextType>) {
+  constructor(options?: StreamDecodeOptions<ContextType>);
+  /**
+   * @msgpack/msgpack 2.x's positional form (see the core `Decoder`): each
+   * argument is the option of that name, `undefined` for its default.
+   */
+  constructor(
+    extensionCodec?: ExtensionCodecType<ContextType>,
+    context?: ContextType,
+    maxStrLength?: number,
+    maxBinLength?: number,
+    maxArrayLength?: number,
+    maxMapLength?: number,
+    maxExtLength?: number,
+  );
+  constructor(first?: StreamDecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
+    const options = decoderArguments<StreamDecodeOptions<ContextType>, ContextType>(first, rest);
     super(options);
     checkStreamOptions(options as StreamDecodeOptions<unknown> | undefined, true);
     this.#streamOptions = options as StreamDecodeOptions<unknown> | undefined;
