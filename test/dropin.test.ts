@@ -6,11 +6,12 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { Packr } from "msgpackr";
-import { decode, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtensionCodec } from "../src/index.ts";
+import { encode as theirEncode } from "@msgpack/msgpack";
+import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtensionCodec } from "../src/index.ts";
 import { Decoder } from "../src/core.ts";
 import { decode as miniDecode, encode as miniEncode } from "../src/mini.ts";
 import { encodedSize, estimateSize } from "../src/index.ts";
-import { hex } from "./_support/arbitrary.ts";
+import { forSeeds, hex } from "./_support/arbitrary.ts";
 
 function thrown(f: () => unknown): unknown {
   try {
@@ -194,5 +195,62 @@ describe("@msgpack/msgpack 2.x constructors: new Encoder(extensionCodec, context
     expect(hex(new Encoder(undefined).encode({ b: 1 }))).toBe("81-a1-62-01");
     expect(new Decoder({ useMap: true }).decode(encode({ a: 1 }))).toEqual(new Map([["a", 1]]));
     expect(new Decoder(undefined).decode(encode({ a: 1 }))).toEqual({ a: 1 });
+  });
+});
+
+describe('invalidUtf8: "replace" decodes invalid UTF-8 with U+FFFD, string by string', () => {
+  const loose = new TextDecoder();
+  /** A str 32 of `bytes` (any length). */
+  const str = (bytes: Uint8Array): number[] => [0xdb, bytes.length >>> 24, (bytes.length >>> 16) & 0xff, (bytes.length >>> 8) & 0xff, bytes.length & 0xff, ...bytes];
+  const REPLACE = { invalidUtf8: "replace" } as const;
+
+  test("random bytes of every length decode as TextDecoder decodes them by default (values and map keys), in every decoder", async () => {
+    let invalid = 0;
+    forSeeds(300, (r) => {
+      // mostly UTF-8-like bytes, so that valid, truncated and overlong sequences all occur
+      const n = r.pick([1, 2, 3, 5, 15, 16, 17, 47, 48, 49, 200]);
+      const bytes = Uint8Array.from({ length: n }, () => (r.bool(0.6) ? r.pick([0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0x80, 0xc0, 0xff]) : r.below(256)));
+      const want = loose.decode(bytes);
+      if (want.includes("\ufffd")) invalid++;
+      const input = Uint8Array.from([0x92, ...str(bytes), 0x81, ...str(bytes), 0x01]);
+      const expected = [want, { [want]: 1 }];
+      expect(decode(input, REPLACE)).toEqual(expected);
+      expect(miniDecode(input, REPLACE)).toEqual(expected);
+      if (want.includes("\ufffd")) expect((thrown(() => decode(input)) as DecodeError).code).toBe("INVALID_UTF8");
+    });
+    expect(invalid).toBeGreaterThan(100);
+  });
+
+  test("one bad string does not spoil the others; the default stays strict", () => {
+    // @msgpack/msgpack writes a lone surrogate as ed a0 80
+    const input = theirEncode({ ok: "välid", bad: "a\ud800b", list: ["x", "\udfff"] });
+    expect(decode(input, REPLACE)).toEqual({ ok: "välid", bad: "a\ufffd\ufffd\ufffdb", list: ["x", "\ufffd\ufffd\ufffd"] });
+    const e = thrown(() => decode(input)) as DecodeError;
+    expect([e.code, e.offset]).toEqual(["INVALID_UTF8", 16]); // the payload of "bad"
+  });
+
+  test("in the stream decoders, whatever the chunking; with rawStrings, string values stay bytes", async () => {
+    const input = theirEncode([{ k: "a\ud800" }, "x\udc00".repeat(40)]);
+    const want = decode(input, REPLACE);
+    for (const size of [1, 3, input.length]) {
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (let i = 0; i < input.length; i += size) yield input.subarray(i, i + size);
+      }
+      expect(await decodeAsync(chunks(), REPLACE)).toEqual(want);
+      const items: unknown[] = [];
+      for await (const item of decodeArrayStream(chunks(), REPLACE)) items.push(item);
+      expect(items).toEqual(want);
+    }
+    const raw = decode(theirEncode({ "k\ud800": "v\ud800" }), { ...REPLACE, rawStrings: true }) as Record<string, Uint8Array>;
+    expect(Object.keys(raw)).toEqual(["k\ufffd\ufffd\ufffd"]);
+    expect(Array.from(raw["k\ufffd\ufffd\ufffd"]!)).toEqual([0x76, 0xed, 0xa0, 0x80]);
+  });
+
+  test("any other value is INVALID_ARGUMENT", () => {
+    for (const invalidUtf8 of ["ignore", true, "REPLACE"]) {
+      const e = thrown(() => decode(encode(1), { invalidUtf8 } as never)) as DecodeError;
+      expect([e.code, e.message]).toEqual(["INVALID_ARGUMENT", expect.stringMatching(/option invalidUtf8 .* not "throw" or "replace"/)]);
+    }
+    expect(decode(encode("a"), { invalidUtf8: "throw" })).toBe("a");
   });
 });

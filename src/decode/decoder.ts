@@ -18,7 +18,7 @@ import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { OptionsCache } from "../shared/options-cache.ts";
 import { decoderArguments, type DecodeOptions, type Int64Mode } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
-import { decodeUtf8 } from "../format/utf8.ts";
+import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -74,6 +74,12 @@ export class Decoder<ContextType = undefined> {
    * stream offset of the buffered bytes.
    */
   private base = 0;
+  /**
+   * Strings are decoded straight (no base to add to error offsets, no
+   * replacing of invalid UTF-8), else through {@link textAt}: set with the
+   * input.
+   */
+  private direct = true;
   private busy = false;
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
@@ -86,6 +92,8 @@ export class Decoder<ContextType = undefined> {
   private readonly useMap: boolean;
   private readonly binaryAsView: boolean;
   private readonly rawStrings: boolean;
+  /** `invalidUtf8: "replace"`: invalid UTF-8 decodes with U+FFFD (in {@link textAt}, a cold path) instead of throwing. */
+  private readonly replaceUtf8: boolean;
   private readonly keyConverter: ((key: unknown) => unknown) | null;
   /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
   private readonly coldMaps: boolean;
@@ -137,6 +145,7 @@ export class Decoder<ContextType = undefined> {
     this.useMap = options?.useMap ?? false;
     this.binaryAsView = options?.binaryAsView ?? false;
     this.rawStrings = options?.rawStrings ?? false;
+    this.replaceUtf8 = options?.invalidUtf8 === "replace";
     this.keyConverter = options?.mapKeyConverter ?? null;
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
@@ -249,6 +258,7 @@ export class Decoder<ContextType = undefined> {
   private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
+    this.direct = base === 0 && !this.replaceUtf8;
     this.view = null;
     this.floatsRead = 0;
     this.pos = offset;
@@ -416,19 +426,22 @@ export class Decoder<ContextType = undefined> {
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, "string");
     this.pos = at + n;
-    return this.base === 0 ? decodeUtf8(this.bytes, at, n) : this.textAt(at, n, false);
+    return this.direct ? decodeUtf8(this.bytes, at, n) : this.textAt(at, n, false);
   }
 
   /**
    * The `n` bytes of UTF-8 at `at` as text (a map key through the key
-   * cache with `key`), for an input with a base: invalid UTF-8 is reported
-   * at its offset counted from the base.
+   * cache with `key`), for an input with a base (invalid UTF-8 is reported
+   * at its offset counted from the base) or with `invalidUtf8: "replace"`
+   * (invalid UTF-8 is decoded with U+FFFD; such a key is not cached).
    */
   private textAt(at: number, n: number, key: boolean): string {
     try {
       return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
     } catch (e) {
-      throw e instanceof DecodeError && e.code === DecodeErrorCode.INVALID_UTF8 ? invalidUtf8(this.base + at) : e;
+      if (!(e instanceof DecodeError && e.code === DecodeErrorCode.INVALID_UTF8)) throw e;
+      if (this.replaceUtf8) return decodeUtf8Lossy(this.bytes, at, n);
+      throw invalidUtf8(this.base + at);
     }
   }
 
@@ -500,7 +513,7 @@ export class Decoder<ContextType = undefined> {
         const len = t - 0xa0;
         if (p + 1 + len > this.end) throw this.short(p, 1 + len, "string");
         this.pos = p + 1 + len;
-        key = this.base === 0 ? this.keys.get(bytes, p + 1, len) : this.textAt(p + 1, len, true);
+        key = this.direct ? this.keys.get(bytes, p + 1, len) : this.textAt(p + 1, len, true);
       } else {
         key = this.readKey(depth + 1);
       }

@@ -68,6 +68,17 @@ export interface DecodeOptions<ContextType = undefined> {
    */
   rawStrings?: boolean | undefined;
   /**
+   * What a string (value or map key) that is not valid UTF-8 decodes as:
+   * `"throw"` makes it a `DecodeError` with code `INVALID_UTF8`;
+   * `"replace"` decodes it with each invalid sequence replaced by U+FFFD,
+   * as `TextDecoder` does by default, so one bad string (such as the lone
+   * surrogates @msgpack/msgpack writes as 3 invalid bytes) does not make
+   * the whole message unreadable. Valid strings decode the same either
+   * way; `rawStrings` still gives string values as bytes.
+   * @default "throw"
+   */
+  invalidUtf8?: "throw" | "replace" | undefined;
+  /**
    * Called with every map key (strings too); its result is the key. It
    * must return a string or a number (a number becomes a property name,
    * or stays a number with `useMap`), else the decode throws a

@@ -8,7 +8,10 @@
  *   does (UTF-8 cannot represent one);
  * - decoding rejects invalid UTF-8 (overlong forms, surrogates, code points
  *   above U+10FFFF, truncated or stray continuation bytes) with a
- *   `DecodeError`, exactly as `TextDecoder` with `fatal: true` does.
+ *   `DecodeError`, exactly as `TextDecoder` with `fatal: true` does; or,
+ *   with the decoder's `invalidUtf8: "replace"`, replaces each maximal
+ *   invalid subsequence with U+FFFD, exactly as `TextDecoder` does by
+ *   default ({@link decodeUtf8Lossy}).
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md#str-format-family
  *
@@ -180,6 +183,17 @@ export function decodeUtf8(bytes: Uint8Array, start: number, length: number): st
   } catch {
     throw invalidUtf8(start);
   }
+}
+
+/**
+ * Decodes `length` bytes at `start` as `TextDecoder` does by default:
+ * every maximal invalid subsequence becomes U+FFFD. For strings the strict
+ * {@link decodeUtf8} refused, so the cost of a native call does not matter.
+ */
+export function decodeUtf8Lossy(bytes: Uint8Array, start: number, length: number): string {
+  let view = bytes.subarray(start, start + length);
+  if (!(bytes.buffer instanceof ArrayBuffer) || (!DECODE_RESIZABLE && bytes.buffer.resizable)) view = view.slice();
+  return looseDecoder.decode(view);
 }
 
 /**

@@ -150,6 +150,7 @@ function reader(): Reader {
     try {
       return utf8.decode(plain ? b.subarray(at, at + n) : b.slice(at, at + n));
     } catch {
+      if (options?.invalidUtf8 === "replace") return new TextDecoder("utf-8", { ignoreBOM: true }).decode(b.slice(at, at + n));
       throw invalidUtf8(at);
     }
   }

@@ -53,16 +53,17 @@ const KINDS: Record<string, number> = {
   int64: 2,
   mapKeyConverter: 3,
   extensionCodec: 4,
+  invalidUtf8: 5,
 };
-const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method"];
+const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method", '"throw" or "replace"'];
 
 /**
  * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid
  * decode option: limits that are not non-negative integers (or Infinity),
  * flags that are not booleans, an unknown `int64` mode, a `mapKeyConverter`
  * that is not a function, an `extensionCodec` that is neither an
- * `ExtensionCodec` nor an object with a `decode` method. Unknown option
- * names are ignored.
+ * `ExtensionCodec` nor an object with a `decode` method, an `invalidUtf8`
+ * other than "throw" or "replace". Unknown option names are ignored.
  */
 export function checkDecodeOptions(o: unknown): void {
   if (o == null) return;
@@ -75,6 +76,7 @@ export function checkDecodeOptions(o: unknown): void {
       : k === 1 ? typeof v === "boolean"
       : k === 2 ? v === "auto" || v === "number" || v === "bigint"
       : k === 3 ? typeof v === "function"
+      : k === 5 ? v === "throw" || v === "replace"
       : typeof (v as { decode?: unknown } | null)?.decode === "function";
     if (v !== undefined && !ok) throw badArgument(`option ${name}`, v, EXPECTED[k]!);
   }
