@@ -192,6 +192,7 @@ describe.skipIf(!CHROMIUM && !IN_CI)("browser bundles in headless Chromium", () 
     const summary = outcome.summary as Record<string, any>;
     expect(summary.runtime).toMatch(/Chrome\//);
     expect(summary.resizable).toBe(true);
+    expect(summary.buffers, "a browser has no Buffer: buffers: true must be INVALID_ARGUMENT").toBe(false);
     expect(summary.decoded).toBeGreaterThan(200);
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);

@@ -5,9 +5,11 @@
 // replaceable invalid UTF-8. The peers in node_modules are the oracles.
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { Packr } from "msgpackr";
+import { Packr, unpack } from "msgpackr";
+import notepack from "notepack.io";
 import { encode as theirEncode } from "@msgpack/msgpack";
-import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtensionCodec } from "../src/index.ts";
+import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { EncoderStream, encodeIterable } from "../src/streams.ts";
 import { Decoder } from "../src/core.ts";
 import { decode as miniDecode, encode as miniEncode } from "../src/mini.ts";
 import { encodedSize, estimateSize } from "../src/index.ts";
@@ -252,5 +254,203 @@ describe('invalidUtf8: "replace" decodes invalid UTF-8 with U+FFFD, string by st
       expect([e.code, e.message]).toEqual(["INVALID_ARGUMENT", expect.stringMatching(/option invalidUtf8 .* not "throw" or "replace"/)]);
     }
     expect(decode(encode("a"), { invalidUtf8: "throw" })).toBe("a");
+  });
+});
+
+describe("buffers: Node Buffers for programs written for notepack.io or msgpackr", () => {
+  const value = { id: 7, bin: Uint8Array.from([0, 1, 2, 0xff]), nested: [Uint8Array.from([9])] };
+
+  test("encode returns a Buffer over the result's own bytes (no copy) that Buffer APIs accept", () => {
+    const encoder = new Encoder({ buffers: true });
+    const bytes = encoder.encode(value) as Buffer; // an Encoder's methods are typed Uint8Array
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.toString("hex")).toBe(Buffer.from(encode(value)).toString("hex"));
+    expect(Buffer.concat([Buffer.from([0xaa]), bytes]).subarray(1).equals(bytes)).toBe(true);
+    // no copy: the Buffer is the encoder's result itself, an exact-size ArrayBuffer of its own
+    expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, bytes.length]);
+    const u32: Buffer = encode(2 ** 31 + 5, { buffers: true }); // typed Buffer where Node's types are loaded
+    expect(u32.readUInt32BE(1)).toBe(2 ** 31 + 5);
+    // long strings (their own path), encodeSharedRef, encodeChunks, poolResults
+    expect(Buffer.isBuffer(encoder.encode("x".repeat(5000)))).toBe(true);
+    const shared = encoder.encodeSharedRef([1, 2]);
+    expect(Buffer.isBuffer(shared) && shared.toString("hex")).toBe("920102");
+    const chunks = encoder.encodeChunks(new Uint8Array(1 << 20));
+    expect(chunks.every((c) => Buffer.isBuffer(c))).toBe(true);
+    expect(Buffer.concat(chunks).length).toBe((1 << 20) + 5);
+    const pooled = new Encoder({ buffers: true, poolResults: true }).encode([1]);
+    expect(Buffer.isBuffer(pooled) && pooled.toString("hex")).toBe("9101");
+  });
+
+  test("decode returns binaries as Buffers: copies, or views into the input with binaryAsView", () => {
+    const bytes = encode(value);
+    const copies = decode(bytes, { buffers: true }) as typeof value;
+    expect(Buffer.isBuffer(copies.bin) && Buffer.isBuffer(copies.nested[0])).toBe(true);
+    expect((copies.bin as Buffer).toString("hex")).toBe("000102ff");
+    expect(copies.bin.buffer).not.toBe(bytes.buffer);
+    const views = decode(bytes, { buffers: true, binaryAsView: true }) as typeof value;
+    expect(Buffer.isBuffer(views.bin)).toBe(true);
+    expect(views.bin.buffer).toBe(bytes.buffer);
+    expect((views.bin as Buffer).readUInt16BE(2)).toBe(0x02ff);
+    // rawStrings give Buffers too; extension payloads stay Uint8Arrays
+    const raw = decode(encode(["ab", new ExtData(3, Uint8Array.of(1))]), { buffers: true, rawStrings: true }) as [Buffer, ExtData];
+    expect(raw[0].toString("latin1")).toBe("ab");
+    expect(Buffer.isBuffer(raw[1].data)).toBe(false);
+  });
+
+  test("as in @msgpack/msgpack, binaryAsView with a Buffer input gives Buffer views, without the option; copies stay Uint8Arrays", async () => {
+    const input = Buffer.from(encode(value));
+    const theirs = (await import("@msgpack/msgpack")).decode(input) as typeof value;
+    expect(Buffer.isBuffer(theirs.bin)).toBe(true);
+    const views = decode(input, { binaryAsView: true }) as typeof value;
+    expect(Buffer.isBuffer(views.bin)).toBe(true);
+    expect(views.bin.buffer).toBe(input.buffer);
+    expect([views.bin.byteOffset, (views.bin as Buffer).toString("hex")]).toEqual([theirs.bin.byteOffset, "000102ff"]);
+    const many = [...new Decoder({ binaryAsView: true }).decodeMulti(Buffer.concat([input, input]))] as Array<typeof value>;
+    expect(many.every((v) => Buffer.isBuffer(v.bin))).toBe(true);
+    const copies = decode(input) as typeof value;
+    expect(copies.bin.constructor).toBe(Uint8Array);
+    // a plain input gives plain views
+    expect((decode(encode(value), { binaryAsView: true }) as typeof value).bin.constructor).toBe(Uint8Array);
+  });
+
+  test("the stream decoders and encoders take the option too", async () => {
+    const bytes = encode([value, value]);
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < bytes.length; i += 3) yield bytes.subarray(i, i + 3);
+    }
+    const whole = (await decodeAsync(chunks(), { buffers: true })) as Array<typeof value>;
+    expect(whole.every((v) => Buffer.isBuffer(v.bin))).toBe(true);
+    for await (const item of decodeArrayStream(chunks(), { buffers: true })) expect(Buffer.isBuffer((item as typeof value).bin)).toBe(true);
+    const parts = [...encodeIterable({ big: new Uint8Array(100_000), small: [1, 2] }, { buffers: true, chunkSize: 4096 })];
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.every((c) => Buffer.isBuffer(c))).toBe(true);
+    const stream = new EncoderStream({ buffers: true, lengthPrefixed: true });
+    const writer = stream.writable.getWriter();
+    void writer.write({ a: 1 }).then(() => writer.close());
+    const out: Uint8Array[] = [];
+    for await (const c of stream.readable as unknown as AsyncIterable<Uint8Array>) out.push(c);
+    expect(out.every((c) => Buffer.isBuffer(c))).toBe(true);
+    expect(Buffer.concat(out).readUInt32BE(0)).toBe(encode({ a: 1 }).length);
+  });
+
+  test("where there is no Buffer class, buffers: true is INVALID_ARGUMENT (encode and decode); false is fine", () => {
+    const saved = globalThis.Buffer;
+    (globalThis as { Buffer?: unknown }).Buffer = undefined;
+    try {
+      expect((thrown(() => new Encoder({ buffers: true })) as EncodeError).code).toBe("INVALID_ARGUMENT");
+      expect((thrown(() => new Decoder({ buffers: true })) as DecodeError).code).toBe("INVALID_ARGUMENT");
+      expect((thrown(() => decode(encode(1), { buffers: true, maxDepth: 3 })) as DecodeError).message).toMatch(/buffers .* no Buffer class/);
+      expect(new Encoder({ buffers: false }).encode(1)).toEqual(Uint8Array.of(1));
+    } finally {
+      globalThis.Buffer = saved;
+    }
+  });
+});
+
+describe("undefinedAsExtension: undefined as msgpackr writes it (d4 00 00), and back", () => {
+  test("encode writes it where undefined is a value; ignoreUndefined still leaves properties out; msgpackr and notepack.io read it as undefined", () => {
+    const value = [undefined, { a: undefined, b: 1 }];
+    const bytes = encode(value, { undefinedAsExtension: true });
+    expect(hex(bytes)).toBe("92-d4-00-00-82-a1-61-d4-00-00-a1-62-01");
+    expect(hex(bytes.subarray(1, 4))).toBe(hex(new Packr({ useRecords: false }).pack(undefined)));
+    expect(unpack(bytes)).toEqual(value);
+    expect(notepack.decode(Buffer.from(bytes))).toEqual(value);
+    expect(hex(encode(value, { undefinedAsExtension: true, ignoreUndefined: true }))).toBe("92-d4-00-00-81-a1-62-01");
+    expect(encodedSize(value, { undefinedAsExtension: true })).toBe(bytes.length);
+    expect(hex(miniEncode(value, { undefinedAsExtension: true }))).toBe(hex(bytes));
+    const streamed = [...encodeIterable(value, { undefinedAsExtension: true })];
+    expect(hex(Uint8Array.from(streamed.flatMap((c) => [...c])))).toBe(hex(bytes));
+  });
+
+  test("decode reads fixext 1 of type 0 as undefined only when asked; a codec registering type 0 still wins", () => {
+    const fromMsgpackr = new Packr({ useRecords: false }).pack({ data: undefined, list: [undefined] });
+    expect(decode(fromMsgpackr, { undefinedAsExtension: true })).toEqual({ data: undefined, list: [undefined] });
+    expect(miniDecode(fromMsgpackr, { undefinedAsExtension: true })).toEqual({ data: undefined, list: [undefined] });
+    const plain = decode(fromMsgpackr) as { data: ExtData };
+    expect(plain.data).toBeInstanceOf(ExtData);
+    expect([plain.data.type, [...plain.data.data]]).toEqual([0, [0]]);
+    // notepack.io reads any payload byte so; so do we, only the payload length counts
+    expect(decode(Uint8Array.of(0xd4, 0, 7), { undefinedAsExtension: true })).toBeUndefined();
+    expect(decode(Uint8Array.of(0xd5, 0, 0, 0), { undefinedAsExtension: true })).toBeInstanceOf(ExtData);
+    const codec = new ExtensionCodec();
+    codec.register({ type: 0, encode: () => null, decode: () => "mine" });
+    expect(decode(Uint8Array.of(0xd4, 0, 0), { undefinedAsExtension: true, extensionCodec: codec })).toBe("mine");
+  });
+});
+
+// A program written for notepack.io, in the style of socket.io's msgpack
+// parser: packets are encoded to a Buffer (handed to a socket or a Redis
+// client that wants one), binary attachments come back as Buffers, and
+// packets carry `data: undefined` / no `id`. It runs with notepack.io, and
+// with this library after changing the import and setting the options the
+// README documents.
+describe("a notepack.io program runs with the import changed and { buffers, ignoreUndefined, undefinedAsExtension }", () => {
+  type Codec = { encode(value: unknown): Uint8Array; decode(bytes: Uint8Array): unknown };
+  interface Packet {
+    type: number;
+    nsp: string;
+    data?: unknown;
+    id?: number;
+  }
+
+  /** The program: a parser and a pub/sub wire that wants Buffers. */
+  function program(msgpack: Codec): string[] {
+    const log: string[] = [];
+    const isPacket = (p: unknown): p is Packet => {
+      const q = p as Packet;
+      const idOk = q.id === undefined || Number.isInteger(q.id);
+      const dataOk = q.data === undefined || Array.isArray(q.data) || (typeof q.data === "object" && q.data !== null);
+      return typeof q.type === "number" && typeof q.nsp === "string" && idOk && dataOk;
+    };
+    // a Redis-like client: refuses anything but a Buffer (node-redis does), frames messages with Buffer.concat
+    const wire: Buffer[] = [];
+    const publish = (message: unknown): void => {
+      if (!Buffer.isBuffer(message)) throw new TypeError("publish: expected a Buffer");
+      const header = Buffer.alloc(4);
+      header.writeUInt32BE(message.length);
+      wire.push(Buffer.concat([header, message]));
+    };
+    const packets: Packet[] = [
+      { type: 2, nsp: "/", data: ["hello", { text: "hi" }], id: undefined },
+      { type: 0, nsp: "/admin", data: undefined },
+      { type: 5, nsp: "/", data: ["file", Buffer.from("cafe", "hex"), { nested: Buffer.from([1, 2]) }], id: 12 },
+    ];
+    for (const p of packets) publish(msgpack.encode(p));
+    for (const frame of wire) {
+      const length = frame.readUInt32BE(0);
+      const packet = msgpack.decode(frame.subarray(4, 4 + length));
+      if (!isPacket(packet)) {
+        log.push(`invalid packet ${JSON.stringify(packet)}`);
+        continue;
+      }
+      const parts = Array.isArray(packet.data) ? packet.data : [packet.data];
+      const shown = parts.map((x) =>
+        Buffer.isBuffer(x) ? `<${x.toString("hex")}>` : x !== null && typeof x === "object" && "nested" in x ? `{nested <${(x.nested as Buffer).toString("hex")}>}` : JSON.stringify(x),
+      );
+      log.push(`${packet.type} ${packet.nsp} ${packet.id ?? "-"} ${"data" in packet ? "has data" : "no data"}: ${shown.join(" ")}`);
+    }
+    return log;
+  }
+
+  const OPTIONS = { buffers: true, ignoreUndefined: true, undefinedAsExtension: true } as const;
+
+  test("the same log as with notepack.io", () => {
+    const expected = program(notepack);
+    expect(expected).toEqual([
+      '2 / - has data: "hello" {"text":"hi"}',
+      "0 /admin - no data: ",
+      "5 / 12 has data: \"file\" <cafe> {nested <0102>}",
+    ]);
+    const ours: Codec = { encode: (v) => encode(v, OPTIONS), decode: (b) => decode(b, OPTIONS) };
+    expect(program(ours)).toEqual(expected);
+    // and each side reads the other's bytes
+    expect(program({ encode: (v) => notepack.encode(v), decode: (b) => decode(b, OPTIONS) })).toEqual(expected);
+    expect(program({ encode: (v) => encode(v, OPTIONS), decode: (b) => notepack.decode(b as Buffer) })).toEqual(expected);
+  });
+
+  test("without the options it fails as a migrating program would see it", () => {
+    expect(() => program({ encode: (v) => encode(v), decode: (b) => decode(b) })).toThrow(/expected a Buffer/);
+    const log = program({ encode: (v) => encode(v, { buffers: true }), decode: (b) => decode(b) });
+    expect(log[0]).toMatch(/^invalid packet/); // id: null
   });
 });

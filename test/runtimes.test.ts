@@ -72,6 +72,7 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
     // the only path there; everywhere else the resizable store is used.
     expect(summary.resizable).toBe(c.resizable);
     expect(summary.mini).toBe(c.mini ?? false);
+    expect(summary.buffers, "Node, Bun and Deno have a global Buffer: the buffers option is checked with it").toBe(true);
     expect(summary.decoded).toBeGreaterThan(200);
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { ON_BUN } from "../shared/engine.ts";
-import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../shared/engine.ts";
+import { badArgument, badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -80,6 +80,13 @@ export class Decoder<ContextType = undefined> {
    * input.
    */
   private direct = true;
+  /**
+   * With `binaryAsView`, the input as the caller passed it when it is a
+   * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
+   * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
+   * otherwise, and between calls.
+   */
+  private source: Uint8Array | null = null;
   private busy = false;
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
@@ -94,6 +101,10 @@ export class Decoder<ContextType = undefined> {
   private readonly rawStrings: boolean;
   /** `invalidUtf8: "replace"`: invalid UTF-8 decodes with U+FFFD (in {@link textAt}, a cold path) instead of throwing. */
   private readonly replaceUtf8: boolean;
+  /** With `buffers`: Node's `Buffer` class, whose instances binaries become; else null. */
+  private readonly bufferClass: BufferClass | null;
+  /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
+  private readonly undefinedAsExtension: boolean;
   private readonly keyConverter: ((key: unknown) => unknown) | null;
   /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
   private readonly coldMaps: boolean;
@@ -146,6 +157,9 @@ export class Decoder<ContextType = undefined> {
     this.binaryAsView = options?.binaryAsView ?? false;
     this.rawStrings = options?.rawStrings ?? false;
     this.replaceUtf8 = options?.invalidUtf8 === "replace";
+    this.undefinedAsExtension = options?.undefinedAsExtension ?? false;
+    this.bufferClass = options?.buffers ? nodeBuffer() : null;
+    if (options?.buffers && this.bufferClass === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.keyConverter = options?.mapKeyConverter ?? null;
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
@@ -176,6 +190,7 @@ export class Decoder<ContextType = undefined> {
     d.busy = true;
     try {
       d.setInput(bytes, 0, 0);
+      if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
       const value = d.readValue(decodeNesting.depth);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos, d.bytes);
@@ -187,6 +202,7 @@ export class Decoder<ContextType = undefined> {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
       d.view = null;
+      d.source = null;
       d.busy = false;
     }
   }
@@ -207,24 +223,26 @@ export class Decoder<ContextType = undefined> {
    * ```
    */
   decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
-    return this.values(toBytes(input));
+    const bytes = toBytes(input);
+    return this.values(bytes, bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
   }
 
-  private *values(bytes: Uint8Array): Generator<unknown, void, unknown> {
+  private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
     let offset = 0;
     while (offset < bytes.length) {
-      const [value, next] = this.readAt(bytes, offset, 0);
+      const [value, next] = this.readAt(bytes, offset, 0, source);
       offset = next;
       yield value;
     }
   }
 
   /** See {@link decodeAt}. */
-  private readAt(bytes: Uint8Array, offset: number, base: number): [unknown, number] {
+  private readAt(bytes: Uint8Array, offset: number, base: number, source: Uint8Array | null = null): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
     d.busy = true;
     try {
       d.setInput(bytes, offset, base);
+      d.source = source;
       const value = d.readValue(decodeNesting.depth);
       return [value, d.pos];
     } catch (e) {
@@ -233,6 +251,7 @@ export class Decoder<ContextType = undefined> {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
       d.view = null;
+      d.source = null;
       d.busy = false;
     }
   }
@@ -449,7 +468,7 @@ export class Decoder<ContextType = undefined> {
   private readStringCold(n: number, start: number): string | Uint8Array {
     if (this.strMax >= 0) throw overLimit("string", this.base + start, n, "maxStrLength", this.limits.maxStrLength);
     const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
-    return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+    return this.binary(at, n);
   }
 
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
@@ -466,6 +485,13 @@ export class Decoder<ContextType = undefined> {
 
   private readBinary(n: number, start: number): Uint8Array {
     const at = this.payload(n, this.limits.maxBinLength, start, "binary", "maxBinLength");
+    return this.binary(at, n);
+  }
+
+  /** The `n` bytes at `at` as a binary result: a copy or (`binaryAsView`) a view; a `Buffer` with `buffers`, or a view of a `Buffer` input. */
+  private binary(at: number, n: number): Uint8Array {
+    if (this.source !== null) return this.source.subarray(at, at + n);
+    if (this.bufferClass !== null) return asBuffer(this.bufferClass, this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
@@ -579,6 +605,7 @@ export class Decoder<ContextType = undefined> {
     const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
+    if (type === 0 && n === 1 && this.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
     return new ExtData(type, this.bytes.slice(at, at + n));
   }
 

@@ -95,10 +95,33 @@ export interface DecodeOptions<ContextType = undefined> {
   keyDecoder?: unknown;
   /**
    * Return bin values as views into the input instead of copies. Faster,
-   * but the result then shares memory with the input.
+   * but the result then shares memory with the input. Views of a Node
+   * `Buffer` input are `Buffer`s, as with @msgpack/msgpack.
    * @default false
    */
   binaryAsView?: boolean | undefined;
+  /**
+   * Return binaries (and string values under `rawStrings`) as Node
+   * `Buffer`s: copies, or views into the input with `binaryAsView`, as
+   * notepack.io and msgpackr return them. `Buffer` is looked up on
+   * `globalThis` when the decoder is made; where there is none, `true` is
+   * a `DecodeError` with code `INVALID_ARGUMENT`. Without it, a `Buffer`
+   * input with `binaryAsView` still gives `Buffer` views (a view of a
+   * `Buffer` is a `Buffer`), as @msgpack/msgpack does; copies are plain
+   * `Uint8Array`s. Extension payloads (`ExtData.data`) stay `Uint8Array`s.
+   * @default false
+   */
+  buffers?: boolean | undefined;
+  /**
+   * Decode an extension of type 0 with a 1-byte payload (`d4 00 00`, as
+   * msgpackr and the `undefinedAsExtension` encode option write
+   * `undefined`; notepack.io reads any such payload so) as `undefined`
+   * instead of an `ExtData`. A codec that registers type 0 still gets it.
+   * Off by default because @msgpack/msgpack, like the MessagePack spec,
+   * gives such bytes to the application as extension type 0.
+   * @default false
+   */
+  undefinedAsExtension?: boolean | undefined;
   /**
    * Deepest nesting of arrays, maps and extensions whose decoder decodes
    * again. Nesting deeper than the engine's call stack allows (about 3,000

@@ -23,6 +23,7 @@ import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } fro
 import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
 import { estimateStoreSize } from "./size.ts";
 import { startsAscii } from "../format/utf8.ts";
+import { asBuffer, type BufferClass, nodeBuffer, type NodeBuffer } from "../shared/engine.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
@@ -70,6 +71,8 @@ export class Encoder<ContextType = undefined> {
   private child: Encoder<ContextType> | null = null;
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   private counter: Encoder<ContextType> | null = null;
+  /** With `buffers`: Node's `Buffer` class, whose instances the results become (without a copy); else null. */
+  private readonly bufferClass: BufferClass | null;
   /**
    * @param options see {@link EncodeOptions}
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option
@@ -117,6 +120,13 @@ export class Encoder<ContextType = undefined> {
       options?.poolResults ?? false,
     );
     this.writer = new ValueWriter(this.sink, options as EncodeOptions<unknown> | undefined);
+    this.bufferClass = options?.buffers ? nodeBuffer() : null;
+    if (options?.buffers && this.bufferClass === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+  }
+
+  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
+  private out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    return this.bufferClass === null ? bytes : (asBuffer(this.bufferClass, bytes) as Uint8Array<ArrayBuffer>);
   }
 
   /**
@@ -136,11 +146,12 @@ export class Encoder<ContextType = undefined> {
   encode(value: unknown): Uint8Array<ArrayBuffer> {
     if (this.busy) return this.reentrant().encode(value);
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, this.sink.probe())) {
-      return encodeLoneString(value);
+      return this.out(encodeLoneString(value));
     }
     this.run(value, 0);
     try {
-      return this.sink.finish();
+      const bytes = this.sink.finish();
+      return this.bufferClass === null ? bytes : this.out(bytes);
     } finally {
       this.stop();
     }
@@ -178,7 +189,7 @@ export class Encoder<ContextType = undefined> {
     this.run(value, 0);
     try {
       const s = this.sink;
-      return s.offset() === s.pos ? new Uint8Array(s.bytes.buffer, s.bytes.byteOffset, s.pos) : s.finish();
+      return this.out(s.offset() === s.pos ? new Uint8Array(s.bytes.buffer, s.bytes.byteOffset, s.pos) : s.finish());
     } finally {
       this.stop();
     }
@@ -205,7 +216,8 @@ export class Encoder<ContextType = undefined> {
     if (this.busy) return this.reentrant().encodeChunks(value);
     this.run(value, 0);
     try {
-      return this.sink.finishChunks();
+      const chunks = this.sink.finishChunks();
+      return this.bufferClass === null ? chunks : chunks.map((c) => this.out(c));
     } finally {
       this.stop();
     }
@@ -370,6 +382,8 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
  * console.assert(JSON.stringify(decode(bytes)) === '{"id":1,"tags":["a","b"]}');
  * ```
  */
+export function encode<ContextType = undefined>(value: unknown, options: EncodeOptions<ContextType> & { buffers: true }): NodeBuffer;
+export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer>;
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer> {
   return encoderFor(options).encode(value);
 }

@@ -65,6 +65,27 @@ export interface EncodeOptions<ContextType = undefined> {
    */
   ignoreUndefined?: boolean | undefined;
   /**
+   * Write `undefined` as the extension msgpackr writes for it (and
+   * notepack.io and msgpackr read back as `undefined`): fixext 1, type 0,
+   * payload 0 (`d4 00 00`), instead of nil; for peers that tell
+   * `undefined` from `null`. Decoders read it back as `undefined` with the
+   * decode option of the same name. With `ignoreUndefined`, object
+   * properties whose value is `undefined` are still left out.
+   * @default false
+   */
+  undefinedAsExtension?: boolean | undefined;
+  /**
+   * Return Node `Buffer`s (`encode`, `Encoder#encode`,
+   * `Encoder#encodeSharedRef`, the chunks of `Encoder#encodeChunks` and of
+   * the streaming encoders): each result is a `Buffer` over the same bytes,
+   * made without a copy, for Node APIs and clients that want one (Redis
+   * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` when
+   * the encoder is made; where there is none (browsers, Deno without node
+   * globals), `true` is an `EncodeError` with code `INVALID_ARGUMENT`.
+   * @default false
+   */
+  buffers?: boolean | undefined;
+  /**
    * Deepest nesting of arrays, maps and extensions (an `encode` called
    * from inside an extension encoder continues at the extension's depth).
    * Deeper values throw an `EncodeError` with code `MAX_DEPTH`, and values
@@ -133,7 +154,7 @@ export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType
 /** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
 export function checkEncodeOptions(o: object): void {
   const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"]) {
+  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults", "undefinedAsExtension", "buffers"]) {
     const v = opts[name];
     if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
   }

@@ -37,6 +37,8 @@ export class ValueWriter implements ExtensionWriter {
   private readonly forceFloat32: boolean;
   private readonly ignoreUndefined: boolean;
   private readonly useBigInt64: boolean;
+  /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
+  private readonly undefinedAsExtension: boolean;
   readonly maxDepth: number;
   /** The value of the call under way and the depth it started at, for error paths. */
   root: unknown = undefined;
@@ -52,6 +54,7 @@ export class ValueWriter implements ExtensionWriter {
     this.forceFloat32 = options?.forceFloat32 ?? false;
     this.ignoreUndefined = options?.ignoreUndefined ?? false;
     this.useBigInt64 = options?.useBigInt64 ?? false;
+    this.undefinedAsExtension = options?.undefinedAsExtension ?? false;
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
     if (options?.forceIntegerToFloat) {
       // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
@@ -78,7 +81,8 @@ export class ValueWriter implements ExtensionWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        this.writeByte(0xc0); // nil
+        if (this.undefinedAsExtension) this.writeUndefinedExtension();
+        else this.writeByte(0xc0); // nil
         return;
       case "bigint":
         this.encodeBigInt(value, depth);
@@ -92,6 +96,15 @@ export class ValueWriter implements ExtensionWriter {
     const s = this.sink;
     if (s.pos + 1 > s.bytes.length) s.grow(1);
     s.bytes[s.pos++] = byte;
+  }
+
+  /** `undefined` as msgpackr writes it: fixext 1 (0xd4), type 0, payload 0. */
+  private writeUndefinedExtension(): void {
+    const s = this.sink;
+    if (s.pos + 3 > s.bytes.length) s.grow(3);
+    s.bytes[s.pos++] = 0xd4;
+    s.bytes[s.pos++] = 0;
+    s.bytes[s.pos++] = 0;
   }
 
   private encodeNumber(n: number): void {

@@ -10,7 +10,7 @@
  */
 
 import type { DecodeOptions, Int64Mode } from "../decode/options.ts";
-import { badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { badArgument, badKey, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
 import { ExtData, extensionDecoders } from "../format/extensions.ts";
 import { FIRST_BYTE, readLength } from "../format/forms.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
@@ -220,11 +220,13 @@ function reader(): Reader {
         decodeNesting.depth = outer;
       }
     }
+    if (type === 0 && n === 1 && options?.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
     return type === TIMESTAMP_TYPE ? readTimestamp(data, start) : new ExtData(type, b.slice(at, at + n));
   }
 
   return (bytes, o) => {
     checkDecodeOptions(o);
+    if (o?.buffers) throw badArgument("option buffers", true, "false here: the mini entry returns Uint8Arrays (Buffers need the main entry)");
     b = bytes;
     const buffer = bytes.buffer as ArrayBuffer;
     plain = buffer instanceof ArrayBuffer && !buffer.resizable;

@@ -53,7 +53,7 @@ import { writeTimestamp } from "../format/timestamp.ts";
 /** Options of the mini {@link encode}: the main encoder's options that shape the output. */
 export type MiniEncodeOptions<ContextType = undefined> = Pick<
   EncodeOptions<ContextType>,
-  "extensionCodec" | "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth"
+  "extensionCodec" | "context" | "sortKeys" | "forceFloat32" | "ignoreUndefined" | "maxDepth" | "undefinedAsExtension"
 >;
 
 /** Size of each writer's scratch buffer, and of each chunk it starts. */
@@ -156,7 +156,13 @@ function writer(): Writer {
       // -0 has no int form
       pos = Number.isSafeInteger(n) && !Object.is(n, -0) ? writeInt(buf, pos, n) : writeFloat(view, pos, n, !!options?.forceFloat32);
     } else if (kind === KIND_BOOLEAN) pos = writeBoolean(buf, pos, v as boolean);
-    else if (kind === KIND_NIL) pos = writeNil(buf, pos);
+    else if (kind === KIND_NIL) {
+      if (v === undefined && options?.undefinedAsExtension) {
+        buf[pos++] = 0xd4; // msgpackr's undefined: fixext 1, type 0, payload 0
+        buf[pos++] = 0;
+        buf[pos++] = 0;
+      } else pos = writeNil(buf, pos);
+    }
     else pos = writeBigInt(view, pos, v as bigint);
   }
 

@@ -19,3 +19,35 @@ function isBun(): boolean {
 
 /** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024; not Node 18). */
 export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function";
+
+/** What the library uses of Node's `Buffer` class: making a `Buffer` over existing memory, without a copy. */
+export interface BufferClass {
+  from(buffer: ArrayBufferLike, byteOffset?: number, length?: number): Uint8Array;
+}
+
+/**
+ * Node's `Buffer` class where the runtime has one (Node, Bun; Deno and
+ * browsers only with a polyfill on `globalThis`), else null. Looked up
+ * when asked, not at load, so a polyfill installed later counts; never
+ * imported, so the library runs where there is none.
+ */
+export function nodeBuffer(): BufferClass | null {
+  // by a string key: no identifier in the shipped code names Node's class
+  const B: unknown = (globalThis as Record<string, unknown>)["Buffer"];
+  if (typeof B !== "function") return null;
+  const { from, prototype } = B as { from?: unknown; prototype?: unknown };
+  return typeof from === "function" && prototype instanceof Uint8Array ? (B as unknown as BufferClass) : null;
+}
+
+/** `bytes` as a `Buffer` of class `B` over the same memory (no copy). */
+export function asBuffer(B: BufferClass, bytes: Uint8Array): Uint8Array {
+  return B.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * Node's `Buffer` type where the program's types declare a global `Buffer`
+ * (`@types/node`, Bun's or Deno's types), else `Uint8Array`: the type of
+ * what `encode` returns with `buffers: true`. Found structurally, so the
+ * declarations need no Node types.
+ */
+export type NodeBuffer = typeof globalThis extends { Buffer: { alloc(size: number): infer B } } ? B : Uint8Array<ArrayBuffer>;

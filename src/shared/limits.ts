@@ -50,6 +50,8 @@ const KINDS: Record<string, number> = {
   useMap: 1,
   binaryAsView: 1,
   rawStrings: 1,
+  buffers: 1,
+  undefinedAsExtension: 1,
   int64: 2,
   mapKeyConverter: 3,
   extensionCodec: 4,

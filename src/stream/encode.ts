@@ -19,6 +19,7 @@ import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../s
 import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { asBuffer, nodeBuffer } from "../shared/engine.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -87,8 +88,10 @@ export class EncoderStream<ContextType = undefined> extends TransformStream<unkn
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
-    const encoder = new Encoder<ContextType>(options);
+    const encoder = new Encoder<ContextType>(options); // checks the options: with `buffers`, its chunks are Buffers
     const framed = options?.lengthPrefixed ?? false;
+    const B = options?.buffers ? nodeBuffer() : null;
+    const own = (bytes: Uint8Array): Uint8Array => (B === null ? bytes : asBuffer(B, bytes));
     super({
       transform(value, controller): void {
         const chunks = encoder.encodeChunks(value);
@@ -110,12 +113,12 @@ export class EncoderStream<ContextType = undefined> extends TransformStream<unkn
             out.set(c, at);
             at += c.length;
           }
-          controller.enqueue(out);
+          controller.enqueue(own(out));
           return;
         }
         const prefix = new Uint8Array(4);
         writeU32(prefix, 0, total);
-        controller.enqueue(prefix);
+        controller.enqueue(own(prefix));
         for (const c of chunks) controller.enqueue(c);
       },
     });
@@ -478,7 +481,10 @@ const HEADER = new Uint8Array(5);
  * ```
  */
 export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
-  yield* new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined).run(value);
+  const chunks = new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined).run(value); // checks the options
+  const B = options?.buffers ? nodeBuffer() : null;
+  if (B === null) yield* chunks;
+  else for (const chunk of chunks) yield asBuffer(B, chunk);
 }
 
 /**

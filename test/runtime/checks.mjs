@@ -491,13 +491,66 @@ export async function checkStreams(lib, streams, { seed = 2 } = {}) {
  * Runs everything; returns a summary object for the caller to print. With
  * `mini`, `lib` is the mini entry, which has no decodeMulti and no Encoder/Decoder classes.
  */
+/**
+ * The options for programs written for other libraries, in this runtime:
+ * `buffers` (Node `Buffer`s where `globalThis.Buffer` exists, else an
+ * INVALID_ARGUMENT error; the mini entry refuses it on decode),
+ * `undefinedAsExtension`, `invalidUtf8: "replace"`, boxed primitives.
+ * Returns what it found: whether this runtime has Buffers.
+ */
+export function checkDropIn(lib, { mini = false } = {}) {
+  const B = typeof globalThis.Buffer === "function" ? globalThis.Buffer : null;
+  const value = { bin: new Uint8Array([0, 1, 2]), u: undefined, list: [undefined, 1] };
+  // undefined as msgpackr writes it, and back
+  const ext = lib.encode(value.list, { undefinedAsExtension: true });
+  if (bytesToHex(ext) !== "92-d4-00-00-01") fail(`undefinedAsExtension: encode([undefined, 1]) gave ${bytesToHex(ext)}, not 92-d4-00-00-01`);
+  const back = lib.decode(ext, { undefinedAsExtension: true });
+  if (!(Array.isArray(back) && back.length === 2 && back[0] === undefined && back[1] === 1)) fail(`undefinedAsExtension: decode gave ${show(back)}`);
+  if (!isExt(lib.decode(ext)[0])) fail("without undefinedAsExtension, d4 00 00 must decode as ExtData");
+  // invalid UTF-8, replaced string by string
+  const replaced = lib.decode(hexToBytes("92-a2-ff-61-a1-62"), { invalidUtf8: "replace" });
+  if (replaced[0] !== "\ufffda" || replaced[1] !== "b") fail(`invalidUtf8 "replace" gave ${show(replaced)}`);
+  // boxed primitives
+  if (bytesToHex(lib.encode([new Number(5), new String("s"), new Boolean(false)])) !== "93-05-a1-73-c2") fail("boxed primitives must encode as their values");
+  if (mini) {
+    let code;
+    try {
+      lib.decode(ext, { buffers: true });
+    } catch (e) {
+      code = e.code;
+    }
+    if (code !== "INVALID_ARGUMENT") fail("the mini decode must refuse buffers: true");
+    return { buffers: B !== null };
+  }
+  if (B === null) {
+    for (const run of [() => lib.encode(1, { buffers: true }), () => lib.decode(ext, { buffers: true })]) {
+      let code;
+      try {
+        run();
+      } catch (e) {
+        code = e.code;
+      }
+      if (code !== "INVALID_ARGUMENT") fail(`buffers: true without a Buffer class must be INVALID_ARGUMENT, got ${code}`);
+    }
+    return { buffers: false };
+  }
+  const bytes = lib.encode(value, { buffers: true, ignoreUndefined: true });
+  if (!B.isBuffer(bytes)) fail("buffers: encode must return a Buffer");
+  const out = lib.decode(bytes, { buffers: true });
+  if (!B.isBuffer(out.bin) || out.bin.toString("hex") !== "000102") fail(`buffers: decode must give Buffer binaries, got ${show(out.bin)}`);
+  const view = lib.decode(B.from(bytes), { binaryAsView: true }).bin;
+  if (!B.isBuffer(view) || view.readUInt16BE(1) !== 0x0102) fail("binaryAsView with a Buffer input must give Buffer views");
+  return { buffers: true };
+}
+
 export async function runAll(lib, files, { streams, seed = 1, count = 400, big = true, mini = false } = {}) {
   const required = ["encode", "decode", "ExtensionCodec", "ExtData", "DecodeError", "EncodeError", ...(mini ? [] : ["decodeMulti", "Encoder", "Decoder"])];
   const missing = required.filter((name) => typeof lib[name] !== "function");
   if (missing.length > 0) fail(`module does not export ${missing.join(", ")}`);
   const vectors = checkVectors(lib, files);
   const trips = checkRoundTrips(lib, { seed, count, big });
-  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, mini, files: Object.keys(files).length, ...vectors, ...trips };
+  const dropIn = checkDropIn(lib, { mini });
+  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, mini, files: Object.keys(files).length, ...vectors, ...trips, ...dropIn };
   if (streams) Object.assign(summary, await checkStreams(lib, streams, { seed: seed + 1 }));
   return summary;
 }
