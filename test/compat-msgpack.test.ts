@@ -1369,7 +1369,7 @@ describe("migration table (Coming from @msgpack/msgpack)", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test("invalid UTF-8: they decode it to replacement or mangled characters; we throw INVALID_UTF8; rawStrings gives the bytes", () => {
+  test("invalid UTF-8: they decode it to replacement or mangled characters; we throw INVALID_UTF8; invalidUtf8: \"replace\" gives U+FFFD, rawStrings the bytes", () => {
     const bytes = fromHex("a2fffe");
     expect(typeof theirs.decode(bytes)).toBe("string");
     const e = thrown(() => ours.decode(bytes)) as ourModule.DecodeError;
@@ -1377,6 +1377,7 @@ describe("migration table (Coming from @msgpack/msgpack)", () => {
     expect(e.code).toBe("INVALID_UTF8");
     expect(Array.from(ours.decode(bytes, { rawStrings: true }) as Uint8Array)).toEqual([0xff, 0xfe]);
     expect(plain(ours.decode(bytes, { rawStrings: true }))).toEqual(plain(theirs.decode(bytes, { rawStrings: true })));
+    expect(ourModule.decode(bytes, { invalidUtf8: "replace" })).toBe("\ufffd\ufffd");
   });
 
   test("lone surrogates: they write them as (invalid) 3-byte sequences; we write U+FFFD (no option)", () => {
@@ -1385,7 +1386,7 @@ describe("migration table (Coming from @msgpack/msgpack)", () => {
     expect(ours.decode(ours.encode("a\ud800b"))).toBe("a\ufffdb");
   });
 
-  test("binaries: they return views into the input (Buffer views for a Buffer input); we return copies; binaryAsView gives views", () => {
+  test("binaries: they return views into the input (Buffer views for a Buffer input); we return copies; binaryAsView gives views (Buffer views for a Buffer input)", () => {
     const input = theirs.encode({ b: new Uint8Array([1, 2, 3]) });
     const viaTheirs = (theirs.decode(input) as { b: Uint8Array }).b;
     expect(viaTheirs.buffer).toBe(input.buffer);
@@ -1397,6 +1398,21 @@ describe("migration table (Coming from @msgpack/msgpack)", () => {
     expect(view.byteOffset).toBe(viaTheirs.byteOffset);
     const fromBuffer = (ours.decode(Buffer.from(input)) as { b: Uint8Array }).b;
     expect(fromBuffer.constructor).toBe(Uint8Array);
+    const buffer = Buffer.from(input);
+    const theirView = (theirs.decode(buffer) as { b: Uint8Array }).b;
+    const ourView = (ourModule.decode(buffer, { binaryAsView: true }) as { b: Uint8Array }).b;
+    expect(Buffer.isBuffer(theirView) && Buffer.isBuffer(ourView)).toBe(true);
+    expect([ourView.buffer, ourView.byteOffset, ourView.length]).toEqual([theirView.buffer, theirView.byteOffset, theirView.length]);
+  });
+
+  test("@msgpack/msgpack 2.x positional constructors: 3.x ignores them; ours take them as the options of those names", () => {
+    const codec = new ourModule.ExtensionCodec<{ n: number }>();
+    codec.register({ type: 5, encode: (v, ctx) => (v instanceof Set ? Uint8Array.of(ctx.n) : null), decode: (d, _t, ctx) => d[0]! + ctx.n });
+    const bytes = new ourModule.Encoder(codec, { n: 7 }).encode(new Set());
+    expect(hex(bytes)).toBe("d40507");
+    expect(new ourModule.Decoder(codec, { n: 1 }).decode(bytes)).toBe(8);
+    const Theirs2x = theirModule.Encoder as unknown as new (...args: unknown[]) => { encode(v: unknown): Uint8Array };
+    expect(hex(new Theirs2x(codec, { n: 7 }).encode(new Set()))).toBe("80"); // 3.x: the codec is ignored, a Set is an empty map
   });
 
   test("unregistered extensions: they return ExtData whose data is a view into the input; ours holds a copy (no option)", () => {

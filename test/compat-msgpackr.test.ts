@@ -88,6 +88,28 @@ describe("Coming from msgpackr", () => {
     expect(ext.type).toBe(0);
   });
 
+  test("pack()'s Buffer and unpack()'s Buffer binaries are buffers: true (copies, or views with binaryAsView)", () => {
+    const value = { b: Buffer.from([1, 2, 3]) };
+    const packed = msgpackr.pack(value);
+    const ours = encode(value, { buffers: true });
+    expect(Buffer.isBuffer(packed) && Buffer.isBuffer(ours)).toBe(true);
+    expect((msgpackr.unpack(ours) as { b: Buffer }).b.equals(value.b)).toBe(true);
+    const theirs = msgpackr.unpack(packed) as { b: Buffer };
+    const back = decode(packed, { buffers: true }) as { b: Buffer };
+    expect(Buffer.isBuffer(theirs.b) && Buffer.isBuffer(back.b)).toBe(true);
+    expect(back.b.equals(theirs.b)).toBe(true);
+    const view = decode(packed, { buffers: true, binaryAsView: true }) as { b: Buffer };
+    expect(Buffer.isBuffer(view.b) && view.b.buffer === packed.buffer).toBe(true);
+  });
+
+  test("undefined as extension 0 (msgpackr's default, both ways) is undefinedAsExtension: true", () => {
+    const value = [undefined, { u: undefined }];
+    const packed = msgpackr.pack(value);
+    expect(hex(encode(value, { undefinedAsExtension: true }))).toBe(hex(new msgpackr.Packr({ useRecords: false, variableMapSize: true } as msgpackr.Options).pack(value)));
+    expect(decode(packed, { undefinedAsExtension: true })).toEqual(value);
+    expect(msgpackr.unpack(encode(value, { undefinedAsExtension: true }))).toEqual(value);
+  });
+
   test("copyBuffers: true is our default (copies); binaryAsView: true gives views like msgpackr's default", () => {
     const bytes = encode({ b: new Uint8Array([1, 2]) });
     const theirs = (msgpackr.unpack(bytes) as { b: Uint8Array }).b;

@@ -157,6 +157,36 @@ const pieces: Iterable<Uint8Array> = encodeIterable({ a: 1 }, { chunkSize: undef
 export { value, again, streamed, many, transforms, pieces };
 `;
 
+/**
+ * A project with \`lib: ["es2022"]\`: neither the DOM lib nor Node's types.
+ * Every entry, the stream classes and functions included, must type-check
+ * (the declarations type the WHATWG streams they name themselves); the
+ * options of programs written for other libraries too.
+ */
+const TS_NO_DOM_CONSUMER = `
+import { decode, decodeAsync, encode, Decoder, Encoder, ExtensionCodec } from "${NAME}";
+import { decodeArrayStream, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, encodeToReadableStream, encodeToStream, type ReadableStreamLike } from "${NAME}/streams";
+import * as mini from "${NAME}/mini";
+const bytes: Uint8Array = encode({ a: 1 }, { undefinedAsExtension: true, ignoreUndefined: true });
+const asBuffer: Uint8Array = encode(1, { buffers: true });
+const value: unknown = decode(bytes, { invalidUtf8: "replace", undefinedAsExtension: true, buffers: false });
+const codec = new ExtensionCodec<{ tag: string }>();
+const positional: Uint8Array = new Encoder(codec, { tag: "t" }, 100, 2048, true).encode(value);
+const positionalDecoder = new Decoder(codec, { tag: "t" }, 10, 10, 10, 10, 10);
+async function* chunks() { yield bytes; }
+const later: Promise<unknown> = decodeAsync(chunks(), { invalidUtf8: "replace" });
+const items: AsyncGenerator<unknown> = decodeArrayStream(chunks());
+const many: AsyncGenerator<unknown> = decodeMultiStream(chunks(), { lengthPrefixed: true });
+const viaReader: ReadableStreamLike<Uint8Array> = { getReader: () => ({ read: async () => ({ done: true }), releaseLock() {}, cancel: async () => {} }) };
+const streams = [new DecoderStream(), new EncoderStream({ buffers: true }), encodeToReadableStream(1)];
+const written: (w: Parameters<typeof encodeToStream>[1]) => Promise<void> = (w) => encodeToStream(1, w);
+const pieces: Iterable<Uint8Array> = encodeIterable(1);
+const small: Uint8Array = mini.encode(undefined, { undefinedAsExtension: true });
+// @ts-expect-error invalidUtf8 is "throw" or "replace"
+decode(bytes, { invalidUtf8: "ignore" });
+export { asBuffer, positional, positionalDecoder, later, items, many, viaReader, streams, written, pieces, small };
+`;
+
 const COMPILER_OPTIONS = {
   target: "es2022",
   lib: ["es2022", "dom"],
@@ -173,6 +203,7 @@ const TSCONFIGS = {
   bundler: { compilerOptions: { ...COMPILER_OPTIONS, module: "esnext", moduleResolution: "bundler" }, files: ["consumer-plain.ts"] },
   node10: { compilerOptions: { ...COMPILER_OPTIONS, module: "commonjs", moduleResolution: "node" }, files: ["consumer-plain.ts"] },
   exact: { compilerOptions: { ...COMPILER_OPTIONS, module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-exact.ts"] },
+  nodom: { compilerOptions: { ...COMPILER_OPTIONS, lib: ["es2022"], module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-nodom.ts"] },
 } as const;
 
 /** The TypeScript versions users have: the oldest supported and the newest, both devDependencies. */
@@ -209,6 +240,7 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     writeFileSync(join(project, "consumer-cjs.cts"), TS_CJS_CONSUMER);
     writeFileSync(join(project, "consumer-plain.ts"), TS_PLAIN_CONSUMER);
     writeFileSync(join(project, "consumer-exact.ts"), TS_EXACT_OPTIONAL_CONSUMER);
+    writeFileSync(join(project, "consumer-nodom.ts"), TS_NO_DOM_CONSUMER);
     for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
   });
 
@@ -273,6 +305,13 @@ describe("npm package (npm pack + install in a temporary project)", () => {
       }, 200_000);
     }
   }
+
+  test.each(COMPILERS)("$name: a project with lib es2022, without the DOM lib or Node's types, type-checks every entry", async (compiler) => {
+    const { r, read } = await typeCheck(compiler, "nodom");
+    expect(r.code, explain(`${compiler.name} tsc -p tsconfig.nodom.json`, r)).toBe(0);
+    const dir = compiler.legacy ? "dist/ts5.0/" : "dist/";
+    for (const entry of ["index.d.ts", "streams.d.ts", "mini.d.ts"]) expect(read, `${dir}${entry}`).toContain(`${dir}${entry}`);
+  }, 200_000);
 
   test.each(COMPILERS)("$name: options may be written with undefined under exactOptionalPropertyTypes", async (compiler) => {
     const { r } = await typeCheck(compiler, "exact");

@@ -32,8 +32,8 @@ export interface BufferClass {
  * imported, so the library runs where there is none.
  */
 export function nodeBuffer(): BufferClass | null {
-  // by a string key: no identifier in the shipped code names Node's class
-  const B: unknown = (globalThis as Record<string, unknown>)["Buffer"];
+  // by a string key (which minifiers keep): no identifier in the shipped code names Node's class
+  const B: unknown = Reflect.get(globalThis, "Buffer");
   if (typeof B !== "function") return null;
   const { from, prototype } = B as { from?: unknown; prototype?: unknown };
   return typeof from === "function" && prototype instanceof Uint8Array ? (B as unknown as BufferClass) : null;

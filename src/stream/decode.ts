@@ -33,14 +33,14 @@ import { DecodeError, overLimit, tooDeepToDecode } from "../shared/errors.ts";
 import { decodeNesting } from "../shared/limits.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
+import type { ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
 
 // ---------------------------------------------------------------------------
 // Types and options
 
-/** A source of chunks: a WHATWG `ReadableStream` or any `AsyncIterable` (a Node readable, an async generator). */
-export type ReadableStreamLike<T> = ReadableStream<T> | AsyncIterable<T>;
+export type { ReadableStreamLike } from "./web.ts";
 
 /**
  * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
@@ -101,7 +101,7 @@ interface ChunkSource {
 }
 
 function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
-  const s = stream as Partial<ReadableStream<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
+  const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
   if (s !== null && typeof s === "object" && typeof s.getReader === "function") {
     const reader = s.getReader();
     return {

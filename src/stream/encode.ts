@@ -20,6 +20,7 @@ import { extensionEncoders, type ExtensionCodecType } from "../format/extensions
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import { asBuffer, nodeBuffer } from "../shared/engine.ts";
+import { TransformStreamBase } from "./web.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -82,7 +83,7 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
  * console.assert(JSON.stringify(out) === '[{"a":1},[2]]');
  * ```
  */
-export class EncoderStream<ContextType = undefined> extends TransformStream<unknown, Uint8Array> {
+export class EncoderStream<ContextType = undefined> extends TransformStreamBase<unknown, Uint8Array> {
   /**
    * @param options see {@link StreamEncodeOptions}; `lengthPrefixed` to frame each value
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects

@@ -9,6 +9,7 @@
 
 import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./decode.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";
+import { type TransformControllerLike, TransformStreamBase } from "./web.ts";
 
 /**
  * A WHATWG `TransformStream` from bytes to values: write byte chunks
@@ -30,7 +31,7 @@ import { NEED_MORE, StreamReader } from "./reader.ts";
  * console.assert(values[0] === 1 && values[1] === "two");
  * ```
  */
-export class DecoderStream<ContextType = undefined> extends TransformStream<ByteChunk, unknown> {
+export class DecoderStream<ContextType = undefined> extends TransformStreamBase<ByteChunk, unknown> {
   /** Buffering counters of this stream (or the `stats` object passed in the options). */
   readonly stats: StreamStats;
 
@@ -45,7 +46,7 @@ export class DecoderStream<ContextType = undefined> extends TransformStream<Byte
     let failed = false;
     let failure: unknown;
     /** Enqueues values until `next` says NEED_MORE or the bytes run out; keeps an error for later if values went first. */
-    const drain = (controller: TransformStreamDefaultController<unknown>, final: boolean): void => {
+    const drain = (controller: TransformControllerLike<unknown>, final: boolean): void => {
       let sent = false;
       try {
         while (!final || reader.queue.available > 0) {

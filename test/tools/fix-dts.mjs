@@ -14,7 +14,13 @@
 //    dist/ts5.0/ with those arguments removed; package.json points
 //    compilers older than 5.7 at it (`types@<5.7` conditions in "exports",
 //    and "typesVersions" for `moduleResolution: "node"`).
-// 4. Verify: every relative specifier ends in `.js` (`.cjs`) and names a
+// 4. The stream entry names the global `ReadableStream`, `WritableStream`
+//    and `TransformStream` interfaces (src/stream/web.ts). Declare them
+//    empty in stream/web.d.ts, with the DOM lib's type parameters, so the
+//    declarations type-check without the DOM lib or Node's types: they
+//    merge with the full interfaces where those are loaded. (Not in src/:
+//    JSR refuses global augmentations, and Deno declares the streams.)
+// 5. Verify: every relative specifier ends in `.js` (`.cjs`) and names a
 //    declaration file that exists. Exit 1 otherwise.
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, dirname, relative } from "node:path";
@@ -69,6 +75,19 @@ function check(file, text, ext, declExt) {
   return problems;
 }
 
+/** The module whose declarations get the global stream interfaces (4.). */
+const WEB_STREAMS = join("stream", "web.d.ts");
+const WEB_STREAM_GLOBALS = `
+declare global {
+    interface ReadableStream<R = any> {
+    }
+    interface WritableStream<W = any> {
+    }
+    interface TransformStream<I = any, O = any> {
+    }
+}
+`;
+
 rmSync(join(DIST, LEGACY), { recursive: true, force: true });
 const declarations = [...walk(DIST)].filter((f) => f.endsWith(".d.ts"));
 if (declarations.length === 0) {
@@ -76,8 +95,11 @@ if (declarations.length === 0) {
   process.exit(1);
 }
 const problems = [];
+if (!declarations.includes(join(DIST, WEB_STREAMS))) problems.push(`${join(DIST, WEB_STREAMS)} is missing: the global stream interfaces have no home`);
 for (const file of declarations) {
-  const esm = rewrite(readFileSync(file, "utf8"), ".js");
+  let text = readFileSync(file, "utf8");
+  if (file === join(DIST, WEB_STREAMS) && !text.includes("declare global")) text += WEB_STREAM_GLOBALS;
+  const esm = rewrite(text, ".js");
   const cjs = rewrite(esm, ".cjs");
   const cjsFile = file.slice(0, -".d.ts".length) + ".d.cts";
   writeFileSync(file, esm);
