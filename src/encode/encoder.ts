@@ -360,6 +360,23 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
 }
 
 /**
+ * {@link encode} with `buffers: true`: the bytes as a Node `Buffer` (typed
+ * `Buffer` where Node's types are loaded).
+ *
+ * @param value the value to encode
+ * @param options the encode options, `buffers: true` among them
+ * @returns the MessagePack bytes as a `Buffer`, over the result's own memory
+ * @throws {EncodeError} as {@link encode}; `INVALID_ARGUMENT` where there is no `Buffer`
+ *
+ * @example
+ * ```ts
+ * import { encode } from "@resizable/msgpack";
+ * const bytes = encode({ id: 1 }, { buffers: true });
+ * console.assert(bytes.constructor.name === "Buffer" && bytes[0] === 0x81);
+ * ```
+ */
+export function encode<ContextType = undefined>(value: unknown, options: EncodeOptions<ContextType> & { buffers: true }): NodeBuffer;
+/**
  * Encodes `value` as MessagePack into independent bytes of exact length.
  * Calls that pass the same options object share one {@link Encoder}.
  *
@@ -382,7 +399,6 @@ function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
  * console.assert(JSON.stringify(decode(bytes)) === '{"id":1,"tags":["a","b"]}');
  * ```
  */
-export function encode<ContextType = undefined>(value: unknown, options: EncodeOptions<ContextType> & { buffers: true }): NodeBuffer;
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer>;
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer> {
   return encoderFor(options).encode(value);
