@@ -1,12 +1,15 @@
 /**
- * The options of the decoder: their types and documentation. They are
- * checked when a decoder is made (shared/limits.ts `checkDecodeOptions`, shared
- * with the mini entry).
+ * The options of the decoder: their types and documentation, and the one
+ * place they are read, checked and resolved (every decoder, the inline
+ * options of `decode()` and the stream decoders go through it).
  *
  * @module
  */
 
-import type { ExtensionCodecType } from "../format/extensions.ts";
+import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
+import { badArgument } from "../shared/errors.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { misspelledOption } from "../shared/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -15,8 +18,10 @@ export type Int64Mode = "auto" | "number" | "bigint";
  * Options of {@link decode} and {@link Decoder}. Invalid values (a limit
  * that is not a non-negative integer or Infinity, a flag that is not a
  * boolean, an unknown `int64` mode...) throw a `DecodeError` with code
- * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, on the first
- * use of an options object). Unknown names are ignored.
+ * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, at each
+ * call). Each option is read once. A name that differs from an option
+ * only by letter case or a typo (`maxStrLenght`) throws too, so a limit is
+ * never lost without a word; other unknown names are ignored.
  */
 export interface DecodeOptions<ContextType = undefined> {
   /**
@@ -29,7 +34,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * `decode(data, type, context)` (@msgpack/msgpack's `ExtensionCodecType`)
    * may stand in for an `ExtensionCodec`: it then decodes every extension
    * type, -1 included.
-   * @default no extensions besides the built-in timestamp
+   * @default ExtensionCodec.defaultCodec (no extensions besides the built-in timestamp unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
@@ -110,3 +115,115 @@ export interface DecodeOptions<ContextType = undefined> {
 
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
+
+/** The decode options as a decoder uses them: every default filled in, read once from what the user passed. */
+export interface ResolvedDecodeOptions extends DecodeLimits {
+  /** The codec given, or `ExtensionCodec.defaultCodec`. */
+  readonly extensionCodec: ExtensionCodecType<unknown>;
+  readonly context: unknown;
+  /** `int64`, or `"bigint"` with `useBigInt64`, else `"auto"`. */
+  readonly int64: Int64Mode;
+  readonly useMap: boolean;
+  readonly rawStrings: boolean;
+  readonly mapKeyConverter: ((key: unknown) => string | number) | null;
+  readonly binaryAsView: boolean;
+}
+
+/** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
+const RESOLVED = new WeakSet<object>();
+
+/** What each option read by {@link readDecodeOptions} must be, by its index there. */
+const CHECKS: readonly (readonly [name: string, kind: number])[] = [
+  ["extensionCodec", 4],
+  ["context", -1],
+  ["int64", 2],
+  ["useBigInt64", 1],
+  ["useMap", 1],
+  ["rawStrings", 1],
+  ["mapKeyConverter", 3],
+  ["binaryAsView", 1],
+  ["maxDepth", 0],
+  ["maxStrLength", 0],
+  ["maxBinLength", 0],
+  ["maxArrayLength", 0],
+  ["maxMapLength", 0],
+  ["maxExtLength", 0],
+];
+const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method"];
+
+/**
+ * Reads the decode options from `options` (null or undefined: none), each
+ * exactly once, by property access (a getter is read once; an inherited or
+ * non-enumerable option counts), checks them, and returns what it read in
+ * a fixed order: what {@link resolveDecodeOptions} takes, and the key of
+ * the inline-options cache. `keyDecoder` is accepted and not read.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` for options that are not an
+ *   object, an invalid value (a limit that is not a non-negative integer
+ *   or Infinity, a flag that is not a boolean, an unknown `int64` mode, a
+ *   `mapKeyConverter` that is not a function, an `extensionCodec` without
+ *   a `decode` method), or a misspelled option name
+ */
+export function readDecodeOptions(options: unknown): unknown[] {
+  if (options == null) return new Array<unknown>(CHECKS.length).fill(undefined);
+  if (typeof options !== "object") throw badArgument("the options argument", options, "an object");
+  const o = options as Record<string, unknown>;
+  const values = [
+    o.extensionCodec,
+    o.context,
+    o.int64,
+    o.useBigInt64,
+    o.useMap,
+    o.rawStrings,
+    o.mapKeyConverter,
+    o.binaryAsView,
+    o.maxDepth,
+    o.maxStrLength,
+    o.maxBinLength,
+    o.maxArrayLength,
+    o.maxMapLength,
+    o.maxExtLength,
+  ];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    const [name, kind] = CHECKS[i]!;
+    if (v === undefined || kind < 0) continue;
+    const ok =
+      kind === 0 ? typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity)
+      : kind === 1 ? typeof v === "boolean"
+      : kind === 2 ? v === "auto" || v === "number" || v === "bigint"
+      : kind === 3 ? typeof v === "function"
+      : typeof (v as { decode?: unknown } | null)?.decode === "function";
+    if (!ok) throw badArgument(`option ${name}`, v, EXPECTED[kind]!);
+  }
+  const typo = misspelledOption(o);
+  if (typo !== null) throw badArgument(`option ${typo[0]}`, o[typo[0]], `an option of this library; did you mean ${typo[1]}?`);
+  return values;
+}
+
+/** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
+export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
+  const int64 = values[2] as Int64Mode | undefined;
+  const resolved: ResolvedDecodeOptions = Object.freeze({
+    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
+    context: values[1],
+    int64: int64 ?? (values[3] === true ? "bigint" : "auto"),
+    useMap: (values[4] as boolean | undefined) ?? false,
+    rawStrings: (values[5] as boolean | undefined) ?? false,
+    mapKeyConverter: (values[6] as ((key: unknown) => string | number) | undefined) ?? null,
+    binaryAsView: (values[7] as boolean | undefined) ?? false,
+    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
+    maxStrLength: (values[9] as number | undefined) ?? MAX_U32,
+    maxBinLength: (values[10] as number | undefined) ?? MAX_U32,
+    maxArrayLength: (values[11] as number | undefined) ?? MAX_U32,
+    maxMapLength: (values[12] as number | undefined) ?? MAX_U32,
+    maxExtLength: (values[13] as number | undefined) ?? MAX_U32,
+  });
+  RESOLVED.add(resolved);
+  return resolved;
+}
+
+/** `options` resolved: as it is when it already is, else read and resolved. */
+export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
+  return typeof options === "object" && options !== null && RESOLVED.has(options) ? (options as ResolvedDecodeOptions) : resolveDecodeOptions(readDecodeOptions(options));
+}

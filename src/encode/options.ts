@@ -1,13 +1,17 @@
 /**
- * The options of the encoder: their types and documentation, and the
- * check that rejects invalid values when an encoder is made.
+ * The options of the encoder: their types and documentation, and the one
+ * place they are read, checked and resolved (every encoder, the inline
+ * options of `encode()` and the streaming encoder go through it).
  *
  * @module
  */
 
 import { invalidEncodeOption } from "../shared/errors.ts";
+import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { misspelledOption } from "../shared/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
-import { MAX_STORE_BYTES } from "./spill.ts";
+import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
+import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -115,22 +119,119 @@ export interface EncodeOptions<ContextType = undefined> {
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
-/** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
-export function checkEncodeOptions(o: object): void {
-  const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"]) {
-    const v = opts[name];
-    if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
-  }
-  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity]];
-  for (const [name, max] of limits) {
-    const v = opts[name];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
-      throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
-    }
-  }
-  const codec = opts.extensionCodec as { tryToEncode?: unknown } | undefined;
+/** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
+export interface ResolvedEncodeOptions {
+  /** The codec given, or `ExtensionCodec.defaultCodec`. */
+  readonly extensionCodec: ExtensionCodecType<unknown>;
+  readonly context: unknown;
+  readonly sortKeys: boolean;
+  readonly forceFloat32: boolean;
+  readonly forceIntegerToFloat: boolean;
+  readonly useBigInt64: boolean;
+  readonly ignoreUndefined: boolean;
+  readonly maxDepth: number;
+  readonly initialBufferSize: number;
+  readonly maxByteLength: number;
+  readonly poolResults: boolean;
+  /** The spill plan of the internal {@link SPILL_PLAN} option, or {@link AUTO_PLAN}. */
+  readonly spillPlan: SpillPlan;
+}
+
+/** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
+const RESOLVED = new WeakSet<object>();
+
+/** Whether `options` is a resolved options object. */
+export function isResolvedEncodeOptions(options: unknown): options is ResolvedEncodeOptions {
+  return typeof options === "object" && options !== null && RESOLVED.has(options);
+}
+
+const BOOLEAN_OPTIONS = ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"] as const;
+
+/**
+ * Reads the encode options from `options` (null or undefined: none), each
+ * exactly once, by property access (a getter is read once; an inherited or
+ * non-enumerable option counts), checks them, and returns what it read in
+ * a fixed order: what {@link resolveEncodeOptions} takes, and the key of
+ * the inline-options cache.
+ *
+ * @throws {EncodeError} `INVALID_ARGUMENT` for options that are not an
+ *   object, an invalid value, or a misspelled option name
+ */
+export function readEncodeOptions(options: unknown): unknown[] {
+  if (options == null) return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
+  const o = options as Record<string | symbol, unknown>;
+  const values = [
+    o.extensionCodec,
+    o.context,
+    o.sortKeys,
+    o.forceFloat32,
+    o.forceIntegerToFloat,
+    o.useBigInt64,
+    o.ignoreUndefined,
+    o.maxDepth,
+    o.initialBufferSize,
+    o.maxByteLength,
+    o.poolResults,
+  ];
+  const codec = values[0] as { tryToEncode?: unknown } | undefined;
   if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
     throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec, or an object with tryToEncode and decode");
   }
+  for (let i = 2; i <= 6; i++) checkBoolean(BOOLEAN_OPTIONS[i - 2]!, values[i]);
+  checkBoolean("poolResults", values[10]);
+  checkSize("maxDepth", values[7], Infinity);
+  checkSize("initialBufferSize", values[8], MAX_STORE_BYTES);
+  checkSize("maxByteLength", values[9], Infinity);
+  const typo = misspelledOption(o);
+  if (typo !== null) throw invalidEncodeOption(typo[0], o[typo[0]], `no such option; did you mean ${typo[1]}?`);
+  return values;
+}
+
+function checkBoolean(name: string, v: unknown): void {
+  if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
+}
+
+function checkSize(name: string, v: unknown, max: number): void {
+  if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
+    throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
+  }
+}
+
+/**
+ * The resolved options for values read by {@link readEncodeOptions}:
+ * defaults filled in, frozen. `plan`: the value of the internal
+ * {@link SPILL_PLAN} option, which only `new Encoder(options)` reads.
+ */
+export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
+  const resolved: ResolvedEncodeOptions = Object.freeze({
+    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
+    context: values[1],
+    sortKeys: (values[2] as boolean | undefined) ?? false,
+    forceFloat32: (values[3] as boolean | undefined) ?? false,
+    forceIntegerToFloat: (values[4] as boolean | undefined) ?? false,
+    useBigInt64: (values[5] as boolean | undefined) ?? false,
+    ignoreUndefined: (values[6] as boolean | undefined) ?? false,
+    maxDepth: (values[7] as number | undefined) ?? DEFAULT_MAX_DEPTH,
+    initialBufferSize: (values[8] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
+    maxByteLength: (values[9] as number | undefined) ?? MAX_STORE_BYTES,
+    poolResults: (values[10] as boolean | undefined) ?? false,
+    spillPlan: typeof (plan as SpillPlan | undefined)?.open === "function" ? (plan as SpillPlan) : AUTO_PLAN,
+  });
+  RESOLVED.add(resolved);
+  return resolved;
+}
+
+/** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
+export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
+  if (isResolvedEncodeOptions(options)) return options;
+  const values = readEncodeOptions(options);
+  return resolveEncodeOptions(values, (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
+}
+
+/** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */
+export function withResolved(resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions {
+  const copy: ResolvedEncodeOptions = Object.freeze({ ...resolved, ...changes });
+  RESOLVED.add(copy);
+  return copy;
 }

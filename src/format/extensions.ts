@@ -122,7 +122,7 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * The codec that encoders and decoders made without an `extensionCodec`
    * option use, shared by the whole program (as in @msgpack/msgpack).
    */
-  static readonly defaultCodec: ExtensionCodecType<undefined> = new ExtensionCodec();
+  static readonly defaultCodec: ExtensionCodec<undefined> = new ExtensionCodec();
 
   declare __brand?: ContextType;
   /** Registered encoders in the order they are tried; the encoders keep this very array, so later registrations reach them. */
