@@ -37,9 +37,6 @@ const EMPTY = new Uint8Array(0);
  */
 const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
 
-/** {@link decodeAt}'s way into the decoder, set by the class. */
-let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
-
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
  * `decode`).
@@ -197,11 +194,6 @@ export class Decoder<ContextType = undefined> {
       d.view = null;
       d.busy = false;
     }
-  }
-
-  static {
-    // the stream decoders' way in: a function of the module, not a method of this public class
-    readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
   }
 
   /**
@@ -669,5 +661,5 @@ export function decodeMulti<ContextType = undefined>(
  * @throws {DecodeError} for malformed or truncated input
  */
 export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
-  return readAt(decoder, bytes, offset, base);
+  return decoder["readAt"](bytes, offset, base); // a private method: this module's, not the public class's API
 }
