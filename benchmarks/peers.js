@@ -35,7 +35,7 @@ import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
-import { asciiString, blob, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString, wideMap } from "./fixtures.js";
+import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
 
 const args = parseCli({
@@ -137,6 +137,17 @@ const DATASETS = [
   { name: "blob-16m", what: "16 MiB binary (Uint8Array)", build: () => blob(QUICK ? 64 * 1024 : 16 * MiB) },
   { name: "ascii-1m", what: "1 MiB ASCII string", build: () => asciiString(QUICK ? 16 * 1024 : MiB) },
   { name: "unicode-1m", what: "~1 MiB CJK/kana/Hangul/emoji string (UTF-8)", build: () => unicodeString(QUICK ? 16 * 1024 : MiB) },
+  {
+    name: "timeseries",
+    what: "a batch of 100 time series of 120 [ms timestamp past 2^32, value] pairs each, with small tag maps",
+    build: () => (QUICK ? timeSeries(10, 30) : timeSeries(100, 120)),
+  },
+  {
+    name: "chat",
+    what: "2000 chat messages (65-245 B, ~140 B on average; text heavy in accented, CJK and emoji characters), each encoded and decoded as its own message",
+    build: () => chatMessages(QUICK ? 300 : 2000),
+    stream: true,
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -614,6 +625,8 @@ const SUMMARY_LABELS = {
   "blob-16m": "binary",
   "ascii-1m": "ASCII string",
   "unicode-1m": "CJK/emoji string",
+  timeseries: "time-series batch",
+  chat: "chat messages, one message each",
 };
 
 /**
