@@ -25,6 +25,12 @@
 //   (the same numerator for every library, JSON included) / p50 time per op,
 //   so MB/s ratios are speed ratios.
 // - Decode input is each library's own encoding of the data set.
+// - Every ratio is a speed ratio, bigger is better: ×msgpackr = this row's
+//   MB/s / msgpackr's (above 1: faster than msgpackr). The options-inline
+//   row is compared with the options-hoisted row only (the peers have no
+//   `sortKeys` and no decode depth limit, so a ratio to them would not
+//   compare like with like). Every run ends with the geometric means of
+//   this library's ratios, as `--summary` gives them from the saved runs.
 //
 // Peer libraries are devDependencies; this script is not dependency-free.
 
@@ -34,7 +40,7 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
+import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
 import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
 
@@ -100,12 +106,15 @@ const EXTRA_NOTES = {
   [VIEWS]:
     "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
   [POOLED]: "`poolResults: true` returns results of up to 4 KiB as views into a shared slab, as msgpackr does by default; by default every result has an `ArrayBuffer` of its own.",
-  [INLINE]: "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`.",
-  [HOISTED]: "The same options in one object made once and passed on every call.",
+  [INLINE]:
+    "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`; compared with the same options hoisted only (msgpackr and the other peers have no `sortKeys` and no decode depth limit, so a ratio to them would not compare like with like).",
+  [HOISTED]: "The same options in one object made once and passed on every call: the row the inline options are compared with.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
 };
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
+/** Rows with options the peers do not have: no ratio to the peers; the inline row is compared with the hoisted one. */
+const OWN_OPTIONS = [INLINE, HOISTED];
 
 /**
  * Data sets: name, description, build. Quick mode uses small versions of the
@@ -480,12 +489,23 @@ async function main() {
   console.log(`legend: ${LEGEND}`);
   const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
   await emitReport(report, markdown(report), args);
+  printGeometricMeans(report);
 }
 
 const LEGEND =
   "MB/s = bytes of the data set's MessagePack encoding (by @resizable/msgpack, the same for every library) / p50 time per op. " +
-  "×msgpackr and ×@msgpack/msgpack = this row's MB/s / that library's MB/s (>1: faster than it, <1: slower). " +
+  "×msgpackr and ×@msgpack/msgpack = speed relative to that library: this row's MB/s / its MB/s (above 1: faster than it, bigger is better). " +
+  "The options rows have no ratio to the peers (they lack those options): the inline row is compared with the hoisted one under the table. " +
   "p25-p75 is the interquartile range of time per op. '✗' = not timed: the round trip is not faithful (see the notes).";
+
+/** What the ratio columns of the console tables mean, printed above each. */
+const TABLE_HEADER = "MB/s at p50; ×msgpackr and ×@msgpack/msgpack = speed relative to that library (above 1 = faster, bigger is better)";
+
+/** "0.95x the speed of the options hoisted", for the inline row of one op, or "". @param {any} results one op's results */
+function inlineVsHoisted(results) {
+  const inline = results[INLINE], hoisted = results[HOISTED];
+  return inline && hoisted ? `${fmtRatio(inline.mbps / hoisted.mbps)}x the speed of the same options hoisted` : "";
+}
 
 /** Console tables for one data set. @param {any} set */
 function printSet(set) {
@@ -500,7 +520,7 @@ function printSet(set) {
       row["MB/s"] = sig3(r.mbps);
       for (const peer of RATIO_TO) {
         const p = set.results[op][peer];
-        row[`×${peer}`] = p ? fmtRatio(r.mbps / p.mbps) : "-";
+        row[`×${peer}`] = p && !OWN_OPTIONS.includes(name) ? fmtRatio(r.mbps / p.mbps) : "-";
       }
       row.p1 = fmtMs(r.p1);
       row.p50 = fmtMs(r.p50);
@@ -508,8 +528,10 @@ function printSet(set) {
       row.samples = r.samples;
       return row;
     });
-    console.log(op);
+    console.log(`${op}: ${TABLE_HEADER}`);
     console.log(formatPlainTable(rows));
+    const inline = inlineVsHoisted(set.results[op]);
+    if (inline) console.log(`options inline: ${inline} (like with like: the peers have no such options)`);
   }
 }
 
@@ -535,11 +557,11 @@ export function markdown(report) {
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}. ` +
       `Libraries: ${Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
-    "Each cell: MB/s at p50 · ratio to msgpackr · ratio to @msgpack/msgpack (ratio = this library's MB/s / that library's; >1 faster, <1 slower). ✗ = not timed, the round trip is not faithful.",
+    "Each cell: MB/s at p50 · speed ×msgpackr · speed ×@msgpack/msgpack (this row's MB/s / that library's: above 1 = faster, bigger is better). ✗ = not timed, the round trip is not faithful.",
     "",
   ];
   for (const op of ["encode", "decode"]) {
-    lines.push(`**${op}** (MB/s · ×msgpackr · ×@msgpack/msgpack)`, "");
+    lines.push(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack; above 1 = faster)`, "");
     const rows = report.sets.map((/** @type {any} */ set) => [
       `${set.name} (${formatSize(set.bytes)})`,
       ...report.libraries.map((/** @type {string} */ name) => {
@@ -558,6 +580,11 @@ export function markdown(report) {
       for (const set of report.sets) {
         const v = set.results[op][extra];
         if (!v) continue;
+        if (OWN_OPTIONS.includes(extra)) {
+          const vs = extra === INLINE ? inlineVsHoisted(set.results[op]) : "";
+          lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)}${vs ? ` · ${vs}` : ""}`);
+          continue;
+        }
         const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
         const ours = set.results[op][OURS];
         const vsOurs = ours && extra.startsWith("reference") ? ` (this library: ${fmtRatio(ours.mbps / v.mbps)}x of it)` : "";
@@ -611,6 +638,59 @@ async function render() {
   }
 }
 
+/**
+ * Geometric means of this library's speed ratios (its MB/s / the peer's;
+ * above 1 = faster) over the data sets of one report, binary decode left
+ * out (a copy against a view): against msgpackr and @msgpack/msgpack, with
+ * `poolResults` where it was timed, and the mini entry's. The rows of the
+ * README's table, as "1.02" strings ("-" when nothing was timed, "" where a
+ * row has no such op).
+ * @param {any} report
+ * @returns {{ label: string, encode: string, decode: string, sets: number }[]}
+ */
+export function geometricMeans(report) {
+  /** @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
+  const mean = (op, peer, pooled, ours = OURS) => {
+    const xs = [];
+    for (const set of report.sets) {
+      if (op === "decode" && set.name.startsWith("blob")) continue;
+      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
+      const p = set.results[op][peer];
+      const x = mine && p ? mine.mbps / p.mbps : NaN;
+      if (Number.isFinite(x)) xs.push(x);
+    }
+    return { text: xs.length ? geomean(xs).toFixed(2) : "-", n: xs.length };
+  };
+  const rows = [];
+  for (const peer of RATIO_TO) {
+    const enc = mean("encode", peer, false), dec = mean("decode", peer, false);
+    rows.push({ label: `×${peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
+    rows.push({ label: `×${peer}, with \`poolResults\``, encode: mean("encode", peer, true).text, decode: "", sets: enc.n });
+  }
+  // the mini entry, where the run timed it
+  for (const peer of [...RATIO_TO, OURS]) {
+    const enc = mean("encode", peer, false, MINI), dec = mean("decode", peer, false, MINI);
+    rows.push({ label: `mini entry ×${peer === OURS ? "this library" : peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
+  }
+  return rows;
+}
+
+/** The last lines of a run: the geometric means, as the README quotes them for full runs. @param {any} report */
+function printGeometricMeans(report) {
+  const rows = geometricMeans(report);
+  const n = report.sets.length;
+  console.log(
+    `\ngeometric means of this library's speed ×peer over the ${n} data set${n === 1 ? "" : "s"} of this run ` +
+      `(above 1 = faster, bigger is better; binary decode left out)` +
+      (report.quick ? "; --quick: small data sets, one round, not the README's numbers:" : ":"),
+  );
+  for (const row of rows) {
+    const parts = [`encode ${row.encode}`];
+    if (row.decode) parts.push(`decode ${row.decode}`);
+    console.log(`geometric mean ${row.label.replace(/`/g, "")}: ${parts.join(", ")}`);
+  }
+}
+
 /** Labels of the data sets in the summary. */
 const SUMMARY_LABELS = {
   rpc: "RPC message",
@@ -656,7 +736,7 @@ async function summary() {
       runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0].toFixed(1)}-${r.loadAfter[0].toFixed(1)}`).join(", ") +
       `; ${Object.entries(first.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
-    "MB/s of encoded bytes for this library · ratio to msgpackr · ratio to @msgpack/msgpack (above 1: we are faster).",
+    "MB/s of encoded bytes for this library · speed ×msgpackr · speed ×@msgpack/msgpack (this library's MB/s / that library's: above 1 = faster, bigger is better).",
     "",
   ];
   const header = ["data set", ...runs.flatMap(([rt]) => [`${rt} encode`, `${rt} decode`])];
@@ -683,28 +763,9 @@ async function summary() {
     "",
   );
   // geometric means
-  const geo = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-  /** @param {any} r @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
-  const mean = (r, op, peer, pooled, ours = OURS) => {
-    const xs = [];
-    for (const set of r.sets) {
-      if (op === "decode" && set.name.startsWith("blob")) continue;
-      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
-      const x = ratio(mine, set.results[op][peer]);
-      if (Number.isFinite(x)) xs.push(x);
-    }
-    return xs.length ? geo(xs).toFixed(2) : "-";
-  };
-  const geoRows = [];
-  for (const peer of ["msgpackr", "@msgpack/msgpack"]) {
-    geoRows.push([`×${peer}`, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, false), mean(r, "decode", peer, false)])]);
-    geoRows.push([`×${peer}, with \`poolResults\``, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, true), ""])]);
-  }
-  // the mini entry, where the run timed it
-  for (const peer of ["msgpackr", "@msgpack/msgpack", OURS]) {
-    geoRows.push([`mini entry ×${peer === OURS ? "this library" : peer}`, ...runs.flatMap(([, r]) => ["encode", "decode"].map((op) => mean(r, op, peer, false, MINI)))]);
-  }
-  lines.push("Geometric means of the ratios over the data sets (binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
+  const perRun = runs.map(([, r]) => geometricMeans(r));
+  const geoRows = perRun[0].map((row, i) => [row.label, ...perRun.flatMap((rows) => [rows[i].encode, rows[i].decode])]);
+  lines.push("Geometric means of the speed ratios over the data sets (above 1 = faster, bigger is better; binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
   // bulk bars
   const bars = [];
   for (const [name, ref] of [["blob-1m", SET_REF], ["blob-16m", SET_REF], ["ascii-1m", ENCODE_INTO_REF], ["unicode-1m", ENCODE_INTO_REF]]) {
