@@ -41,7 +41,7 @@ const args = parseCli({
   fullRun: "3-6 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
   deno: "-A",
   options: {
-    quick: "~1.3 MB of each kind of records and a 2 MiB binary (what the tests run)",
+    quick: "~1.3 MB of each kind of records and a 2 MiB binary, named records-1.3m, rope-records-1.3m, binary-2m (what the tests run)",
     large: "~400 MB of each kind of records instead of ~130 MB (about 4 GB of free memory, 3x the time)",
     write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large)",
     json: "also print the report as one JSON line",
@@ -52,13 +52,25 @@ const args = parseCli({
 });
 const QUICK = args.quick;
 const LARGE = args.options.large === true && !QUICK;
-/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick (--quick keeps the "130m" names). */
+/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick; the data set names say it ("records-1.3m"). */
 const RECORD_BYTES = QUICK ? 1.3e6 : LARGE ? 400e6 : 130e6;
-const RECORD_SUFFIX = LARGE ? "400m" : "130m";
+const RECORD_SUFFIX = `${RECORD_BYTES / 1e6}m`;
 const RECORD_SIZE = `~${RECORD_BYTES / 1e6} MB`;
+const MiB = 1024 * 1024;
+/** The binary: 200 MiB, 2 MiB with --quick ("binary-2m"). */
+const BINARY_MIB = QUICK ? 2 : 200;
 const QUICK_NOTE = QUICK ? " (--quick)" : "";
 const SCRIPT = pathFromUrl(import.meta.url);
-const MiB = 1024 * 1024;
+/**
+ * Said at the end of a --quick run (and in its report): at ~1.3 MB the
+ * peaks measure what does not grow with the data more than the encode.
+ */
+const QUICK_CAVEAT =
+  "note: --quick encodes ~1.3 MB of records and a 2 MiB binary, too little to show what a full run (~130 MB, 200 MiB) does: " +
+  "this library writes records this small through a store it keeps for the next call (up to 16 MiB), so store and result both count, " +
+  "where from 16 MiB of output on the store's pages are released as the result is copied out (Node, Deno); young-generation garbage " +
+  "and the allocator's steps weigh more too. The ratios to the output are larger here and can rank the libraries the other way round from a full run: " +
+  "quote full runs only (results/memory-<runtime>.md, benchmarks/README.md).";
 
 const lib = await loadLibrary();
 
@@ -88,7 +100,7 @@ const DATASETS = {
     build: () => ropeRecordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
-  "binary-200m": { what: QUICK ? "2 MiB Uint8Array (--quick)" : "200 MiB Uint8Array", build: () => blob(QUICK ? 2 * MiB : 200 * MiB), binary: true },
+  [`binary-${BINARY_MIB}m`]: { what: `${BINARY_MIB} MiB Uint8Array${QUICK_NOTE}`, build: () => blob(BINARY_MIB * MiB), binary: true },
 };
 
 
@@ -231,6 +243,24 @@ async function main() {
   }
   const report = { benchmark: LARGE ? "memory-large" : "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
   await emitReport(report, markdown(report), args);
+  printPeaks(report);
+}
+
+/**
+ * The last lines of every run: per data set, each library's peak as a
+ * multiple of its output (the figures the README quotes for full runs),
+ * smallest first, and with --quick the note that these are not them.
+ * @param {any} report
+ */
+function printPeaks(report) {
+  console.log("\npeak over the baseline as × the output size (smaller is better; 1.00x = the output alone):");
+  for (const ds of Object.keys(report.datasets)) {
+    const rows = report.rows.filter((/** @type {any} */ r) => r.dataset === ds && !r.skipped && !r.error && r.bytes > 0);
+    if (rows.length === 0) continue;
+    rows.sort((/** @type {any} */ a, /** @type {any} */ b) => a.overBaseline / a.bytes - b.overBaseline / b.bytes);
+    console.log(`peaks, ${ds}: ${rows.map((/** @type {any} */ r) => `${r.library} ${(r.overBaseline / r.bytes).toFixed(2)}x${r.exact ? "" : " (lower bound)"}`).join(", ")}`);
+  }
+  if (report.quick) console.log(QUICK_CAVEAT);
 }
 
 /** @param {any} report */
@@ -241,8 +271,9 @@ export function markdown(report) {
     "",
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)}; ${m.date}.`,
     "",
-    "Peak RSS over the baseline while encoding once, one fresh process per cell (Linux VmHWM after resetting it via /proc/self/clear_refs, minus the RSS before the encode; the output itself is included). In brackets: peak over baseline / output size.",
+    "Peak RSS over the baseline while encoding once, one fresh process per cell (Linux VmHWM after resetting it via /proc/self/clear_refs, minus the RSS before the encode; the output itself is included). In brackets: the peak as × the output size (smaller is better; 1.00x = the output alone).",
     "",
+    ...(report.quick ? [QUICK_CAVEAT, ""] : []),
   ];
   const libs = [...new Set(report.rows.map((/** @type {any} */ r) => r.library))];
   const sets = Object.keys(report.datasets);
