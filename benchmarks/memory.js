@@ -27,7 +27,8 @@ import msgpackLite from "msgpack-lite";
 import { strategyOptions } from "./lib/sink-strategies.js";
 import { parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
 import { blob, records, recordsOfSize, ropeRecordsOfSize } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, useResultsDir, writeResult } from "./report.js";
+import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const g = /** @type {any} */ (globalThis);
 const args = parseCli({
@@ -43,7 +44,9 @@ const args = parseCli({
   options: {
     quick: "~1.3 MB of each kind of records and a 2 MiB binary, named records-1.3m, rope-records-1.3m, binary-2m (what the tests run)",
     large: "~400 MB of each kind of records instead of ~130 MB (about 4 GB of free memory, 3x the time)",
-    write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large)",
+    write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large), and (full runs) redraw results/memory.svg",
+    summary: "redraw results/memory.svg (the chart of peaks) from results/memory-{node,bun,deno}.json, without running anything",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
     json: "also print the report as one JSON line",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
@@ -243,7 +246,60 @@ async function main() {
   }
   const report = { benchmark: LARGE ? "memory-large" : "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
   await emitReport(report, markdown(report), args);
+  if (args.options.write && !QUICK && !LARGE) await plot();
   printPeaks(report);
+}
+
+/** The libraries the chart shows (the output strategies are the benchmark's own, in the tables). */
+const CHARTED = ["@resizable/msgpack", "msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "JSON"];
+
+/**
+ * Draws results/memory.svg from the saved full runs,
+ * results/memory-{node,bun,deno}.json: per data set, each library's peak
+ * over the baseline as × its output, one bar per runtime, on one linear
+ * scale with a line at 1 (the output alone). The subtitle names the runs.
+ */
+async function plot() {
+  /** @type {[string, any][]} */
+  const runs = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`memory-${rt}.json`);
+    if (text) runs.push([rt, JSON.parse(text)]);
+  }
+  if (runs.length === 0) {
+    console.error("No results/memory-<runtime>.json to plot: run with --write first");
+    return;
+  }
+  const first = runs[0][1];
+  const svg = barChartSvg({
+    title: "Peak memory while encoding once, as × the output size (smaller is better; 1 = the output alone)",
+    subtitle:
+      `From results/memory-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
+      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; one fresh process per bar; ${first.machine.date.slice(0, 10)}`,
+    series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
+    labelWidth: 150,
+    panelWidth: 300,
+    panels: Object.keys(first.datasets).map((ds) => ({
+      title: ds,
+      scale: /** @type {const} */ ("linear"),
+      reference: { x: 1, label: "the output" },
+      xLabel: "peak over baseline ÷ output size",
+      rows: CHARTED.map((name) => ({
+        label: name,
+        note: "cannot encode binaries",
+        values: runs.map(([, r]) => {
+          const row = r.rows.find((/** @type {any} */ x) => x.dataset === ds && x.library === name);
+          return row && !row.skipped && !row.error && row.bytes > 0 ? row.overBaseline / row.bytes : null;
+        }),
+      })),
+    })),
+    notes: [
+      `Data: ${Object.entries(first.datasets).map(([ds, what]) => `${ds} = ${what}`).join("; ")}.`,
+      "Linux VmHWM after resetting it, minus the RSS before the encode; the output counts, so 1 is the floor for a library that returns one buffer.",
+    ],
+  });
+  const path = await writeResult("memory.svg", svg);
+  if (path) console.log(`wrote ${path}`);
 }
 
 /**
@@ -295,5 +351,7 @@ export function markdown(report) {
   return out.join("\n");
 }
 
+await useResultsDir(args.options.results);
 if (args.child) await child(args.child);
+else if (args.options.summary) await plot();
 else await main();

@@ -42,7 +42,8 @@ import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
 import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
+import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const args = parseCli({
   script: "peers.js",
@@ -55,10 +56,12 @@ const args = parseCli({
   options: {
     quick: "small data sets, one round (what the tests run)",
     "rounds=N": "rounds per data set and operation, each of three tinybench runs (one with --quick), samples pooled (default 3, --quick 1)",
-    write: "also write results/peers-<runtime>.{json,md}",
+    write: "also write results/peers-<runtime>.{json,md}, and (full runs) redraw results/peers.svg from the runs saved",
     json: "also print the report as one JSON line",
     render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
-    summary: "rewrite results/peers-summary.md (the cross-runtime tables) from results/peers-{node,bun,deno}.json, without running anything",
+    summary:
+      "rewrite results/peers-summary.md (the cross-runtime tables) and results/peers.svg (the chart) from results/peers-{node,bun,deno}.json, without running anything",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
   filter: "regular expressions on data set names, e.g. 'rpc|records'",
@@ -489,6 +492,7 @@ async function main() {
   console.log(`legend: ${LEGEND}`);
   const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
   await emitReport(report, markdown(report), args);
+  if (args.options.write && !QUICK) await plot(await savedRuns());
   printGeometricMeans(report);
 }
 
@@ -716,12 +720,7 @@ const SUMMARY_LABELS = {
  * Writes results/peers-summary.md.
  */
 async function summary() {
-  /** @type {[string, any][]} */
-  const runs = [];
-  for (const rt of ["node", "bun", "deno"]) {
-    const text = await readResult(`peers-${rt}.json`);
-    if (text) runs.push([rt, JSON.parse(text)]);
-  }
+  const runs = await savedRuns();
   if (runs.length === 0) throw new Error("No results/peers-*.json: run `npm run bench:peers` (and :bun, :deno) first");
   const ratio = (/** @type {any} */ r, /** @type {any} */ p) => (r && p ? r.mbps / p.mbps : NaN);
   const cell = (/** @type {any} */ set, /** @type {string} */ op, /** @type {string} */ name) => {
@@ -783,8 +782,81 @@ async function summary() {
   console.log(args.wide ? text : narrowTables(text, "results/peers-summary.md"));
   const path = await writeResult("peers-summary.md", text + "\n");
   if (path) console.log(`wrote ${path}`);
+  await plot(runs);
+  // the last lines, as after a run: the geometric means of each saved run
+  for (const [rt, r] of runs) {
+    console.log(`\ngeometric means, ${rt} ${r.machine.version} (from results/peers-${rt}.json):`);
+    for (const row of geometricMeans(r)) console.log(`geometric mean ${row.label.replace(/`/g, "")}: encode ${row.encode}${row.decode ? `, decode ${row.decode}` : ""}`);
+  }
 }
 
+/** The saved full runs, results/peers-{node,bun,deno}.json, that exist. @returns {Promise<[string, any][]>} */
+async function savedRuns() {
+  /** @type {[string, any][]} */
+  const runs = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`peers-${rt}.json`);
+    if (text) runs.push([rt, JSON.parse(text)]);
+  }
+  return runs;
+}
+
+/**
+ * Draws results/peers.svg from the saved runs: this library's speed
+ * relative to msgpackr per data set and runtime, encode and decode side by
+ * side on a log scale (bars right of 1: faster), with `poolResults` rows for
+ * the data sets where it was timed; binary decode is left out (a copy
+ * against a view). The subtitle names the runs, the notes the geometric
+ * means, so the chart says what the README's table says.
+ * @param {[string, any][]} runs
+ */
+async function plot(runs) {
+  if (runs.length === 0) return;
+  const first = runs[0][1];
+  /** @type {{ label: string, name: string, pooled: boolean }[]} */
+  const order = first.sets.map((/** @type {any} */ s0) => ({ label: `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, ${formatSize(s0.bytes)}`, name: s0.name, pooled: false }));
+  for (const s0 of first.sets) if (s0.results.encode[POOLED]) order.push({ label: `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, poolResults`, name: s0.name, pooled: true });
+  /** @param {string} op */
+  const rows = (op) =>
+    order.map((o) => {
+      const skip = op === "decode" && (o.pooled || o.name.startsWith("blob"));
+      return {
+        label: o.label,
+        note: o.pooled ? "encode only" : "copy vs view: not compared",
+        values: runs.map(([, r]) => {
+          const set = r.sets.find((/** @type {any} */ x) => x.name === o.name);
+          const mine = set?.results[op][o.pooled ? POOLED : OURS], peer = set?.results[op].msgpackr;
+          return skip || !mine || !peer ? null : mine.mbps / peer.mbps;
+        }),
+      };
+    });
+  const means = runs.map(([rt, r]) => {
+    const row = geometricMeans(r)[0];
+    return `${rt} ${row.encode} / ${row.decode}`;
+  });
+  const svg = barChartSvg({
+    title: "@resizable/msgpack speed relative to msgpackr (bigger is better; 1 = as fast as msgpackr)",
+    subtitle:
+      `From results/peers-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
+      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; msgpackr ${first.versions.msgpackr}; ${first.machine.date.slice(0, 10)}`,
+    series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
+    panels: ["encode", "decode"].map((op) => ({
+      title: op,
+      rows: rows(op),
+      scale: /** @type {const} */ ("log"),
+      reference: { x: 1, label: "msgpackr" },
+      xLabel: "speed ×msgpackr, log scale (right of the line: faster)",
+    })),
+    notes: [
+      `Geometric means, encode / decode (binary decode left out): ${means.join("; ")}.`,
+      "Binaries decode as copies by default, msgpackr returns views of the input: those cells are not compared. One run per runtime; single cells move by 10-30% between runs.",
+    ],
+  });
+  const path = await writeResult("peers.svg", svg);
+  if (path) console.log(`wrote ${path}`);
+}
+
+await useResultsDir(args.options.results);
 if (args.options.render) await render();
 else if (args.options.summary) await summary();
 else await main();

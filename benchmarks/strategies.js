@@ -31,7 +31,7 @@
 import { SPILL_PLANS, strategyOptions } from "./lib/sink-strategies.js";
 import { consume, formatBytes, formatSpeed, formatTime, geomean, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, useResultsDir, writeResult } from "./report.js";
 import { gridSvg } from "./plot.js";
 
 const args = parseCli({
@@ -48,8 +48,9 @@ const args = parseCli({
     "only=LIST": "data families to run, comma-separated: vectors, nested, records (default all)",
     write: "also write results/strategies-<runtime>.{json,md} and redraw results/strategies.svg (full runs only)",
     json: "also print the report as one JSON line",
-    "plot-only": "only redraw results/strategies.svg and results/strategies-summary.md from the results/strategies-*.json files",
+    "plot-only": "only redraw results/strategies.svg and rewrite results/strategies-summary.md and results/strategies-<runtime>.md from the results/strategies-*.json files",
     wide: "show every percentile column (p1, p25, p50, p75, p99); the tables are then wider than 120 columns",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
   },
   filter: "regular expressions on \"<data set>\" or \"<data set>/<strategy>\", e.g. 'vectors/1000$'",
   examples: ["node benchmarks/strategies.js --quick", "node benchmarks/strategies.js --max-size=10M --only=records"],
@@ -306,6 +307,11 @@ export async function plotAll() {
   for (const rt of ["node", "bun", "deno"]) {
     const text = await readResult(`strategies-${rt}.json`);
     if (text) reports.push(JSON.parse(text));
+    // the per-runtime tables too, in this version's wording, from the same numbers
+    if (text && args.options["plot-only"]) {
+      const md = await writeResult(`strategies-${rt}.md`, markdown(JSON.parse(text)) + "\n");
+      if (md) console.log(`wrote ${md}`);
+    }
   }
   if (reports.length === 0) {
     console.error("No results/strategies-<runtime>.json to plot: run with --write first");
@@ -389,5 +395,6 @@ export function summaryMarkdown(reports) {
   return lines.join("\n");
 }
 
+await useResultsDir(args.options.results);
 if (args.options["plot-only"]) await plotAll();
 else await main();
