@@ -277,7 +277,6 @@ async function plot() {
       `From results/memory-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
       `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; one fresh process per bar; ${first.machine.date.slice(0, 10)}`,
     series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
-    labelWidth: 150,
     panelWidth: 300,
     panels: Object.keys(first.datasets).map((ds) => ({
       title: ds,

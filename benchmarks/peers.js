@@ -710,7 +710,7 @@ const SUMMARY_LABELS = {
   "ascii-1m": "ASCII string",
   "unicode-1m": "CJK/emoji string",
   timeseries: "time-series batch",
-  chat: "chat messages, one message each",
+  chat: "chat, one message each",
 };
 
 /**
@@ -813,16 +813,21 @@ async function savedRuns() {
 async function plot(runs) {
   if (runs.length === 0) return;
   const first = runs[0][1];
+  // every data set of any run, in the order of the first run that has it (a run may predate a data set: n/a there)
+  /** @type {Map<string, any>} */
+  const sets = new Map();
+  for (const [, r] of runs) for (const s0 of r.sets) if (!sets.has(s0.name)) sets.set(s0.name, s0);
+  const label = (/** @type {string} */ name) => /** @type {Record<string, string>} */ (SUMMARY_LABELS)[name] ?? name;
   /** @type {{ label: string, name: string, pooled: boolean }[]} */
-  const order = first.sets.map((/** @type {any} */ s0) => ({ label: `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, ${formatSize(s0.bytes)}`, name: s0.name, pooled: false }));
-  for (const s0 of first.sets) if (s0.results.encode[POOLED]) order.push({ label: `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, poolResults`, name: s0.name, pooled: true });
+  const order = [...sets.values()].map((s0) => ({ label: `${label(s0.name)}, ${formatSize(s0.bytes)}`, name: s0.name, pooled: false }));
+  for (const s0 of sets.values()) if (s0.results.encode[POOLED]) order.push({ label: `${label(s0.name)}, poolResults`, name: s0.name, pooled: true });
   /** @param {string} op */
   const rows = (op) =>
     order.map((o) => {
       const skip = op === "decode" && (o.pooled || o.name.startsWith("blob"));
       return {
         label: o.label,
-        note: o.pooled ? "encode only" : "copy vs view: not compared",
+        note: !skip ? "not in these runs" : o.pooled ? "encode only" : "copy vs view: not compared",
         values: runs.map(([, r]) => {
           const set = r.sets.find((/** @type {any} */ x) => x.name === o.name);
           const mine = set?.results[op][o.pooled ? POOLED : OURS], peer = set?.results[op].msgpackr;

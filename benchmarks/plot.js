@@ -137,7 +137,7 @@ export function gridSvg(opts) {
 /** @typedef {{ label: string, values: (number | null)[], note?: string }} BarRow */
 /**
  * @typedef {{ title: string, rows: BarRow[], xLabel?: string, scale: "log" | "linear", reference?: { x: number, label: string }, min?: number, max?: number }} BarPanel
- * `values` has one entry per series (null: not measured, drawn as "n/a" or the row's note).
+ * `values` has one entry per series (null: not measured, drawn as "n/a"; the row's note when all are null).
  * A log panel draws each bar from the reference (1 by default) to its value, so bars
  * left of the line are below it and bars right of it above; a linear one from 0.
  */
@@ -191,10 +191,15 @@ function barPanelSvg(panel, series, x0, y0, w, labelWidth, rowHeight, showLabels
     if (i % 2 === 1) out.push(`<rect x="${m.l}" y="${ry}" width="${pw}" height="${rowHeight}" fill="#f7f7f7"/>`);
     if (showLabels) out.push(`<text x="${m.l - 6}" y="${(ry + rowHeight / 2 + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#222" ${FONT}>${esc(row.label)}</text>`);
     const barH = Math.max(3, (rowHeight - 6) / Math.max(1, series.length));
+    const missing = (/** @type {number | null} */ v) => v === null || !Number.isFinite(v) || v <= 0;
+    if (row.values.every(missing)) {
+      out.push(`<text x="${X(ref) + 4}" y="${(ry + rowHeight / 2 + 3).toFixed(1)}" font-size="9" fill="#888" ${FONT}>${esc(row.note ?? "n/a")}</text>`);
+      return;
+    }
     row.values.forEach((v, k) => {
       const by = ry + 3 + k * barH;
-      if (v === null || !Number.isFinite(v) || v <= 0) {
-        if (k === 0) out.push(`<text x="${X(ref) + 4}" y="${(by + barH).toFixed(1)}" font-size="9" fill="#888" ${FONT}>${esc(row.note ?? "n/a")}</text>`);
+      if (v === null || missing(v)) {
+        out.push(`<text x="${X(ref) + 3}" y="${(by + barH - 1.5).toFixed(1)}" font-size="8" fill="#888" ${FONT}>n/a</text>`);
         return;
       }
       const a = X(ref), b = X(v);
@@ -221,7 +226,9 @@ function barPanelSvg(panel, series, x0, y0, w, labelWidth, rowHeight, showLabels
  */
 export function barChartSvg(opts) {
   const { title, subtitle, series, panels } = opts;
-  const labelWidth = opts.labelWidth ?? 230, panelWidth = opts.panelWidth ?? 380;
+  // wide enough for the longest row label at 11 px (about 6.3 px a character)
+  const longest = Math.max(0, ...panels.flatMap((p) => p.rows.map((r) => r.label.length)));
+  const labelWidth = opts.labelWidth ?? Math.max(100, Math.ceil(14 + 6.3 * longest)), panelWidth = opts.panelWidth ?? 380;
   const rowHeight = opts.rowHeight ?? Math.max(18, 8 + 9 * series.length);
   const widths = panels.map((_, i) => panelWidth + (i === 0 ? labelWidth - 8 : 0));
   const width = 20 + widths.reduce((a, b) => a + b, 0);
