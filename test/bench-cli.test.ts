@@ -143,6 +143,33 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     for (const f of c.rewritten) expect(readFileSync(join(dir, f), "utf8"), f).toBe(saved(f));
   });
 
+  test("plot.js bar charts: escaped text, n/a for a value a run lacks, the row note where a whole row is empty", async () => {
+    const spec = "../benchmarks/plot.js"; // a plain-JS module without types
+    const { barChartSvg } = await import(spec);
+    const svg: string = barChartSvg({
+      title: "a <title> & more",
+      series: [{ name: "node 1", color: "#111" }, { name: "bun 2", color: "#222" }],
+      panels: [
+        {
+          title: "encode",
+          scale: "log",
+          reference: { x: 1, label: "peer" },
+          rows: [
+            { label: "set \"a\"", values: [0.5, 2] },
+            { label: "set b", values: [1.5, null] },
+            { label: "set c", values: [null, null], note: "copy vs view" },
+          ],
+        },
+      ],
+    });
+    expect(xmlProblems(svg)).toEqual([]);
+    expect(svg).toContain("a &lt;title&gt; &amp; more");
+    expect(svg).toContain("set &quot;a&quot;");
+    expect(svg.match(/>n\/a</g)?.length).toBe(1);
+    expect(svg).toContain(">copy vs view<");
+    for (const v of ["0.50", "2.00", "1.50"]) expect(svg).toContain(`>${v}</text>`);
+  });
+
   test("the chart test's XML check finds what is broken", () => {
     expect(xmlProblems('<svg xmlns="x"><g><rect width="1"/></g></svg>\n')).toEqual([]);
     expect(xmlProblems("<svg><g></svg>")).not.toEqual([]);
