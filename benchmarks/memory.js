@@ -4,6 +4,7 @@
 // value, each (library, data set) in a fresh process of the same runtime.
 //
 //   node benchmarks/memory.js [--quick] [--large] [--write] [--json] [FILTER...]
+//   node benchmarks/memory.js --summary   results/memory.svg from results/memory-{node,bun,deno}.json
 //   bun benchmarks/memory.js
 //   deno run -A benchmarks/memory.js
 //
@@ -17,7 +18,10 @@
 // 130 MB). Where the peak mark cannot be reset, the baseline is taken the
 // same way and the peak is the RSS after the encode (a lower bound; said so).
 //
-// Besides the peers, this library runs under each output strategy.
+// Besides the peers, this library runs under each output strategy. Peaks are
+// given as x the output (smaller is better), and every run ends with them per
+// data set; data set names carry their real size (records-1.3m under --quick),
+// and a --quick run says why its peaks are not a full run's.
 
 import { Buffer } from "node:buffer";
 import { pack as msgpackrPack } from "msgpackr";

@@ -3,7 +3,7 @@
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
-//   node benchmarks/peers.js --summary    README tables from results/peers-{node,bun,deno}.json
+//   node benchmarks/peers.js --summary    README tables and results/peers.svg from results/peers-{node,bun,deno}.json
 //   bun benchmarks/peers.js
 //   deno run -A benchmarks/peers.js     (npm packages resolve from node_modules via package.json)
 //
