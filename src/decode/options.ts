@@ -9,7 +9,7 @@
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../shared/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
-import { misspelledOption } from "../shared/options.ts";
+import { DECODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -132,31 +132,12 @@ export interface ResolvedDecodeOptions extends DecodeLimits {
 /** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
 const RESOLVED = new WeakSet<object>();
 
-/** What each option read by {@link readDecodeOptions} must be, by its index there. */
-const CHECKS: readonly (readonly [name: string, kind: number])[] = [
-  ["extensionCodec", 4],
-  ["context", -1],
-  ["int64", 2],
-  ["useBigInt64", 1],
-  ["useMap", 1],
-  ["rawStrings", 1],
-  ["mapKeyConverter", 3],
-  ["binaryAsView", 1],
-  ["maxDepth", 0],
-  ["maxStrLength", 0],
-  ["maxBinLength", 0],
-  ["maxArrayLength", 0],
-  ["maxMapLength", 0],
-  ["maxExtLength", 0],
-];
-const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method"];
-
 /**
  * Reads the decode options from `options` (null or undefined: none), each
- * exactly once, by property access (a getter is read once; an inherited or
- * non-enumerable option counts), checks them, and returns what it read in
- * a fixed order: what {@link resolveDecodeOptions} takes, and the key of
- * the inline-options cache. `keyDecoder` is accepted and not read.
+ * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * returns what it read in the order of `DECODE_OPTIONS`: what
+ * {@link resolveDecodeOptions} takes, and the key of the inline-options
+ * cache. `keyDecoder` is accepted and not read.
  *
  * @throws {DecodeError} `INVALID_ARGUMENT` for options that are not an
  *   object, an invalid value (a limit that is not a non-negative integer
@@ -165,53 +146,37 @@ const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "b
  *   a `decode` method), or a misspelled option name
  */
 export function readDecodeOptions(options: unknown): unknown[] {
-  if (options == null) return new Array<unknown>(CHECKS.length).fill(undefined);
-  if (typeof options !== "object") throw badArgument("the options argument", options, "an object");
-  const o = options as Record<string, unknown>;
-  const values = [
-    o.extensionCodec,
-    o.context,
-    o.int64,
-    o.useBigInt64,
-    o.useMap,
-    o.rawStrings,
-    o.mapKeyConverter,
-    o.binaryAsView,
-    o.maxDepth,
-    o.maxStrLength,
-    o.maxBinLength,
-    o.maxArrayLength,
-    o.maxMapLength,
-    o.maxExtLength,
-  ];
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    const [name, kind] = CHECKS[i]!;
-    if (v === undefined || kind < 0) continue;
-    const ok =
-      kind === 0 ? typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity)
-      : kind === 1 ? typeof v === "boolean"
-      : kind === 2 ? v === "auto" || v === "number" || v === "bigint"
-      : kind === 3 ? typeof v === "function"
-      : typeof (v as { decode?: unknown } | null)?.decode === "function";
-    if (!ok) throw badArgument(`option ${name}`, v, EXPECTED[kind]!);
+  return readOptions(options, DECODE_OPTIONS, checkDecodeOption, (name, value, expected) =>
+    badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
+  );
+}
+
+/** What the decode option at `index` of `DECODE_OPTIONS` must be, unless `v` is that. */
+function checkDecodeOption(index: number, v: unknown): string | undefined {
+  switch (index) {
+    case 0:
+      return typeof (v as { decode?: unknown } | null)?.decode === "function" ? undefined : "an ExtensionCodec, or an object with a decode method";
+    case 1:
+      return undefined; // context: anything
+    case 6:
+      return v === "auto" || v === "number" || v === "bigint" ? undefined : '"auto", "number" or "bigint"';
+    case 7:
+      return typeof v === "function" ? undefined : "a function";
   }
-  const typo = misspelledOption(o);
-  if (typo !== null) throw badArgument(`option ${typo[0]}`, o[typo[0]], `an option of this library; did you mean ${typo[1]}?`);
-  return values;
+  if (index < 6) return typeof v === "boolean" ? undefined : "a boolean";
+  return isLimit(v) ? undefined : "a non-negative integer";
 }
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
-  const int64 = values[2] as Int64Mode | undefined;
   const resolved: ResolvedDecodeOptions = Object.freeze({
     extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
     context: values[1],
-    int64: int64 ?? (values[3] === true ? "bigint" : "auto"),
-    useMap: (values[4] as boolean | undefined) ?? false,
-    rawStrings: (values[5] as boolean | undefined) ?? false,
-    mapKeyConverter: (values[6] as ((key: unknown) => string | number) | undefined) ?? null,
-    binaryAsView: (values[7] as boolean | undefined) ?? false,
+    int64: (values[6] as Int64Mode | undefined) ?? (values[2] === true ? "bigint" : "auto"),
+    useMap: values[3] === true,
+    rawStrings: values[4] === true,
+    binaryAsView: values[5] === true,
+    mapKeyConverter: (values[7] as ((key: unknown) => string | number) | undefined) ?? null,
     maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
     maxStrLength: (values[9] as number | undefined) ?? MAX_U32,
     maxBinLength: (values[10] as number | undefined) ?? MAX_U32,

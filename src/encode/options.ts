@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../shared/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
-import { misspelledOption } from "../shared/options.ts";
+import { ENCODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -145,57 +145,31 @@ export function isResolvedEncodeOptions(options: unknown): options is ResolvedEn
   return typeof options === "object" && options !== null && RESOLVED.has(options);
 }
 
-const BOOLEAN_OPTIONS = ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"] as const;
-
 /**
  * Reads the encode options from `options` (null or undefined: none), each
- * exactly once, by property access (a getter is read once; an inherited or
- * non-enumerable option counts), checks them, and returns what it read in
- * a fixed order: what {@link resolveEncodeOptions} takes, and the key of
- * the inline-options cache.
+ * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * returns what it read in the order of `ENCODE_OPTIONS`: what
+ * {@link resolveEncodeOptions} takes, and the key of the inline-options
+ * cache.
  *
  * @throws {EncodeError} `INVALID_ARGUMENT` for options that are not an
  *   object, an invalid value, or a misspelled option name
  */
 export function readEncodeOptions(options: unknown): unknown[] {
-  if (options == null) return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
-  if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
-  const o = options as Record<string | symbol, unknown>;
-  const values = [
-    o.extensionCodec,
-    o.context,
-    o.sortKeys,
-    o.forceFloat32,
-    o.forceIntegerToFloat,
-    o.useBigInt64,
-    o.ignoreUndefined,
-    o.maxDepth,
-    o.initialBufferSize,
-    o.maxByteLength,
-    o.poolResults,
-  ];
-  const codec = values[0] as { tryToEncode?: unknown } | undefined;
-  if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
-    throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec, or an object with tryToEncode and decode");
-  }
-  for (let i = 2; i <= 6; i++) checkBoolean(BOOLEAN_OPTIONS[i - 2]!, values[i]);
-  checkBoolean("poolResults", values[10]);
-  checkSize("maxDepth", values[7], Infinity);
-  checkSize("initialBufferSize", values[8], MAX_STORE_BYTES);
-  checkSize("maxByteLength", values[9], Infinity);
-  const typo = misspelledOption(o);
-  if (typo !== null) throw invalidEncodeOption(typo[0], o[typo[0]], `no such option; did you mean ${typo[1]}?`);
-  return values;
+  return readOptions(options, ENCODE_OPTIONS, checkEncodeOption, invalidEncodeOption);
 }
 
-function checkBoolean(name: string, v: unknown): void {
-  if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
-}
-
-function checkSize(name: string, v: unknown, max: number): void {
-  if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
-    throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
+/** What the encode option at `index` of `ENCODE_OPTIONS` must be, unless `v` is that. */
+function checkEncodeOption(index: number, v: unknown): string | undefined {
+  if (index === 0) {
+    return v instanceof ExtensionCodec || typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"
+      ? undefined
+      : "an ExtensionCodec, or an object with tryToEncode and decode";
   }
+  if (index === 1) return undefined; // context: anything
+  if (index < 8) return typeof v === "boolean" ? undefined : "a boolean";
+  // maxDepth and maxByteLength may be Infinity; initialBufferSize is a size up to 2^32
+  return isLimit(v) && (index !== 9 || (v as number) <= MAX_STORE_BYTES) ? undefined : index === 9 ? `an integer from 0 to ${MAX_STORE_BYTES}` : "an integer from 0 to Infinity";
 }
 
 /**
@@ -207,15 +181,15 @@ export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown)
   const resolved: ResolvedEncodeOptions = Object.freeze({
     extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
     context: values[1],
-    sortKeys: (values[2] as boolean | undefined) ?? false,
-    forceFloat32: (values[3] as boolean | undefined) ?? false,
-    forceIntegerToFloat: (values[4] as boolean | undefined) ?? false,
-    useBigInt64: (values[5] as boolean | undefined) ?? false,
-    ignoreUndefined: (values[6] as boolean | undefined) ?? false,
-    maxDepth: (values[7] as number | undefined) ?? DEFAULT_MAX_DEPTH,
-    initialBufferSize: (values[8] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
-    maxByteLength: (values[9] as number | undefined) ?? MAX_STORE_BYTES,
-    poolResults: (values[10] as boolean | undefined) ?? false,
+    sortKeys: values[2] === true,
+    forceFloat32: values[3] === true,
+    forceIntegerToFloat: values[4] === true,
+    useBigInt64: values[5] === true,
+    ignoreUndefined: values[6] === true,
+    poolResults: values[7] === true,
+    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
+    initialBufferSize: (values[9] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
+    maxByteLength: (values[10] as number | undefined) ?? MAX_STORE_BYTES,
     spillPlan: typeof (plan as SpillPlan | undefined)?.open === "function" ? (plan as SpillPlan) : AUTO_PLAN,
   });
   RESOLVED.add(resolved);

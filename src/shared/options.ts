@@ -3,92 +3,96 @@
  * of every option (so a misspelled one is caught, not silently ignored),
  * and the cache that finds the coder for options written inline in a call.
  *
- * Each direction reads its options in one function (encode/options.ts,
- * decode/options.ts): every option exactly once, by property access, so a
- * getter is read once and an inherited or non-enumerable option counts.
- * What it read, in a fixed order, is the list of values this cache is
- * keyed by: no object can change a coder after it was made.
+ * Each direction reads its options through {@link readOptions}: every
+ * option exactly once, by property access, so a getter is read once and
+ * an inherited or non-enumerable option counts. What it read, in a fixed
+ * order, is the list of values the {@link CoderCache} is keyed by: no
+ * object can change a coder after it was made.
  *
  * @module
  */
 
-/**
- * Every option name of this library, both directions and the stream
- * helpers: a name close to one of these that is not one of them is a
- * misspelling ({@link misspelledOption}). A name of either direction is
- * accepted by both, so one options object may serve an encoder and a
- * decoder.
- */
-const OPTION_NAMES: readonly string[] = [
-  // encode
+/** The encode options, in the order {@link readOptions} reads them for the encoder. */
+export const ENCODE_OPTIONS: readonly string[] = [
   "extensionCodec", "context", "sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined",
-  "maxDepth", "initialBufferSize", "maxByteLength", "poolResults",
-  // decode
-  "int64", "useMap", "rawStrings", "mapKeyConverter", "keyDecoder", "binaryAsView",
-  "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength",
-  // streams
-  "lengthPrefixed", "chunkSize", "preventClose", "maxValueBytes", "stats",
+  "poolResults", "maxDepth", "initialBufferSize", "maxByteLength",
+];
+
+/** The decode options, in the order {@link readOptions} reads them for the decoder. */
+export const DECODE_OPTIONS: readonly string[] = [
+  "extensionCodec", "context", "useBigInt64", "useMap", "rawStrings", "binaryAsView", "int64", "mapKeyConverter",
+  "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength",
 ];
 
 /**
- * The option name `name` was likely meant to be, when it is not an option
- * but differs from one only in letter case or by at most two edits (one
- * for names under six letters; a swap of two neighbours is one edit), as
- * `maxStrLenght` from `maxStrLength`; else undefined. Names of other
- * libraries' options are far from ours and pass.
+ * Every option name of this library: both directions, `keyDecoder`
+ * (accepted, unused) and the stream helpers'. A name of either direction
+ * is accepted by both, so one options object may serve an encoder and a
+ * decoder; a name close to one of these that is not one of them is a
+ * misspelling.
  */
-function meant(name: string): string | undefined {
-  if (name.length > 64) return undefined;
+const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "keyDecoder", "lengthPrefixed", "chunkSize", "preventClose", "maxValueBytes", "stats"];
+
+/**
+ * Reads the options `names` from `options` (null or undefined: none), each
+ * exactly once, by property access, so a getter is read once and an
+ * inherited or non-enumerable option counts; checks each value that is
+ * not undefined with `check` (what it should be, or undefined when it is
+ * fine) and the enumerable names for misspelled options (`maxStrLenght`);
+ * returns the values in the order of `names`.
+ *
+ * @throws what `fail` makes, for options that are not an object, a value
+ *   `check` refuses, or a misspelled name
+ */
+export function readOptions(
+  options: unknown,
+  names: readonly string[],
+  check: (index: number, value: unknown) => string | undefined,
+  fail: (name: string, value: unknown, expected: string) => Error,
+): unknown[] {
+  if (options == null) return names.map(() => undefined);
+  if (typeof options !== "object") throw fail("options", options, "an object");
+  const o = options as Record<string, unknown>;
+  const values = names.map((name) => o[name]);
+  for (let i = 0; i < values.length; i++) {
+    const expected = values[i] === undefined ? undefined : check(i, values[i]);
+    if (expected !== undefined) throw fail(names[i]!, values[i], expected);
+  }
+  for (const name in o) {
+    const meant = misspelling(name);
+    if (meant !== undefined) throw fail(name, o[name], `an option: did you mean ${meant}?`);
+  }
+  return values;
+}
+
+/** Whether `v` is a limit: a non-negative integer, or Infinity. */
+export function isLimit(v: unknown): boolean {
+  return typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity);
+}
+
+/**
+ * The option `name` was likely meant to be, when it is not an option but
+ * differs from one only in letter case or by one edit (inserting,
+ * deleting or changing a letter, or swapping two neighbours), as
+ * `maxStrLenght` from `maxStrLength`; else undefined. Other libraries'
+ * option names are far from ours and pass.
+ */
+function misspelling(name: string): string | undefined {
+  if (OPTION_NAMES.includes(name)) return undefined;
   const lower = name.toLowerCase();
-  for (const known of OPTION_NAMES) {
-    if (known === name) return undefined;
-  }
-  for (const known of OPTION_NAMES) {
-    if (known.toLowerCase() === lower) return known;
-    const most = Math.min(known.length, name.length) < 6 ? 1 : 2;
-    if (Math.abs(known.length - name.length) <= most && editDistance(name, known, most) <= most) return known;
-  }
-  return undefined;
+  return OPTION_NAMES.find((known) => oneEditApart(lower, known.toLowerCase()));
 }
 
-/**
- * The first enumerable name of `options` (own or inherited) that looks
- * like a misspelled option, with the option it was meant to be; or null.
- */
-export function misspelledOption(options: object): [name: string, meant: string] | null {
-  for (const name in options) {
-    const m = meant(name);
-    if (m !== undefined) return [name, m];
-  }
-  return null;
-}
-
-/**
- * Edit distance between `a` and `b` where a swap of two neighbouring
- * letters counts as one edit; any result above `most` is `most + 1`.
- */
-function editDistance(a: string, b: string, most: number): number {
-  const m = a.length;
-  const n = b.length;
-  let before: number[] = [];
-  let prev: number[] = [];
-  let row: number[] = [];
-  for (let j = 0; j <= n; j++) prev[j] = j;
-  for (let i = 1; i <= m; i++) {
-    row = [i];
-    let best = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      row[j] = d;
-      if (d < best) best = d;
-    }
-    if (best > most) return most + 1;
-    before = prev;
-    prev = row;
-  }
-  return Math.min(prev[n]!, most + 1);
+/** Whether `a` and `b` are equal, or one insertion, deletion, change or swap of neighbours apart. */
+function oneEditApart(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return (
+    a.slice(i + 1) === b.slice(i + 1) || // changed (or equal)
+    a.slice(i + 1) === b.slice(i) || // a letter too many
+    a.slice(i) === b.slice(i + 1) || // a letter missing
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) // swapped
+  );
 }
 
 /**
