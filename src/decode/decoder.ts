@@ -13,10 +13,10 @@ import { badArgument, badKey, DecodeError, DecodeErrorCode, decodeFailure, extra
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
-import { OptionsCache } from "../shared/options-cache.ts";
-import { decoderArguments, type DecodeOptions, type Int64Mode } from "./options.ts";
+import { CoderCache } from "../shared/options.ts";
+import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
 
@@ -36,9 +36,6 @@ const EMPTY = new Uint8Array(0);
  * halved their speed, so Bun keeps `readValue`.
  */
 const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
-
-/** {@link decodeAt}'s way into the decoder, set by the class. */
-let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -91,9 +88,10 @@ export class Decoder<ContextType = undefined> {
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
 
-  private readonly options: DecodeOptions<ContextType> | undefined;
-  /** The codec's decoders by type (an `ExtensionCodec`'s live map), or null without a codec. */
-  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined } | null;
+  /** The options, read and resolved once, by the constructor. */
+  private readonly options: ResolvedDecodeOptions;
+  /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
+  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   private readonly context: ContextType;
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
@@ -113,10 +111,10 @@ export class Decoder<ContextType = undefined> {
   private readonly limits: DecodeLimits;
 
   /**
-   * @param options see {@link DecodeOptions}
-   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid option
+   * @param options see {@link DecodeOptions}; each is read once, here
+   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
    */
-  constructor(options?: DecodeOptions<ContextType>);
+  constructor(options?: DecodeOptions<ContextType> | null);
   /**
    * @msgpack/msgpack 2.x's positional form, for programs written for it:
    * each argument is the option of that name (see {@link DecodeOptions}),
@@ -146,24 +144,24 @@ export class Decoder<ContextType = undefined> {
     maxMapLength?: number,
     maxExtLength?: number,
   );
-  constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
-    const options = decoderArguments(first, rest);
-    this.limits = decodeLimits(options); // first: it validates every option
-    this.options = options;
-    this.codec = options?.extensionCodec == null ? null : extensionDecoders(options.extensionCodec);
-    this.context = options?.context as ContextType;
-    this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
-    this.useMap = options?.useMap ?? false;
-    this.binaryAsView = options?.binaryAsView ?? false;
-    this.rawStrings = options?.rawStrings ?? false;
-    this.replaceUtf8 = options?.invalidUtf8 === "replace";
-    this.undefinedAsExtension = options?.undefinedAsExtension ?? false;
-    this.bufferClass = options?.buffers ? nodeBuffer() : null;
-    if (options?.buffers && this.bufferClass === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.keyConverter = options?.mapKeyConverter ?? null;
+  constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
+    const o = decodeOptionsOf(decoderArguments(first ?? undefined, rest));
+    this.options = o;
+    this.limits = o;
+    this.codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
+    this.context = o.context as ContextType;
+    this.int64 = o.int64;
+    this.useMap = o.useMap;
+    this.binaryAsView = o.binaryAsView;
+    this.rawStrings = o.rawStrings;
+    this.replaceUtf8 = o.replaceInvalidUtf8;
+    this.undefinedAsExtension = o.undefinedAsExtension;
+    this.bufferClass = o.buffers ? nodeBuffer() : null;
+    if (o.buffers && this.bufferClass === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.keyConverter = o.mapKeyConverter;
     this.coldMaps = this.useMap || this.keyConverter !== null;
-    this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
-    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
+    this.strMax = this.rawStrings ? -1 : o.maxStrLength;
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
   }
 
   /**
@@ -256,11 +254,6 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  static {
-    // the stream decoders' way in: a function of the module, not a method of this public class
-    readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
-  }
-
   /**
    * A free decoder for calls made while this one is busy (from an extension
    * decoder): the first idle one down the chain of children, made on first
@@ -270,7 +263,7 @@ export class Decoder<ContextType = undefined> {
    */
   private reentrant(): Decoder<ContextType> {
     let d: Decoder<ContextType> = this;
-    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options));
+    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options as DecodeOptions<ContextType>));
     return d;
   }
 
@@ -602,7 +595,7 @@ export class Decoder<ContextType = undefined> {
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
-    const decodeExt = this.codec?.get(type);
+    const decodeExt = this.codec.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     if (type === 0 && n === 1 && this.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
@@ -651,13 +644,13 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 }
 
 const defaultDecoder = new Decoder();
-/** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */
-const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(options));
+/** Decoders for options passed to `decode()`, by the values read from them. */
+const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
-/** The decoder for an options object: reused while the same object, or one with the same contents, is passed. */
-function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
+/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
+function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
   if (options == null) return defaultDecoder as unknown as Decoder<C>;
-  return decoders.get(options) as unknown as Decoder<C>;
+  return decoders.get(readDecodeOptions(options)) as unknown as Decoder<C>;
 }
 
 /**
@@ -738,5 +731,5 @@ export function decodeMulti<ContextType = undefined>(
  * @throws {DecodeError} for malformed or truncated input
  */
 export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
-  return readAt(decoder, bytes, offset, base);
+  return decoder["readAt"](bytes, offset, base); // a private method: this module's, not the public class's API
 }

@@ -16,9 +16,9 @@ import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
 import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../shared/errors.ts";
-import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
+import { extensionEncoders } from "../format/extensions.ts";
+import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import { asBuffer, nodeBuffer } from "../shared/engine.ts";
 import { TransformStreamBase } from "./web.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
@@ -89,9 +89,10 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
-    const encoder = new Encoder<ContextType>(options); // checks the options: with `buffers`, its chunks are Buffers
+    const resolved = encodeOptionsOf(options); // each option read once, and checked
+    const encoder = new Encoder<ContextType>(resolved as EncodeOptions<ContextType>); // with `buffers`, its chunks are Buffers
     const framed = options?.lengthPrefixed ?? false;
-    const B = options?.buffers ? nodeBuffer() : null;
+    const B = resolved.buffers ? nodeBuffer() : null;
     const own = (bytes: Uint8Array): Uint8Array => (B === null ? bytes : asBuffer(B, bytes));
     super({
       transform(value, controller): void {
@@ -145,11 +146,12 @@ class PartEncoder extends Encoder<unknown> {
    * One call in which `write` writes values through this encoder's writer
    * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
    * from the top of the streamed value), and the bytes it wrote. Error
-   * paths start at `root`, found at `rootDepth`. Never re-entered: the
-   * streaming encoder makes its calls one after another.
+   * paths start at the value written (an item of a container split in
+   * parts). Never re-entered: the streaming encoder makes its calls one
+   * after another.
    */
-  encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-    this.start(undefined, root, rootDepth, 0);
+  encodeWith(write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    this.start(undefined, 0);
     try {
       write(this.writer);
     } catch (e) {
@@ -171,8 +173,9 @@ class PartEncoder extends Encoder<unknown> {
 class ChunkedEncoder {
   private readonly chunkSize: number;
   private readonly encoder: PartEncoder;
-  private readonly options: EncodeOptions<unknown> | undefined;
-  private readonly hasExtensions: boolean;
+  private readonly options: ResolvedEncodeOptions;
+  /** Its chunks become Node `Buffer`s (the `buffers` option; the caller wraps them). */
+  readonly buffers: boolean;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
   private readonly maxDepth: number;
@@ -183,17 +186,19 @@ class ChunkedEncoder {
   private ready: Uint8Array[] = [];
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
-    const size = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
-    if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
+    const chunkSize: unknown = options?.chunkSize;
+    const size = chunkSize ?? DEFAULT_CHUNK_BYTES;
+    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${String(size)}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
-    this.options = options;
+    const resolved = encodeOptionsOf(options);
+    this.options = resolved;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-    this.encoder = new PartEncoder({ ...options, initialBufferSize: initial });
-    this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
-    this.sortKeys = options?.sortKeys ?? false;
-    this.ignoreUndefined = options?.ignoreUndefined ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.encoder = new PartEncoder(withResolved(resolved, { initialBufferSize: initial }));
+    this.buffers = resolved.buffers;
+    this.sortKeys = resolved.sortKeys;
+    this.ignoreUndefined = resolved.ignoreUndefined;
+    this.maxDepth = resolved.maxDepth;
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
@@ -204,7 +209,7 @@ class ChunkedEncoder {
 
   /** Encodes `value`, found at `depth`, splitting it when it is large. */
   private *walk(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    if (typeof value !== "object" || value === null || depth >= this.maxDepth || (this.hasExtensions && this.claimedByExtension(value))) {
+    if (typeof value !== "object" || value === null || depth >= this.maxDepth || this.claimedByExtension(value)) {
       yield* this.whole(value, depth);
       return;
     }
@@ -232,13 +237,13 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(this.encoder.encodeWith(value, depth, (w) => w.encodeValue(value, depth)));
+    this.write(this.encoder.encodeWith((w) => w.encodeValue(value, depth)));
     yield* this.drain();
   }
 
   private claimedByExtension(value: object): boolean {
-    const ctx = this.options?.context;
-    for (const ext of extensionEncoders(this.options!.extensionCodec as ExtensionCodecType<unknown>)) if (ext.encode(value, ctx) != null) return true;
+    const ctx = this.options.context;
+    for (const ext of extensionEncoders(this.options.extensionCodec)) if (ext.encode(value, ctx) != null) return true;
     return false;
   }
 
@@ -284,7 +289,7 @@ class ChunkedEncoder {
     for (let i = 0; i < n; ) {
       let next = n;
       let large: unknown = NOT_LARGE;
-      const bytes = this.encoder.encodeWith(items, depth, (w) => {
+      const bytes = this.encoder.encodeWith((w) => {
         const s = w.sink;
         const end = sized ? Infinity : s.offset() + limit;
         for (let j = i; j < n; j++) {
@@ -482,10 +487,10 @@ const HEADER = new Uint8Array(5);
  * ```
  */
 export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
-  const chunks = new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined).run(value); // checks the options
-  const B = options?.buffers ? nodeBuffer() : null;
-  if (B === null) yield* chunks;
-  else for (const chunk of chunks) yield asBuffer(B, chunk);
+  const encoder = new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined); // checks the options
+  const B = encoder.buffers ? nodeBuffer() : null;
+  if (B === null) yield* encoder.run(value);
+  else for (const chunk of encoder.run(value)) yield asBuffer(B, chunk);
 }
 
 /**
