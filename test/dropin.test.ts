@@ -454,3 +454,27 @@ describe("a notepack.io program runs with the import changed and { buffers, igno
     expect(log[0]).toMatch(/^invalid packet/); // id: null
   });
 });
+
+describe("the drop-in options are options like the others", () => {
+  test("misspelled, they are refused with the name meant; one object serves encode and decode", () => {
+    expect(() => decode(encode("a"), { invalidUtf: "replace" } as never)).toThrow(/did you mean invalidUtf8\?/);
+    expect(() => encode(1, { buffer: true } as never)).toThrow(/did you mean buffers\?/);
+    expect(() => decode(encode(1), { undefinedAsExtensions: true } as never)).toThrow(/did you mean undefinedAsExtension\?/);
+    const both = { buffers: true, ignoreUndefined: true, undefinedAsExtension: true, invalidUtf8: "replace" } as const;
+    expect(decode(encode({ a: undefined, b: [undefined] }, both), both)).toEqual({ b: [undefined] });
+  });
+
+  test("each is read once, as the others (a getter runs once per coder made)", () => {
+    let reads = 0;
+    const options = {
+      get buffers(): boolean {
+        reads++;
+        return true;
+      },
+    };
+    const encoder = new Encoder(options);
+    encoder.encode(1);
+    encoder.encode(2);
+    expect(reads).toBe(1);
+  });
+});
