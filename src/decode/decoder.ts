@@ -9,7 +9,7 @@
  */
 
 import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../shared/engine.ts";
-import { badArgument, badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -191,7 +191,7 @@ export class Decoder<ContextType = undefined> {
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
       const value = d.readValue(decodeNesting.depth);
       if (d.pos !== d.end) {
-        throw extraBytes(d.pos, d.end - d.pos, d.bytes);
+        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
       }
       return value;
     } catch (e) {

@@ -238,7 +238,7 @@ function reader(): Reader {
     rawStrings = o?.rawStrings;
     try {
       const v = value(decodeNesting.depth);
-      if (pos !== end) throw extraBytes(pos, end - pos, bytes);
+      if (pos !== end) throw extraBytes(pos, end - pos);
       return v;
     } catch (e) {
       throw decodeFailure(e, pos, b, decodeNesting.depth > 0);

@@ -237,11 +237,10 @@ export function invalidUtf8(start: number): DecodeError {
 
 /**
  * `n` bytes left over after a value that ended at `offset`, in a one-value
- * decode. Given the whole `input`, an input that is no MessagePack at all
- * (see {@link wrongInput}) is named instead of pointing to `decodeMulti`.
+ * decode. `looks`: what the input looks like when it is no MessagePack at
+ * all ({@link wrongInput}), named instead of pointing to `decodeMulti`.
  */
-export function extraBytes(offset: number, n: number, input?: Uint8Array): DecodeError {
-  const looks = input === undefined ? null : wrongInput(input);
+export function extraBytes(offset: number, n: number, looks: string | null = null): DecodeError {
   const hint = looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`;
   return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${hint}`, offset, "EXTRA_BYTES");
 }
@@ -257,10 +256,10 @@ export function extraBytes(offset: number, n: number, input?: Uint8Array): Decod
 export function wrongInput(input: Uint8Array): string | null {
   const n = input.length;
   const b0 = input[0];
-  if (b0 === 0x1f && input[1] === 0x8b) return "gzip data (decompress it first)";
-  if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data (decompress it first)";
+  if (b0 === 0x1f && input[1] === 0x8b) return "gzip data";
+  if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data";
   // msgpackr's records start with the extension that defines a structure: fixext 1 (or ext 8) of type 0x72
-  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (encoded with useRecords; decode them with msgpackr, or encode with useRecords: false)";
+  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (useRecords)";
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);
@@ -271,7 +270,7 @@ export function wrongInput(input: Uint8Array): string | null {
   while (i < end && (input[i] === 0x20 || input[i] === 0x09 || input[i] === 0x0a || input[i] === 0x0d)) i++;
   const first = input[i];
   if (first === 0x3c) return "HTML or XML text"; // <
-  if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text (decode it with JSON.parse)"; // { [ "
+  if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text"; // { [ "
   return n >= 8 ? "text" : null;
 }
 
