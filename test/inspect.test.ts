@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectOptions } from "../src/inspect.ts";
 import { JsonSplitter } from "../src/inspect/json.ts";
+import { StreamWalker } from "../src/inspect/walker.ts";
 import { FIRST_BYTE, headerLength, wireKindOf } from "../src/format/forms.ts";
 import { forSeeds, fromHex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { genInput } from "./_support/fuzz.ts";
@@ -270,5 +271,59 @@ describe("toJson() and fromJson(): the lossless JSON form", () => {
       expect(got, `chunks of ${size}`).toEqual(expected);
     }
     void Random;
+  });
+});
+
+describe("StreamWalker (the CLI's stats and validate): the decoder's first error, in chunks of any size", () => {
+  function walk(bytes: Uint8Array, sizes: (i: number) => number, maxDepth?: number): { error: DecodeError | null; values: number; ends: number[] } {
+    const w = new StreamWalker(maxDepth === undefined ? undefined : { maxDepth });
+    const ends: number[] = [];
+    w.onValue = (end) => ends.push(end);
+    for (let i = 0, k = 0; i < bytes.length; k++) {
+      const size = Math.max(1, sizes(k));
+      w.push(bytes.subarray(i, i + size));
+      i += size;
+    }
+    return { error: w.finish(), values: w.values, ends };
+  }
+
+  test("on vectors, every first byte and fuzzed inputs, whole and in random chunks", () => {
+    const inputs: { bytes: Uint8Array; maxDepth?: number }[] = [];
+    for (const v of loadVectors()) for (const bytes of v.encodings) inputs.push({ bytes });
+    for (let t = 0; t < 256; t++) inputs.push({ bytes: new Uint8Array([t, 1, 0xa1, 0x61, 0xff]) }, { bytes: new Uint8Array([t]) });
+    forSeeds(2500, (r) => {
+      inputs.push({ bytes: genInput(r, undefined, 2000).bytes, ...(r.bool(0.3) ? { maxDepth: r.int(0, 8) } : {}) });
+    });
+    const r = new Random(7);
+    for (const { bytes, maxDepth } of inputs) {
+      const expected = decodeAll(bytes, maxDepth === undefined ? undefined : { maxDepth });
+      for (const sizes of [() => bytes.length, () => 1, () => r.int(1, 7)]) {
+        const got = walk(bytes, sizes, maxDepth);
+        expect(errorOf(got.error), Array.from(bytes, (b) => b.toString(16)).join("-")).toEqual(errorOf(expected.error));
+        expect(got.values).toBeGreaterThanOrEqual(expected.values.length);
+        if (!expected.error) expect(got.ends).toEqual(inspect(bytes).nodes.map((n) => n.offset + n.length));
+      }
+    }
+  });
+
+  test("counts forms and key paths", () => {
+    const w = new StreamWalker();
+    w.push(encode([{ id: 1, name: "a" }, { id: 300, name: "bb", tags: ["x"] }]));
+    expect(w.finish()).toBe(null);
+    expect(Object.fromEntries(w.forms)).toEqual({
+      fixarray: { count: 2, bytes: 2 },
+      fixmap: { count: 2, bytes: 2 },
+      fixstr: { count: 8, bytes: 28 },
+      "positive fixint": { count: 1, bytes: 1 },
+      "uint 16": { count: 1, bytes: 3 },
+    });
+    expect(Object.fromEntries(w.paths)).toEqual({
+      "$[].id": { count: 2, bytes: 4 },
+      "$[].name": { count: 2, bytes: 5 },
+      "$[].tags[]": { count: 1, bytes: 2 },
+      "$[].tags": { count: 1, bytes: 3 },
+      "$[]": { count: 2, bytes: 35 },
+      $: { count: 1, bytes: 36 },
+    });
   });
 });
