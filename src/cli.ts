@@ -47,7 +47,7 @@ Options:
   --items N      show at most N items (entries) per container
   --width N      characters of strings, bytes of binaries shown (default 64)
   --color        colours even when the output is not a terminal
-  --no-color     no colours (also NO_COLOR=1)
+  --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
   -h, --help     this help
 `,
   "to-json": `Usage: msgpack to-json [file|-]
@@ -156,12 +156,13 @@ async function write(out: Writable, text: string | Uint8Array): Promise<void> {
   if (!out.write(text)) await new Promise<void>((resolve) => out.once("drain", resolve));
 }
 
-/** Whether stdout gets colours: a terminal, and no NO_COLOR (or --color). */
+/** Whether stdout gets colours: --color or --no-color; else not with NO_COLOR set, else on a terminal or with FORCE_COLOR set. */
 function useColor(flags: Set<string>): boolean {
   if (flags.has("--no-color")) return false;
   if (flags.has("--color")) return true;
-  const noColor = process.env.NO_COLOR;
-  return Boolean(process.stdout.isTTY) && (noColor === undefined || noColor === "");
+  if ((process.env.NO_COLOR ?? "") !== "") return false;
+  const force = process.env.FORCE_COLOR ?? "";
+  return Boolean(process.stdout.isTTY) || (force !== "" && force !== "0");
 }
 
 /** The largest top-level value inspect and to-json hold at once. */
@@ -342,7 +343,7 @@ async function cmdStats(args: Args): Promise<number> {
     const out = {
       bytes: walker.offset,
       values: walker.values,
-      forms: Object.fromEntries(sorted(walker.forms)),
+      forms: Object.fromEntries(sorted(walker.forms())),
       paths: Object.fromEntries(sorted(walker.paths).slice(0, top)),
       error: error && { code: error.code, offset: error.offset, message: error.message },
     };
@@ -350,7 +351,7 @@ async function cmdStats(args: Args): Promise<number> {
   } else {
     const lines = [`${walker.offset} bytes (${size(walker.offset)}), ${walker.values} values`, "", "format                      count        bytes      share"];
     const share = (n: number) => (walker.offset === 0 ? "" : ((100 * n) / walker.offset).toFixed(1) + "%");
-    for (const [name, t] of sorted(walker.forms)) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
+    for (const [name, t] of sorted(walker.forms())) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
     lines.push("", "key path                    count        bytes      share");
     for (const [name, t] of sorted(walker.paths).slice(0, top)) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
     if (walker.paths.size > top) lines.push(`(${walker.paths.size - top} more paths; --top N shows more)`);

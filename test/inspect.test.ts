@@ -310,7 +310,7 @@ describe("StreamWalker (the CLI's stats and validate): the decoder's first error
     const w = new StreamWalker();
     w.push(encode([{ id: 1, name: "a" }, { id: 300, name: "bb", tags: ["x"] }]));
     expect(w.finish()).toBe(null);
-    expect(Object.fromEntries(w.forms)).toEqual({
+    expect(Object.fromEntries(w.forms())).toEqual({
       fixarray: { count: 2, bytes: 2 },
       fixmap: { count: 2, bytes: 2 },
       fixstr: { count: 8, bytes: 28 },

@@ -39,14 +39,16 @@ interface Frame {
   /** The items (array) or entries (map) it declares. */
   declared: number;
   path: string;
-  /** The last key read (maps), as a path segment. */
-  key: string;
+  /** The path of its items (arrays), or of the value of the last key read (maps). */
+  itemPath: string;
 }
 
 /** Distinct key paths counted; the rest are counted together. */
 export const MAX_PATHS = 10_000;
 /** Bytes of a map key kept for its path segment. */
 const KEY_BYTES = 64;
+
+const lenient = new TextDecoder();
 
 /** The path segment of a string key: `.name`, or `["a b"]`. */
 function segment(key: string): string {
@@ -58,8 +60,13 @@ function segment(key: string): string {
  * {@link push} for each chunk and {@link finish} at the end.
  */
 export class StreamWalker {
-  /** Per form name ("fixstr", "uint 16", "ext 8 (type 5)" without the details): values and bytes (containers: their headers only). */
-  readonly forms: Map<string, Tally> = new Map();
+  /** Per first byte: values, and their bytes (containers: their headers only). */
+  private readonly formCount = new Float64Array(256);
+  private readonly formBytes = new Float64Array(256);
+  /** Paths by parent path and segment, so each path is one string (one hash) however often it is met. */
+  private readonly pathMemo = new Map<string, Map<string, string>>();
+  /** Path segments by key text. */
+  private readonly segments = new Map<string, string>();
   /** Per key path (`$`, `$.users[].name`): values and their total bytes. */
   readonly paths: Map<string, Tally> = new Map();
   /** Top-level values read. */
@@ -87,7 +94,8 @@ export class StreamWalker {
   private payloadKind = 0;
   private extType = 0;
   /** Bytes of the payload kept: a map key's first bytes, or a timestamp's payload. */
-  private keep: number[] = [];
+  private readonly keep = new Uint8Array(KEY_BYTES);
+  private keepLen = 0;
   private keepMax = 0;
   /** A strict UTF-8 decoder for a string split across chunks, else null. */
   private utf8: TextDecoder | null = null;
@@ -95,6 +103,32 @@ export class StreamWalker {
 
   constructor(options?: { maxDepth?: number }) {
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  }
+
+  /** Per form name ("fixstr", "uint 16", "fixext 4"): values and bytes (containers: their headers only). */
+  forms(): Map<string, Tally> {
+    const out = new Map<string, Tally>();
+    for (let t = 0; t < 256; t++) {
+      if (this.formCount[t] === 0) continue;
+      const name = formOf(t);
+      const tally = out.get(name) ?? { count: 0, bytes: 0 };
+      tally.count += this.formCount[t]!;
+      tally.bytes += this.formBytes[t]!;
+      out.set(name, tally);
+    }
+    return out;
+  }
+
+  /** `parent` + `seg`, the same string each time. */
+  private child(parent: string, seg: string): string {
+    let memo = this.pathMemo.get(parent);
+    if (memo === undefined) this.pathMemo.set(parent, (memo = new Map()));
+    let path = memo.get(seg);
+    if (path === undefined) {
+      path = this.paths.size >= MAX_PATHS && !this.paths.has(parent + seg) ? "(other paths)" : parent + seg;
+      if (memo.size < MAX_PATHS) memo.set(seg, path);
+    }
+    return path;
   }
 
   /** Whether the walk has stopped at an error (later bytes are only counted). */
@@ -189,19 +223,19 @@ export class StreamWalker {
   private path(): string {
     const f = this.frames[this.frames.length - 1];
     if (f === undefined) return "$";
-    if (!f.isMap) return f.path + "[]";
-    return f.left % 2 === 0 ? f.path + "{key}" : f.path + f.key;
+    return f.isMap && f.left % 2 === 0 ? this.child(f.path, "{key}") : f.itemPath;
   }
 
-  private count(table: Map<string, Tally>, name: string, bytes: number): void {
-    let tally = table.get(name);
-    if (tally === undefined) {
-      if (table === this.paths && table.size >= MAX_PATHS) name = "(other paths)";
-      tally = table.get(name);
-      if (tally === undefined) table.set(name, (tally = { count: 0, bytes: 0 }));
-    }
+  private countPath(path: string, bytes: number): void {
+    let tally = this.paths.get(path);
+    if (tally === undefined) this.paths.set(path, (tally = { count: 0, bytes: 0 }));
     tally.count++;
     tally.bytes += bytes;
+  }
+
+  private countForm(t: number, bytes: number): void {
+    this.formCount[t]!++;
+    this.formBytes[t]! += bytes;
   }
 
   /** A complete header in `head`. */
@@ -212,14 +246,14 @@ export class StreamWalker {
     const kind = wireKindOf(form);
     const field = lengthFieldOf(form);
     const n = field === 0 ? fixedSizeOf(form) : readLength(h, 1, field);
-    const name = formOf(t);
     const start = this.itemStart;
     this.headLen = 0;
     if (kind === 11) return this.hold(reservedByte(start));
     if (kind === 8 || kind === 9) {
-      this.count(this.forms, name, this.headNeed);
+      this.countForm(t, this.headNeed);
       const need = this.offset + (kind === 9 ? 2 * n : n);
-      const frame: Frame = { left: kind === 9 ? 2 * n : n, isMap: kind === 9, start, need, declared: n, path: this.path(), key: "" };
+      const path = this.path();
+      const frame: Frame = { left: kind === 9 ? 2 * n : n, isMap: kind === 9, start, need, declared: n, path, itemPath: kind === 9 ? path : this.child(path, "[]") };
       if (this.frames.length >= this.maxDepth) {
         // the decoder checks the item count first
         this.frames.push(frame);
@@ -237,7 +271,7 @@ export class StreamWalker {
       this.extType = kind === 10 ? (h[1 + field]! << 24) >> 24 : 0;
       const top = this.frames[this.frames.length - 1];
       const isKey = top !== undefined && top.isMap && top.left % 2 === 0;
-      this.keep = [];
+      this.keepLen = 0;
       this.keepMax = kind === 6 && isKey ? KEY_BYTES : kind === 10 && this.extType === TIMESTAMP_TYPE && n <= 12 ? n : 0;
       this.utf8 = null;
       this.utf8Bad = false;
@@ -246,7 +280,7 @@ export class StreamWalker {
       return;
     }
     // nil, booleans, numbers
-    this.count(this.forms, name, this.headNeed);
+    this.countForm(t, this.headNeed);
     let key = "";
     if (kind >= 3 && kind <= 5) {
       const top = this.frames[this.frames.length - 1];
@@ -257,7 +291,11 @@ export class StreamWalker {
 
   /** `take` payload bytes at `i` of `chunk`. */
   private payload(chunk: Uint8Array, i: number, take: number): void {
-    if (this.keep.length < this.keepMax) for (let k = 0; k < take && this.keep.length < this.keepMax; k++) this.keep.push(chunk[i + k]!);
+    if (this.keepLen < this.keepMax) {
+      const k = Math.min(take, this.keepMax - this.keepLen);
+      this.keep.set(chunk.subarray(i, i + k), this.keepLen);
+      this.keepLen += k;
+    }
     if (this.payloadKind !== 6 || this.utf8Bad) return;
     if (take === this.payloadSize) {
       // the whole string in this chunk: the decoder's own UTF-8 reader
@@ -280,22 +318,28 @@ export class StreamWalker {
     const kind = this.payloadKind;
     const n = this.payloadSize;
     const t = this.head[0]!;
-    this.count(this.forms, formOf(t), this.headNeed + n);
+    this.countForm(t, this.headNeed + n);
     if (kind === 6 && this.utf8Bad) return this.hold(invalidUtf8(start + this.headNeed));
     if (kind === 10 && this.extType === TIMESTAMP_TYPE) {
       try {
         // a payload of another size fails on its length alone, read before any byte: it is not kept
-        readTimestamp(n <= 12 ? new Uint8Array(this.keep) : ({ length: n } as Uint8Array), start);
+        readTimestamp(n <= 12 ? this.keep.slice(0, n) : ({ length: n } as Uint8Array), start);
       } catch (e) {
         if (e instanceof DecodeError) return this.hold(e);
         throw e;
       }
     }
     let key = "";
-    if (kind === 6) {
-      const text = new TextDecoder().decode(new Uint8Array(this.keep));
-      key = segment(n > KEY_BYTES ? text + "..." : text);
-    } else key = kind === 7 ? "[<bin>]" : `[<ext ${this.extType}>]`;
+    if (kind === 6 && this.keepMax > 0) {
+      // a key cut at KEY_BYTES may end inside a character: that one is decoded leniently
+      const text = n > KEY_BYTES ? lenient.decode(this.keep) : decodeUtf8(this.keep, 0, this.keepLen);
+      key = this.segments.get(text) ?? "";
+      if (key === "") {
+        key = segment(n > KEY_BYTES ? text + "..." : text);
+        if (this.segments.size < MAX_PATHS) this.segments.set(text, key);
+      }
+    } else if (kind === 6) key = "";
+    else key = kind === 7 ? "[<bin>]" : `[<ext ${this.extType}>]`;
     this.done(start, this.path(), key);
   }
 
@@ -304,8 +348,8 @@ export class StreamWalker {
     for (;;) {
       const top = this.frames[this.frames.length - 1];
       const isKey = top !== undefined && top.isMap && top.left % 2 === 0;
-      if (isKey) top.key = key;
-      else this.count(this.paths, path, this.offset - start);
+      if (isKey) top.itemPath = this.child(top.path, key);
+      else this.countPath(path, this.offset - start);
       if (top === undefined) {
         this.values++;
         this.onValue?.(this.offset);
