@@ -302,6 +302,11 @@ async function cmdFromJson(args: Args): Promise<number> {
   return 0;
 }
 
+/** "1 value", "2 values". */
+function values(n: number): string {
+  return `${n} value${n === 1 ? "" : "s"}`;
+}
+
 /** Invalid input: exit code 1. */
 class InputError extends Error {}
 
@@ -324,7 +329,7 @@ async function walkInput(input: Readable, walker: StreamWalker, stopEarly: boole
     if (stopEarly && walker.error) break;
     if (tty && Date.now() - last > 250) {
       last = Date.now();
-      const line = `\rread ${size(walker.offset)}, ${walker.values} values`;
+      const line = `\rread ${size(walker.offset)}, ${values(walker.values)}`;
       process.stderr.write(line);
       shown = line.length;
     }
@@ -349,7 +354,7 @@ async function cmdStats(args: Args): Promise<number> {
     };
     await write(process.stdout, JSON.stringify(out, null, 2) + "\n");
   } else {
-    const lines = [`${walker.offset} bytes (${size(walker.offset)}), ${walker.values} values`, "", "format                      count        bytes      share"];
+    const lines = [`${walker.offset} bytes (${size(walker.offset)}), ${values(walker.values)}`, "", "format                      count        bytes      share"];
     const share = (n: number) => (walker.offset === 0 ? "" : ((100 * n) / walker.offset).toFixed(1) + "%");
     for (const [name, t] of sorted(walker.forms())) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
     lines.push("", "key path                    count        bytes      share");
@@ -387,7 +392,7 @@ async function cmdValidate(args: Args): Promise<number> {
   const quiet = args.flags.has("--quiet");
   const error = walker.error;
   if (!error) {
-    if (!quiet) await write(process.stdout, `valid: ${walker.values} values, ${walker.offset} bytes\n`);
+    if (!quiet) await write(process.stdout, `valid: ${values(walker.values)}, ${walker.offset} bytes\n`);
     return 0;
   }
   if (!quiet) await write(process.stdout, `invalid: ${error.code} at offset ${error.offset} (0x${error.offset.toString(16)}): ${error.message}\n${context(args.file, error.offset)}`);

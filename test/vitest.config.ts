@@ -23,6 +23,7 @@ const INTEGRATION = [
   "test/huge.test.ts",
   "test/identity.test.ts",
   "test/package.test.ts",
+  "test/playground.test.ts",
   "test/runtimes.test.ts",
   "test/streams-huge.test.ts",
 ];

@@ -50,7 +50,7 @@ function hex2(b: number): string {
 function valueText(node: InspectNode): string {
   const v = node.value;
   if (node.time) return isoTime(node.time.sec, node.time.nsec);
-  if (node.type === "array") return `${node.count} item(s)`;
+  if (node.type === "array") return `${node.count} item${node.count === 1 ? "" : "s"}`;
   if (node.type === "map") return `${node.count} entr${node.count === 1 ? "y" : "ies"}`;
   if (v instanceof Uint8Array || (typeof v === "object" && v !== null && "data" in v)) {
     const b = v instanceof Uint8Array ? v : (v as { data: Uint8Array }).data;

@@ -21,7 +21,7 @@ header h1 { font-size: 16px; margin: 0; }
 header span { color: #bbb; font-size: 12px; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 12px; padding: 12px 16px; }
 section { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 10px; min-width: 0; }
-section h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .05em; color: var(--dim); margin: 0 0 6px; }
+section h2 { font-size: 13px; color: var(--dim); margin: 0 0 6px; }
 textarea { width: 100%; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; border: 1px solid #ccc; border-radius: 4px; padding: 6px; }
 #input { height: 84px; }
 #json { height: 84px; }
