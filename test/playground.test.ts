@@ -60,7 +60,7 @@ describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chrom
     await tab.waitForFunction((n) => document.querySelectorAll("#bytes .b").length === n, bytes.length);
     expect(await tab.textContent("#status")).toBe(`hex, ${bytes.length} bytes`);
     const rows = await tab.$$eval("#tree .node > .line", (lines) =>
-      lines.map((l) => [...l.querySelectorAll("span")].map((s) => s.textContent!.trim()).filter((t) => t !== "").join(" ")),
+      lines.map((l) => Array.from(l.querySelectorAll("span")).map((s) => s.textContent!.trim()).filter((t) => t !== "").join(" ")),
     );
     expect(rows).toEqual([
       "00000000 fixmap 3 entries",
