@@ -320,12 +320,17 @@ function size(n: number): string {
 }
 
 /** Feeds the input to a walker, with a progress line on a terminal's stderr. */
-async function walkInput(input: Readable, walker: StreamWalker, stopEarly: boolean): Promise<void> {
+async function walkInput(input: Readable, walker: StreamWalker, stopEarly: boolean): Promise<Recent> {
   const tty = Boolean(process.stderr.isTTY);
   let shown = 0;
   let last = Date.now();
-  for await (const chunk of input) {
-    walker.push(chunk as Uint8Array);
+  const recent: Recent = { prev: new Uint8Array(0), cur: new Uint8Array(0), start: 0 };
+  for await (const raw of input) {
+    const chunk = raw as Uint8Array;
+    recent.start += recent.prev.length;
+    recent.prev = recent.cur;
+    recent.cur = chunk;
+    walker.push(chunk);
     if (stopEarly && walker.error) break;
     if (tty && Date.now() - last > 250) {
       last = Date.now();
@@ -336,6 +341,14 @@ async function walkInput(input: Readable, walker: StreamWalker, stopEarly: boole
   }
   if (shown > 0) process.stderr.write("\r" + " ".repeat(shown) + "\r");
   walker.finish();
+  return recent;
+}
+
+/** The last two chunks read, and the offset of the first. */
+interface Recent {
+  prev: Uint8Array;
+  cur: Uint8Array;
+  start: number;
 }
 
 async function cmdStats(args: Args): Promise<number> {
@@ -366,17 +379,26 @@ async function cmdStats(args: Args): Promise<number> {
   return error ? 1 : 0;
 }
 
-/** Up to 8 bytes before and after `offset`, read again from the file (not possible for standard input). */
-function context(file: string, offset: number): string {
-  if (file === "-") return "";
+/** Up to 8 bytes before and after `offset`: read again from a file, or from the last chunks of standard input when they hold it. */
+function context(file: string, offset: number, recent: Recent): string {
   const from = Math.max(0, offset - 8);
   const buf = new Uint8Array(17);
-  const fd = openSync(file, "r");
-  let n: number;
-  try {
-    n = readSync(fd, buf, 0, buf.length, from);
-  } finally {
-    closeSync(fd);
+  let n = 0;
+  if (file === "-") {
+    const held = new Uint8Array(recent.prev.length + recent.cur.length);
+    held.set(recent.prev);
+    held.set(recent.cur, recent.prev.length);
+    if (from < recent.start || offset > recent.start + held.length) return "";
+    const part = held.subarray(from - recent.start, from - recent.start + buf.length);
+    buf.set(part);
+    n = part.length;
+  } else {
+    const fd = openSync(file, "r");
+    try {
+      n = readSync(fd, buf, 0, buf.length, from);
+    } finally {
+      closeSync(fd);
+    }
   }
   const at = offset - from;
   const before = hexOf(buf, 0, Math.min(at, n));
@@ -387,7 +409,7 @@ function context(file: string, offset: number): string {
 async function cmdValidate(args: Args): Promise<number> {
   const walker = new StreamWalker();
   const input = openInput(args.file);
-  await walkInput(input, walker, true);
+  const recent = await walkInput(input, walker, true);
   input.destroy();
   const quiet = args.flags.has("--quiet");
   const error = walker.error;
@@ -395,7 +417,7 @@ async function cmdValidate(args: Args): Promise<number> {
     if (!quiet) await write(process.stdout, `valid: ${values(walker.values)}, ${walker.offset} bytes\n`);
     return 0;
   }
-  if (!quiet) await write(process.stdout, `invalid: ${error.code} at offset ${error.offset} (0x${error.offset.toString(16)}): ${error.message}\n${context(args.file, error.offset)}`);
+  if (!quiet) await write(process.stdout, `invalid: ${error.code} at offset ${error.offset} (0x${error.offset.toString(16)}): ${error.message}\n${context(args.file, error.offset, recent)}`);
   return 1;
 }
 

@@ -143,6 +143,11 @@ describe("msgpack (dist/bin/msgpack.js)", () => {
     );
     expect((await cli(["validate", "-q", cut])).stdout.length).toBe(0);
     expect((await cli(["validate", "-"], fromHex("c1"))).stdout.toString()).toMatch(/^invalid: INVALID_BYTE at offset 0 /);
+    // from standard input, the bytes around the error come from the last chunks read
+    const piped = await cli(["validate", "-"], new Uint8Array([...new Array(20).fill(0), 0xc1, 7]));
+    expect(piped.stdout.toString()).toBe(
+      "invalid: INVALID_BYTE at offset 20 (0x14): Cannot decode value at offset 20: unrecognized type byte 0xc1 (reserved)\n  bytes at c: 00 00 00 00 00 00 00 00 [c1] 07\n",
+    );
     const ok = await cli(["validate", file("ok.msgpack", SAMPLE)]);
     expect([ok.code, ok.stdout.toString()]).toEqual([0, "valid: 3 values, 31 bytes\n"]);
     const inspected = await cli(["inspect", cut]);

@@ -169,11 +169,10 @@ export class StreamWalker {
         this.itemStart = this.offset;
         this.headNeed = 1 + lengthFieldOf(form) + (kind === 10 ? 1 : kind >= 3 && kind <= 5 ? fixedSizeOf(form) : 0);
       }
-      // header bytes; the fast case reads a whole header from the chunk
+      // header bytes (a header split across chunks is collected over several calls)
       while (this.headLen < this.headNeed && i < n) {
         this.head[this.headLen++] = chunk[i++]!;
         this.offset++;
-        // the length field must be read before an ext's type byte counts: a cut header says which part is missing
       }
       if (this.headLen === this.headNeed) this.header();
     }
