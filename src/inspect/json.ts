@@ -423,65 +423,65 @@ function writeTag(out: Out, tag: string, v: unknown, path: string, depth: number
  * far and keeps the rest.
  */
 export class JsonSplitter {
-  private buf = "";
+  /** The parts of the current text from earlier chunks (joined once, when it ends: linear in the input). */
+  private parts: string[] = [];
+  /** Whether a text has started. */
+  private open = false;
   private depth = 0;
   private inString = false;
   private escaped = false;
   /** Whether the current text is a number, true, false or null (it ends where a space or another text starts). */
   private scalar = false;
-  /** Where the current text starts in `buf`, -1 between texts. */
-  private start = -1;
-  private scanned = 0;
 
   /** Adds text; returns the JSON texts it completes. */
   push(text: string): string[] {
-    this.buf += text;
     const out: string[] = [];
-    const s = this.buf;
-    let i = this.scanned;
-    for (; i < s.length; i++) {
-      const c = s.charCodeAt(i);
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
       const space = c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-      if (this.start < 0) {
+      if (!this.open) {
         if (space) continue;
-        this.start = i;
+        this.open = true;
+        start = i;
         this.scalar = c !== 0x7b && c !== 0x5b && c !== 0x22;
       }
+      let end = -1;
       if (this.scalar) {
-        if (space || c === 0x7b || c === 0x5b || c === 0x22) {
-          this.close(out, i);
-          i--;
-        }
+        if (space || c === 0x7b || c === 0x5b || c === 0x22) end = i;
       } else if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (c === 0x5c) this.escaped = true;
         else if (c === 0x22) {
           this.inString = false;
-          if (this.depth === 0) this.close(out, i + 1);
+          if (this.depth === 0) end = i + 1;
         }
       } else if (c === 0x22) this.inString = true;
       else if (c === 0x7b || c === 0x5b) this.depth++;
-      else if ((c === 0x7d || c === 0x5d) && --this.depth <= 0) this.close(out, i + 1);
+      else if ((c === 0x7d || c === 0x5d) && --this.depth <= 0) end = i + 1;
+      if (end >= 0) {
+        this.parts.push(text.slice(start, end));
+        out.push(this.parts.join(""));
+        this.parts = [];
+        this.open = false;
+        this.depth = 0;
+        // a scalar ends at the character that starts what follows: read it again
+        if (end === i) i--;
+      }
     }
-    this.buf = this.start < 0 ? "" : s.slice(this.start);
-    this.scanned = this.start < 0 ? 0 : i - this.start;
-    if (this.start >= 0) this.start = 0;
+    if (this.open) this.parts.push(text.slice(start));
     return out;
   }
 
   /** Ends the input; returns the last text, if any (a text cut short is returned as it is, for JSON.parse to refuse). */
   end(): string[] {
-    const rest = this.buf.trim();
-    this.buf = "";
-    this.start = -1;
-    this.scanned = 0;
-    return rest === "" ? [] : [rest];
-  }
-
-  private close(out: string[], end: number): void {
-    out.push(this.buf.slice(this.start, end));
+    const rest = this.parts.join("").trim();
+    this.parts = [];
+    this.open = false;
     this.depth = 0;
-    this.start = -1;
+    this.inString = false;
+    this.escaped = false;
+    return rest === "" ? [] : [rest];
   }
 }
 
