@@ -305,7 +305,6 @@ export class Encoder<ContextType = undefined> {
     this.busy = true;
     const w = this.writer;
     w.base = base;
-    w.trail.length = 0;
     try {
       this.sink.begin(estimated);
     } catch (e) {
@@ -324,7 +323,8 @@ export class Encoder<ContextType = undefined> {
 
   protected stop(): void {
     this.sink.end();
-    this.writer.trail.length = 0; // let go of the containers an error went through
+    const trail = this.writer.trail;
+    if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
     this.busy = false;
   }
 }
