@@ -181,7 +181,7 @@ describe("renderText()", () => {
     expect(text).toMatch(/\n00000095 {32}\.\.\. 1 more item\n$/);
     expect(text).toMatch(/ {6}\.\.\. 2 items\n/);
     const broken = renderText(inspect(fromHex("91-91-91-01"), { maxDepth: 1 }));
-    expect(broken).toContain("! MAX_DEPTH: Cannot decode container at offset 1: deeper than maxDepth (1)");
+    expect(broken).toContain("! MAX_DEPTH: Cannot decode container at offset 1: too deep, deeper than maxDepth (1)");
     expect(broken).toMatch(/\n00000002 {30}\.\.\. 2 byte\(s\) not read\n$/);
     const colored = renderText(inspect(fromHex("a1-61")), { color: true });
     expect(colored).toContain("\x1b[32m");
