@@ -157,7 +157,6 @@ const RUNTIME_NAMES: Record<string, string[]> = {
     "encodeToReadableStream",
     "encodeToStream",
   ],
-  "./mini": ["DecodeError", "EncodeError", "ExtData", "ExtensionCodec", "decode", "encode"],
 };
 
 /**
@@ -178,8 +177,6 @@ const TYPE_NAMES: Record<string, string[]> = {
   // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
   // `stats` option and DecoderStream#stats
   "./streams": ["ByteChunk", "ReadableStreamLike", "StreamStats"],
-  // the error codes are types only here: mini's errors carry the same codes as the main entry's
-  "./mini": ["DecodeErrorCode", "EncodeErrorCode", "Extension", "Int64Mode"],
 };
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
@@ -242,15 +239,14 @@ describe("the public surface of each entry (dist/)", () => {
     expect(Object.keys(cjs).sort()).toEqual(RUNTIME_NAMES[subpath]);
   });
 
-  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, mini", async () => {
+  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams", async () => {
     const exportsOf = async (file: string): Promise<string[]> => Object.keys(await import(pathToFileURL(join(ROOT, "dist/browser", file)).href)).sort();
     const main = RUNTIME_NAMES["."]!;
     expect(await exportsOf("msgpack.min.js")).toEqual(main.filter((n) => !STREAM_DECODERS.includes(n)));
     expect(await exportsOf("msgpack-streams.min.js")).toEqual([...new Set([...main, ...RUNTIME_NAMES["./streams"]!])].sort());
-    expect(await exportsOf("msgpack-mini.min.js")).toEqual(RUNTIME_NAMES["./mini"]);
   });
 
-  test("the IIFE bundles define one global each, with what their entries export: ResizableMsgpack (main), ResizableMsgpackMini (mini)", () => {
+  test("the IIFE bundle defines one global, with what its entry exports: ResizableMsgpack", () => {
     const globalsOf = (file: string): Record<string, string[]> => {
       const context = createContext({ TextEncoder, TextDecoder });
       runInContext(readFileSync(join(ROOT, "dist/browser", file), "utf8"), context);
@@ -258,7 +254,6 @@ describe("the public surface of each entry (dist/)", () => {
       return Object.fromEntries(defined.map((k) => [k, Object.keys(context[k]).sort()]));
     };
     expect(globalsOf("msgpack.iife.min.js")).toEqual({ ResizableMsgpack: RUNTIME_NAMES["."] });
-    expect(globalsOf("msgpack-mini.iife.min.js")).toEqual({ ResizableMsgpackMini: RUNTIME_NAMES["./mini"] });
   });
 
   test.each(Object.keys(RUNTIME_NAMES))("%s: its declarations export exactly the pinned values and types; option types are types only", (subpath) => {
@@ -272,7 +267,7 @@ describe("the public surface of each entry (dist/)", () => {
     const seen: Record<string, { instance: string[]; static: string[] }> = {};
     for (const subpath of Object.keys(RUNTIME_NAMES)) {
       for (const [name, members] of Object.entries(declaredSurface(entryName(subpath)).classes)) {
-        // mini's classes are the main entry's
+        // a class that two entries export is the same class
         if (seen[name]) expect(members, `${subpath} ${name}`).toEqual(seen[name]);
         seen[name] = members;
       }

@@ -1,9 +1,7 @@
 /**
  * MessagePack header forms: which first byte and length field each kind
  * takes for each size, written at a position of a byte array. Used by the
- * encoder, the chunked stream encoder and stream framing; the value writers
- * (nil, booleans, numbers, bigints, array, map and extension headers) are
- * shared by the main and the mini encoder.
+ * encoder, the chunked stream encoder and stream framing.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -103,18 +101,6 @@ export function writeStrHeader(b: Uint8Array, p: number, n: number, size: number
 }
 
 // ---- value writers: each writes one value's bytes at `p` of `b` (room ensured by the caller) and returns the position after them ----
-
-/** Writes nil (0xc0) at `p` in `b`; returns the position after it. */
-export function writeNil(b: Uint8Array, p: number): number {
-  b[p] = 0xc0; // nil
-  return p + 1;
-}
-
-/** Writes `true` (0xc3) or `false` (0xc2) at `p` in `b`; returns the position after it. */
-export function writeBoolean(b: Uint8Array, p: number, v: boolean): number {
-  b[p] = v ? 0xc3 : 0xc2; // true / false
-  return p + 1;
-}
 
 /**
  * Writes the smallest int form of `n`, a safe integer other than -0 (which
@@ -216,16 +202,6 @@ export function writeBigInt(view: DataView, p: number, n: bigint): number {
   return p + 9;
 }
 
-/** Writes the header of an array of `n` items (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
-export function writeArrayHeader(b: Uint8Array, p: number, n: number): number {
-  return writeContainerHeader(b, p, n, 0x90, 0xdc); // fixarray / array 16 / array 32
-}
-
-/** Writes the header of a map of `n` entries (below 2^32) at `p` in `b` (5 bytes of room); returns the position after it. */
-export function writeMapHeader(b: Uint8Array, p: number, n: number): number {
-  return writeContainerHeader(b, p, n, 0x80, 0xde); // fixmap / map 16 / map 32
-}
-
 /**
  * Writes the header of an extension of `type` (-128..127, checked by the
  * caller) with an `n`-byte payload (below 2^32) at `p` in `b` (6 bytes of
@@ -244,9 +220,9 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
 
 // ---- the first-byte table: what each first byte starts, for the readers ----
 //
-// Every reader (the decoder, the mini decoder, the stream scanner and the
+// Every reader (the decoder, the stream scanner and the
 // array-header reader of `decodeArrayStream`) learns from this table what
-// a first byte starts and where its length is (the main decoder after its
+// a first byte starts and where its length is (the decoder after its
 // fast paths for the fix forms and the commonest numbers);
 // test/format.test.ts checks for all 256 bytes that every reader agrees
 // with the table.
@@ -304,8 +280,8 @@ export function fixedSizeOf(form: number): number {
  * it has, their kind, and the length field and fixed size of its first
  * byte, which double from each byte of the run to the next. The kinds are
  * written as numbers (named in the comments): esbuild does not inline the
- * `WIRE_*` constants here, and the names would cost the mini entry's
- * bundle about 60 bytes of gzip. test/format.test.ts reads every byte back
+ * `WIRE_*` constants here, and the names would cost the bundles about
+ * 60 bytes of gzip. test/format.test.ts reads every byte back
  * through the decoders.
  */
 const RUNS_C0: readonly number[] = [
