@@ -2,8 +2,7 @@
  * MessagePack header forms: which first byte and length field each kind
  * takes for each size, written at a position of a byte array. Used by the
  * encoder, the chunked stream encoder and stream framing; the value writers
- * (nil, booleans, numbers, bigints, array, map and extension headers) are
- * shared by the main and the mini encoder.
+ * (nil, booleans, array and map headers) also serve the inspector's JSON form.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -244,9 +243,9 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
 
 // ---- the first-byte table: what each first byte starts, for the readers ----
 //
-// Every reader (the decoder, the mini decoder, the stream scanner and the
+// Every reader (the decoder, the stream scanner and the
 // array-header reader of `decodeArrayStream`) learns from this table what
-// a first byte starts and where its length is (the main decoder after its
+// a first byte starts and where its length is (the decoder after its
 // fast paths for the fix forms and the commonest numbers);
 // test/format.test.ts checks for all 256 bytes that every reader agrees
 // with the table.
@@ -304,8 +303,8 @@ export function fixedSizeOf(form: number): number {
  * it has, their kind, and the length field and fixed size of its first
  * byte, which double from each byte of the run to the next. The kinds are
  * written as numbers (named in the comments): esbuild does not inline the
- * `WIRE_*` constants here, and the names would cost the mini entry's
- * bundle about 60 bytes of gzip. test/format.test.ts reads every byte back
+ * `WIRE_*` constants here, and the names would cost the bundles about
+ * 60 bytes of gzip. test/format.test.ts reads every byte back
  * through the decoders.
  */
 const RUNS_C0: readonly number[] = [
