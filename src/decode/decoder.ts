@@ -23,10 +23,10 @@ import { decodeUtf8 } from "../format/utf8.ts";
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
-const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LITTLE_ENDIAN: boolean = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * Whether arrays read their float 64 items in their own loop rather than
@@ -573,9 +573,9 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
   else obj[key] = value;
 }
 
-const defaultDecoder = new Decoder();
+const defaultDecoder = /* @__PURE__ */ new Decoder();
 /** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
+const decoders = /* @__PURE__ */ new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
 function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {

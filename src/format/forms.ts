@@ -281,7 +281,7 @@ export const WIRE_RESERVED = 11;
  * fixints (the first byte is the value), nil, booleans and 0xc1. See
  * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
  */
-export const FIRST_BYTE: Uint16Array = new Uint16Array(256);
+export const FIRST_BYTE: Uint16Array = /* @__PURE__ */ firstByteTable();
 
 /** The kind of value a form of {@link FIRST_BYTE} starts. */
 export function wireKindOf(form: number): number {
@@ -323,15 +323,20 @@ const RUNS_C0: readonly number[] = [
   2, 9, 2, 0, // de-df map 16 / 32 (WIRE_MAP)
 ];
 
-for (let t = 0; t < 256; t++) {
-  // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
-  // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
-  // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
-  const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
-  FIRST_BYTE[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
-}
-for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
-  for (let i = 0; i < RUNS_C0[r]!; i++) FIRST_BYTE[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
+/** Builds {@link FIRST_BYTE} (a function, so that a bundle without a reader drops it). */
+function firstByteTable(): Uint16Array {
+  const table = new Uint16Array(256);
+  for (let t = 0; t < 256; t++) {
+    // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
+    // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
+    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
+    const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
+    table[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
+  }
+  for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
+    for (let i = 0; i < RUNS_C0[r]!; i++) table[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
+  }
+  return table;
 }
 
 /**

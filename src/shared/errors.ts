@@ -309,7 +309,7 @@ export function detachedBinary(what: string): EncodeError {
 // ---- decoder: offsets of errors from decodes nested in extension decoders ----
 
 /** The input whose offsets a DecodeError thrown by a nested decode (one called from an extension decoder) counts in. */
-const nestedInputs = new WeakMap<DecodeError, Uint8Array>();
+const nestedInputs = /* @__PURE__ */ new WeakMap<DecodeError, Uint8Array>();
 
 /**
  * For a decode's `catch`: `e` after {@link stackOverflow}; a DecodeError

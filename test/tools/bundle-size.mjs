@@ -21,16 +21,18 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER = join(ROOT, "dist/browser");
 
 /**
- * What a bundler keeps of the main entry (src/index.ts) for a page that
- * imports only these names, built as dist/browser's bundles are (esbuild
- * --bundle --minify --format=esm --platform=neutral --target=es2022, gzip
- * level 9), each with its gzip ceiling: the measured size plus about 1%
- * (11,399 B, 7,110 B and 15,761 B gzip when set). The main entry is the
- * small build: a page that imports fewer names gets less code.
+ * What a bundler keeps of the main entry for a page that imports only
+ * these names, built as dist/browser's bundles are (esbuild --bundle
+ * --minify --format=esm --platform=neutral --target=es2022, gzip level 9),
+ * each with its gzip ceiling, for the source (src/index.ts, what Deno and
+ * JSR give) and the npm build (dist/index.js): the measured size plus
+ * about 1% (encode 11,053 / 11,084 B, decode 7,046 / 7,189 B, both 15,556
+ * / 15,642 B gzip when set). The main entry is the small build: a page
+ * that imports fewer names gets less code.
  */
 export const IMPORTS = [
   { names: ["encode"], ceiling: 11520 },
-  { names: ["decode"], ceiling: 7180 },
+  { names: ["decode"], ceiling: 7260 },
   { names: ["encode", "decode"], ceiling: 15920 },
 ];
 /**
@@ -147,10 +149,12 @@ async function main() {
   const bundles = measureBundles();
   const imports = await importSizes();
   const importBudgets = imports.map((b, i) => ({ bundle: b.bundle, gzip: IMPORTS[i].ceiling, actual: b.gzip, ok: b.gzip <= IMPORTS[i].ceiling }));
-  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...importBudgets];
-  // the same imports from the built package (dist/index.js, what a bundler reads from npm), for reference
+  // the same imports from the built package (dist/index.js, what a bundler reads from npm), held to the same ceilings:
+  // its module-level values are marked pure, so that a bundler drops what a page does not import
   const packageImports = (await importSizes("./dist/index.js")).map((b) => ({ ...b, bundle: b.bundle.replace("main entry", "npm build") }));
-  const report = { budget: budgets[0], imports: importBudgets, importSizes: imports, packageImports, bundles, modules: await breakdown(), peers: await peers() };
+  const packageBudgets = packageImports.map((b, i) => ({ bundle: b.bundle, gzip: IMPORTS[i].ceiling, actual: b.gzip, ok: b.gzip <= IMPORTS[i].ceiling }));
+  const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...importBudgets, ...packageBudgets];
+  const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules: await breakdown(), peers: await peers() };
 
   if (mode === "json") {
     console.log(JSON.stringify(report, null, 2));
