@@ -269,20 +269,6 @@ export const WIRE_EXT = 10;
 /** 0xc1, which the format reserves */
 export const WIRE_RESERVED = 11;
 
-/**
- * The first-byte table: for each first byte, packed in one number (one
- * load in a reader's hot path), the kind of value it starts
- * (`form & 0x0f`), the bytes of big-endian length that follow it
- * (`(form >> 4) & 0x07`: 1, 2 or 4 for the 8 / 16 / 32 forms of str, bin,
- * ext, array and map; 0 when the first byte alone says the size) and the
- * size it says itself (`form >> 8`): the length of a fixstr, the items of
- * a fixarray, the entries of a fixmap, the data bytes of a fixext, the
- * bytes of a number after its first byte (uint 16: 2, float 64: 8); 0 for
- * fixints (the first byte is the value), nil, booleans and 0xc1. See
- * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
- */
-export const FIRST_BYTE: Uint16Array = /* @__PURE__ */ firstByteTable();
-
 /** The kind of value a form of {@link FIRST_BYTE} starts. */
 export function wireKindOf(form: number): number {
   return form & 0x0f;
@@ -338,6 +324,20 @@ function firstByteTable(): Uint16Array {
   }
   return table;
 }
+
+/**
+ * The first-byte table: for each first byte, packed in one number (one
+ * load in a reader's hot path), the kind of value it starts
+ * (`form & 0x0f`), the bytes of big-endian length that follow it
+ * (`(form >> 4) & 0x07`: 1, 2 or 4 for the 8 / 16 / 32 forms of str, bin,
+ * ext, array and map; 0 when the first byte alone says the size) and the
+ * size it says itself (`form >> 8`): the length of a fixstr, the items of
+ * a fixarray, the entries of a fixmap, the data bytes of a fixext, the
+ * bytes of a number after its first byte (uint 16: 2, float 64: 8); 0 for
+ * fixints (the first byte is the value), nil, booleans and 0xc1. See
+ * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
+ */
+export const FIRST_BYTE: Uint16Array = /* @__PURE__ */ firstByteTable();
 
 /**
  * The bytes of the header a first byte `t` starts: itself, its length
