@@ -14,7 +14,7 @@ import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders }
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
-import { FIRST_BYTE, formName } from "../format/forms.ts";
+import { FIRST_BYTE, formName, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR } from "../format/forms.ts";
 import { OptionsCache } from "../shared/options-cache.ts";
 import type { DecodeOptions, Int64Mode } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
@@ -341,7 +341,7 @@ export class Decoder<ContextType = undefined> {
       case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
         return this.readExt(n, pos, depth);
       default: // WIRE_RESERVED: 0xc1
-        throw reservedByte(this.base + pos);
+        throw headerError(this.limits, WIRE_RESERVED, 0, depth, false, this.base + pos)!;
     }
   }
 
@@ -369,11 +369,13 @@ export class Decoder<ContextType = undefined> {
     return at;
   }
 
-  /** Checks a declared payload length against its limit and the bytes left; returns where the payload begins. */
-  private payload(n: number, max: number, start: number, what: string, limitName: string): number {
-    if (n > max) {
-      throw overLimit(what, this.base + start, n, limitName, max);
-    }
+  /**
+   * Checks a declared payload length against its limit (`max`, the limit
+   * {@link headerError} applies to a header of `kind`) and the bytes
+   * left; returns where the payload begins.
+   */
+  private payload(n: number, max: number, start: number, what: string, kind: number): number {
+    if (n > max) throw headerError(this.limits, kind, n, 0, true, this.base + start)!;
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
@@ -403,8 +405,8 @@ export class Decoder<ContextType = undefined> {
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw overLimit("string", this.base + start, n, "maxStrLength", this.limits.maxStrLength);
-    const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
+    if (this.strMax >= 0) throw headerError(this.limits, WIRE_STR, n, 0, false, this.base + start)!;
+    const at = this.payload(n, this.limits.maxBinLength, start, "string", WIRE_STR);
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
@@ -421,17 +423,15 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readBinary(n: number, start: number): Uint8Array {
-    const at = this.payload(n, this.limits.maxBinLength, start, "binary", "maxBinLength");
+    const at = this.payload(n, this.limits.maxBinLength, start, "binary", WIRE_BIN);
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
   private readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.limits.maxArrayLength) {
-      throw overLimit("array", this.base + start, n, "maxArrayLength", this.limits.maxArrayLength);
-    }
+    if (n > this.limits.maxArrayLength) throw headerError(this.limits, WIRE_ARRAY, n, 0, false, this.base + start)!;
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw headerError(this.limits, WIRE_ARRAY, n, depth, false, this.base + start)!;
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -448,12 +448,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) {
-      throw overLimit("map", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
-    }
+    if (n > this.limits.maxMapLength) throw headerError(this.limits, WIRE_MAP, n, 0, false, this.base + start)!;
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw headerError(this.limits, WIRE_MAP, n, depth, false, this.base + start)!;
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -527,11 +525,9 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
-    if (n > this.limits.maxExtLength) {
-      throw overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength);
-    }
+    if (n > this.limits.maxExtLength) throw headerError(this.limits, WIRE_EXT, n, 0, false, this.base + start)!;
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
-    const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
+    const at = this.payload(n, MAX_U32, start, "extension", WIRE_EXT);
     const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
@@ -549,7 +545,7 @@ export class Decoder<ContextType = undefined> {
     try {
       return decodeExt(data, type, this.context);
     } catch (e) {
-      throw fromExtension(e, this.bytes, this.base);
+      throw fromExtension(e, this.bytes, this.base, type, this.base + start);
     } finally {
       decodeNesting.depth = outer;
     }
@@ -577,6 +573,51 @@ export class Decoder<ContextType = undefined> {
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
+}
+
+/**
+ * What a decoder with `limits` says of a header that declares `n` bytes,
+ * items or entries for an item of wire kind `kind` (see
+ * src/format/forms.ts) at offset `at`, read at nesting depth `depth`, before
+ * it reads what the header declares: the error it throws, or null when it
+ * reads on. `binary`: a string read as a binary (`rawStrings`, except for a
+ * map key), which `maxBinLength` bounds. The decoder's readers throw what
+ * this returns, and the stream scanner asks it where a value split across
+ * chunks breaks a limit, so each limit is decided in one place. (A
+ * container's depth is reported once its items have a byte each: the
+ * decoder checks that first.)
+ *
+ * @param limits the decoder's limits
+ * @param kind the wire kind
+ * @param n the declared length or count
+ * @param depth the nesting depth of the item
+ * @param binary a string read as a binary
+ * @param at the header's offset, for the error
+ * @returns the error, or null
+ */
+export function headerError(limits: DecodeLimits, kind: number, n: number, depth: number, binary: boolean, at: number): DecodeError | null {
+  switch (kind) {
+    case WIRE_STR:
+      return binary ? over("string", at, n, "maxBinLength", limits.maxBinLength) : over("string", at, n, "maxStrLength", limits.maxStrLength);
+    case WIRE_BIN:
+      return over("binary", at, n, "maxBinLength", limits.maxBinLength);
+    case WIRE_EXT:
+      return over("extension", at, n, "maxExtLength", limits.maxExtLength);
+    case WIRE_ARRAY:
+    case WIRE_MAP: {
+      const map = kind === WIRE_MAP;
+      const error = map ? over("map", at, n, "maxMapLength", limits.maxMapLength) : over("array", at, n, "maxArrayLength", limits.maxArrayLength);
+      return error ?? (depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null);
+    }
+    case WIRE_RESERVED:
+      return reservedByte(at);
+    default:
+      return null;
+  }
+}
+
+function over(what: string, at: number, n: number, limitName: string, max: number): DecodeError | null {
+  return n > max ? overLimit(what, at, n, limitName, max) : null;
 }
 
 const defaultDecoder = new Decoder();

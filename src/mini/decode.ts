@@ -214,7 +214,7 @@ function reader(): Reader {
       try {
         return decodeExt(data, type, options!.context);
       } catch (e) {
-        throw fromExtension(e, b);
+        throw fromExtension(e, b, 0, type, start);
       } finally {
         decodeNesting.depth = outer;
       }

@@ -29,7 +29,9 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { DecodeError, overLimit, tooDeepToDecode } from "../shared/errors.ts";
+import { headerError } from "../decode/decoder.ts";
+import { WIRE_ARRAY } from "../format/forms.ts";
+import { DecodeError, DecodeErrorCode } from "../shared/errors.ts";
 import { decodeNesting } from "../shared/limits.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
@@ -260,11 +262,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         arrayAt = q.offset;
         const n = reader.arrayHeader(final);
         if (n !== NEED_MORE) {
-          if (n > reader.limits.maxArrayLength) throw overLimit("array", arrayAt, n, "maxArrayLength", reader.limits.maxArrayLength);
+          // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
+          const refused = headerError(reader.limits, WIRE_ARRAY, n, decodeNesting.depth, false, arrayAt);
+          if (refused !== null && refused.code !== DecodeErrorCode.MAX_DEPTH) throw refused;
+          held = refused;
           left = count = n;
           itemsEnd = q.offset + n;
           reader.enterArray();
-          if (decodeNesting.depth >= reader.limits.maxDepth) held = tooDeepToDecode(arrayAt, reader.limits.maxDepth);
         }
       }
       while (left > 0 && held === null) {

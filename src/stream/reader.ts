@@ -73,7 +73,8 @@ type ReadAt = (bytes: Uint8Array, offset: number, base: number) => [unknown, num
 /** Where the reader is with the value at the read position. */
 const FRESH = 0; // not tried yet
 const SCANNING = 1; // tried once: the scanner says when it is complete
-const RETRYING = 2; // the scanner found it malformed: retried when the decoder's `needed` bytes are there
+const CHECKING = 2; // the scanner stopped at a header the decoder refuses: decoded once the decoder can say so
+const RETRYING = 3; // the decoder wants more than the scanner said: retried each time the bytes have doubled
 
 /**
  * Reads items out of a {@link ByteQueue}: unframed values or
@@ -81,10 +82,16 @@ const RETRYING = 2; // the scanner found it malformed: retried when the decoder'
  *
  * A value is decoded with the bytes at hand; when they end inside it, the
  * {@link ValueScanner} finds where it ends as bytes arrive, and it is
- * decoded again once complete. The decoder has the last word, and a
+ * decoded again once complete (or once the decoder can report a header it
+ * refuses, before the rest arrives). The decoder has the last word, and a
  * decode with more bytes only ever gets further: so the reader reports
  * exactly what a whole-input decode of the same bytes would (the same
  * value, or the same error code and offset), whatever the chunking.
+ *
+ * The work is linear in the bytes: a value is decoded at most three times
+ * (with the first bytes, at a refused header, when complete), and should
+ * the decoder ever want more than the scanner said, it is retried only
+ * each time the bytes at hand have doubled.
  */
 export class StreamReader {
   readonly queue: ByteQueue;
@@ -115,7 +122,7 @@ export class StreamReader {
     this.decoder = d;
     this.limits = decodeLimits(options);
     checkStreamOptions(options, framing);
-    this.scanner = new ValueScanner(options);
+    this.scanner = new ValueScanner(this.limits, options?.rawStrings ?? false);
     this.readValue = (bytes, offset, base) => {
       if (this.depth === 0) return decodeAt(d, bytes, offset, base);
       // an array's items: one level down, as decode() reads them
@@ -174,7 +181,7 @@ export class StreamReader {
         if (r === INCOMPLETE) return this.needMore(available, what);
         if (r === BAD) {
           // the decoder reports it once the containers around it have the bytes they check for
-          this.state = RETRYING;
+          this.state = CHECKING;
           this.want = this.scanner.required();
           if (available < this.want) return this.needMore(available, what);
         } else if (r > this.maxValueBytes) {
@@ -205,7 +212,16 @@ export class StreamReader {
         this.scanner.begin(this.depth);
         return this.read(readAt, final, what, scan);
       }
-      if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
+      if (this.state === CHECKING) {
+        // the decoder reads on past the header the scanner stopped at: frame the rest, decode when complete
+        this.state = SCANNING;
+        this.scanner.frameOnly();
+      } else if (this.state !== FRESH) {
+        // the scanner said complete and the decoder disagrees: never the case, but should it be, the
+        // retries stay linear in the bytes
+        this.state = RETRYING;
+        this.want = Math.max(this.want, 2 * available);
+      }
       return this.needMore(available, what);
     }
     const n = stop - start;
