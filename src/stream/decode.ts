@@ -98,8 +98,28 @@ type End = typeof END;
 interface ChunkSource {
   /** The next chunk, or END. */
   next(): Promise<ByteChunk | End>;
-  /** Lets go of the source; `reason` cancels it (when the consumer stops early or decoding failed). */
-  close(cancel: boolean, reason?: unknown): Promise<void>;
+  /**
+   * Lets go of the source; `cancel` cancels it (the consumer stopped early:
+   * waits for the source to finish, as `for await` does when left early).
+   */
+  close(cancel: boolean): Promise<void>;
+  /**
+   * Cancels the source after decoding failed, with the error as the reason:
+   * starts the cancellation without waiting for it, so that a source whose
+   * cancellation never settles, or throws, cannot hold back or hide the
+   * error.
+   */
+  abandon(reason: unknown): void;
+}
+
+/** Runs `start` (which may throw or return a promise that rejects or never settles) without waiting or failing. */
+function fireAndForget(start: () => unknown): void {
+  try {
+    const p = start() as { then?: unknown } | undefined;
+    if (p !== null && typeof p === "object" && typeof p.then === "function") (p as Promise<unknown>).then(undefined, () => undefined);
+  } catch {
+    // the source's own failure to stop: the decode error is what the caller hears of
+  }
 }
 
 function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
@@ -111,8 +131,12 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
         const r = await reader.read();
         return r.done ? END : r.value;
       },
-      async close(cancel, reason) {
-        if (cancel) await reader.cancel(reason).catch(() => undefined);
+      async close(cancel) {
+        if (cancel) await reader.cancel().catch(() => undefined);
+        reader.releaseLock();
+      },
+      abandon(reason) {
+        fireAndForget(() => reader.cancel(reason));
         reader.releaseLock();
       },
     };
@@ -127,6 +151,9 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
       },
       async close(cancel) {
         if (cancel && typeof it.return === "function") await it.return();
+      },
+      abandon() {
+        if (typeof it.return === "function") fireAndForget(() => it.return!());
       },
     };
   }
@@ -196,7 +223,7 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
       if (q.available > 0) throw extraAfter(q.offset, "value");
     }
   } catch (e) {
-    await source.close(true, e);
+    source.abandon(e);
     throw e;
   }
   await source.close(false);
@@ -249,6 +276,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
   let itemsEnd = 0;
   let held: DecodeError | null = null;
   let ok = false;
+  let failed = false;
   try {
     for (;;) {
       const raw = await source.next();
@@ -296,9 +324,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
       if (final) break;
     }
     ok = true;
+  } catch (e) {
+    failed = true;
+    source.abandon(e);
+    throw e;
   } finally {
-    if (ok) await source.close(false);
-    else await source.close(true);
+    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
+    if (!failed) await source.close(!ok);
   }
 }
 
@@ -341,6 +373,7 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
   const q = reader.queue;
   const source = openSource(stream);
   let ok = false;
+  let failed = false;
   try {
     for (;;) {
       const raw = await source.next();
@@ -354,8 +387,12 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
     }
     while (q.available > 0) yield reader.next(true);
     ok = true;
+  } catch (e) {
+    failed = true;
+    source.abandon(e);
+    throw e;
   } finally {
-    if (ok) await source.close(false);
-    else await source.close(true);
+    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
+    if (!failed) await source.close(!ok);
   }
 }

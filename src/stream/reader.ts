@@ -32,31 +32,48 @@ function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   return bytes ?? arrayChunk(chunk, offset);
 }
 
+/**
+ * The most bytes an array-like chunk is copied into before more of its
+ * elements are checked: its copy grows in steps (doubling from this), so a
+ * bad element, or a `length` no buffer can have, fails before the chunk's
+ * whole declared length is allocated.
+ */
+const ARRAY_CHUNK_STEP = 1 << 16;
+
 /** Copies an array-like chunk of byte values, checking each: an integer 0..255. */
 function arrayChunk(chunk: unknown, offset: number): Uint8Array {
   const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw new DecodeError(
-      `Cannot decode a stream chunk at offset ${offset}: ${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`,
-      offset,
-      DecodeErrorCode.INVALID_ARGUMENT,
-    );
+    throw notBytes(offset, `${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
   }
-  const out = new Uint8Array(n);
   const a = chunk as ArrayLike<unknown>;
+  let out: Uint8Array = new Uint8Array(Math.min(n, ARRAY_CHUNK_STEP));
   for (let i = 0; i < n; i++) {
+    if (i === out.length) out = grown(out, Math.min(n, 2 * i), offset, n);
     const b = a[i];
     if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) {
       const shown = typeof b === "string" ? JSON.stringify(b) : String(b);
-      throw new DecodeError(
-        `Cannot decode a stream chunk at offset ${offset}: element ${i} is ${shown}, not a byte value (an integer 0..255)`,
-        offset,
-        DecodeErrorCode.INVALID_ARGUMENT,
-      );
+      throw notBytes(offset, `element ${i} is ${shown}, not a byte value (an integer 0..255)`);
     }
     out[i] = b;
   }
   return out;
+}
+
+/** `bytes` copied into a buffer of `size` bytes: INVALID_ARGUMENT when no buffer can be that large (a chunk of `n` elements). */
+function grown(bytes: Uint8Array, size: number, offset: number, n: number): Uint8Array {
+  let next: Uint8Array;
+  try {
+    next = new Uint8Array(size);
+  } catch {
+    throw notBytes(offset, `an array of ${n} byte values is longer than a buffer can be`);
+  }
+  next.set(bytes);
+  return next;
+}
+
+function notBytes(offset: number, why: string): DecodeError {
+  return new DecodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, DecodeErrorCode.INVALID_ARGUMENT);
 }
 
 /** Returned by the readers when they need more bytes. */
