@@ -27,6 +27,7 @@ import {
   lengthFieldOf,
 } from "../src/format/forms.ts";
 import * as mini from "../src/mini.ts";
+import { decodeLimits } from "../src/shared/limits.ts";
 import { createStreamStats } from "../src/stream/queue.ts";
 import { readArrayHeader } from "../src/stream/reader.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "../src/stream/scanner.ts";
@@ -96,7 +97,7 @@ function failure(run: () => unknown): DecodeError {
 
 /** The scanner's answer for a whole value in `bytes`: its length, INCOMPLETE or BAD. */
 function scan(bytes: Uint8Array): number {
-  const scanner = new ValueScanner(undefined);
+  const scanner = new ValueScanner(decodeLimits(undefined), false);
   scanner.begin(0);
   return scanner.scan(bytes, 0, bytes.length, createStreamStats());
 }

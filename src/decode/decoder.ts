@@ -341,7 +341,7 @@ export class Decoder<ContextType = undefined> {
       case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
         return this.readExt(n, pos, depth);
       default: // WIRE_RESERVED: 0xc1
-        throw headerError(this.limits, WIRE_RESERVED, 0, depth, false, this.base + pos)!;
+        throw reservedByte(this.base + pos);
     }
   }
 
@@ -375,7 +375,7 @@ export class Decoder<ContextType = undefined> {
    * left; returns where the payload begins.
    */
   private payload(n: number, max: number, start: number, what: string, kind: number): number {
-    if (n > max) throw headerError(this.limits, kind, n, 0, true, this.base + start)!;
+    if (n > max) throw this.refused(kind, n, 0, start);
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
@@ -405,9 +405,18 @@ export class Decoder<ContextType = undefined> {
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw headerError(this.limits, WIRE_STR, n, 0, false, this.base + start)!;
+    if (this.strMax >= 0) throw this.refused(WIRE_STR, n, 0, start);
     const at = this.payload(n, this.limits.maxBinLength, start, "string", WIRE_STR);
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+  }
+
+  /**
+   * The error for a header at `start` that {@link headerError} refuses (a
+   * string as a binary while `strMax` says so). A method of few arguments:
+   * it is called from the recursive readers, whose frames it must not grow.
+   */
+  private refused(kind: number, n: number, depth: number, start: number): DecodeError {
+    return headerError(this.limits, kind, n, depth, kind === WIRE_STR && this.strMax < 0, this.base + start)!;
   }
 
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
@@ -428,10 +437,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.limits.maxArrayLength) throw headerError(this.limits, WIRE_ARRAY, n, 0, false, this.base + start)!;
+    if (n > this.limits.maxArrayLength) throw this.refused(WIRE_ARRAY, n, 0, start);
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw headerError(this.limits, WIRE_ARRAY, n, depth, false, this.base + start)!;
+    if (depth >= this.limits.maxDepth) throw this.refused(WIRE_ARRAY, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -448,10 +457,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) throw headerError(this.limits, WIRE_MAP, n, 0, false, this.base + start)!;
+    if (n > this.limits.maxMapLength) throw this.refused(WIRE_MAP, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw headerError(this.limits, WIRE_MAP, n, depth, false, this.base + start)!;
+    if (depth >= this.limits.maxDepth) throw this.refused(WIRE_MAP, n, depth, start);
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -525,7 +534,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
-    if (n > this.limits.maxExtLength) throw headerError(this.limits, WIRE_EXT, n, 0, false, this.base + start)!;
+    if (n > this.limits.maxExtLength) throw this.refused(WIRE_EXT, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", WIRE_EXT);
     const decodeExt = this.codec?.get(type);
