@@ -14,7 +14,7 @@ import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders }
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
-import { FIRST_BYTE, formName, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR } from "../format/forms.ts";
+import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { OptionsCache } from "../shared/options-cache.ts";
 import type { DecodeOptions, Int64Mode } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
@@ -405,8 +405,8 @@ export class Decoder<ContextType = undefined> {
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw this.refused(WIRE_STR, n, 0, start);
-    const at = this.payload(n, this.limits.maxBinLength, start, "string", WIRE_STR);
+    if (this.strMax >= 0) throw this.refused(6 /* WIRE_STR */, n, 0, start);
+    const at = this.payload(n, this.limits.maxBinLength, start, "string", 6 /* WIRE_STR */);
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
@@ -416,7 +416,7 @@ export class Decoder<ContextType = undefined> {
    * it is called from the recursive readers, whose frames it must not grow.
    */
   private refused(kind: number, n: number, depth: number, start: number): DecodeError {
-    return headerError(this.limits, kind, n, depth, kind === WIRE_STR && this.strMax < 0, this.base + start)!;
+    return headerError(this.limits, kind, n, depth, kind === 6 /* WIRE_STR */ && this.strMax < 0, this.base + start)!;
   }
 
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
@@ -432,15 +432,15 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readBinary(n: number, start: number): Uint8Array {
-    const at = this.payload(n, this.limits.maxBinLength, start, "binary", WIRE_BIN);
+    const at = this.payload(n, this.limits.maxBinLength, start, "binary", 7 /* WIRE_BIN */);
     return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
   private readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.limits.maxArrayLength) throw this.refused(WIRE_ARRAY, n, 0, start);
+    if (n > this.limits.maxArrayLength) throw this.refused(8 /* WIRE_ARRAY */, n, 0, start);
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw this.refused(WIRE_ARRAY, n, depth, start);
+    if (depth >= this.limits.maxDepth) throw this.refused(8 /* WIRE_ARRAY */, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -457,10 +457,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) throw this.refused(WIRE_MAP, n, 0, start);
+    if (n > this.limits.maxMapLength) throw this.refused(9 /* WIRE_MAP */, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw this.refused(WIRE_MAP, n, depth, start);
+    if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -534,9 +534,9 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
-    if (n > this.limits.maxExtLength) throw this.refused(WIRE_EXT, n, 0, start);
+    if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
-    const at = this.payload(n, MAX_U32, start, "extension", WIRE_EXT);
+    const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
     const decodeExt = this.codec?.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
@@ -605,29 +605,18 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
  * @returns the error, or null
  */
 export function headerError(limits: DecodeLimits, kind: number, n: number, depth: number, binary: boolean, at: number): DecodeError | null {
-  switch (kind) {
-    case WIRE_STR:
-      return binary ? over("string", at, n, "maxBinLength", limits.maxBinLength) : over("string", at, n, "maxStrLength", limits.maxStrLength);
-    case WIRE_BIN:
-      return over("binary", at, n, "maxBinLength", limits.maxBinLength);
-    case WIRE_EXT:
-      return over("extension", at, n, "maxExtLength", limits.maxExtLength);
-    case WIRE_ARRAY:
-    case WIRE_MAP: {
-      const map = kind === WIRE_MAP;
-      const error = map ? over("map", at, n, "maxMapLength", limits.maxMapLength) : over("array", at, n, "maxArrayLength", limits.maxArrayLength);
-      return error ?? (depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null);
-    }
-    case WIRE_RESERVED:
-      return reservedByte(at);
-    default:
-      return null;
-  }
+  // the kinds as literals, as in the decoder's switch (see src/format/forms.ts)
+  if (kind === 11 /* WIRE_RESERVED */) return reservedByte(at);
+  const i = kind - 6; // WIRE_STR, WIRE_BIN, WIRE_ARRAY, WIRE_MAP, WIRE_EXT
+  if (i < 0) return null;
+  const name = `max${LIMIT_NAMES[binary && i === 0 ? 1 : i]}Length` as keyof DecodeLimits;
+  if (n > limits[name]) return overLimit(KIND_NAMES[i]!, at, n, name, limits[name]);
+  return i >> 1 === 1 && depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null; // an array or map too deep
 }
 
-function over(what: string, at: number, n: number, limitName: string, max: number): DecodeError | null {
-  return n > max ? overLimit(what, at, n, limitName, max) : null;
-}
+/** From WIRE_STR on: what the messages of {@link headerError} call each kind, and the middle of its limit's name. */
+const KIND_NAMES = ["string", "binary", "array", "map", "extension"];
+const LIMIT_NAMES = ["Str", "Bin", "Array", "Map", "Ext"];
 
 const defaultDecoder = new Decoder();
 /** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */

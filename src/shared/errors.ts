@@ -355,20 +355,18 @@ export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nes
  */
 export function fromExtension(e: unknown, input: Uint8Array, base: number, type: number, at: number): unknown {
   if (!(e instanceof DecodeError)) return e;
-  if (e.code === "TRUNCATED") {
-    return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed on a payload that ends inside a value`, at, "INVALID_EXT"), e);
-  }
+  if (e.code === "TRUNCATED") return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
   const inner = nestedInputs.get(e);
   if (inner === undefined || inner.buffer !== input.buffer) return e;
   const shift = inner.byteOffset - input.byteOffset;
   if (shift <= 0 || shift + inner.length > input.length) return e;
-  const shifted = new DecodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed);
-  return "cause" in e ? withCause(shifted, e.cause) : shifted;
+  // the cause carries over (an INVALID_EXT keeps its inner error)
+  return withCause(new DecodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
 }
 
-/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it (ES2022 options are not used: older engines ignore them). */
+/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
 export function withCause<E extends Error>(err: E, cause: unknown): E {
-  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
   return err;
 }
 

@@ -21,7 +21,9 @@ const BROWSER = join(ROOT, "dist/browser");
 
 /**
  * The mini entry's ceiling, for both its ESM and its IIFE bundle: its
- * measured size plus about 1% (6,872 B and 6,889 B gzip when set). The
+ * measured size plus about 1% (6,872 B and 6,889 B gzip when set; 6,974 B
+ * and 7,002 B once an extension decoder's truncated inner decode became
+ * INVALID_EXT with its cause, shared with the main decoder). The
  * mini entry is built on the main codec's format modules (kind.ts
  * classifies values, (forms.ts) writes them, timestamp.ts, extensions.ts)
  * and gives the main entry's bytes and error codes; it was 5,856 B before
@@ -37,7 +39,7 @@ const BROWSER = join(ROOT, "dist/browser");
  * save about 360 B. Importing only `encode` or only `decode` from the mini
  * entry bundles about 4.4 KiB or 4.0 KiB ({@link miniParts}).
  */
-export const MINI_CEILING_GZIP = 7000;
+export const MINI_CEILING_GZIP = 7050;
 /** The mini entry's size goal, reported (targetMet) but not enforced: see {@link MINI_CEILING_GZIP}. */
 export const MINI_TARGET_GZIP = 4096;
 /** The mini entry's bundles, held to {@link MINI_CEILING_GZIP}. */
@@ -55,9 +57,14 @@ export const MINI_CODECS = ["msgpack-mini.min.js", "msgpack-mini.iife.min.js"];
  * added about 230 B: 15,879 B. A UTF-8 loop of its own for property names
  * (records encoding 2.4x as fast on Node once non-ASCII text has been
  * seen) and float 64 array items read in the array loop (1e6 doubles
- * decoded 2.3x as fast on Deno) added about 125 B: 16,003 B.
+ * decoded 2.3x as fast on Deno) added about 125 B: 16,003 B. The header
+ * limits decided by one rule that the decoder throws and the stream
+ * scanner asks (the scanner disagreed with the decoder under rawStrings),
+ * and an extension decoder's truncated inner decode reported as
+ * INVALID_EXT with its cause (it stalled the stream decoders), added about
+ * 210 B: 16,216 B.
  */
-export const BUDGET_GZIP = 16200;
+export const BUDGET_GZIP = 16300;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 
