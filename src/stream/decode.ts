@@ -2,9 +2,9 @@
  * Stream decoding: values from a `ReadableStream` or any `AsyncIterable`
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
  * {@link decodeMultiStream}), with optional u32 big-endian length-prefixed
- * framing. The `DecoderStream` TransformStream is in
+ * framing. The `DecoderStream` transform stream is in
  * src/stream/transform.ts, so that the main entry, which imports this
- * module, never evaluates `extends TransformStream`.
+ * module, never needs the WHATWG stream classes.
  *
  * Every stream decoder reports what a whole-input decode of the same bytes
  * would (`decode` for one value, `decodeMulti` for back-to-back values):
