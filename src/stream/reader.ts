@@ -13,7 +13,7 @@
  */
 
 import { decodeAt, Decoder } from "../decode/decoder.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "../shared/errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause } from "../shared/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
 import { decodeLimits, decodeNesting, type DecodeLimits } from "../shared/limits.ts";
@@ -350,10 +350,6 @@ function endedInside(e: DecodeError, end: number): DecodeError {
   return withCause(streamTruncated(`${e.message} (the stream ended at offset ${end})`, e.offset, e.needed), e);
 }
 
-function withCause(err: DecodeError, cause: unknown): DecodeError {
-  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
-  return err;
-}
 
 /** Bytes after the value (`what`: "value") or array that a stream holds one of. */
 export function extraAfter(offset: number, what: string): DecodeError {
