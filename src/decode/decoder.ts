@@ -10,13 +10,13 @@
 
 import { ON_BUN } from "../shared/engine.ts";
 import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
-import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
+import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
-import { OptionsCache } from "../shared/options-cache.ts";
-import type { DecodeOptions, Int64Mode } from "./options.ts";
+import { CoderCache } from "../shared/options.ts";
+import { decodeOptionsOf, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 
@@ -36,9 +36,6 @@ const EMPTY = new Uint8Array(0);
  * halved their speed, so Bun keeps `readValue`.
  */
 const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
-
-/** {@link decodeAt}'s way into the decoder, set by the class. */
-let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number) => [unknown, number];
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -78,9 +75,10 @@ export class Decoder<ContextType = undefined> {
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
 
-  private readonly options: DecodeOptions<ContextType> | undefined;
-  /** The codec's decoders by type (an `ExtensionCodec`'s live map), or null without a codec. */
-  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined } | null;
+  /** The options, read and resolved once, by the constructor. */
+  private readonly options: ResolvedDecodeOptions;
+  /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
+  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   private readonly context: ContextType;
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
@@ -94,22 +92,23 @@ export class Decoder<ContextType = undefined> {
   private readonly limits: DecodeLimits;
 
   /**
-   * @param options see {@link DecodeOptions}
-   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid option
+   * @param options see {@link DecodeOptions}; each is read once, here
+   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
    */
-  constructor(options?: DecodeOptions<ContextType>) {
-    this.limits = decodeLimits(options); // first: it validates every option
-    this.options = options;
-    this.codec = options?.extensionCodec == null ? null : extensionDecoders(options.extensionCodec);
-    this.context = options?.context as ContextType;
-    this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
-    this.useMap = options?.useMap ?? false;
-    this.binaryAsView = options?.binaryAsView ?? false;
-    this.rawStrings = options?.rawStrings ?? false;
-    this.keyConverter = options?.mapKeyConverter ?? null;
+  constructor(options?: DecodeOptions<ContextType> | null) {
+    const o = decodeOptionsOf(options);
+    this.options = o;
+    this.limits = o;
+    this.codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
+    this.context = o.context as ContextType;
+    this.int64 = o.int64;
+    this.useMap = o.useMap;
+    this.binaryAsView = o.binaryAsView;
+    this.rawStrings = o.rawStrings;
+    this.keyConverter = o.mapKeyConverter;
     this.coldMaps = this.useMap || this.keyConverter !== null;
-    this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
-    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
+    this.strMax = this.rawStrings ? -1 : o.maxStrLength;
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
   }
 
   /**
@@ -197,11 +196,6 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  static {
-    // the stream decoders' way in: a function of the module, not a method of this public class
-    readAt = (decoder, bytes, offset, base) => decoder.readAt(bytes, offset, base);
-  }
-
   /**
    * A free decoder for calls made while this one is busy (from an extension
    * decoder): the first idle one down the chain of children, made on first
@@ -211,7 +205,7 @@ export class Decoder<ContextType = undefined> {
    */
   private reentrant(): Decoder<ContextType> {
     let d: Decoder<ContextType> = this;
-    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options));
+    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options as DecodeOptions<ContextType>));
     return d;
   }
 
@@ -537,7 +531,7 @@ export class Decoder<ContextType = undefined> {
     if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
-    const decodeExt = this.codec?.get(type);
+    const decodeExt = this.codec.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     return new ExtData(type, this.bytes.slice(at, at + n));
@@ -619,13 +613,13 @@ const KIND_NAMES = ["string", "binary", "array", "map", "extension"];
 const LIMIT_NAMES = ["Str", "Bin", "Array", "Map", "Ext"];
 
 const defaultDecoder = new Decoder();
-/** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */
-const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(options));
+/** Decoders for options passed to `decode()`, by the values read from them. */
+const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
-/** The decoder for an options object: reused while the same object, or one with the same contents, is passed. */
-function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
+/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
+function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
   if (options == null) return defaultDecoder as unknown as Decoder<C>;
-  return decoders.get(options) as unknown as Decoder<C>;
+  return decoders.get(readDecodeOptions(options)) as unknown as Decoder<C>;
 }
 
 /**
@@ -706,5 +700,5 @@ export function decodeMulti<ContextType = undefined>(
  * @throws {DecodeError} for malformed or truncated input
  */
 export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
-  return readAt(decoder, bytes, offset, base);
+  return decoder["readAt"](bytes, offset, base); // a private method: this module's, not the public class's API
 }

@@ -16,9 +16,9 @@ import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
 import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../shared/errors.ts";
-import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
+import { extensionEncoders } from "../format/extensions.ts";
+import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -141,11 +141,12 @@ class PartEncoder extends Encoder<unknown> {
    * One call in which `write` writes values through this encoder's writer
    * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
    * from the top of the streamed value), and the bytes it wrote. Error
-   * paths start at `root`, found at `rootDepth`. Never re-entered: the
-   * streaming encoder makes its calls one after another.
+   * paths start at the value written (an item of a container split in
+   * parts). Never re-entered: the streaming encoder makes its calls one
+   * after another.
    */
-  encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-    this.start(undefined, root, rootDepth, 0);
+  encodeWith(write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    this.start(undefined, 0);
     try {
       write(this.writer);
     } catch (e) {
@@ -167,8 +168,7 @@ class PartEncoder extends Encoder<unknown> {
 class ChunkedEncoder {
   private readonly chunkSize: number;
   private readonly encoder: PartEncoder;
-  private readonly options: EncodeOptions<unknown> | undefined;
-  private readonly hasExtensions: boolean;
+  private readonly options: ResolvedEncodeOptions;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
   private readonly maxDepth: number;
@@ -179,17 +179,18 @@ class ChunkedEncoder {
   private ready: Uint8Array[] = [];
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
-    const size = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
-    if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
+    const chunkSize: unknown = options?.chunkSize;
+    const size = chunkSize ?? DEFAULT_CHUNK_BYTES;
+    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${String(size)}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
-    this.options = options;
+    const resolved = encodeOptionsOf(options);
+    this.options = resolved;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-    this.encoder = new PartEncoder({ ...options, initialBufferSize: initial });
-    this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
-    this.sortKeys = options?.sortKeys ?? false;
-    this.ignoreUndefined = options?.ignoreUndefined ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.encoder = new PartEncoder(withResolved(resolved, { initialBufferSize: initial }));
+    this.sortKeys = resolved.sortKeys;
+    this.ignoreUndefined = resolved.ignoreUndefined;
+    this.maxDepth = resolved.maxDepth;
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
@@ -200,7 +201,7 @@ class ChunkedEncoder {
 
   /** Encodes `value`, found at `depth`, splitting it when it is large. */
   private *walk(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    if (typeof value !== "object" || value === null || depth >= this.maxDepth || (this.hasExtensions && this.claimedByExtension(value))) {
+    if (typeof value !== "object" || value === null || depth >= this.maxDepth || this.claimedByExtension(value)) {
       yield* this.whole(value, depth);
       return;
     }
@@ -228,13 +229,13 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(this.encoder.encodeWith(value, depth, (w) => w.encodeValue(value, depth)));
+    this.write(this.encoder.encodeWith((w) => w.encodeValue(value, depth)));
     yield* this.drain();
   }
 
   private claimedByExtension(value: object): boolean {
-    const ctx = this.options?.context;
-    for (const ext of extensionEncoders(this.options!.extensionCodec as ExtensionCodecType<unknown>)) if (ext.encode(value, ctx) != null) return true;
+    const ctx = this.options.context;
+    for (const ext of extensionEncoders(this.options.extensionCodec)) if (ext.encode(value, ctx) != null) return true;
     return false;
   }
 
@@ -280,7 +281,7 @@ class ChunkedEncoder {
     for (let i = 0; i < n; ) {
       let next = n;
       let large: unknown = NOT_LARGE;
-      const bytes = this.encoder.encodeWith(items, depth, (w) => {
+      const bytes = this.encoder.encodeWith((w) => {
         const s = w.sink;
         const end = sized ? Infinity : s.offset() + limit;
         for (let j = i; j < n; j++) {
