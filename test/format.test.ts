@@ -26,6 +26,7 @@ import {
   wireKindOf,
   lengthFieldOf,
 } from "../src/format/forms.ts";
+import { decodeOptionsOf } from "../src/decode/options.ts";
 import { createStreamStats } from "../src/stream/queue.ts";
 import { readArrayHeader } from "../src/stream/reader.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "../src/stream/scanner.ts";
@@ -95,7 +96,7 @@ function failure(run: () => unknown): DecodeError {
 
 /** The scanner's answer for a whole value in `bytes`: its length, INCOMPLETE or BAD. */
 function scan(bytes: Uint8Array): number {
-  const scanner = new ValueScanner(undefined);
+  const scanner = new ValueScanner(decodeOptionsOf(undefined), false);
   scanner.begin(0);
   return scanner.scan(bytes, 0, bytes.length, createStreamStats());
 }

@@ -24,7 +24,11 @@ export const DecodeErrorCode = {
   MAX_LENGTH: "MAX_LENGTH",
   /** Bytes left over after the value; use `decodeMulti` for back-to-back values. */
   EXTRA_BYTES: "EXTRA_BYTES",
-  /** An extension whose payload is malformed (for example a timestamp). */
+  /**
+   * An extension whose payload is malformed (for example a timestamp), or
+   * whose decoder failed on a payload that ends inside a value (the error
+   * it threw is the `cause`): never `TRUNCATED`, since more input cannot help.
+   */
   INVALID_EXT: "INVALID_EXT",
   /** A map key that cannot be used: `mapKeyConverter` returned something other than a string or number. */
   INVALID_KEY: "INVALID_KEY",
@@ -324,21 +328,36 @@ export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nes
 }
 
 /**
- * For an extension call's `catch`: a DecodeError from a decode of a view
- * into `input` (the extension's payload, as its decoder is given), with its
- * offset and the offsets in its message counted from the start of `input`
- * instead of the view, so that every error's offset points into the input
- * the user passed (plus `base`, the offset of `input[0]` in it, for the
+ * For an extension call's `catch`: what the decoder around reports for an
+ * error thrown by the decoder of the extension of `type` whose header is at
+ * `at` (counted, like `base`, in the user's input) in `input`.
+ *
+ * A `TRUNCATED` DecodeError (its decoder decoded a payload that ends inside
+ * a value) becomes `INVALID_EXT` at the extension, with the error as its
+ * `cause`: the outer input is complete there, and a stream decoder must not
+ * wait for bytes that cannot help. Another DecodeError from a decode of a
+ * view into `input` (the extension's payload, as its decoder is given) gets
+ * its offset and the offsets in its message counted from the start of
+ * `input` instead of the view, so that every error's offset points into the
+ * input the user passed (plus `base`, the offset of `input[0]` in it, for the
  * stream decoders). Anything else (errors of other kinds, a decode of a
  * copy) is returned unchanged.
  */
-export function fromExtension(e: unknown, input: Uint8Array, base = 0): unknown {
-  const inner = e instanceof DecodeError ? nestedInputs.get(e) : undefined;
+export function fromExtension(e: unknown, input: Uint8Array, base: number, type: number, at: number): unknown {
+  if (!(e instanceof DecodeError)) return e;
+  if (e.code === "TRUNCATED") return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
+  const inner = nestedInputs.get(e);
   if (inner === undefined || inner.buffer !== input.buffer) return e;
   const shift = inner.byteOffset - input.byteOffset;
   if (shift <= 0 || shift + inner.length > input.length) return e;
-  const err = e as DecodeError;
-  return new DecodeError(shiftOffsets(err.message, base + shift), err.offset + base + shift, err.code, err.needed);
+  // the cause carries over (an INVALID_EXT keeps its inner error)
+  return withCause(new DecodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
+}
+
+/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
+export function withCause<E extends Error>(err: E, cause: unknown): E {
+  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
+  return err;
 }
 
 /**

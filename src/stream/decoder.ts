@@ -13,7 +13,7 @@
 
 import { Decoder as CoreDecoder } from "../decode/decoder.ts";
 import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
-import { checkStreamOptions, StreamReader } from "./reader.ts";
+import { readStreamOptions, StreamReader, type StreamSettings } from "./reader.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension
@@ -32,7 +32,8 @@ import { checkStreamOptions, StreamReader } from "./reader.ts";
  * ```
  */
 export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
-  readonly #streamOptions: StreamDecodeOptions<unknown> | undefined;
+  /** The stream options, read once, here (the decode options are read by the core decoder). */
+  readonly #stream: StreamSettings;
 
   /**
    * @param options see `DecodeOptions`; the stream methods also take
@@ -45,8 +46,7 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    */
   constructor(options?: StreamDecodeOptions<ContextType>) {
     super(options);
-    checkStreamOptions(options as StreamDecodeOptions<unknown> | undefined, true);
-    this.#streamOptions = options as StreamDecodeOptions<unknown> | undefined;
+    this.#stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
   }
 
   /**
@@ -110,6 +110,6 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
 
   /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
   #reader(framing: boolean): StreamReader {
-    return new StreamReader(this.#streamOptions, framing, this as CoreDecoder<unknown>);
+    return new StreamReader(this.#stream, framing, this as CoreDecoder<unknown>);
   }
 }

@@ -483,7 +483,78 @@ export async function checkStreams(lib, streams, { seed = 2 } = {}) {
   const piped = await collect(readableOf(values).pipeThrough(new streams.EncoderStream()).pipeThrough(new streams.DecoderStream()));
   const d5 = difference(piped, values);
   if (d5) fail(`${where("EncoderStream | DecoderStream")}: ${d5}`);
-  return { streamChecks: checks + 4 };
+  return { streamChecks: checks + 4 + (await checkStreamFailures(lib, streams)) };
+}
+
+/**
+ * What differs between runtimes' stream machinery: DecoderStream decodes one
+ * value per read (a 64 KiB chunk of 1-byte values is never decoded, or
+ * queued, at once); an extension decoder's truncated inner decode fails a
+ * stream at once (INVALID_EXT), not at its end; a source whose return()
+ * never settles cannot hold back the error. Returns the number of checks.
+ */
+async function checkStreamFailures(lib, streams) {
+  const n = 64 * 1024;
+  const decoder = new streams.DecoderStream();
+  const writer = decoder.writable.getWriter();
+  const written = writer.write(new Uint8Array(n).map((_, i) => i & 0x7f));
+  const reader = decoder.readable.getReader();
+  for (let i = 0; i < 10; i++) {
+    const r = await reader.read();
+    if (r.value !== i) fail(`DecoderStream: value ${i} is ${show(r.value)}`);
+  }
+  if (decoder.stats.bytesDecoded > 11) fail(`DecoderStream: ${decoder.stats.bytesDecoded} bytes decoded after 10 reads of 1-byte values: it decoded ahead of the reader`);
+  const closing = written.then(() => writer.close());
+  let count = 10;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    if (r.value !== (count & 0x7f)) fail(`DecoderStream: value ${count} is ${show(r.value)}`);
+    count++;
+  }
+  await closing;
+  if (count !== n) fail(`DecoderStream: ${count} values of ${n}`);
+
+  const codec = new lib.ExtensionCodec();
+  codec.register({ type: 1, encode: () => null, decode: (data) => lib.decode(data, { extensionCodec: codec }) });
+  let pulled = 0;
+  async function* packets() {
+    yield Uint8Array.of(0x01, 0xd5, 0x01, 0x92, 0x01); // 1, then an extension whose payload is an array cut short
+    for (;;) {
+      if (++pulled > 1000) throw new Error("the stream decoder kept reading");
+      yield Uint8Array.of(0x02);
+    }
+  }
+  const got = [];
+  let error;
+  try {
+    for await (const v of streams.decodeMultiStream(packets(), { extensionCodec: codec })) got.push(v);
+  } catch (e) {
+    error = e;
+  }
+  if (!(error instanceof lib.DecodeError) || error.code !== "INVALID_EXT" || error.offset !== 1 || got.length !== 1 || pulled > 1) {
+    fail(`decodeMultiStream with a failing extension decoder: values ${show(got)}, error ${show(error?.code)} at ${show(error?.offset)} (${String(error)}), ${pulled} chunks pulled after it`);
+  }
+
+  const hanging = {
+    [Symbol.asyncIterator]() {
+      let sent = false;
+      return {
+        next: async () => (sent ? { done: true, value: undefined } : ((sent = true), { done: false, value: Uint8Array.of(0x92, 0xc1, 0x00) })),
+        return: () => new Promise(() => undefined),
+      };
+    },
+  };
+  // a guard against a hang, not a timing: the decode settles at once, and the timer is cleared
+  let timer;
+  const outcome = await Promise.race([
+    streams.decodeAsync(hanging).then(
+      () => "resolved",
+      (e) => e,
+    ),
+    new Promise((resolve) => (timer = setTimeout(() => resolve("hung"), 10_000))),
+  ]);
+  clearTimeout(timer);
+  if (!(outcome instanceof lib.DecodeError) || outcome.code !== "INVALID_BYTE") fail(`decodeAsync whose source's return() never settles: ${show(outcome)}`);
+  return 3;
 }
 
 /** Runs everything; returns a summary object for the caller to print. */
