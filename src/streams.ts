@@ -1,7 +1,7 @@
 /**
  * Streaming: decode values from a `ReadableStream` or any `AsyncIterable`
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
- * {@link decodeMultiStream}), WHATWG TransformStreams for both directions
+ * {@link decodeMultiStream}), WHATWG transform streams for both directions
  * ({@link EncoderStream}, {@link DecoderStream}), optional u32 big-endian
  * length-prefixed framing, and an encoder that yields the bytes of one
  * huge value in chunks while it encodes ({@link encodeIterable},

@@ -13,7 +13,7 @@ import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFa
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { MAX_U32, type DecodeLimits } from "../shared/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { CoderCache } from "../shared/options.ts";
 import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
@@ -23,10 +23,26 @@ import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
-const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LITTLE_ENDIAN: boolean = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The depth at which a decode starts: 0, except while an extension decoder
+ * runs, when it is the extension's depth + 1. So a decode called from
+ * inside an extension decoder (with any decoder or options) continues the
+ * nesting of the outer one, and `maxDepth` bounds nesting through
+ * extensions too. The decoders' one piece of module state, changed only
+ * by {@link Decoder}'s extension calls here, and always restored when the
+ * extension decoder returns or throws.
+ */
+let nesting = 0;
+
+/** The depth a decode starting now starts at (see {@link nesting}). */
+export function nestingDepth(): number {
+  return nesting;
+}
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * Whether arrays read their float 64 items in their own loop rather than
@@ -189,13 +205,13 @@ export class Decoder<ContextType = undefined> {
     try {
       d.setInput(bytes, 0, 0);
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
-      const value = d.readValue(decodeNesting.depth);
+      const value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
       }
       return value;
     } catch (e) {
-      throw decodeFailure(e, d.pos, d.bytes, decodeNesting.depth > 0);
+      throw decodeFailure(e, d.pos, d.bytes, nesting > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -228,23 +244,24 @@ export class Decoder<ContextType = undefined> {
   private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
     let offset = 0;
     while (offset < bytes.length) {
-      const [value, next] = this.readAt(bytes, offset, 0, source);
+      const [value, next] = this.readAt(bytes, offset, 0, 0, source);
       offset = next;
       yield value;
     }
   }
 
   /** See {@link decodeAt}. */
-  private readAt(bytes: Uint8Array, offset: number, base: number, source: Uint8Array | null = null): [unknown, number] {
+  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, source: Uint8Array | null = null): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
+    const depth = nesting + extra;
     d.busy = true;
     try {
       d.setInput(bytes, offset, base);
       d.source = source;
-      const value = d.readValue(decodeNesting.depth);
+      const value = d.readValue(depth);
       return [value, d.pos];
     } catch (e) {
-      throw decodeFailure(e, base + d.pos, d.bytes, decodeNesting.depth > 0);
+      throw decodeFailure(e, base + d.pos, d.bytes, depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -422,11 +439,13 @@ export class Decoder<ContextType = undefined> {
     return at;
   }
 
-  /** Checks a declared payload length against its limit and the bytes left; returns where the payload begins. */
-  private payload(n: number, max: number, start: number, what: string, limitName: string): number {
-    if (n > max) {
-      throw overLimit(what, this.base + start, n, limitName, max);
-    }
+  /**
+   * Checks a declared payload length against its limit (`max`, the limit
+   * {@link headerError} applies to a header of `kind`) and the bytes
+   * left; returns where the payload begins.
+   */
+  private payload(n: number, max: number, start: number, what: string, kind: number): number {
+    if (n > max) throw this.refused(kind, n, 0, start);
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
@@ -459,9 +478,18 @@ export class Decoder<ContextType = undefined> {
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
   private readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw overLimit("string", this.base + start, n, "maxStrLength", this.limits.maxStrLength);
-    const at = this.payload(n, this.limits.maxBinLength, start, "string", "maxBinLength");
+    if (this.strMax >= 0) throw this.refused(6 /* WIRE_STR */, n, 0, start);
+    const at = this.payload(n, this.limits.maxBinLength, start, "string", 6 /* WIRE_STR */);
     return this.binary(at, n);
+  }
+
+  /**
+   * The error for a header at `start` that {@link headerError} refuses (a
+   * string as a binary while `strMax` says so). A method of few arguments:
+   * it is called from the recursive readers, whose frames it must not grow.
+   */
+  private refused(kind: number, n: number, depth: number, start: number): DecodeError {
+    return headerError(this.limits, kind, n, depth, kind === 6 /* WIRE_STR */ && this.strMax < 0, this.base + start)!;
   }
 
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
@@ -477,7 +505,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readBinary(n: number, start: number): Uint8Array {
-    const at = this.payload(n, this.limits.maxBinLength, start, "binary", "maxBinLength");
+    const at = this.payload(n, this.limits.maxBinLength, start, "binary", 7 /* WIRE_BIN */);
     return this.binary(at, n);
   }
 
@@ -489,12 +517,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.limits.maxArrayLength) {
-      throw overLimit("array", this.base + start, n, "maxArrayLength", this.limits.maxArrayLength);
-    }
+    if (n > this.limits.maxArrayLength) throw this.refused(8 /* WIRE_ARRAY */, n, 0, start);
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw this.refused(8 /* WIRE_ARRAY */, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -511,12 +537,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) {
-      throw overLimit("map", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
-    }
+    if (n > this.limits.maxMapLength) throw this.refused(9 /* WIRE_MAP */, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
     if (this.coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
@@ -590,11 +614,9 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
-    if (n > this.limits.maxExtLength) {
-      throw overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength);
-    }
+    if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
-    const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
+    const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
     const decodeExt = this.codec.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
@@ -608,14 +630,14 @@ export class Decoder<ContextType = undefined> {
    */
   private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
     if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
-    const outer = decodeNesting.depth;
-    decodeNesting.depth = depth + 1;
+    const outer = nesting;
+    nesting = depth + 1; // decodes the extension decoder calls continue one level down
     try {
       return decodeExt(data, type, this.context);
     } catch (e) {
-      throw fromExtension(e, this.bytes, this.base);
+      throw fromExtension(e, this.bytes, this.base, type, this.base + start);
     } finally {
-      decodeNesting.depth = outer;
+      nesting = outer;
     }
   }
 
@@ -643,9 +665,43 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
   else obj[key] = value;
 }
 
-const defaultDecoder = new Decoder();
+/**
+ * What a decoder with `limits` says of a header that declares `n` bytes,
+ * items or entries for an item of wire kind `kind` (see
+ * src/format/forms.ts) at offset `at`, read at nesting depth `depth`, before
+ * it reads what the header declares: the error it throws, or null when it
+ * reads on. `binary`: a string read as a binary (`rawStrings`, except for a
+ * map key), which `maxBinLength` bounds. The decoder's readers throw what
+ * this returns, and the stream scanner asks it where a value split across
+ * chunks breaks a limit, so each limit is decided in one place. (A
+ * container's depth is reported once its items have a byte each: the
+ * decoder checks that first.)
+ *
+ * @param limits the decoder's limits
+ * @param kind the wire kind
+ * @param n the declared length or count
+ * @param depth the nesting depth of the item
+ * @param binary a string read as a binary
+ * @param at the header's offset, for the error
+ * @returns the error, or null
+ */
+export function headerError(limits: DecodeLimits, kind: number, n: number, depth: number, binary: boolean, at: number): DecodeError | null {
+  // the kinds as literals, as in the decoder's switch (see src/format/forms.ts)
+  if (kind === 11 /* WIRE_RESERVED */) return reservedByte(at);
+  const i = kind - 6; // WIRE_STR, WIRE_BIN, WIRE_ARRAY, WIRE_MAP, WIRE_EXT
+  if (i < 0) return null;
+  const name = `max${LIMIT_NAMES[binary && i === 0 ? 1 : i]}Length` as keyof DecodeLimits;
+  if (n > limits[name]) return overLimit(KIND_NAMES[i]!, at, n, name, limits[name]);
+  return i >> 1 === 1 && depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null; // an array or map too deep
+}
+
+/** From WIRE_STR on: what the messages of {@link headerError} call each kind, and the middle of its limit's name. */
+const KIND_NAMES = ["string", "binary", "array", "map", "extension"];
+const LIMIT_NAMES = ["Str", "Bin", "Array", "Map", "Ext"];
+
+const defaultDecoder = /* @__PURE__ */ new Decoder();
 /** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
+const decoders = /* @__PURE__ */ new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
 function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
@@ -714,6 +770,11 @@ export function decodeMulti<ContextType = undefined>(
   return decoderFor(options).decodeMulti(input);
 }
 
+/** The options `decoder` was made with, read and resolved (for the stream decoders, which read them once, through it). */
+export function decoderOptions(decoder: Decoder<unknown>): ResolvedDecodeOptions {
+  return decoder["options"]; // a private field: this module's, not the public class's API
+}
+
 /**
  * Decodes one value starting at `offset` of `bytes` with `decoder` and
  * returns it with the offset after it: the building block of the stream
@@ -730,6 +791,6 @@ export function decodeMulti<ContextType = undefined>(
  * @returns the value and the offset after it
  * @throws {DecodeError} for malformed or truncated input
  */
-export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number): [unknown, number] {
-  return decoder["readAt"](bytes, offset, base); // a private method: this module's, not the public class's API
+export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0): [unknown, number] {
+  return decoder["readAt"](bytes, offset, base, extraDepth); // a private method: this module's, not the public class's API
 }

@@ -18,7 +18,8 @@
 import { DecodeError, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "../shared/errors.ts";
 import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
-import { decodeLimits, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { decodeOptionsOf } from "../decode/options.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
@@ -361,7 +362,7 @@ class Walk {
  */
 export function inspect(input: DecodeInput, options?: InspectOptions): InspectResult {
   const bytes = toBytes(input);
-  const limits = decodeLimits(options);
+  const limits = decodeOptionsOf(options);
   const base = options?.offset ?? 0;
   const walk = new Walk(bytes, limits, base);
   walk.run();

@@ -1,7 +1,7 @@
 /**
  * Error classes thrown by the encoder and the decoder, and the cold helpers
- * that build them, so hot paths only say `throw truncated(...)` and both
- * codecs (the main one and mini) share one text per error. The helpers
+ * that build them, so hot paths only say `throw truncated(...)` and every
+ * reader and writer shares one text per error. The helpers
  * name codes as string literals, not through the code objects below, so a
  * bundle that only throws does not carry those objects.
  *
@@ -24,7 +24,11 @@ export const DecodeErrorCode = {
   MAX_LENGTH: "MAX_LENGTH",
   /** Bytes left over after the value; use `decodeMulti` for back-to-back values. */
   EXTRA_BYTES: "EXTRA_BYTES",
-  /** An extension whose payload is malformed (for example a timestamp). */
+  /**
+   * An extension whose payload is malformed (for example a timestamp), or
+   * whose decoder failed on a payload that ends inside a value (the error
+   * it threw is the `cause`): never `TRUNCATED`, since more input cannot help.
+   */
   INVALID_EXT: "INVALID_EXT",
   /** A map key that cannot be used: `mapKeyConverter` returned something other than a string or number. */
   INVALID_KEY: "INVALID_KEY",
@@ -176,16 +180,6 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
   return new EncodeError(message, code);
 }
 
-/** A container nested deeper than `maxDepth`, from encodedSize and the mini encoder (the main encoder says where, and tells cycles apart). */
-export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
-  return encodeError(`Cannot encode: too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, "MAX_DEPTH");
-}
-
-/** A function, symbol or other value MessagePack cannot hold. */
-export function unsupportedType(value: unknown): EncodeError {
-  return encodeError(`Cannot encode ${typeof value}: unrecognized object`, "UNSUPPORTED_TYPE");
-}
-
 /** A bigint past int 64 / uint 64. */
 export function bigintOutOfRange(n: bigint): EncodeError {
   return encodeError(`Cannot encode bigint ${n}: outside int64/uint64`, "BIGINT_RANGE");
@@ -326,7 +320,7 @@ export function cycle(where = ""): EncodeError {
   return encodeError(`Cannot encode value${where}: it contains itself (a cycle), too deep to encode`, "CYCLE");
 }
 
-/** A `what` (Map, Set, array) at `path` (the mini entry: "", no path) whose count changed while it was being encoded. */
+/** A `what` (Map, Set, array) at `path` whose count changed while it was being encoded. */
 export function changedAt(what: string, path: string, before: unknown, after: unknown): EncodeError {
   return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
 }
@@ -366,7 +360,7 @@ export function detachedBinary(what: string): EncodeError {
 // ---- decoder: offsets of errors from decodes nested in extension decoders ----
 
 /** The input whose offsets a DecodeError thrown by a nested decode (one called from an extension decoder) counts in. */
-const nestedInputs = new WeakMap<DecodeError, Uint8Array>();
+const nestedInputs = /* @__PURE__ */ new WeakMap<DecodeError, Uint8Array>();
 
 /**
  * For a decode's `catch`: `e` after {@link stackOverflow}; a DecodeError
@@ -381,21 +375,36 @@ export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nes
 }
 
 /**
- * For an extension call's `catch`: a DecodeError from a decode of a view
- * into `input` (the extension's payload, as its decoder is given), with its
- * offset and the offsets in its message counted from the start of `input`
- * instead of the view, so that every error's offset points into the input
- * the user passed (plus `base`, the offset of `input[0]` in it, for the
+ * For an extension call's `catch`: what the decoder around reports for an
+ * error thrown by the decoder of the extension of `type` whose header is at
+ * `at` (counted, like `base`, in the user's input) in `input`.
+ *
+ * A `TRUNCATED` DecodeError (its decoder decoded a payload that ends inside
+ * a value) becomes `INVALID_EXT` at the extension, with the error as its
+ * `cause`: the outer input is complete there, and a stream decoder must not
+ * wait for bytes that cannot help. Another DecodeError from a decode of a
+ * view into `input` (the extension's payload, as its decoder is given) gets
+ * its offset and the offsets in its message counted from the start of
+ * `input` instead of the view, so that every error's offset points into the
+ * input the user passed (plus `base`, the offset of `input[0]` in it, for the
  * stream decoders). Anything else (errors of other kinds, a decode of a
  * copy) is returned unchanged.
  */
-export function fromExtension(e: unknown, input: Uint8Array, base = 0): unknown {
-  const inner = e instanceof DecodeError ? nestedInputs.get(e) : undefined;
+export function fromExtension(e: unknown, input: Uint8Array, base: number, type: number, at: number): unknown {
+  if (!(e instanceof DecodeError)) return e;
+  if (e.code === "TRUNCATED") return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
+  const inner = nestedInputs.get(e);
   if (inner === undefined || inner.buffer !== input.buffer) return e;
   const shift = inner.byteOffset - input.byteOffset;
   if (shift <= 0 || shift + inner.length > input.length) return e;
-  const err = e as DecodeError;
-  return new DecodeError(shiftOffsets(err.message, base + shift), err.offset + base + shift, err.code, err.needed);
+  // the cause carries over (an INVALID_EXT keeps its inner error)
+  return withCause(new DecodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
+}
+
+/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
+export function withCause<E extends Error>(err: E, cause: unknown): E {
+  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
+  return err;
 }
 
 /**
@@ -437,12 +446,6 @@ export function isEngineStackOverflow(e: unknown): boolean {
 /** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
 export function badCount(what: string, n: number): EncodeError {
   return Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
-}
-
-/** An extension payload that the mini encoder cannot write: anything but bytes (aligned payloads, functions, are the main entry's). */
-export function miniExtPayload(type: number, payload: unknown): EncodeError {
-  const hint = typeof payload === "function" ? " (aligned payloads need the main entry)" : "";
-  return encodeError(`Cannot encode extension type ${type}: its payload is ${describe(payload)}, not bytes${hint}`, "INVALID_EXT");
 }
 
 /** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */

@@ -2,9 +2,9 @@
  * Stream decoding: values from a `ReadableStream` or any `AsyncIterable`
  * of byte chunks ({@link decodeAsync}, {@link decodeArrayStream},
  * {@link decodeMultiStream}), with optional u32 big-endian length-prefixed
- * framing. The `DecoderStream` TransformStream is in
+ * framing. The `DecoderStream` transform stream is in
  * src/stream/transform.ts, so that the main entry, which imports this
- * module, never evaluates `extends TransformStream`.
+ * module, never needs the WHATWG stream classes.
  *
  * Every stream decoder reports what a whole-input decode of the same bytes
  * would (`decode` for one value, `decodeMulti` for back-to-back values):
@@ -29,8 +29,9 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { DecodeError, overLimit, tooDeepToDecode } from "../shared/errors.ts";
-import { decodeNesting } from "../shared/limits.ts";
+import { headerError, nestingDepth } from "../decode/decoder.ts";
+import { WIRE_ARRAY } from "../format/forms.ts";
+import { DecodeError, DecodeErrorCode } from "../shared/errors.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
 import type { ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
@@ -96,8 +97,28 @@ type End = typeof END;
 interface ChunkSource {
   /** The next chunk, or END. */
   next(): Promise<ByteChunk | End>;
-  /** Lets go of the source; `reason` cancels it (when the consumer stops early or decoding failed). */
-  close(cancel: boolean, reason?: unknown): Promise<void>;
+  /**
+   * Lets go of the source; `cancel` cancels it (the consumer stopped early:
+   * waits for the source to finish, as `for await` does when left early).
+   */
+  close(cancel: boolean): Promise<void>;
+  /**
+   * Cancels the source after decoding failed, with the error as the reason:
+   * starts the cancellation without waiting for it, so that a source whose
+   * cancellation never settles, or throws, cannot hold back or hide the
+   * error.
+   */
+  abandon(reason: unknown): void;
+}
+
+/** Runs `start` (which may throw or return a promise that rejects or never settles) without waiting or failing. */
+function fireAndForget(start: () => unknown): void {
+  try {
+    const p = start() as { then?: unknown } | undefined;
+    if (p !== null && typeof p === "object" && typeof p.then === "function") (p as Promise<unknown>).then(undefined, () => undefined);
+  } catch {
+    // the source's own failure to stop: the decode error is what the caller hears of
+  }
 }
 
 function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
@@ -109,8 +130,12 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
         const r = await reader.read();
         return r.done ? END : r.value;
       },
-      async close(cancel, reason) {
-        if (cancel) await reader.cancel(reason).catch(() => undefined);
+      async close(cancel) {
+        if (cancel) await reader.cancel().catch(() => undefined);
+        reader.releaseLock();
+      },
+      abandon(reason) {
+        fireAndForget(() => reader.cancel(reason));
         reader.releaseLock();
       },
     };
@@ -125,6 +150,9 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
       },
       async close(cancel) {
         if (cancel && typeof it.return === "function") await it.return();
+      },
+      abandon() {
+        if (typeof it.return === "function") fireAndForget(() => it.return!());
       },
     };
   }
@@ -197,7 +225,7 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
       if (q.available > 0) throw extraAfter(q.offset, "value", head);
     }
   } catch (e) {
-    await source.close(true, e);
+    source.abandon(e);
     throw e;
   }
   await source.close(false);
@@ -259,6 +287,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
   let itemsEnd = 0;
   let held: DecodeError | null = null;
   let ok = false;
+  let failed = false;
   try {
     for (;;) {
       const raw = await source.next();
@@ -272,11 +301,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         arrayAt = q.offset;
         const n = reader.arrayHeader(final);
         if (n !== NEED_MORE) {
-          if (n > reader.limits.maxArrayLength) throw overLimit("array", arrayAt, n, "maxArrayLength", reader.limits.maxArrayLength);
+          // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
+          const refused = headerError(reader.limits, WIRE_ARRAY, n, nestingDepth(), false, arrayAt);
+          if (refused !== null && refused.code !== DecodeErrorCode.MAX_DEPTH) throw refused;
+          held = refused;
           left = count = n;
           itemsEnd = q.offset + n;
           reader.enterArray();
-          if (decodeNesting.depth >= reader.limits.maxDepth) held = tooDeepToDecode(arrayAt, reader.limits.maxDepth);
         }
       }
       while (left > 0 && held === null) {
@@ -304,9 +335,13 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
       if (final) break;
     }
     ok = true;
+  } catch (e) {
+    failed = true;
+    source.abandon(e);
+    throw e;
   } finally {
-    if (ok) await source.close(false);
-    else await source.close(true);
+    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
+    if (!failed) await source.close(!ok);
   }
 }
 
@@ -349,6 +384,7 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
   const q = reader.queue;
   const source = openSource(stream);
   let ok = false;
+  let failed = false;
   try {
     for (;;) {
       const raw = await source.next();
@@ -362,8 +398,12 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
     }
     while (q.available > 0) yield reader.next(true);
     ok = true;
+  } catch (e) {
+    failed = true;
+    source.abandon(e);
+    throw e;
   } finally {
-    if (ok) await source.close(false);
-    else await source.close(true);
+    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
+    if (!failed) await source.close(!ok);
   }
 }

@@ -15,7 +15,7 @@ import { Decoder as CoreDecoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
-import { checkStreamOptions, StreamReader } from "./reader.ts";
+import { readStreamOptions, StreamReader, type StreamSettings } from "./reader.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension
@@ -34,7 +34,8 @@ import { checkStreamOptions, StreamReader } from "./reader.ts";
  * ```
  */
 export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
-  readonly #streamOptions: StreamDecodeOptions<unknown> | undefined;
+  /** The stream options, read once, here (the decode options are read by the core decoder). */
+  readonly #stream: StreamSettings;
 
   /**
    * @param options see `DecodeOptions`; the stream methods also take
@@ -62,8 +63,7 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
   constructor(first?: StreamDecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
     const options = decoderArguments<StreamDecodeOptions<ContextType>, ContextType>(first, rest);
     super(options);
-    checkStreamOptions(options as StreamDecodeOptions<unknown> | undefined, true);
-    this.#streamOptions = options as StreamDecodeOptions<unknown> | undefined;
+    this.#stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
   }
 
   /**
@@ -127,6 +127,6 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
 
   /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
   #reader(framing: boolean): StreamReader {
-    return new StreamReader(this.#streamOptions, framing, this as CoreDecoder<unknown>);
+    return new StreamReader(this.#stream, framing, this as CoreDecoder<unknown>);
   }
 }

@@ -23,7 +23,7 @@ import { asBuffer, nodeBuffer } from "../shared/engine.ts";
 import { TransformStreamBase } from "./web.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * Options of the stream encoders: the encode options, and what each
@@ -442,7 +442,7 @@ class ChunkedEncoder {
 const NOT_LARGE: unique symbol = Symbol("not large");
 
 /** Scratch for headers: copied out (`slice`) before it is written again. */
-const HEADER = new Uint8Array(5);
+const HEADER = /* @__PURE__ */ new Uint8Array(5);
 
 /**
  * Encodes `value` lazily, yielding its MessagePack bytes in chunks while it

@@ -12,13 +12,14 @@
  * @module
  */
 
-import { decodeAt, Decoder } from "../decode/decoder.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, wrongInput } from "../shared/errors.ts";
+import { decodeAt, Decoder, decoderOptions } from "../decode/decoder.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../shared/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
-import { decodeLimits, decodeNesting, type DecodeLimits } from "../shared/limits.ts";
+import type { DecodeLimits } from "../shared/limits.ts";
+import { isLimit } from "../shared/options.ts";
 import type { ByteChunk, StreamDecodeOptions } from "./decode.ts";
-import { ByteQueue, createStreamStats } from "./queue.ts";
+import { ByteQueue, createStreamStats, type StreamStats } from "./queue.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";
 
 /**
@@ -32,31 +33,48 @@ function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   return bytes ?? arrayChunk(chunk, offset);
 }
 
+/**
+ * The most bytes an array-like chunk is copied into before more of its
+ * elements are checked: its copy grows in steps (doubling from this), so a
+ * bad element, or a `length` no buffer can have, fails before the chunk's
+ * whole declared length is allocated.
+ */
+const ARRAY_CHUNK_STEP = 1 << 16;
+
 /** Copies an array-like chunk of byte values, checking each: an integer 0..255. */
 function arrayChunk(chunk: unknown, offset: number): Uint8Array {
   const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw new DecodeError(
-      `Cannot decode a stream chunk at offset ${offset}: ${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`,
-      offset,
-      DecodeErrorCode.INVALID_ARGUMENT,
-    );
+    throw notBytes(offset, `${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
   }
-  const out = new Uint8Array(n);
   const a = chunk as ArrayLike<unknown>;
+  let out: Uint8Array = new Uint8Array(Math.min(n, ARRAY_CHUNK_STEP));
   for (let i = 0; i < n; i++) {
+    if (i === out.length) out = grown(out, Math.min(n, 2 * i), offset, n);
     const b = a[i];
     if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) {
       const shown = typeof b === "string" ? JSON.stringify(b) : String(b);
-      throw new DecodeError(
-        `Cannot decode a stream chunk at offset ${offset}: element ${i} is ${shown}, not a byte value (an integer 0..255)`,
-        offset,
-        DecodeErrorCode.INVALID_ARGUMENT,
-      );
+      throw notBytes(offset, `element ${i} is ${shown}, not a byte value (an integer 0..255)`);
     }
     out[i] = b;
   }
   return out;
+}
+
+/** `bytes` copied into a buffer of `size` bytes: INVALID_ARGUMENT when no buffer can be that large (a chunk of `n` elements). */
+function grown(bytes: Uint8Array, size: number, offset: number, n: number): Uint8Array {
+  let next: Uint8Array;
+  try {
+    next = new Uint8Array(size);
+  } catch {
+    throw notBytes(offset, `an array of ${n} byte values is longer than a buffer can be`);
+  }
+  next.set(bytes);
+  return next;
+}
+
+function notBytes(offset: number, why: string): DecodeError {
+  return new DecodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, DecodeErrorCode.INVALID_ARGUMENT);
 }
 
 /** Returned by the readers when they need more bytes. */
@@ -73,7 +91,8 @@ type ReadAt = (bytes: Uint8Array, offset: number, base: number) => [unknown, num
 /** Where the reader is with the value at the read position. */
 const FRESH = 0; // not tried yet
 const SCANNING = 1; // tried once: the scanner says when it is complete
-const RETRYING = 2; // the scanner found it malformed: retried when the decoder's `needed` bytes are there
+const CHECKING = 2; // the scanner stopped at a header the decoder refuses: decoded once the decoder can say so
+const RETRYING = 3; // the decoder wants more than the scanner said: retried each time the bytes have doubled
 
 /**
  * Reads items out of a {@link ByteQueue}: unframed values or
@@ -81,10 +100,16 @@ const RETRYING = 2; // the scanner found it malformed: retried when the decoder'
  *
  * A value is decoded with the bytes at hand; when they end inside it, the
  * {@link ValueScanner} finds where it ends as bytes arrive, and it is
- * decoded again once complete. The decoder has the last word, and a
+ * decoded again once complete (or once the decoder can report a header it
+ * refuses, before the rest arrives). The decoder has the last word, and a
  * decode with more bytes only ever gets further: so the reader reports
  * exactly what a whole-input decode of the same bytes would (the same
  * value, or the same error code and offset), whatever the chunking.
+ *
+ * The work is linear in the bytes: a value is decoded at most three times
+ * (with the first bytes, at a refused header, when complete), and should
+ * the decoder ever want more than the scanner said, it is retried only
+ * each time the bytes at hand have doubled.
  */
 export class StreamReader {
   readonly queue: ByteQueue;
@@ -109,27 +134,23 @@ export class StreamReader {
    *   `lengthPrefixed` framing applies (else it is `INVALID_ARGUMENT`)
    * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(options: StreamDecodeOptions<unknown> | undefined, framing: boolean, decoder?: Decoder<unknown>) {
-    this.queue = new ByteQueue(options?.stats ?? createStreamStats(), options?.binaryAsView ?? false);
-    const d = decoder ?? new Decoder<unknown>(options);
+  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, framing: boolean, decoder?: Decoder<unknown>) {
+    // the stream options read once (a Decoder read them when it was made), the decode options by the decoder
+    const settings = isStreamSettings(options) ? options : readStreamOptions(options);
+    if (settings.lengthPrefixed && !framing) {
+      throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
+    }
+    const d = decoder ?? new Decoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
+    const resolved = decoderOptions(d);
+    this.queue = new ByteQueue(settings.stats ?? createStreamStats(), resolved.binaryAsView);
     this.decoder = d;
-    this.limits = decodeLimits(options);
-    checkStreamOptions(options, framing);
-    this.scanner = new ValueScanner(options);
-    this.readValue = (bytes, offset, base) => {
-      if (this.depth === 0) return decodeAt(d, bytes, offset, base);
-      // an array's items: one level down, as decode() reads them
-      const outer = decodeNesting.depth;
-      decodeNesting.depth = outer + this.depth;
-      try {
-        return decodeAt(d, bytes, offset, base);
-      } finally {
-        decodeNesting.depth = outer;
-      }
-    };
+    this.limits = resolved;
+    this.scanner = new ValueScanner(resolved, resolved.rawStrings);
+    // an array's items (decodeArrayStream) one level down, as decode() reads them
+    this.readValue = (bytes, offset, base) => decodeAt(d, bytes, offset, base, this.depth);
     this.readHeader = readArrayHeader;
-    this.framed = options?.lengthPrefixed ?? false;
-    this.maxValueBytes = options?.maxValueBytes ?? Number.POSITIVE_INFINITY;
+    this.framed = settings.lengthPrefixed;
+    this.maxValueBytes = settings.maxValueBytes;
   }
 
   /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
@@ -174,7 +195,7 @@ export class StreamReader {
         if (r === INCOMPLETE) return this.needMore(available, what);
         if (r === BAD) {
           // the decoder reports it once the containers around it have the bytes they check for
-          this.state = RETRYING;
+          this.state = CHECKING;
           this.want = this.scanner.required();
           if (available < this.want) return this.needMore(available, what);
         } else if (r > this.maxValueBytes) {
@@ -205,7 +226,16 @@ export class StreamReader {
         this.scanner.begin(this.depth);
         return this.read(readAt, final, what, scan);
       }
-      if (this.state === SCANNING) this.state = RETRYING; // the scanner said complete, the decoder disagrees
+      if (this.state === CHECKING) {
+        // the decoder reads on past the header the scanner stopped at: frame the rest, decode when complete
+        this.state = SCANNING;
+        this.scanner.frameOnly();
+      } else if (this.state !== FRESH) {
+        // the scanner said complete and the decoder disagrees: never the case, but should it be, the
+        // retries stay linear in the bytes
+        this.state = RETRYING;
+        this.want = Math.max(this.want, 2 * available);
+      }
       return this.needMore(available, what);
     }
     const n = stop - start;
@@ -281,26 +311,40 @@ export class StreamReader {
   }
 }
 
+/** The stream decoders' own options, read once by {@link readStreamOptions}. */
+export interface StreamSettings {
+  readonly maxValueBytes: number;
+  readonly lengthPrefixed: boolean;
+  readonly stats: StreamStats | undefined;
+}
+
+/** Settings made by {@link readStreamOptions}. */
+const SETTINGS = /* @__PURE__ */ new WeakSet<object>();
+
+function isStreamSettings(o: unknown): o is StreamSettings {
+  return typeof o === "object" && o !== null && SETTINGS.has(o);
+}
+
 /**
- * Throws a `DecodeError` (`INVALID_ARGUMENT`) for an invalid stream option:
- * `maxValueBytes` that is not a non-negative integer (or Infinity),
- * `lengthPrefixed` that is not a boolean, or true where the caller reads
- * no back-to-back values (not `framing`: `decodeAsync`,
- * `decodeArrayStream`), `stats` that is not an object. The decode options
- * are checked by the decoder.
+ * Reads the stream decoders' own options once each (the decode options
+ * are the decoder's): `maxValueBytes`, a non-negative integer or Infinity;
+ * `lengthPrefixed`, a boolean; `stats`, an object. Throws a `DecodeError`
+ * (`INVALID_ARGUMENT`) for an invalid one.
  */
-export function checkStreamOptions(o: StreamDecodeOptions<unknown> | undefined, framing: boolean): void {
+export function readStreamOptions(o: StreamDecodeOptions<unknown> | null | undefined): StreamSettings {
   const max: unknown = o?.maxValueBytes;
-  if (max !== undefined && !(typeof max === "number" && max >= 0 && (max % 1 === 0 || max === Infinity))) {
-    throw badArgument("option maxValueBytes", max, "a non-negative integer");
-  }
   const framed: unknown = o?.lengthPrefixed;
-  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
-  if (framed === true && !framing) {
-    throw badArgument("option lengthPrefixed", framed, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
-  }
   const stats: unknown = o?.stats;
+  if (max !== undefined && !isLimit(max)) throw badArgument("option maxValueBytes", max, "a non-negative integer");
+  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
   if (stats !== undefined && (typeof stats !== "object" || stats === null)) throw badArgument("option stats", stats, "a StreamStats object");
+  const settings: StreamSettings = Object.freeze({
+    maxValueBytes: (max as number | undefined) ?? Number.POSITIVE_INFINITY,
+    lengthPrefixed: framed === true,
+    stats: stats as StreamStats | undefined,
+  });
+  SETTINGS.add(settings);
+  return settings;
 }
 
 /** A TRUNCATED error at the end of a stream. */
@@ -317,10 +361,6 @@ function endedInside(e: DecodeError, end: number): DecodeError {
   return withCause(streamTruncated(`${e.message} (the stream ended at offset ${end})`, e.offset, e.needed), e);
 }
 
-function withCause(err: DecodeError, cause: unknown): DecodeError {
-  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
-  return err;
-}
 
 /**
  * Bytes after the value (`what`: "value") or array that a stream holds one

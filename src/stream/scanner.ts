@@ -8,14 +8,14 @@
  * @module
  */
 
-import type { DecodeOptions } from "../decode/options.ts";
+import { headerError } from "../decode/decoder.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
-import { decodeLimits, type DecodeLimits } from "../shared/limits.ts";
+import type { DecodeLimits } from "../shared/limits.ts";
 import type { StreamStats } from "./queue.ts";
 
 /** {@link ValueScanner.scan}: the value is not complete yet. */
 export const INCOMPLETE = -1;
-/** {@link ValueScanner.scan}: the value breaks a rule or a limit; decoding it says which ({@link ValueScanner.required}). */
+/** {@link ValueScanner.scan}: the decoder refuses a header of the value; decoding it says how ({@link ValueScanner.required}). */
 export const BAD = -2;
 
 /**
@@ -24,38 +24,55 @@ export const BAD = -2;
  * bytes arrive, so each byte is scanned once. The value is then decoded
  * once, as soon as it is complete.
  *
- * The scanner is only a guide: the decoder has the last word. When the
- * scanner finds a value malformed, {@link required} says how many bytes
- * the decoder needs to report the same error as for the whole input (the
- * containers around the bad byte check their item counts first).
+ * The scanner frames; it has no limits of its own. At each header it asks
+ * the decoder's rule ({@link headerError}) whether the decoder would refuse
+ * it, so that a value over a limit fails before the rest of it arrives. The
+ * decoder still has the last word: when the scanner stops at a refused
+ * header, {@link required} says how many bytes the decoder needs to report
+ * the error as for the whole input (the containers around the header check
+ * their item counts first), and the reader decodes then.
  */
 export class ValueScanner {
   /** Where the next header starts, relative to the value (past the end while a payload is incomplete). */
   private pos = 0;
   /** Items still to read at the current level, and those of the enclosing levels. */
   private left = 1;
+  /** Whether the current level is a map (its items alternate key, value), and those of the enclosing levels. */
+  private inMap = false;
   private readonly stack: number[] = [];
+  private readonly maps: boolean[] = [];
   /** Per open container: the bytes from the value's start that the decoder wants before reading its items. */
   private readonly needs: number[] = [];
   /** After BAD: the end of the bad header. */
   private badEnd = 0;
-  private readonly limits: DecodeLimits;
-
-  constructor(options: DecodeOptions<unknown> | undefined) {
-    this.limits = decodeLimits(options);
-  }
-
   /** The nesting depth of the value being scanned (1 for an array's items). */
   private depth = 0;
+  /** Whether headers are checked; off, the scanner only frames. */
+  private checking = true;
+
+  private readonly limits: DecodeLimits;
+  private readonly rawStrings: boolean;
+
+  /**
+   * @param limits the decoder's limits
+   * @param rawStrings whether the decoder reads string values as binaries
+   */
+  constructor(limits: DecodeLimits, rawStrings: boolean) {
+    this.limits = limits;
+    this.rawStrings = rawStrings;
+  }
 
   /** Starts scanning a new value, at nesting depth `depth`. */
   begin(depth = 0): void {
     this.depth = depth;
     this.pos = 0;
     this.left = 1;
+    this.inMap = false;
     this.stack.length = 0;
+    this.maps.length = 0;
     this.needs.length = 0;
     this.badEnd = 0;
+    this.checking = true;
   }
 
   /** After BAD: bytes from the value's start that let the decoder report the error exactly. */
@@ -63,6 +80,14 @@ export class ValueScanner {
     let n = this.badEnd;
     for (const need of this.needs) if (need > n) n = need;
     return n;
+  }
+
+  /**
+   * After BAD that the decoder did not confirm: scans on from the refused
+   * header, framing only, so the value is decoded once more, when complete.
+   */
+  frameOnly(): void {
+    this.checking = false;
   }
 
   /**
@@ -83,6 +108,7 @@ export class ValueScanner {
       while (this.left === 0) {
         if (this.stack.length === 0) return this.pos;
         this.left = this.stack.pop()!;
+        this.inMap = this.maps.pop()!;
         this.needs.pop();
       }
       if (this.pos === avail) return INCOMPLETE;
@@ -94,59 +120,38 @@ export class ValueScanner {
   /** Reads the header at `pos`: moves past it and its payload, or opens a container. 0, INCOMPLETE (header cut short) or BAD. */
   private header(b: Uint8Array, s: number, avail: number): number {
     const p = this.pos;
-    const t = b[s + p]!;
-    const form = FIRST_BYTE[t]!;
+    const form = FIRST_BYTE[b[s + p]!]!;
     const field = lengthFieldOf(form);
     if (p + 1 + field > avail) return INCOMPLETE;
     // the length (str, bin, ext, array, map) or a number's size
     const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + p + 1, field);
     const h = p + 1 + field;
-    switch (wireKindOf(form)) {
-      case WIRE_STR:
-        return this.item(h, n, this.limits.maxStrLength);
-      case WIRE_BIN:
-        return this.item(h, n, this.limits.maxBinLength);
-      case WIRE_EXT:
-        return n > this.limits.maxExtLength ? this.bad(h) : this.item(h, n + 1, MAX_PAYLOAD); // the type byte, then the data
-      case WIRE_ARRAY:
-        return this.open(h, n, false);
-      case WIRE_MAP:
-        return this.open(h, n, true);
-      case WIRE_RESERVED:
-        return this.bad(h);
-      default:
-        return this.item(h, n, n); // nil, booleans, numbers: n bytes after the first
+    const kind = wireKindOf(form);
+    const isContainer = kind === WIRE_ARRAY || kind === WIRE_MAP;
+    const units = kind === WIRE_MAP ? 2 * n : n; // items (a map's keys and values), or payload bytes
+    if (this.checking && (kind === WIRE_STR || kind === WIRE_BIN || kind === WIRE_EXT || isContainer || kind === WIRE_RESERVED)) {
+      // a map key is read as text even with rawStrings (keys are the even items left in a map)
+      const binary = this.rawStrings && !(this.inMap && (this.left & 1) === 0);
+      const refused = headerError(this.limits, kind, n, this.depth + this.stack.length, binary, 0);
+      if (refused !== null) {
+        // a container's depth is reported once its items have a byte each (the decoder checks that first)
+        this.badEnd = refused.code === "MAX_DEPTH" ? h + units : h;
+        return BAD;
+      }
     }
-  }
-
-  /** An item whose header ends at `h` and whose payload of `n` bytes (at most `max`) follows. */
-  private item(h: number, n: number, max: number): number {
-    if (n > max) return this.bad(h);
     this.left--;
-    this.pos = h + n;
-    return 0;
-  }
-
-  /** A container of `n` items (entries, for a map) whose header ends at `h`. */
-  private open(h: number, n: number, isMap: boolean): number {
-    if (n > (isMap ? this.limits.maxMapLength : this.limits.maxArrayLength)) return this.bad(h);
-    const need = h + (isMap ? 2 * n : n); // every item takes a byte at least: the decoder checks that first
-    if (this.depth + this.stack.length >= this.limits.maxDepth) return this.bad(Math.max(h, need));
-    this.left--;
+    if (!isContainer) {
+      this.pos = h + (kind === WIRE_EXT ? n + 1 : n); // an ext's type byte, then its data
+      return 0;
+    }
     this.pos = h;
     if (n > 0) {
       this.stack.push(this.left);
-      this.needs.push(need);
-      this.left = isMap ? 2 * n : n;
+      this.maps.push(this.inMap);
+      this.needs.push(h + units); // every item takes a byte at least: the decoder checks that first
+      this.left = units;
+      this.inMap = kind === WIRE_MAP;
     }
     return 0;
   }
-
-  private bad(end: number): number {
-    this.badEnd = end;
-    return BAD;
-  }
 }
-
-/** No limit on an ext payload beyond `maxExtLength`, checked before. */
-const MAX_PAYLOAD = Number.POSITIVE_INFINITY;

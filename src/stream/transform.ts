@@ -1,24 +1,27 @@
 /**
- * The {@link DecoderStream} TransformStream: bytes in, values out. In a
+ * The {@link DecoderStream}: bytes in, values out, for `pipeThrough`. In a
  * module of its own, so that importing the main entry (whose `Decoder` has
- * the stream methods of src/stream/decode.ts) never needs `TransformStream`
- * to exist.
+ * the stream methods of src/stream/decode.ts) never needs the WHATWG stream
+ * classes to exist.
  *
  * @module
  */
 
 import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./decode.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";
-import { type TransformControllerLike, TransformStreamBase } from "./web.ts";
 
 /**
- * A WHATWG `TransformStream` from bytes to values: write byte chunks
- * (split anywhere), read the back-to-back MessagePack values in them. Use
- * with `pipeThrough` in Node, Bun, Deno and browsers. It honours
- * backpressure: a chunk is decoded only when the reader wants values, and
- * the values of one chunk are queued together. On malformed input it gives
- * what {@link decodeMultiStream} gives: the values before the bad one, then
- * the error.
+ * A transform stream from bytes to values: write byte chunks (split
+ * anywhere) to `writable`, read the back-to-back MessagePack values in
+ * them from `readable`. Use with `pipeThrough` in Node, Bun, Deno and
+ * browsers. It is a readable/writable pair, as `TextDecoderStream` is,
+ * not a `TransformStream` subclass: values are decoded one at a time as
+ * the reader asks for them, so a chunk holding millions of tiny values
+ * costs time linear in them and memory for one at a time, on every
+ * runtime. A write settles once the values complete in its chunk have been
+ * read (backpressure). On malformed input it gives what
+ * {@link decodeMultiStream} gives: the values before the bad one, then the
+ * error.
  *
  * @example Decoding a fetch body value by value
  * ```ts
@@ -31,7 +34,11 @@ import { type TransformControllerLike, TransformStreamBase } from "./web.ts";
  * console.assert(values[0] === 1 && values[1] === "two");
  * ```
  */
-export class DecoderStream<ContextType = undefined> extends TransformStreamBase<ByteChunk, unknown> {
+export class DecoderStream<ContextType = undefined> {
+  /** The values, decoded as they are read. */
+  readonly readable: ReadableStream<unknown>;
+  /** Where the byte chunks go. */
+  readonly writable: WritableStream<ByteChunk>;
   /** Buffering counters of this stream (or the `stats` object passed in the options). */
   readonly stats: StreamStats;
 
@@ -41,45 +48,101 @@ export class DecoderStream<ContextType = undefined> extends TransformStreamBase<
    */
   constructor(options?: StreamDecodeOptions<ContextType>) {
     const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true);
-    // An error after values of the same chunk is held back until they are read: erroring a
-    // TransformStream drops what is queued on its readable side.
+    let out!: ReadableStreamDefaultController<unknown>;
+    /** The write whose chunk is being read: it settles once every value complete in the bytes has been read. */
+    let writing: { resolve(): void; reject(e: unknown): void } | null = null;
+    /** The reader asked for a value that is not there yet. */
+    let wanted = false;
+    /** A decode error (or the reader's cancellation): the readable errors with it once the values before it are read. */
     let failed = false;
     let failure: unknown;
-    /** Enqueues values until `next` says NEED_MORE or the bytes run out; keeps an error for later if values went first. */
-    const drain = (controller: TransformControllerLike<unknown>, final: boolean): void => {
-      let sent = false;
-      try {
-        while (!final || reader.queue.available > 0) {
-          const value = reader.next(final);
-          if (value === NEED_MORE) return;
-          controller.enqueue(value);
-          sent = true;
-        }
-      } catch (e) {
-        if (!sent) throw e;
-        failed = true;
-        failure = e;
+    let done = false;
+
+    /** Errors the readable with the failure once nothing is queued on it (erroring drops queued values). */
+    const raise = (): void => {
+      if (!done && out.desiredSize === 0) {
+        done = true;
+        out.error(failure);
       }
     };
-    super({
-      transform(chunk, controller): void {
-        if (failed) throw failure;
-        reader.push(reader.bytes(chunk));
-        drain(controller, false);
-      },
-      async flush(controller): Promise<void> {
-        if (!failed) {
-          try {
-            drain(controller, true);
-          } catch (e) {
-            failed = true;
-            failure = e;
+    const fail = (e: unknown): void => {
+      failed = true;
+      failure = e;
+      writing?.reject(e);
+      writing = null;
+      raise();
+    };
+    /** Hands values to the reader while it wants them; settles the write once its bytes hold no complete value. */
+    const pump = (): void => {
+      if (failed) return raise();
+      if (writing === null) return; // what is left is the start of a value: wait for the next chunk
+      try {
+        while (wanted) {
+          const value = reader.next(false);
+          if (value === NEED_MORE) {
+            const w = writing;
+            writing = null;
+            w.resolve();
+            return;
           }
+          wanted = false;
+          out.enqueue(value);
+          wanted = (out.desiredSize ?? 0) > 0;
         }
-        if (!failed) return;
-        // values before the error may still be queued: let the reader take them, then error
-        while ((controller.desiredSize ?? 0) < 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        throw failure;
+      } catch (e) {
+        fail(e);
+      }
+    };
+
+    // no values decoded ahead of the reader (a high-water mark of 0): each read decodes one
+    this.readable = new ReadableStream<unknown>(
+      {
+        start(controller): void {
+          out = controller;
+        },
+        pull(): void {
+          wanted = true;
+          pump();
+        },
+        cancel(reason): void {
+          done = true;
+          if (!failed) fail(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    this.writable = new WritableStream<ByteChunk>({
+      write(chunk): Promise<void> | void {
+        if (failed) throw failure;
+        try {
+          reader.push(reader.bytes(chunk));
+        } catch (e) {
+          fail(e);
+          throw e;
+        }
+        return new Promise<void>((resolve, reject) => {
+          writing = { resolve, reject };
+          pump();
+        });
+      },
+      close(): void {
+        if (failed) throw failure;
+        try {
+          // every complete value has been read: what is left is a value cut short (TRUNCATED)
+          while (reader.queue.available > 0) out.enqueue(reader.next(true));
+        } catch (e) {
+          fail(e);
+          throw e;
+        }
+        done = true;
+        out.close();
+      },
+      abort(reason): void {
+        if (done) return;
+        done = true;
+        failed = true;
+        failure = reason;
+        out.error(reason);
       },
     });
     this.stats = reader.queue.stats;
