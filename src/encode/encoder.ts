@@ -285,6 +285,7 @@ export class Encoder<ContextType = undefined> {
     w.rootDepth = rootDepth;
     w.base = base;
     try {
+      if (w.records !== null) w.records.begin();
       this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
@@ -297,11 +298,13 @@ export class Encoder<ContextType = undefined> {
   /** Ends the call under way after `e` was thrown in it; returns what to throw (a stack overflow as an EncodeError). */
   protected fail(e: unknown): unknown {
     const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.writer.depthError(undefined, Infinity) : e;
+    this.writer.records?.abort();
     this.stop();
     return error;
   }
 
   protected stop(): void {
+    this.writer.records?.end();
     this.sink.end();
     this.writer.root = undefined;
     this.busy = false;

@@ -8,6 +8,7 @@
 import { invalidEncodeOption } from "../shared/errors.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { MAX_STORE_BYTES } from "./spill.ts";
+import { MAX_SHARED_STRUCTURES } from "./records.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -110,6 +111,53 @@ export interface EncodeOptions<ContextType = undefined> {
    * @default false
    */
   poolResults?: boolean | undefined;
+  /**
+   * Write plain objects (and class instances) as msgpackr's records: the
+   * first object of each key sequence declares a record structure (fixext
+   * of type 0x72, then the array of its field names), and objects of that
+   * structure are written as its identifier (one byte from 0x40-0x7f)
+   * followed by their values, without keys. Half the bytes of maps for
+   * arrays of like objects, and faster to decode. Integers 64-127 are then
+   * written as uint 8 (0xcc), as their fixint bytes start records. Read by
+   * msgpackr's default `Unpackr` and by the decoder's `useRecords`; not by
+   * plain MessagePack decoders. A function is asked about every object:
+   * true writes it as a record, false as a map (which msgpackr's default
+   * `Unpackr` decodes as a `Map`). Each message declares the structures it
+   * uses (64 at a time, the oldest identifier reused after that), unless
+   * `structures` or `sequential` shares them.
+   * @default false
+   */
+  useRecords?: boolean | ((obj: object) => boolean) | undefined;
+  /**
+   * Record structures shared with the decoders, as msgpackr's option of
+   * that name: an array whose entry i lists the field names of structure
+   * i, written without a declaration as identifier 0x40 + i. New key
+   * sequences are appended to it (changing it in place) while it has
+   * fewer than `maxSharedStructures` entries; persist it and give the
+   * decoders the same array (a message written after an append needs it).
+   * Structures another encoder appends are picked up when a message
+   * starts. Used with `useRecords`.
+   * @default none
+   */
+  structures?: string[][] | undefined;
+  /**
+   * Most entries of `structures` (msgpackr's option): up to 8160. Past 32,
+   * identifiers from index 32 take two bytes, as msgpackr writes them.
+   * With `structures`, each message still has 32 identifiers of its own.
+   * @default 32 with `structures`
+   */
+  maxSharedStructures?: number | undefined;
+  /**
+   * With `useRecords`: structures declared in one message stay declared
+   * for this encoder's later messages (msgpackr's `sequential`), so the
+   * output must be decoded in order by one sequence: `decodeMulti` over the
+   * concatenation, or the stream decoders. `EncoderStream` with
+   * `useRecords` is sequential unless this is false. A message that
+   * throws makes the encoder forget its structures (the next message
+   * declares them again).
+   * @default false
+   */
+  sequential?: boolean | undefined;
 }
 
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
@@ -118,11 +166,14 @@ export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>
 /** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
 export function checkEncodeOptions(o: object): void {
   const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"]) {
+  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults", "sequential"]) {
     const v = opts[name];
     if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
   }
-  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity]];
+  const use = opts.useRecords;
+  if (use !== undefined && typeof use !== "boolean" && typeof use !== "function") throw invalidEncodeOption("useRecords", use, "a boolean or a function");
+  if (opts.structures !== undefined && !Array.isArray(opts.structures)) throw invalidEncodeOption("structures", opts.structures, "an array of field name arrays");
+  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity], ["maxSharedStructures", MAX_SHARED_STRUCTURES]];
   for (const [name, max] of limits) {
     const v = opts[name];
     if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
