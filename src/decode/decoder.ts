@@ -424,8 +424,9 @@ export class Decoder<ContextType = undefined> {
     const slot = twoByte ? id - 0x40 + (b[at + 1]! << 5) : id - 0x40;
     // the field names: an array of strings (numbers become names, as map keys do)
     const p = this.pos;
-    const t = p < this.end ? b[p]! : undefined;
-    if (t === undefined || !((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) throw noFieldNames(this.base + start, t);
+    if (p >= this.end) throw this.short(start, p - start + 1, "record definition");
+    const t = b[p]!;
+    if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) throw noFieldNames(this.base + start, t);
     this.pos = p + 1;
     const n = t <= 0x9f ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
     if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);

@@ -161,9 +161,9 @@ export function badRecordId(offset: number, id: number, twoByte: boolean): Decod
 }
 
 /** A record definition not followed by an array of field names. */
-export function noFieldNames(offset: number, byte: number | undefined): DecodeError {
+export function noFieldNames(offset: number, byte: number): DecodeError {
   return decodeError(
-    `Cannot decode record definition at offset ${offset}: an array of field names must follow it, not ${byte === undefined ? "the end" : `type byte 0x${byte.toString(16)}`}`,
+    `Cannot decode record definition at offset ${offset}: an array of field names must follow it, not type byte 0x${byte.toString(16)}`,
     offset,
     DecodeErrorCode.INVALID_EXT,
   );

@@ -15,7 +15,7 @@
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
-import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../shared/errors.ts";
+import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../shared/errors.ts";
 import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
@@ -87,7 +87,9 @@ export class EncoderStream<ContextType = undefined> extends TransformStream<unkn
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
-    const encoder = new Encoder<ContextType>(options);
+    // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
+    const sequential = options?.useRecords !== undefined && options.useRecords !== false && options.sequential === undefined;
+    const encoder = new Encoder<ContextType>(sequential ? { ...options, sequential: true } : options);
     const framed = options?.lengthPrefixed ?? false;
     super({
       transform(value, controller): void {
@@ -182,6 +184,9 @@ class ChunkedEncoder {
     const size = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
     if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
+    if (options?.useRecords !== undefined && options.useRecords !== false) {
+      throw invalidEncodeOption("useRecords", options.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
+    }
     this.options = options;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);

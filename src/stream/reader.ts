@@ -12,7 +12,7 @@
  * @module
  */
 
-import { decodeAt, Decoder } from "../decode/decoder.ts";
+import { decodeAt, Decoder, recordSequence } from "../decode/decoder.ts";
 import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated } from "../shared/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
@@ -102,6 +102,11 @@ export class StreamReader {
   private state = FRESH;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength = -1;
+  /**
+   * With `useRecords`, the record structures of this stream: those a value
+   * declares stay declared for the next (msgpackr's `sequential`); else null.
+   */
+  private readonly records: ReturnType<typeof recordSequence>;
 
   /**
    * @param options the stream decode options
@@ -116,13 +121,14 @@ export class StreamReader {
     this.limits = decodeLimits(options);
     checkStreamOptions(options, framing);
     this.scanner = new ValueScanner(options);
+    const records = (this.records = recordSequence(d));
     this.readValue = (bytes, offset, base) => {
-      if (this.depth === 0) return decodeAt(d, bytes, offset, base);
+      if (this.depth === 0) return decodeAt(d, bytes, offset, base, records);
       // an array's items: one level down, as decode() reads them
       const outer = decodeNesting.depth;
       decodeNesting.depth = outer + this.depth;
       try {
-        return decodeAt(d, bytes, offset, base);
+        return decodeAt(d, bytes, offset, base, records);
       } finally {
         decodeNesting.depth = outer;
       }
@@ -147,7 +153,8 @@ export class StreamReader {
    * incomplete value throws a `TRUNCATED` DecodeError instead.
    */
   next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
+    // the scanner does not know records (their identifiers look like integers): with them, a value cut short is decoded again as bytes arrive
+    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", this.records === null);
   }
 
   /** The item count of an array header, or NEED_MORE. */
@@ -272,7 +279,7 @@ export class StreamReader {
     // the frame's value, as decode() reads it, with offsets from the start of the stream
     const frame = q.bytes.subarray(q.start + 4, q.start + total);
     const base = q.offset + 4;
-    const [value, stop] = decodeAt(this.decoder, frame, 0, base);
+    const [value, stop] = decodeAt(this.decoder, frame, 0, base, this.records);
     if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
     q.stats.bytesDecoded += total;
     q.consume(total);
