@@ -420,7 +420,7 @@ export class Decoder<ContextType = undefined> {
     const at = this.need(twoByte ? 3 : 2, start, "record definition") + 1;
     const b = this.bytes;
     const id = b[at]!;
-    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) throw badRecordId(this.base + start, id, twoByte);
+    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) throw badRecordId(this.base + start, id);
     const slot = twoByte ? id - 0x40 + (b[at + 1]! << 5) : id - 0x40;
     // the field names: an array of strings (numbers become names, as map keys do)
     const p = this.pos;

@@ -143,37 +143,21 @@ export class RecordTable {
 
 /** A reference to an identifier that no structure was defined for. */
 export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
-  const id = index === first - 0x40 ? `0x${first.toString(16)}` : `0x${first.toString(16)} with high byte ${(index - (first - 0x40)) >> 5}`;
-  return decodeError(
-    `Cannot decode record at offset ${offset}: identifier ${id} has no record structure defined (with useRecords, 0x40-0x7f start records; integers 64-127 must be uint 8)`,
-    offset,
-    DecodeErrorCode.INVALID_BYTE,
-  );
+  const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;
+  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, DecodeErrorCode.INVALID_BYTE);
 }
 
-/** A record definition whose identifier byte is out of its range. */
-export function badRecordId(offset: number, id: number, twoByte: boolean): DecodeError {
-  return decodeError(
-    `Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} is not in ${twoByte ? "0x60-0x7f (two-byte identifiers)" : "0x40-0x7f"}`,
-    offset,
-    DecodeErrorCode.INVALID_BYTE,
-  );
+/** A record definition whose identifier byte is out of its range (0x40-0x7f, or 0x60-0x7f with a high byte). */
+export function badRecordId(offset: number, id: number): DecodeError {
+  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, DecodeErrorCode.INVALID_BYTE);
 }
 
 /** A record definition not followed by an array of field names. */
 export function noFieldNames(offset: number, byte: number): DecodeError {
-  return decodeError(
-    `Cannot decode record definition at offset ${offset}: an array of field names must follow it, not type byte 0x${byte.toString(16)}`,
-    offset,
-    DecodeErrorCode.INVALID_EXT,
-  );
+  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, DecodeErrorCode.INVALID_EXT);
 }
 
 /** A field name that is neither a string nor a number. */
 export function badFieldName(offset: number, key: unknown): DecodeError {
-  return decodeError(
-    `Cannot decode record field name at offset ${offset}: it is ${key === null ? "null" : typeof key}, not a string or number`,
-    offset,
-    DecodeErrorCode.INVALID_KEY,
-  );
+  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, DecodeErrorCode.INVALID_KEY);
 }
