@@ -157,7 +157,7 @@ describe("encoding records for msgpackr", () => {
   });
 
   test("msgpackr's Unpackr reads our records to the value encoded (every field type)", () => {
-    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as msgpackr.Options);
+    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as unknown as msgpackr.Options);
     for (const v of [FIELDS, [FIELDS, { ...FIELDS, extra: 1 }], apiRecords(100), manyShapes(200), { a: [{ b: [{ c: {} }] }] }]) {
       const bytes = encode(v, R);
       expect(plain(unpackr.unpack(bytes))).toEqual(plain(v));
@@ -189,7 +189,7 @@ describe("encoding records for msgpackr", () => {
       const values = Array.from({ length: 150 }, (_, i) => ({ [`k${i}`]: i, shared: [{ x: i }] }));
       const messages = values.map((v) => encoder.encode(v));
       expect(structures.length).toBe(Math.min(max ?? 32, 151));
-      const unpackr = new msgpackr.Unpackr({ getStructures: () => structures.map((s) => [...s]), maxSharedStructures: max ?? 32 } as msgpackr.Options);
+      const unpackr = new msgpackr.Unpackr({ getStructures: () => structures.map((s) => [...s]), maxSharedStructures: max ?? 32 } as unknown as msgpackr.Options);
       const decoder = new Decoder({ useRecords: true, structures });
       values.forEach((v, i) => {
         expect(unpackr.unpack(messages[i]!), `msgpackr, max ${max}, message ${i}`).toEqual(v);
@@ -288,7 +288,7 @@ function recordData(r: Random, rich: boolean): unknown {
 
 describe("records: properties over random record-shaped data", () => {
   test("decode(encode(x)) with useRecords deep-equals x; msgpackr reads our bytes to x", () => {
-    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as msgpackr.Options);
+    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as unknown as msgpackr.Options);
     forSeeds(80, (r) => {
       const x = recordData(r, false);
       const bytes = encode(x, R);
@@ -320,7 +320,7 @@ describe("records: properties over random record-shaped data", () => {
       const messages = Array.from({ length: r.int(1, 20) }, () => recordData(r, false));
       const all = Buffer.concat(messages.map((m) => encoder.encode(m)));
       expect(plain([...decodeMulti(all, R)])).toEqual(plain(messages));
-      expect(plain(new msgpackr.Unpackr({ sequential: true, int64AsType: "auto" } as msgpackr.Options).unpackMultiple(all))).toEqual(plain(messages));
+      expect(plain(new msgpackr.Unpackr({ sequential: true, int64AsType: "auto" } as unknown as msgpackr.Options).unpackMultiple(all))).toEqual(plain(messages));
     });
   });
 

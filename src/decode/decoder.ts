@@ -19,7 +19,7 @@ import { OptionsCache } from "../shared/options-cache.ts";
 import type { DecodeOptions, Int64Mode } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
+import { badFieldName, badRecordId, checkRecordOptions, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -119,7 +119,7 @@ export class Decoder<ContextType = undefined> {
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
-    this.structures = options?.structures ?? null;
+    this.structures = checkRecordOptions(options?.useRecords, options?.structures);
     if (options?.useRecords === true) {
       // records read through their own entry; the default readValue keeps its shape
       this.messageRecords = new RecordTable(this.structures);

@@ -50,13 +50,11 @@ const KINDS: Record<string, number> = {
   useMap: 1,
   binaryAsView: 1,
   rawStrings: 1,
-  useRecords: 1,
   int64: 2,
   mapKeyConverter: 3,
   extensionCodec: 4,
-  structures: 5,
 };
-const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method", "an array of field name arrays"];
+const EXPECTED = ["a non-negative integer", "a boolean", '"auto", "number" or "bigint"', "a function", "an ExtensionCodec, or an object with a decode method"];
 
 /**
  * Throws a `DecodeError` (`INVALID_ARGUMENT`) naming the first invalid
@@ -77,7 +75,6 @@ export function checkDecodeOptions(o: unknown): void {
       : k === 1 ? typeof v === "boolean"
       : k === 2 ? v === "auto" || v === "number" || v === "bigint"
       : k === 3 ? typeof v === "function"
-      : k === 5 ? Array.isArray(v)
       : typeof (v as { decode?: unknown } | null)?.decode === "function";
     if (v !== undefined && !ok) throw badArgument(`option ${name}`, v, EXPECTED[k]!);
   }
