@@ -29,6 +29,8 @@ import {
   consume,
   filterCases,
   formatBytes,
+  formatSpeed,
+  geomean,
   parseCli,
   pathFromUrl,
   printRows,
@@ -330,7 +332,7 @@ async function memorySection(spawn) {
     };
   });
   printRows(rows.map(({ peakBytes, rssPeakBytes, reservedBytes, why, ...shown }) => (args.wide ? { ...shown, why } : shown)), {
-    title: `memory: building ${formatBytes(MEM_T)} in ${formatBytes(MEM_S)} pieces (resizable maxByteLength ${formatBytes(MEM_MAX)})`,
+    title: `memory: building ${formatBytes(MEM_T)} in ${formatBytes(MEM_S)} pieces (resizable maxByteLength ${formatBytes(MEM_MAX)}); × output: smaller is better, 1 is the floor`,
     legend:
       "held at peak = bytes of buffers the strategy still references at its worst moment (counted by the code, exact); " +
       "× output = that / output size (<1 impossible, 1 is ideal); --wide adds why each holds what it holds. address space reserved = virtual memory at the peak " +
@@ -467,4 +469,29 @@ async function main() {
 
   if (args.json) console.log(JSON.stringify(report));
   console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  printGeometricMeans(report.sections);
+}
+
+/**
+ * The last lines of every run: per timed section, each case's speed
+ * relative to its group's base, as a geometric mean over the groups it runs
+ * in (the bases differ per section: see each table).
+ * @param {Record<string, any>} sections
+ */
+function printGeometricMeans(sections) {
+  console.log(`\ngeometric means of speed ×base over each section's groups (above 1 = faster than the group's base case)${QUICK ? "; --quick: the smallest sizes only" : ""}:`);
+  for (const key of ["alloc", "grow", "element", "bulk"]) {
+    const rows = sections[key];
+    if (!rows) continue;
+    /** @type {Map<string, number[]>} */
+    const byName = new Map();
+    for (const r of rows) {
+      if (r.baseline || !Number.isFinite(r.speed)) continue;
+      if (!byName.has(r.name)) byName.set(r.name, []);
+      byName.get(r.name).push(r.speed);
+    }
+    for (const [name, speeds] of byName) {
+      console.log(`geometric mean, ${key}: ${name}: ${formatSpeed(geomean(speeds))}x the base's speed (${speeds.length} group${speeds.length === 1 ? "" : "s"})`);
+    }
+  }
 }

@@ -400,3 +400,77 @@ export function ropeRecordsOfSize(bytes, sizeOf) {
   const per = (sizeOf(sample) - 5) / sample.length;
   return ropeRecords(Math.max(1, Math.round((bytes - 5) / per)));
 }
+
+const TS_METRICS = ["cpu.user", "cpu.system", "mem.rss_bytes", "disk.io_ms", "net.rx_bytes", "http.requests", "http.latency_ms", "queue.depth"];
+
+/**
+ * A batch of time series as a metrics agent ships it: `series` series of
+ * `points` `[timestamp, value]` pairs each. Timestamps are milliseconds
+ * since the epoch (about 1.8e12, above 2^32, so they take a 64-bit integer),
+ * 10 s apart with a little jitter; values are integers for counters and
+ * byte counts (some past 2^32) and fractional floats for the rest. Each
+ * series has a metric name and a tag map of 3-5 short strings. Flattened.
+ * @param {number} series @param {number} points @param {number} [seed]
+ */
+export function timeSeries(series, points, seed = 11) {
+  const r = rng(seed);
+  const t0 = Date.UTC(2026, 10, 22, 15, 0, 0);
+  const out = new Array(series);
+  for (let s = 0; s < series; s++) {
+    const metric = pick(r, TS_METRICS);
+    const integral = metric.endsWith("bytes") || metric.endsWith("requests") || metric.endsWith("depth");
+    /** @type {Record<string, string>} */
+    const tags = { host: `node-${int(r, 1, 40)}`, region: pick(r, ["eu-west-1", "us-east-2", "ap-south-1"]), env: pick(r, ["prod", "staging"]) };
+    if (r() < 0.5) tags.svc = pick(r, SERVICES);
+    if (r() < 0.3) tags.az = pick(r, ["a", "b", "c"]);
+    let level = integral ? int(r, 0, metric.endsWith("bytes") ? 2 ** 36 : 5000) : r() * 100;
+    const pts = new Array(points);
+    for (let i = 0; i < points; i++) {
+      const ts = t0 + i * 10_000 + int(r, 0, 99);
+      level = integral ? Math.max(0, level + int(r, -50, 200)) : Math.abs(level + (r() - 0.5) * 5) + 0.001;
+      pts[i] = [ts, integral ? level : Math.round(level * 1000) / 1000 + 0.0005];
+    }
+    out[s] = { metric, tags, interval: 10, points: pts };
+  }
+  return flatten(out);
+}
+
+/** Chat text pieces: accented Latin, Cyrillic, Greek, CJK, kana, Hangul, emoji (with ZWJ sequences, skin tones and flags). */
+const CHAT_WORDS = (
+  "ça va déjà très bientôt naïve Grüße schön Straße mañana pequeño acción coração não Привет спасибо Καλημέρα " +
+  "こんにちは ありがとう 了解です 今日は 你好 谢谢 没问题 明天见 안녕하세요 감사합니다 좋아요 " +
+  "🙂 😂 🎉 👍 🔥 ❤️ 🙏 👩‍💻 👍🏽 🇯🇵 🇧🇷 ✨ 🚀 ok lol merci danke gracias"
+).split(" ");
+const CHAT_NAMES = ["Zoë", "José", "François", "Ångström", "Ñuño", "Łukasz", "小林", "김민준", "Анна", "Δήμητρα", "Ayşe", "Nguyễn"];
+const CHAT_ROOMS = ["général", "開発", "random", "équipe-ops", "팀", "🎉-party"];
+
+/**
+ * A stream of `n` chat messages, each a small object (about 65-245 bytes of
+ * MessagePack) whose strings are heavy in accented, CJK and emoji text: a
+ * message id, a room, the author's id and display name, a millisecond
+ * timestamp, the text (2-14 words from the pool above), and sometimes
+ * reactions keyed by emoji or a reply-to id. Each is meant to be encoded
+ * and decoded as a message of its own. No lone surrogates. Flattened.
+ * @param {number} n @param {number} [seed]
+ */
+export function chatMessages(n, seed = 12) {
+  const r = rng(seed);
+  const t0 = Date.UTC(2026, 10, 22, 15, 0, 0);
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const words = new Array(int(r, 2, 14));
+    for (let w = 0; w < words.length; w++) words[w] = pick(r, CHAT_WORDS);
+    const who = int(r, 0, CHAT_NAMES.length - 1);
+    /** @type {Record<string, unknown>} */
+    const m = { id: 1_000_000 + i, room: pick(r, CHAT_ROOMS), from: { id: 100 + who, name: CHAT_NAMES[who] }, ts: t0 + i * 1500 + int(r, 0, 999), text: words.join(" ") };
+    if (r() < 0.25) {
+      /** @type {Record<string, number>} */
+      const reactions = {};
+      for (let k = int(r, 1, 3); k > 0; k--) reactions[pick(r, ["👍", "❤️", "😂", "🎉", "🙏"])] = int(r, 1, 12);
+      m.reactions = reactions;
+    }
+    if (r() < 0.2) m.replyTo = 1_000_000 + int(r, 0, Math.max(0, i - 1));
+    out[i] = m;
+  }
+  return flatten(out);
+}

@@ -4,6 +4,7 @@
 // value, each (library, data set) in a fresh process of the same runtime.
 //
 //   node benchmarks/memory.js [--quick] [--large] [--write] [--json] [FILTER...]
+//   node benchmarks/memory.js --summary   results/memory.svg from results/memory-{node,bun,deno}.json
 //   bun benchmarks/memory.js
 //   deno run -A benchmarks/memory.js
 //
@@ -17,7 +18,10 @@
 // 130 MB). Where the peak mark cannot be reset, the baseline is taken the
 // same way and the peak is the RSS after the encode (a lower bound; said so).
 //
-// Besides the peers, this library runs under each output strategy.
+// Besides the peers, this library runs under each output strategy. Peaks are
+// given as x the output (smaller is better), and every run ends with them per
+// data set; data set names carry their real size (records-1.3m under --quick),
+// and a --quick run says why its peaks are not a full run's.
 
 import { Buffer } from "node:buffer";
 import { pack as msgpackrPack } from "msgpackr";
@@ -27,7 +31,8 @@ import msgpackLite from "msgpack-lite";
 import { strategyOptions } from "./lib/sink-strategies.js";
 import { parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
 import { blob, records, recordsOfSize, ropeRecordsOfSize } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, useResultsDir, writeResult } from "./report.js";
+import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const g = /** @type {any} */ (globalThis);
 const args = parseCli({
@@ -41,9 +46,11 @@ const args = parseCli({
   fullRun: "3-6 minutes per runtime on 2 cores, and about 1.5 GB of free memory",
   deno: "-A",
   options: {
-    quick: "~1.3 MB of each kind of records and a 2 MiB binary (what the tests run)",
+    quick: "~1.3 MB of each kind of records and a 2 MiB binary, named records-1.3m, rope-records-1.3m, binary-2m (what the tests run)",
     large: "~400 MB of each kind of records instead of ~130 MB (about 4 GB of free memory, 3x the time)",
-    write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large)",
+    write: "also write results/memory-<runtime>.{json,md} (memory-large-<runtime> with --large), and (full runs) redraw results/memory.svg",
+    summary: "redraw results/memory.svg (the chart of peaks) from results/memory-{node,bun,deno}.json, without running anything",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
     json: "also print the report as one JSON line",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
@@ -52,13 +59,25 @@ const args = parseCli({
 });
 const QUICK = args.quick;
 const LARGE = args.options.large === true && !QUICK;
-/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick (--quick keeps the "130m" names). */
+/** Records size: ~130 MB, ~400 MB with --large, ~1.3 MB with --quick; the data set names say it ("records-1.3m"). */
 const RECORD_BYTES = QUICK ? 1.3e6 : LARGE ? 400e6 : 130e6;
-const RECORD_SUFFIX = LARGE ? "400m" : "130m";
+const RECORD_SUFFIX = `${RECORD_BYTES / 1e6}m`;
 const RECORD_SIZE = `~${RECORD_BYTES / 1e6} MB`;
+const MiB = 1024 * 1024;
+/** The binary: 200 MiB, 2 MiB with --quick ("binary-2m"). */
+const BINARY_MIB = QUICK ? 2 : 200;
 const QUICK_NOTE = QUICK ? " (--quick)" : "";
 const SCRIPT = pathFromUrl(import.meta.url);
-const MiB = 1024 * 1024;
+/**
+ * Said at the end of a --quick run (and in its report): at ~1.3 MB the
+ * peaks measure what does not grow with the data more than the encode.
+ */
+const QUICK_CAVEAT =
+  "note: --quick encodes ~1.3 MB of records and a 2 MiB binary, too little to show what a full run (~130 MB, 200 MiB) does: " +
+  "this library writes records this small through a store it keeps for the next call (up to 16 MiB), so store and result both count, " +
+  "where from 16 MiB of output on the store's pages are released as the result is copied out (Node, Deno); young-generation garbage " +
+  "and the allocator's steps weigh more too. The ratios to the output are larger here and can rank the libraries the other way round from a full run: " +
+  "quote full runs only (results/memory-<runtime>.md, benchmarks/README.md).";
 
 const lib = await loadLibrary();
 
@@ -88,7 +107,7 @@ const DATASETS = {
     build: () => ropeRecordsOfSize(RECORD_BYTES, (v) => lib.encodedSize(v)),
     binary: false,
   },
-  "binary-200m": { what: QUICK ? "2 MiB Uint8Array (--quick)" : "200 MiB Uint8Array", build: () => blob(QUICK ? 2 * MiB : 200 * MiB), binary: true },
+  [`binary-${BINARY_MIB}m`]: { what: `${BINARY_MIB} MiB Uint8Array${QUICK_NOTE}`, build: () => blob(BINARY_MIB * MiB), binary: true },
 };
 
 
@@ -231,6 +250,76 @@ async function main() {
   }
   const report = { benchmark: LARGE ? "memory-large" : "memory", quick: QUICK, machine: info, loadAfter: (await machine()).loadAverage, datasets: Object.fromEntries(Object.entries(DATASETS).map(([k, v]) => [k, v.what])), rows };
   await emitReport(report, markdown(report), args);
+  if (args.options.write && !QUICK && !LARGE) await plot();
+  printPeaks(report);
+}
+
+/** The libraries the chart shows (the output strategies are the benchmark's own, in the tables). */
+const CHARTED = ["@resizable/msgpack", "msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "JSON"];
+
+/**
+ * Draws results/memory.svg from the saved full runs,
+ * results/memory-{node,bun,deno}.json: per data set, each library's peak
+ * over the baseline as × its output, one bar per runtime, on one linear
+ * scale with a line at 1 (the output alone). The subtitle names the runs.
+ */
+async function plot() {
+  /** @type {[string, any][]} */
+  const runs = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`memory-${rt}.json`);
+    if (text) runs.push([rt, JSON.parse(text)]);
+  }
+  if (runs.length === 0) {
+    console.error("No results/memory-<runtime>.json to plot: run with --write first");
+    return;
+  }
+  const first = runs[0][1];
+  const svg = barChartSvg({
+    title: "Peak memory while encoding once, as × the output size (smaller is better; 1 = the output alone)",
+    subtitle:
+      `From results/memory-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
+      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; one fresh process per bar; ${first.machine.date.slice(0, 10)}`,
+    series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
+    panelWidth: 300,
+    panels: Object.keys(first.datasets).map((ds) => ({
+      title: ds,
+      scale: /** @type {const} */ ("linear"),
+      reference: { x: 1, label: "the output" },
+      xLabel: "peak over baseline ÷ output size",
+      rows: CHARTED.map((name) => ({
+        label: name,
+        note: "cannot encode binaries",
+        values: runs.map(([, r]) => {
+          const row = r.rows.find((/** @type {any} */ x) => x.dataset === ds && x.library === name);
+          return row && !row.skipped && !row.error && row.bytes > 0 ? row.overBaseline / row.bytes : null;
+        }),
+      })),
+    })),
+    notes: [
+      `Data: ${Object.entries(first.datasets).map(([ds, what]) => `${ds} = ${what}`).join("; ")}.`,
+      "Linux VmHWM after resetting it, minus the RSS before the encode; the output counts, so 1 is the floor for a library that returns one buffer.",
+    ],
+  });
+  const path = await writeResult("memory.svg", svg);
+  if (path) console.log(`wrote ${path}`);
+}
+
+/**
+ * The last lines of every run: per data set, each library's peak as a
+ * multiple of its output (the figures the README quotes for full runs),
+ * smallest first, and with --quick the note that these are not them.
+ * @param {any} report
+ */
+function printPeaks(report) {
+  console.log("\npeak over the baseline as × the output size (smaller is better; 1.00x = the output alone):");
+  for (const ds of Object.keys(report.datasets)) {
+    const rows = report.rows.filter((/** @type {any} */ r) => r.dataset === ds && !r.skipped && !r.error && r.bytes > 0);
+    if (rows.length === 0) continue;
+    rows.sort((/** @type {any} */ a, /** @type {any} */ b) => a.overBaseline / a.bytes - b.overBaseline / b.bytes);
+    console.log(`peaks, ${ds}: ${rows.map((/** @type {any} */ r) => `${r.library} ${(r.overBaseline / r.bytes).toFixed(2)}x${r.exact ? "" : " (lower bound)"}`).join(", ")}`);
+  }
+  if (report.quick) console.log(QUICK_CAVEAT);
 }
 
 /** @param {any} report */
@@ -241,8 +330,9 @@ export function markdown(report) {
     "",
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)}; ${m.date}.`,
     "",
-    "Peak RSS over the baseline while encoding once, one fresh process per cell (Linux VmHWM after resetting it via /proc/self/clear_refs, minus the RSS before the encode; the output itself is included). In brackets: peak over baseline / output size.",
+    "Peak RSS over the baseline while encoding once, one fresh process per cell (Linux VmHWM after resetting it via /proc/self/clear_refs, minus the RSS before the encode; the output itself is included). In brackets: the peak as × the output size (smaller is better; 1.00x = the output alone).",
     "",
+    ...(report.quick ? [QUICK_CAVEAT, ""] : []),
   ];
   const libs = [...new Set(report.rows.map((/** @type {any} */ r) => r.library))];
   const sets = Object.keys(report.datasets);
@@ -264,5 +354,7 @@ export function markdown(report) {
   return out.join("\n");
 }
 
+await useResultsDir(args.options.results);
 if (args.child) await child(args.child);
+else if (args.options.summary) await plot();
 else await main();

@@ -3,7 +3,7 @@
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
-//   node benchmarks/peers.js --summary    README tables from results/peers-{node,bun,deno}.json
+//   node benchmarks/peers.js --summary    README tables and results/peers.svg from results/peers-{node,bun,deno}.json
 //   bun benchmarks/peers.js
 //   deno run -A benchmarks/peers.js     (npm packages resolve from node_modules via package.json)
 //
@@ -25,6 +25,12 @@
 //   (the same numerator for every library, JSON included) / p50 time per op,
 //   so MB/s ratios are speed ratios.
 // - Decode input is each library's own encoding of the data set.
+// - Every ratio is a speed ratio, bigger is better: ×msgpackr = this row's
+//   MB/s / msgpackr's (above 1: faster than msgpackr). The options-inline
+//   row is compared with the options-hoisted row only (the peers have no
+//   `sortKeys` and no decode depth limit, so a ratio to them would not
+//   compare like with like). Every run ends with the geometric means of
+//   this library's ratios, as `--summary` gives them from the saved runs.
 //
 // Peer libraries are devDependencies; this script is not dependency-free.
 
@@ -34,9 +40,10 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, formatPlainTable, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
-import { asciiString, blob, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, unicodeString, wideMap } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, writeResult } from "./report.js";
+import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
+import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
+import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const args = parseCli({
   script: "peers.js",
@@ -49,10 +56,12 @@ const args = parseCli({
   options: {
     quick: "small data sets, one round (what the tests run)",
     "rounds=N": "rounds per data set and operation, each of three tinybench runs (one with --quick), samples pooled (default 3, --quick 1)",
-    write: "also write results/peers-<runtime>.{json,md}",
+    write: "also write results/peers-<runtime>.{json,md}, and (full runs) redraw results/peers.svg from the runs saved",
     json: "also print the report as one JSON line",
     render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
-    summary: "rewrite results/peers-summary.md (the cross-runtime tables) from results/peers-{node,bun,deno}.json, without running anything",
+    summary:
+      "rewrite results/peers-summary.md (the cross-runtime tables) and results/peers.svg (the chart) from results/peers-{node,bun,deno}.json, without running anything",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
   filter: "regular expressions on data set names, e.g. 'rpc|records'",
@@ -105,14 +114,17 @@ const EXTRA_NOTES = {
   [VIEWS]:
     "Decoding a binary into a view of the input (msgpackr, @msgpack/msgpack, notepack.io, and this library with `binaryAsView: true`) takes the same short time whatever the size, so its \"MB/s\" only says \"no copy\"; this library and msgpack-lite copy by default.",
   [POOLED]: "`poolResults: true` returns results of up to 4 KiB as views into a shared slab, as msgpackr does by default; by default every result has an `ArrayBuffer` of its own.",
-  [INLINE]: "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`.",
-  [HOISTED]: "The same options in one object made once and passed on every call.",
+  [INLINE]:
+    "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`; compared with the same options hoisted only (msgpackr and the other peers have no `sortKeys` and no decode depth limit, so a ratio to them would not compare like with like).",
+  [HOISTED]: "The same options in one object made once and passed on every call: the row the inline options are compared with.",
   [RECORDS]: "Records (msgpackr's extension: each object's keys written once per shape): this library with `useRecords: true`. MB/s keeps the plain encoding's size as numerator, so ratios are speed ratios; each row's own encoded size follows it.",
   [MSGPACKR_RECORDS]: "msgpackr's default `new Packr()` / `new Unpackr()`, which use records.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
 };
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
+/** Rows with options the peers do not have: no ratio to the peers; the inline row is compared with the hoisted one. */
+const OWN_OPTIONS = [INLINE, HOISTED];
 
 /**
  * Data sets: name, description, build. Quick mode uses small versions of the
@@ -144,6 +156,17 @@ const DATASETS = [
   { name: "blob-16m", what: "16 MiB binary (Uint8Array)", build: () => blob(QUICK ? 64 * 1024 : 16 * MiB) },
   { name: "ascii-1m", what: "1 MiB ASCII string", build: () => asciiString(QUICK ? 16 * 1024 : MiB) },
   { name: "unicode-1m", what: "~1 MiB CJK/kana/Hangul/emoji string (UTF-8)", build: () => unicodeString(QUICK ? 16 * 1024 : MiB) },
+  {
+    name: "timeseries",
+    what: "a batch of 100 time series of 120 [ms timestamp past 2^32, value] pairs each, with small tag maps",
+    build: () => (QUICK ? timeSeries(10, 30) : timeSeries(100, 120)),
+  },
+  {
+    name: "chat",
+    what: "2000 chat messages (65-245 B, ~140 B on average; text heavy in accented, CJK and emoji characters), each encoded and decoded as its own message",
+    build: () => chatMessages(QUICK ? 300 : 2000),
+    stream: true,
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -497,12 +520,24 @@ async function main() {
   console.log(`legend: ${LEGEND}`);
   const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
   await emitReport(report, markdown(report), args);
+  if (args.options.write && !QUICK) await plot(await savedRuns());
+  printGeometricMeans(report);
 }
 
 const LEGEND =
   "MB/s = bytes of the data set's MessagePack encoding (by @resizable/msgpack, the same for every library) / p50 time per op. " +
-  "×msgpackr and ×@msgpack/msgpack = this row's MB/s / that library's MB/s (>1: faster than it, <1: slower). " +
+  "×msgpackr and ×@msgpack/msgpack = speed relative to that library: this row's MB/s / its MB/s (above 1: faster than it, bigger is better). " +
+  "The options rows have no ratio to the peers (they lack those options): the inline row is compared with the hoisted one under the table. " +
   "p25-p75 is the interquartile range of time per op. '✗' = not timed: the round trip is not faithful (see the notes).";
+
+/** What the ratio columns of the console tables mean, printed above each. */
+const TABLE_HEADER = "MB/s at p50; ×msgpackr and ×@msgpack/msgpack = speed relative to that library (above 1 = faster, bigger is better)";
+
+/** "0.95x the speed of the options hoisted", for the inline row of one op, or "". @param {any} results one op's results */
+function inlineVsHoisted(results) {
+  const inline = results[INLINE], hoisted = results[HOISTED];
+  return inline && hoisted ? `${fmtRatio(inline.mbps / hoisted.mbps)}x the speed of the same options hoisted` : "";
+}
 
 /** Console tables for one data set. @param {any} set */
 function printSet(set) {
@@ -517,7 +552,7 @@ function printSet(set) {
       row["MB/s"] = sig3(r.mbps);
       for (const peer of RATIO_TO) {
         const p = set.results[op][peer];
-        row[`×${peer}`] = p ? fmtRatio(r.mbps / p.mbps) : "-";
+        row[`×${peer}`] = p && !OWN_OPTIONS.includes(name) ? fmtRatio(r.mbps / p.mbps) : "-";
       }
       row.p1 = fmtMs(r.p1);
       row.p50 = fmtMs(r.p50);
@@ -525,8 +560,10 @@ function printSet(set) {
       row.samples = r.samples;
       return row;
     });
-    console.log(op);
+    console.log(`${op}: ${TABLE_HEADER}`);
     console.log(formatPlainTable(rows));
+    const inline = inlineVsHoisted(set.results[op]);
+    if (inline) console.log(`options inline: ${inline} (like with like: the peers have no such options)`);
   }
 }
 
@@ -552,11 +589,11 @@ export function markdown(report) {
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}. ` +
       `Libraries: ${Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
-    "Each cell: MB/s at p50 · ratio to msgpackr · ratio to @msgpack/msgpack (ratio = this library's MB/s / that library's; >1 faster, <1 slower). ✗ = not timed, the round trip is not faithful.",
+    "Each cell: MB/s at p50 · speed ×msgpackr · speed ×@msgpack/msgpack (this row's MB/s / that library's: above 1 = faster, bigger is better). ✗ = not timed, the round trip is not faithful.",
     "",
   ];
   for (const op of ["encode", "decode"]) {
-    lines.push(`**${op}** (MB/s · ×msgpackr · ×@msgpack/msgpack)`, "");
+    lines.push(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack; above 1 = faster)`, "");
     const rows = report.sets.map((/** @type {any} */ set) => [
       `${set.name} (${formatSize(set.bytes)})`,
       ...report.libraries.map((/** @type {string} */ name) => {
@@ -575,6 +612,11 @@ export function markdown(report) {
       for (const set of report.sets) {
         const v = set.results[op][extra];
         if (!v) continue;
+        if (OWN_OPTIONS.includes(extra)) {
+          const vs = extra === INLINE ? inlineVsHoisted(set.results[op]) : "";
+          lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)}${vs ? ` · ${vs}` : ""}`);
+          continue;
+        }
         const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
         const ours = set.results[op][OURS];
         const vsOurs = ours && extra.startsWith("reference") ? ` (this library: ${fmtRatio(ours.mbps / v.mbps)}x of it)` : "";
@@ -629,6 +671,59 @@ async function render() {
   }
 }
 
+/**
+ * Geometric means of this library's speed ratios (its MB/s / the peer's;
+ * above 1 = faster) over the data sets of one report, binary decode left
+ * out (a copy against a view): against msgpackr and @msgpack/msgpack, with
+ * `poolResults` where it was timed, and the mini entry's. The rows of the
+ * README's table, as "1.02" strings ("-" when nothing was timed, "" where a
+ * row has no such op).
+ * @param {any} report
+ * @returns {{ label: string, encode: string, decode: string, sets: number }[]}
+ */
+export function geometricMeans(report) {
+  /** @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
+  const mean = (op, peer, pooled, ours = OURS) => {
+    const xs = [];
+    for (const set of report.sets) {
+      if (op === "decode" && set.name.startsWith("blob")) continue;
+      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
+      const p = set.results[op][peer];
+      const x = mine && p ? mine.mbps / p.mbps : NaN;
+      if (Number.isFinite(x)) xs.push(x);
+    }
+    return { text: xs.length ? geomean(xs).toFixed(2) : "-", n: xs.length };
+  };
+  const rows = [];
+  for (const peer of RATIO_TO) {
+    const enc = mean("encode", peer, false), dec = mean("decode", peer, false);
+    rows.push({ label: `×${peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
+    rows.push({ label: `×${peer}, with \`poolResults\``, encode: mean("encode", peer, true).text, decode: "", sets: enc.n });
+  }
+  // the mini entry, where the run timed it
+  for (const peer of [...RATIO_TO, OURS]) {
+    const enc = mean("encode", peer, false, MINI), dec = mean("decode", peer, false, MINI);
+    rows.push({ label: `mini entry ×${peer === OURS ? "this library" : peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
+  }
+  return rows;
+}
+
+/** The last lines of a run: the geometric means, as the README quotes them for full runs. @param {any} report */
+function printGeometricMeans(report) {
+  const rows = geometricMeans(report);
+  const n = report.sets.length;
+  console.log(
+    `\ngeometric means of this library's speed ×peer over the ${n} data set${n === 1 ? "" : "s"} of this run ` +
+      `(above 1 = faster, bigger is better; binary decode left out)` +
+      (report.quick ? "; --quick: small data sets, one round, not the README's numbers:" : ":"),
+  );
+  for (const row of rows) {
+    const parts = [`encode ${row.encode}`];
+    if (row.decode) parts.push(`decode ${row.decode}`);
+    console.log(`geometric mean ${row.label.replace(/`/g, "")}: ${parts.join(", ")}`);
+  }
+}
+
 /** Labels of the data sets in the summary. */
 const SUMMARY_LABELS = {
   rpc: "RPC message",
@@ -643,6 +738,8 @@ const SUMMARY_LABELS = {
   "blob-16m": "binary",
   "ascii-1m": "ASCII string",
   "unicode-1m": "CJK/emoji string",
+  timeseries: "time-series batch",
+  chat: "chat, one message each",
 };
 
 /**
@@ -652,12 +749,7 @@ const SUMMARY_LABELS = {
  * Writes results/peers-summary.md.
  */
 async function summary() {
-  /** @type {[string, any][]} */
-  const runs = [];
-  for (const rt of ["node", "bun", "deno"]) {
-    const text = await readResult(`peers-${rt}.json`);
-    if (text) runs.push([rt, JSON.parse(text)]);
-  }
+  const runs = await savedRuns();
   if (runs.length === 0) throw new Error("No results/peers-*.json: run `npm run bench:peers` (and :bun, :deno) first");
   const ratio = (/** @type {any} */ r, /** @type {any} */ p) => (r && p ? r.mbps / p.mbps : NaN);
   const cell = (/** @type {any} */ set, /** @type {string} */ op, /** @type {string} */ name) => {
@@ -672,7 +764,7 @@ async function summary() {
       runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0].toFixed(1)}-${r.loadAfter[0].toFixed(1)}`).join(", ") +
       `; ${Object.entries(first.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
-    "MB/s of encoded bytes for this library · ratio to msgpackr · ratio to @msgpack/msgpack (above 1: we are faster).",
+    "MB/s of encoded bytes for this library · speed ×msgpackr · speed ×@msgpack/msgpack (this library's MB/s / that library's: above 1 = faster, bigger is better).",
     "",
   ];
   const header = ["data set", ...runs.flatMap(([rt]) => [`${rt} encode`, `${rt} decode`])];
@@ -699,28 +791,9 @@ async function summary() {
     "",
   );
   // geometric means
-  const geo = (/** @type {number[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-  /** @param {any} r @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
-  const mean = (r, op, peer, pooled, ours = OURS) => {
-    const xs = [];
-    for (const set of r.sets) {
-      if (op === "decode" && set.name.startsWith("blob")) continue;
-      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
-      const x = ratio(mine, set.results[op][peer]);
-      if (Number.isFinite(x)) xs.push(x);
-    }
-    return xs.length ? geo(xs).toFixed(2) : "-";
-  };
-  const geoRows = [];
-  for (const peer of ["msgpackr", "@msgpack/msgpack"]) {
-    geoRows.push([`×${peer}`, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, false), mean(r, "decode", peer, false)])]);
-    geoRows.push([`×${peer}, with \`poolResults\``, ...runs.flatMap(([, r]) => [mean(r, "encode", peer, true), ""])]);
-  }
-  // the mini entry, where the run timed it
-  for (const peer of ["msgpackr", "@msgpack/msgpack", OURS]) {
-    geoRows.push([`mini entry ×${peer === OURS ? "this library" : peer}`, ...runs.flatMap(([, r]) => ["encode", "decode"].map((op) => mean(r, op, peer, false, MINI)))]);
-  }
-  lines.push("Geometric means of the ratios over the data sets (binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
+  const perRun = runs.map(([, r]) => geometricMeans(r));
+  const geoRows = perRun[0].map((row, i) => [row.label, ...perRun.flatMap((rows) => [rows[i].encode, rows[i].decode])]);
+  lines.push("Geometric means of the speed ratios over the data sets (above 1 = faster, bigger is better; binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
   // bulk bars
   const bars = [];
   for (const [name, ref] of [["blob-1m", SET_REF], ["blob-16m", SET_REF], ["ascii-1m", ENCODE_INTO_REF], ["unicode-1m", ENCODE_INTO_REF]]) {
@@ -738,8 +811,86 @@ async function summary() {
   console.log(args.wide ? text : narrowTables(text, "results/peers-summary.md"));
   const path = await writeResult("peers-summary.md", text + "\n");
   if (path) console.log(`wrote ${path}`);
+  await plot(runs);
+  // the last lines, as after a run: the geometric means of each saved run
+  for (const [rt, r] of runs) {
+    console.log(`\ngeometric means, ${rt} ${r.machine.version} (from results/peers-${rt}.json):`);
+    for (const row of geometricMeans(r)) console.log(`geometric mean ${row.label.replace(/`/g, "")}: encode ${row.encode}${row.decode ? `, decode ${row.decode}` : ""}`);
+  }
 }
 
+/** The saved full runs, results/peers-{node,bun,deno}.json, that exist. @returns {Promise<[string, any][]>} */
+async function savedRuns() {
+  /** @type {[string, any][]} */
+  const runs = [];
+  for (const rt of ["node", "bun", "deno"]) {
+    const text = await readResult(`peers-${rt}.json`);
+    if (text) runs.push([rt, JSON.parse(text)]);
+  }
+  return runs;
+}
+
+/**
+ * Draws results/peers.svg from the saved runs: this library's speed
+ * relative to msgpackr per data set and runtime, encode and decode side by
+ * side on a log scale (bars right of 1: faster), with `poolResults` rows for
+ * the data sets where it was timed; binary decode is left out (a copy
+ * against a view). The subtitle names the runs, the notes the geometric
+ * means, so the chart says what the README's table says.
+ * @param {[string, any][]} runs
+ */
+async function plot(runs) {
+  if (runs.length === 0) return;
+  const first = runs[0][1];
+  // every data set of any run, in the order of the first run that has it (a run may predate a data set: n/a there)
+  /** @type {Map<string, any>} */
+  const sets = new Map();
+  for (const [, r] of runs) for (const s0 of r.sets) if (!sets.has(s0.name)) sets.set(s0.name, s0);
+  const label = (/** @type {string} */ name) => /** @type {Record<string, string>} */ (SUMMARY_LABELS)[name] ?? name;
+  /** @type {{ label: string, name: string, pooled: boolean }[]} */
+  const order = [...sets.values()].map((s0) => ({ label: `${label(s0.name)}, ${formatSize(s0.bytes)}`, name: s0.name, pooled: false }));
+  for (const s0 of sets.values()) if (s0.results.encode[POOLED]) order.push({ label: `${label(s0.name)}, poolResults`, name: s0.name, pooled: true });
+  /** @param {string} op */
+  const rows = (op) =>
+    order.map((o) => {
+      const skip = op === "decode" && (o.pooled || o.name.startsWith("blob"));
+      return {
+        label: o.label,
+        note: !skip ? "not in these runs" : o.pooled ? "encode only" : "copy vs view: not compared",
+        values: runs.map(([, r]) => {
+          const set = r.sets.find((/** @type {any} */ x) => x.name === o.name);
+          const mine = set?.results[op][o.pooled ? POOLED : OURS], peer = set?.results[op].msgpackr;
+          return skip || !mine || !peer ? null : mine.mbps / peer.mbps;
+        }),
+      };
+    });
+  const means = runs.map(([rt, r]) => {
+    const row = geometricMeans(r)[0];
+    return `${rt} ${row.encode} / ${row.decode}`;
+  });
+  const svg = barChartSvg({
+    title: "@resizable/msgpack speed relative to msgpackr (bigger is better; 1 = as fast as msgpackr)",
+    subtitle:
+      `From results/peers-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
+      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; msgpackr ${first.versions.msgpackr}; ${first.machine.date.slice(0, 10)}`,
+    series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
+    panels: ["encode", "decode"].map((op) => ({
+      title: op,
+      rows: rows(op),
+      scale: /** @type {const} */ ("log"),
+      reference: { x: 1, label: "msgpackr" },
+      xLabel: "speed ×msgpackr, log scale (right of the line: faster)",
+    })),
+    notes: [
+      `Geometric means, encode / decode (binary decode left out): ${means.join("; ")}.`,
+      "Binaries decode as copies by default, msgpackr returns views of the input: those cells are not compared. One run per runtime; single cells move by 10-30% between runs.",
+    ],
+  });
+  const path = await writeResult("peers.svg", svg);
+  if (path) console.log(`wrote ${path}`);
+}
+
+await useResultsDir(args.options.results);
 if (args.options.render) await render();
 else if (args.options.summary) await summary();
 else await main();

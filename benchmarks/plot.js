@@ -1,9 +1,14 @@
 // A small SVG writer for the benchmark plots: line charts with a log x axis,
-// laid out in a grid of panels with one shared legend. Dependency-free
-// plain ESM; returns strings, writes nothing.
+// laid out in a grid of panels with one shared legend (gridSvg: the
+// strategies chart), and grouped horizontal bar charts on a log or linear
+// axis with a reference line (barChartSvg: the peers and memory charts).
+// Dependency-free plain ESM; returns strings, writes nothing.
 
 /** @typedef {{ name: string, color: string, dash?: string, points: [number, number][] }} Series */
 /** @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string, markers?: { x: number, label: string }[] }} Panel */
+
+/** One colour per runtime in every chart. */
+export const RUNTIME_COLORS = { node: "#3f8f3a", bun: "#d9822b", deno: "#3a6fb0" };
 
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 
@@ -124,6 +129,145 @@ export function gridSvg(opts) {
     out.push(`<text x="${x + 27}" y="${ly + 4}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
   }
   panels.forEach((p, i) => out.push(panelSvg(p, 10 + (i % columns) * pw, head + Math.floor(i / columns) * ph, pw, ph)));
+  out.push("</svg>");
+  return out.join("\n") + "\n";
+}
+
+/** @typedef {{ name: string, color: string }} BarSeries */
+/** @typedef {{ label: string, values: (number | null)[], note?: string }} BarRow */
+/**
+ * @typedef {{ title: string, rows: BarRow[], xLabel?: string, scale: "log" | "linear", reference?: { x: number, label: string }, min?: number, max?: number }} BarPanel
+ * `values` has one entry per series (null: not measured, drawn as "n/a"; the row's note when all are null).
+ * A log panel draws each bar from the reference (1 by default) to its value, so bars
+ * left of the line are below it and bars right of it above; a linear one from 0.
+ */
+
+/** The largest power of two <= x, and the smallest >= x. @param {number} x */
+const pow2Floor = (x) => 2 ** Math.floor(Math.log2(x) + 1e-9);
+const pow2Ceil = (x) => 2 ** Math.ceil(Math.log2(x) - 1e-9);
+
+/** A ratio for a bar's label: 2 decimals, 3 significant digits from 10. @param {number} x */
+function barValue(x) {
+  return x >= 10 ? x.toPrecision(3) : x.toFixed(2);
+}
+
+/**
+ * One bar panel (grouped horizontal bars, one group per row) as an SVG group at (x0, y0).
+ * @param {BarPanel} panel @param {BarSeries[]} series @param {number} x0 @param {number} y0 @param {number} w
+ * @param {number} labelWidth @param {number} rowHeight @param {boolean} showLabels
+ */
+function barPanelSvg(panel, series, x0, y0, w, labelWidth, rowHeight, showLabels) {
+  const m = { l: showLabels ? labelWidth : 8, r: 34, t: 24, b: 38 };
+  const pw = w - m.l - m.r, ph = panel.rows.length * rowHeight;
+  const values = panel.rows.flatMap((r) => r.values).filter((v) => v !== null && Number.isFinite(v) && v > 0);
+  const ref = panel.reference?.x ?? (panel.scale === "log" ? 1 : 0);
+  /** @type {(v: number) => number} */
+  let X;
+  /** @type {number[]} */
+  let ticks;
+  if (panel.scale === "log") {
+    const lo = panel.min ?? Math.min(0.5, pow2Floor(Math.min(ref, ...values)));
+    const hi = panel.max ?? Math.max(2, pow2Ceil(Math.max(ref, ...values)));
+    X = (v) => m.l + ((Math.log2(Math.min(hi, Math.max(lo, v))) - Math.log2(lo)) / (Math.log2(hi) - Math.log2(lo))) * pw;
+    ticks = [];
+    for (let t = lo; t <= hi * 1.0001; t *= 2) ticks.push(t);
+  } else {
+    const top = panel.max ?? Math.max(ref, ...values);
+    const step = niceStep(top || 1, 6);
+    const hi = Math.ceil((top || 1) / step) * step;
+    X = (v) => m.l + (Math.min(hi, Math.max(0, v)) / hi) * pw;
+    ticks = [];
+    for (let t = 0; t <= hi + 1e-9; t += step) ticks.push(+t.toFixed(6));
+  }
+  const out = [`<g transform="translate(${x0},${y0})">`];
+  out.push(`<text x="${m.l + pw / 2}" y="15" text-anchor="middle" font-size="13" font-weight="600" ${FONT}>${esc(panel.title)}</text>`);
+  for (const t of ticks) {
+    const x = X(t).toFixed(1);
+    out.push(`<line x1="${x}" y1="${m.t}" x2="${x}" y2="${m.t + ph}" stroke="#e5e5e5"/>`);
+    out.push(`<text x="${x}" y="${m.t + ph + 13}" text-anchor="middle" font-size="10" fill="#444" ${FONT}>${esc(t < 1 && panel.scale === "log" ? `${+t.toFixed(4)}` : String(t))}</text>`);
+  }
+  panel.rows.forEach((row, i) => {
+    const ry = m.t + i * rowHeight;
+    if (i % 2 === 1) out.push(`<rect x="${m.l}" y="${ry}" width="${pw}" height="${rowHeight}" fill="#f7f7f7"/>`);
+    if (showLabels) out.push(`<text x="${m.l - 6}" y="${(ry + rowHeight / 2 + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#222" ${FONT}>${esc(row.label)}</text>`);
+    const barH = Math.max(3, (rowHeight - 6) / Math.max(1, series.length));
+    const missing = (/** @type {number | null} */ v) => v === null || !Number.isFinite(v) || v <= 0;
+    if (row.values.every(missing)) {
+      out.push(`<text x="${X(ref) + 4}" y="${(ry + rowHeight / 2 + 3).toFixed(1)}" font-size="9" fill="#888" ${FONT}>${esc(row.note ?? "n/a")}</text>`);
+      return;
+    }
+    row.values.forEach((v, k) => {
+      const by = ry + 3 + k * barH;
+      if (v === null || missing(v)) {
+        out.push(`<text x="${X(ref) + 3}" y="${(by + barH - 1.5).toFixed(1)}" font-size="8" fill="#888" ${FONT}>n/a</text>`);
+        return;
+      }
+      const a = X(ref), b = X(v);
+      out.push(`<rect x="${Math.min(a, b).toFixed(1)}" y="${by.toFixed(1)}" width="${Math.max(1, Math.abs(b - a)).toFixed(1)}" height="${(barH - 1).toFixed(1)}" fill="${series[k]?.color ?? "#888"}"><title>${esc(`${row.label}, ${series[k]?.name ?? ""}: ${barValue(v)}`)}</title></rect>`);
+      const right = b >= a;
+      out.push(`<text x="${(right ? b + 2 : b - 2).toFixed(1)}" y="${(by + barH - 1.5).toFixed(1)}" text-anchor="${right ? "start" : "end"}" font-size="8" fill="#333" ${FONT}>${barValue(v)}</text>`);
+    });
+  });
+  out.push(`<rect x="${m.l}" y="${m.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
+  if (panel.reference) {
+    const x = X(panel.reference.x).toFixed(1);
+    out.push(`<line x1="${x}" y1="${m.t - 4}" x2="${x}" y2="${m.t + ph}" stroke="#333" stroke-width="1.2"/>`);
+  }
+  if (panel.xLabel) out.push(`<text x="${m.l + pw / 2}" y="${m.t + ph + 30}" text-anchor="middle" font-size="11" fill="#222" ${FONT}>${esc(panel.xLabel)}</text>`);
+  out.push("</g>");
+  return out.join("\n");
+}
+
+/**
+ * Grouped horizontal bar charts side by side (one panel per column, the row
+ * labels drawn once, left of the first), one legend of the series, a title
+ * and a subtitle, as a standalone SVG document.
+ * @param {{ title: string, subtitle?: string, notes?: string[], series: BarSeries[], panels: BarPanel[], panelWidth?: number, labelWidth?: number, rowHeight?: number }} opts
+ */
+export function barChartSvg(opts) {
+  const { title, subtitle, series, panels } = opts;
+  // wide enough for the longest row label at 11 px (about 6.3 px a character)
+  const longest = Math.max(0, ...panels.flatMap((p) => p.rows.map((r) => r.label.length)));
+  const labelWidth = opts.labelWidth ?? Math.max(100, Math.ceil(14 + 6.3 * longest)), panelWidth = opts.panelWidth ?? 380;
+  const rowHeight = opts.rowHeight ?? Math.max(18, 8 + 9 * series.length);
+  const widths = panels.map((_, i) => panelWidth + (i === 0 ? labelWidth - 8 : 0));
+  const width = 20 + widths.reduce((a, b) => a + b, 0);
+  const notes = opts.notes ?? [];
+  const top = subtitle ? 52 : 36;
+  const head = top + 22;
+  const rows = Math.max(...panels.map((p) => p.rows.length));
+  const height = head + rows * rowHeight + 24 + 38 + notes.length * 14 + 8;
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="12" y="20" font-size="15" font-weight="700" ${FONT}>${esc(title)}</text>`,
+  ];
+  if (subtitle) out.push(`<text x="12" y="37" font-size="11" fill="#555" ${FONT}>${esc(subtitle)}</text>`);
+  let lx = 12;
+  for (const s of series) {
+    out.push(`<rect x="${lx}" y="${top - 6}" width="14" height="10" fill="${s.color}"/>`);
+    out.push(`<text x="${lx + 19}" y="${top + 3}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
+    lx += 30 + s.name.length * 6.5;
+  }
+  // one scale for all panels of a kind, so bars compare across panels by eye
+  for (const scale of ["log", "linear"]) {
+    const same = panels.filter((p) => p.scale === scale);
+    const vs = same.flatMap((p) => p.rows.flatMap((r) => r.values)).filter((v) => v !== null && Number.isFinite(v) && v > 0);
+    if (vs.length === 0) continue;
+    for (const p of same) {
+      const ref = p.reference?.x ?? (scale === "log" ? 1 : 0);
+      if (scale === "log") {
+        p.min ??= Math.min(0.5, pow2Floor(Math.min(ref, ...vs)));
+        p.max ??= Math.max(2, pow2Ceil(Math.max(ref, ...vs)));
+      } else p.max ??= Math.max(ref, ...vs);
+    }
+  }
+  let x = 10;
+  panels.forEach((p, i) => {
+    out.push(barPanelSvg(p, series, x, head, widths[i], labelWidth, rowHeight, i === 0));
+    x += widths[i];
+  });
+  notes.forEach((n, i) => out.push(`<text x="12" y="${head + rows * rowHeight + 24 + 38 + 10 + i * 14}" font-size="10" fill="#555" ${FONT}>${esc(n)}</text>`));
   out.push("</svg>");
   return out.join("\n") + "\n";
 }

@@ -10,6 +10,23 @@ const g = /** @type {any} */ (globalThis);
 /** URL of benchmarks/results/. */
 export const RESULTS_DIR = new URL("./results/", import.meta.url);
 
+/** Where readResult and writeResult look: benchmarks/results/ unless a script's --results=DIR says otherwise. */
+let resultsDir = RESULTS_DIR;
+
+/**
+ * Reads and writes results in `dir` (a path, relative to the working
+ * directory) instead of benchmarks/results/: the tests redraw the charts
+ * from a copy of the saved runs without touching the repository. Nothing
+ * happens for undefined.
+ * @param {unknown} dir
+ */
+export async function useResultsDir(dir) {
+  if (dir === undefined || dir === true) return;
+  const { resolve } = await import("node:path");
+  const { pathToFileURL } = await import("node:url");
+  resultsDir = pathToFileURL(resolve(String(dir)) + "/");
+}
+
 /** @returns {Promise<any>} the module namespace of the library's build, dist/index.js */
 export async function loadLibrary() {
   try {
@@ -163,8 +180,8 @@ export function mdTable(header, rows, align = []) {
 export async function writeResult(name, text) {
   try {
     const fs = await import("node:fs");
-    fs.mkdirSync(RESULTS_DIR, { recursive: true });
-    const url = new URL(name, RESULTS_DIR);
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const url = new URL(name, resultsDir);
     fs.writeFileSync(url, text);
     return decodeURIComponent(url.pathname);
   } catch (error) {
@@ -177,7 +194,7 @@ export async function writeResult(name, text) {
 export async function readResult(name) {
   try {
     const fs = await import("node:fs");
-    return fs.readFileSync(new URL(name, RESULTS_DIR), "utf8");
+    return fs.readFileSync(new URL(name, resultsDir), "utf8");
   } catch {
     return null;
   }

@@ -20,15 +20,18 @@
 //   records/B   arrays of records whose encoding is ~B bytes, 1 kB .. 100 MB
 // Each group (one data set) runs round-robin: every iteration runs each
 // strategy once, in rotating order. Bandwidth is GB/s of output at p50;
-// ratio is p50 time / p50 time of the default (below 1: faster than the default).
+// speed ×default is the default's p50 time / this strategy's p50 time
+// (above 1: faster than the default). Every run ends with the geometric
+// means of those speeds per data family (what results/strategies-summary.md
+// and the README quote for full runs).
 //
 // Dependency-free: imports the library's build (dist/index.js), the
 // round-robin harness, the strategies and sibling helpers only.
 
 import { SPILL_PLANS, strategyOptions } from "./lib/sink-strategies.js";
-import { consume, formatBytes, formatTime, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
+import { consume, formatBytes, formatSpeed, formatTime, geomean, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, useResultsDir, writeResult } from "./report.js";
 import { gridSvg } from "./plot.js";
 
 const args = parseCli({
@@ -45,8 +48,9 @@ const args = parseCli({
     "only=LIST": "data families to run, comma-separated: vectors, nested, records (default all)",
     write: "also write results/strategies-<runtime>.{json,md} and redraw results/strategies.svg (full runs only)",
     json: "also print the report as one JSON line",
-    "plot-only": "only redraw results/strategies.svg and results/strategies-summary.md from the results/strategies-*.json files",
+    "plot-only": "only redraw results/strategies.svg and rewrite results/strategies-summary.md and results/strategies-<runtime>.md from the results/strategies-*.json files",
     wide: "show every percentile column (p1, p25, p50, p75, p99); the tables are then wider than 120 columns",
+    "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
   },
   filter: "regular expressions on \"<data set>\" or \"<data set>/<strategy>\", e.g. 'vectors/1000$'",
   examples: ["node benchmarks/strategies.js --quick", "node benchmarks/strategies.js --max-size=10M --only=records"],
@@ -65,7 +69,7 @@ export const STRATEGIES = /** @type {const} */ ([
 ]);
 
 const LEGEND =
-  "GB/s = output bytes / p50 time per encode. ratio = p50 / p50 of the default strategy (<1: faster than the default, >1: slower). " +
+  "GB/s = output bytes / p50 time per encode. speed ×base = p50 of the default strategy (the base) / p50 of this one: above 1 = faster than the default, below 1 = slower. " +
   "p1..p99: percentiles of the time per encode over all round-robin samples.";
 
 /** Run options by output size: many short samples for small data, a few single encodes for huge data. @param {number} bytes */
@@ -144,7 +148,7 @@ async function main() {
       label: d.label,
       param: d.param,
       bytes,
-      results: results.map((r) => ({ strategy: r.name, samples: r.samples, p1: r.p1, p25: r.p25, p50: r.p50, p75: r.p75, p99: r.p99, gbps: bytes / r.p50 / 1e6, ratio: r.ratio })),
+      results: results.map((r) => ({ strategy: r.name, samples: r.samples, p1: r.p1, p25: r.p25, p50: r.p50, p75: r.p75, p99: r.p99, gbps: bytes / r.p50 / 1e6, speed: r.speed })),
     });
     value = null;
   }
@@ -153,6 +157,39 @@ async function main() {
   const report = { benchmark: "strategies", quick: QUICK, maxSize: MAX_SIZE, scratchBytes: scratchBytes(lib), machine: info, loadAfter: (await machine()).loadAverage, strategies: STRATEGIES, groups };
   await emitReport(report, markdown(report), args);
   if (args.options.write && !QUICK) await plotAll();
+  console.log("\n" + geometricMeans(report));
+}
+
+/**
+ * The last lines of every run: per data family, the geometric mean of each
+ * strategy's speed relative to the default over the sizes past the scratch,
+ * as results/strategies-summary.md gives them for full runs.
+ * @param {any} report
+ */
+function geometricMeans(report) {
+  const lines = [`geometric means of speed ×default (above 1 = faster than the default), over the sizes past the ${formatBytes(scratchOf(report))} scratch${report.quick ? "; --quick: outputs up to 1 MB, not the sizes the README quotes" : ""}:`];
+  for (const family of ["vectors", "nested", "records"]) {
+    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(report));
+    if (gs.length === 0) {
+      if (report.groups.some((/** @type {any} */ x) => x.family === family)) lines.push(`geometric mean, ${family}: no size past the scratch in this run`);
+      continue;
+    }
+    const cells = STRATEGIES.map((st) => `${st.name} ${formatSpeed(geomean(gs.map((/** @type {any} */ gr) => speedOf(gr, st.name))))}`);
+    lines.push(`geometric mean, ${family} (${gs.length} size${gs.length === 1 ? "" : "s"}): ${cells.join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A strategy's speed relative to the default in one group: the default's
+ * p50 / its p50 (from the times, so results saved before the speed was
+ * recorded read the same way).
+ * @param {any} group @param {string} strategy
+ */
+function speedOf(group, strategy) {
+  const def = group.results.find((/** @type {any} */ r) => r.strategy === "default");
+  const r = group.results.find((/** @type {any} */ x) => x.strategy === strategy);
+  return def && r ? def.p50 / r.p50 : NaN;
 }
 
 /**
@@ -193,21 +230,21 @@ export function markdown(report) {
     "",
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}.`,
     "",
-    "GB/s of output at p50 per strategy, and in brackets time relative to the default (below 1 = faster than the default).",
+    "GB/s of output at p50 per strategy, and in brackets its speed ×default: the default's p50 / this strategy's p50 (above 1 = faster than the default, bigger is better).",
     "",
   ];
   for (const family of ["vectors", "nested", "records"]) {
     const gs = report.groups.filter((/** @type {any} */ x) => x.family === family);
     if (gs.length === 0) continue;
     const title = { vectors: "Vectors of doubles", nested: "Nested list obj = [obj, obj]", records: "Record arrays" }[family];
-    lines.push(`**${title}**`, "");
+    lines.push(`**${title}**: each cell GB/s (speed ×default; above 1 = faster than the default)`, "");
     const header = [family === "vectors" ? "doubles" : family === "nested" ? "depth" : "target", "output", ...STRATEGIES.map((s) => s.name), "fastest"];
     const rows = gs.map((/** @type {any} */ gr) => {
       const best = [...gr.results].sort((a, b) => a.p50 - b.p50)[0];
       return [
         family === "records" ? formatSize(gr.param) : family === "nested" ? `2^${gr.param}` : gr.param.toLocaleString("en-US"),
         formatSize(gr.bytes),
-        ...gr.results.map((/** @type {any} */ r) => `${sig3(r.gbps)} (${r.ratio.toFixed(2)})`),
+        ...gr.results.map((/** @type {any} */ r) => `${sig3(r.gbps)} (${speedOf(gr, r.strategy).toFixed(2)})`),
         best.strategy,
       ];
     });
@@ -270,6 +307,11 @@ export async function plotAll() {
   for (const rt of ["node", "bun", "deno"]) {
     const text = await readResult(`strategies-${rt}.json`);
     if (text) reports.push(JSON.parse(text));
+    // the per-runtime tables too, in this version's wording, from the same numbers
+    if (text && args.options["plot-only"]) {
+      const md = await writeResult(`strategies-${rt}.md`, markdown(JSON.parse(text)) + "\n");
+      if (md) console.log(`wrote ${md}`);
+    }
   }
   if (reports.length === 0) {
     console.error("No results/strategies-<runtime>.json to plot: run with --write first");
@@ -318,8 +360,8 @@ export async function plotAll() {
 
 /**
  * Across runtimes: per family, the geometric mean over sizes past the
- * scratch of each strategy's time relative to the default, and how often
- * it was fastest (ties within 3% count for each).
+ * scratch of each strategy's speed relative to the default (bigger is
+ * faster), and how often it was fastest (ties within 3% count for each).
  * @param {any[]} reports
  */
 export function summaryMarkdown(reports) {
@@ -327,7 +369,7 @@ export function summaryMarkdown(reports) {
     "### Strategies summary: all runtimes",
     "",
     "Per runtime and data family, over every size past the encoder's scratch buffer (below it all strategies but `exact` run the same code): " +
-      "the geometric mean of each strategy's p50 time relative to the default (below 1 = faster than the default), and in brackets how many sizes it was fastest at (ties within 3% count for each).",
+      "the geometric mean of each strategy's speed ×default (the default's p50 time / the strategy's; above 1 = faster than the default, bigger is better), and in brackets how many sizes it was fastest at (ties within 3% count for each).",
     "",
   ];
   const rows = [];
@@ -336,14 +378,13 @@ export function summaryMarkdown(reports) {
       const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(rep));
       if (gs.length === 0) continue;
       const cells = STRATEGIES.map((st) => {
-        let logSum = 0, wins = 0;
+        let wins = 0;
         for (const gr of gs) {
           const r = gr.results.find((/** @type {any} */ x) => x.strategy === st.name);
-          logSum += Math.log(r.ratio);
           const best = Math.min(...gr.results.map((/** @type {any} */ x) => x.p50));
           if (r.p50 <= best * 1.03) wins++;
         }
-        return `${Math.exp(logSum / gs.length).toFixed(2)} (${wins}/${gs.length})`;
+        return `${geomean(gs.map((/** @type {any} */ gr) => speedOf(gr, st.name))).toFixed(2)} (${wins}/${gs.length})`;
       });
       const load = rep.machine.loadAverage ? rep.machine.loadAverage[0].toFixed(1) : "?";
       const span = gs.length === 1 ? formatSize(gs[0].bytes) : `${formatSize(gs[0].bytes)}..${formatSize(gs[gs.length - 1].bytes)}`;
@@ -354,5 +395,6 @@ export function summaryMarkdown(reports) {
   return lines.join("\n");
 }
 
+await useResultsDir(args.options.results);
 if (args.options["plot-only"]) await plotAll();
 else await main();

@@ -3,9 +3,14 @@
 // no benchmark), and refuses an unknown flag with exit code 2 and a message,
 // under node; one script also under bun and deno. Files in benchmarks/ that
 // are modules, not scripts, are listed here so a new script cannot be missed.
-import { readdirSync, readFileSync } from "node:fs";
+// Last, the charts: each script redraws its SVG from a copy of the saved runs
+// (--results=DIR), well-formed and identical to the committed one, so the
+// pictures in the READMEs show the saved numbers.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { xmlProblems } from "./_support/xml.ts";
 import { ROOT, RUNTIMES, explain, requireBinary, run } from "./tools/harness.ts";
 
 /** Modules that other scripts import; they have no command line. */
@@ -80,5 +85,108 @@ describe("under bun and deno too (buffers.js)", () => {
     const bad = await run(bin(), [...lead, "benchmarks/buffers.js", "--no-such-flag"], { ...quick, env });
     expect(bad.code, explain("--no-such-flag", bad)).toBe(2);
     expect(bad.stderr).toMatch(/buffers\.js: unknown option --no-such-flag/);
+  });
+});
+
+describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)", () => {
+  let dir = "";
+  const results = join(ROOT, "benchmarks", "results");
+  const saved = (name: string) => readFileSync(join(results, name), "utf8");
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "bench-charts-"));
+    for (const f of readdirSync(results)) if (f.endsWith(".json")) copyFileSync(join(results, f), join(dir, f));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runtime and version of each saved run of a script, e.g. "node 20.20.2". */
+  const versions = (prefix: string) =>
+    ["node", "bun", "deno"].map((rt) => JSON.parse(saved(`${prefix}-${rt}.json`)).machine).map((m: any) => `${m.runtime} ${m.version}`);
+
+  const cases = [
+    {
+      script: "peers.js",
+      flag: "--summary",
+      svg: "peers.svg",
+      rewritten: ["peers-summary.md"],
+      says: ["bigger is better", "speed ×msgpackr", "encode", "decode", "RPC message, 125 B", "records, 10 MB", "poolResults", "Geometric means"],
+      prefix: "peers",
+    },
+    {
+      script: "memory.js",
+      flag: "--summary",
+      svg: "memory.svg",
+      rewritten: [] as string[],
+      says: ["smaller is better", "records-130m", "rope-records-130m", "binary-200m", "@resizable/msgpack", "msgpackr", "notepack.io", "cannot encode binaries"],
+      prefix: "memory",
+    },
+    {
+      script: "strategies.js",
+      flag: "--plot-only",
+      svg: "strategies.svg",
+      rewritten: ["strategies-summary.md", "strategies-node.md", "strategies-bun.md", "strategies-deno.md"],
+      says: ["GB/s", "chunk list + concat"],
+      prefix: "strategies",
+    },
+  ];
+
+  test.each(cases)("$script $flag draws results/$svg: well-formed, the committed chart, naming the runs", async (c) => {
+    const r = await run(process.execPath, [`benchmarks/${c.script}`, c.flag, `--results=${dir}`], quick);
+    expect(r.code, explain(`${c.script} ${c.flag}`, r)).toBe(0);
+    expect(r.stdout).toContain(join(dir, c.svg));
+    const svg = readFileSync(join(dir, c.svg), "utf8");
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="\d+" viewBox="0 0 \d+ \d+">/);
+    expect(xmlProblems(svg)).toEqual([]);
+    for (const v of versions(c.prefix)) expect(svg, v).toContain(v);
+    for (const text of c.says) expect(svg, text).toContain(text.replace(/&/g, "&amp;"));
+    // what is committed is what the saved runs draw
+    expect(svg).toBe(saved(c.svg));
+    for (const f of c.rewritten) expect(readFileSync(join(dir, f), "utf8"), f).toBe(saved(f));
+  });
+
+  test("plot.js bar charts: escaped text, n/a for a value a run lacks, the row note where a whole row is empty", async () => {
+    const spec = "../benchmarks/plot.js"; // a plain-JS module without types
+    const { barChartSvg } = await import(spec);
+    const svg: string = barChartSvg({
+      title: "a <title> & more",
+      series: [{ name: "node 1", color: "#111" }, { name: "bun 2", color: "#222" }],
+      panels: [
+        {
+          title: "encode",
+          scale: "log",
+          reference: { x: 1, label: "peer" },
+          rows: [
+            { label: "set \"a\"", values: [0.5, 2] },
+            { label: "set b", values: [1.5, null] },
+            { label: "set c", values: [null, null], note: "copy vs view" },
+          ],
+        },
+      ],
+    });
+    expect(xmlProblems(svg)).toEqual([]);
+    expect(svg).toContain("a &lt;title&gt; &amp; more");
+    expect(svg).toContain("set &quot;a&quot;");
+    expect(svg.match(/>n\/a</g)?.length).toBe(1);
+    expect(svg).toContain(">copy vs view<");
+    for (const v of ["0.50", "2.00", "1.50"]) expect(svg).toContain(`>${v}</text>`);
+  });
+
+  test("the chart test's XML check finds what is broken", () => {
+    expect(xmlProblems('<svg xmlns="x"><g><rect width="1"/></g></svg>\n')).toEqual([]);
+    expect(xmlProblems("<svg><g></svg>")).not.toEqual([]);
+    expect(xmlProblems('<svg><text x="1">a < b</text></svg>')).not.toEqual([]);
+    expect(xmlProblems("<svg><text>R&D</text></svg>")).not.toEqual([]);
+    expect(xmlProblems('<svg a="1" a="2"></svg>')).not.toEqual([]);
+    expect(xmlProblems("<svg></svg><svg></svg>")).not.toEqual([]);
+    expect(xmlProblems("<svg><g>")).not.toEqual([]);
+  });
+
+  test("README.md shows the charts in its Benchmarks section and names the runs they come from", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Benchmarks\n"), readme.indexOf("\n## ", readme.indexOf("\n## Benchmarks\n") + 5));
+    for (const svg of ["peers.svg", "memory.svg"]) expect(section).toMatch(new RegExp(`!\\[[^\\]]+\\]\\(benchmarks/results/${svg.replace(".", "\\.")}\\)`));
+    for (const v of [...versions("peers"), ...versions("memory")]) {
+      const [rt, version] = v.split(" ");
+      expect(section, v).toMatch(new RegExp(`${rt![0]!.toUpperCase()}${rt!.slice(1)}\\s+${version!.replace(/\./g, "\\.")}`));
+    }
   });
 });

@@ -1,7 +1,8 @@
 // Smoke test for the shapes of benchmarks/peers.js that stress small-message
 // and mixed-value paths: the 125 B RPC message, the events stream (each event
-// encoded and decoded as its own message) and the wide map of every kind of
-// value. Under node, bun and deno (--quick), every library that should
+// encoded and decoded as its own message), the wide map of every kind of
+// value, the time-series batch (millisecond timestamps past 2^32) and the
+// chat stream (small messages heavy in accented, CJK and emoji text). Under node, bun and deno (--quick), every library that should
 // round-trip them does so (peers.js checks each message, byte for byte for
 // binaries, before timing), every mode is timed (encode, decode, this
 // library's poolResults, inline and hoisted options, binaryAsView where a
@@ -30,6 +31,12 @@ const VIEWS = "@resizable/msgpack (binaryAsView)";
 /** Libraries that must round-trip every shape here faithfully. */
 const FAITHFUL = [OURS, "@resizable/msgpack/mini", "msgpackr", "@msgpack/msgpack"];
 
+/** benchmarks/report.js's sig3: a number as the reports print it. */
+function sig3(x: number): string {
+  const a = Math.abs(x);
+  return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toPrecision(3);
+}
+
 /** The one JSON line peers.js prints with --json. */
 function report(stdout: string): any {
   const line = stdout.split("\n").find((l) => l.startsWith('{"benchmark"'));
@@ -39,12 +46,12 @@ function report(stdout: string): any {
 
 const digests = new Map<string, Record<string, string>>();
 
-describe("benchmarks/peers.js --quick: rpc, events, wide-map", () => {
+describe("benchmarks/peers.js --quick: rpc, events, wide-map, timeseries, chat", () => {
   it.each(runtimes)("round-trips and times every mode under $label", async (rt) => {
-    const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "^(rpc|events|wide-map)$"]);
+    const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "^(rpc|events|wide-map|timeseries|chat)$"]);
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r.stdout);
-    expect(rep.sets.map((s: any) => s.name)).toEqual(["rpc", "events", "wide-map"]);
+    expect(rep.sets.map((s: any) => s.name)).toEqual(["rpc", "events", "wide-map", "timeseries", "chat"]);
     const byName = Object.fromEntries(rep.sets.map((s: any) => [s.name, s]));
 
     for (const set of rep.sets) {
@@ -78,6 +85,39 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map", () => {
     expect(wide.checks.JSON).toMatchObject({ ok: false, reason: expect.stringMatching(/binary became/) });
     for (const c of Object.values<any>(wide.checks)) if (!c.ok) expect(c.reason).toMatch(/at \$\./);
 
+    // like with like: the inline options (sortKeys, maxDepth) have no ratio to the peers, only to the same options hoisted
+    for (const set of rep.sets) {
+      for (const op of ["encode", "decode"]) {
+        const inline = set.results[op][INLINE], hoisted = set.results[op][HOISTED];
+        if (set.name === "wide-map" || set.name === "timeseries") {
+          expect(inline, `${set.name} is over 4 KiB: no options rows`).toBeUndefined();
+          continue;
+        }
+        const vs = (inline.mbps / hoisted.mbps).toFixed(2);
+        expect(r.stdout, `${set.name} ${op}`).toContain(`options inline: ${vs}x the speed of the same options hoisted (like with like: the peers have no such options)`);
+        expect(r.stdout).toContain(`- ${set.name}: ${INLINE}: ${sig3(inline.mbps)} · ${vs}x the speed of the same options hoisted`);
+      }
+    }
+    const optionRows = r.stdout.split("\n").filter((l) => /^@resizable\/msgpack \(options (inline|hoisted)\) /.test(l));
+    expect(optionRows.length).toBe(2 * 2 * 3); // two rows, two ops, three data sets
+    for (const l of optionRows) expect(l).toMatch(/^@resizable\/msgpack \(options (inline|hoisted)\) +[\d.]+ +- +- /);
+    expect(r.stdout).not.toMatch(/^- \w+: @resizable\/msgpack \(options (inline|hoisted)\): [\d.]+ · [\d.]+ · /m);
+
+    // time series: one batch value (--quick: 10 series of 30 points), every peer that round-trips it timed
+    const ts = byName.timeseries;
+    expect(ts.checks[OURS].largest).toBe(ts.bytes);
+    expect(ts.bytes).toBeGreaterThan(5000);
+    expect(ts.what).toMatch(/\[ms timestamp past 2\^32, value\] pairs/);
+
+    // chat: a stream of small messages (--quick: 300), each at most 250 B, with the small-message rows
+    const chat = byName.chat;
+    expect(chat.bytes).toBe(chat.checks[OURS].size);
+    expect(chat.checks[OURS].largest).toBeLessThanOrEqual(250);
+    expect(chat.bytes / 300).toBeGreaterThan(100);
+    expect(chat.bytes / 300).toBeLessThan(180);
+    for (const name of [POOLED, INLINE, HOISTED]) expect(chat.results.encode[name]?.mbps, name).toBeGreaterThan(0);
+    for (const name of ["notepack.io", "msgpack-lite", "JSON"]) expect(chat.checks[name], name).toMatchObject({ ok: true });
+
     digests.set(rt.label, Object.fromEntries(rep.sets.map((s: any) => [s.name, s.digest])));
   });
 
@@ -85,6 +125,53 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map", () => {
     expect(digests.size, "the runtime runs above passed").toBe(3);
     const [first, ...rest] = [...digests.values()];
     for (const d of rest) expect(d).toEqual(first);
+  });
+});
+
+describe("benchmarks/fixtures.js: the time-series batch and the chat stream", () => {
+  // plain-JS modules without types: imported by a computed specifier
+  const load = async (): Promise<any> => {
+    const spec = "../benchmarks/fixtures.js";
+    return import(spec);
+  };
+
+  it("time series: [ms timestamp past 2^32, value] pairs in order, tag maps of 3-5 strings, the same for the same seed", async () => {
+    const f = await load();
+    const batch = f.timeSeries(12, 40);
+    expect(batch).toEqual(f.timeSeries(12, 40));
+    expect(batch).toHaveLength(12);
+    for (const s of batch) {
+      expect(typeof s.metric).toBe("string");
+      const tags = Object.values(s.tags);
+      expect(tags.length).toBeGreaterThanOrEqual(3);
+      expect(tags.length).toBeLessThanOrEqual(5);
+      for (const t of tags) expect(typeof t).toBe("string");
+      expect(s.points).toHaveLength(40);
+      let last = 0;
+      for (const [ts, v] of s.points) {
+        expect(Number.isInteger(ts) && ts > 2 ** 32 && ts > last).toBe(true);
+        expect(Number.isFinite(v)).toBe(true);
+        last = ts;
+      }
+    }
+    // both integral counters and fractional gauges occur
+    const values = batch.flatMap((s: any) => s.points.map((p: number[]) => p[1]));
+    expect(values.some(Number.isInteger)).toBe(true);
+    expect(values.some((v: number) => !Number.isInteger(v))).toBe(true);
+  });
+
+  it("chat: small messages heavy in accented, CJK and emoji text, no lone surrogates", async () => {
+    const f = await load();
+    const msgs = f.chatMessages(400);
+    expect(msgs).toEqual(f.chatMessages(400));
+    const text = msgs.map((m: any) => `${m.text} ${m.from.name} ${m.room} ${Object.keys(m.reactions ?? {}).join("")}`).join("\n");
+    expect(text.isWellFormed()).toBe(true);
+    const count = (re: RegExp) => (text.match(re) ?? []).length;
+    expect(count(/[\u00c0-\u024f]/g)).toBeGreaterThan(400); // accented Latin
+    expect(count(/[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]/g)).toBeGreaterThan(1000); // kana, CJK, Hangul
+    expect(count(/\p{Extended_Pictographic}/gu)).toBeGreaterThan(200); // emoji
+    expect(new Set(msgs.map((m: any) => m.id)).size).toBe(400);
+    expect(msgs.some((m: any) => m.reactions) && msgs.some((m: any) => m.replyTo)).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import { decodeAt } from "../src/decode/decoder.ts";
+import { KeyCache } from "../src/decode/key-cache.ts";
 import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
@@ -420,5 +421,33 @@ describe("decode() arguments", () => {
         expect(e.message).toMatch(/^Cannot decode map key at offset 3: mapKeyConverter returned \w+, not a string or number$/);
       }
     }
+  });
+});
+
+describe("the map-key cache reads the input once", () => {
+  test("bytes that change while a key is looked up (a SharedArrayBuffer another thread writes) never poison a slot", () => {
+    const cache = new KeyCache();
+    const x = new TextEncoder().encode("aab");
+    const y = new TextEncoder().encode("eie");
+    // an input whose bytes read as X the first time each index is read, then as Y
+    const reads = new Map<number, number>();
+    const changing = new Proxy(new Uint8Array(3), {
+      get(target, name) {
+        if (typeof name === "string" && /^\d+$/.test(name)) {
+          const i = Number(name);
+          const n = (reads.get(i) ?? 0) + 1;
+          reads.set(i, n);
+          return n === 1 ? x[i] : y[i];
+        }
+        return Reflect.get(target, name);
+      },
+    }) as Uint8Array;
+    const got = cache.get(changing, 0, 3);
+    expect(got).toBe("aab"); // what was read, consistently
+    expect(Math.max(...reads.values())).toBe(1);
+    // a clean lookup of Y's bytes gives Y's string, and X's gives X's
+    expect(cache.get(y, 0, 3)).toBe("eie");
+    expect(cache.get(x, 0, 3)).toBe("aab");
+    expect(decode(encode({ eie: 1 }))).toEqual({ eie: 1 });
   });
 });

@@ -19,8 +19,9 @@
 //   would be far too small (a 0.5 µs op calibrated to 2 calls instead of
 //   100), so its samples would carry the harness's own per-sample cost.
 // - Results per case: p1/p25/p50/p75/p99 of time per op, throughput from
-//   `bytes` (bytes per op) at p50, and ratio = p50 / p50 of the group's
-//   baseline (the case marked `baseline: true`, else the group's first case).
+//   `bytes` (bytes per op) at p50, and speed = p50 of the group's baseline
+//   (the case marked `baseline: true`, else the group's first case) / p50 of
+//   the case: bigger is faster, 2 = twice the baseline's speed.
 //
 // See benchmarks/README.md for the API and how to read the tables.
 
@@ -283,25 +284,26 @@ export function summarize(c, samples) {
     p99: percentile(s, 99),
     bytes: c.bytes,
     baseline: false,
-    ratio: NaN,
+    speed: NaN,
     note: c.note,
   };
 }
 
 /**
- * @typedef {{ group: string, name: string, samples: number, p1: number, p25: number, p50: number, p75: number, p99: number, bytes: number | undefined, baseline: boolean, ratio: number, note?: string | undefined }} Result
- * Times are milliseconds per op.
+ * @typedef {{ group: string, name: string, samples: number, p1: number, p25: number, p50: number, p75: number, p99: number, bytes: number | undefined, baseline: boolean, speed: number, note?: string | undefined }} Result
+ * Times are milliseconds per op; `speed` is the baseline's p50 / this case's
+ * p50 (above 1: faster than the baseline).
  */
 
-/** Fills in `baseline` and `ratio` per group. @param {Result[]} results @param {Case[]} cases */
-export function addRatios(results, cases) {
+/** Fills in `baseline` and `speed` per group. @param {Result[]} results @param {Case[]} cases */
+export function addSpeeds(results, cases) {
   for (const group of new Set(results.map((r) => r.group))) {
     const rows = results.filter((r) => r.group === group);
     const marked = cases.find((c) => (c.group ?? "") === group && c.baseline);
     const base = (marked && rows.find((r) => r.name === marked.name)) ?? rows[0];
     for (const r of rows) {
       r.baseline = r === base;
-      r.ratio = r.p50 / base.p50;
+      r.speed = base.p50 / r.p50;
     }
   }
   return results;
@@ -326,7 +328,7 @@ export function addRatios(results, cases) {
  * Runs cases round-robin, one group after another.
  * A case has either `fn` (one op) or `setup` (called once, returns the op function).
  * @param {Case[]} cases @param {RunOptions} [opts]
- * @returns {Result[]} one row per case, in input order, with ratios
+ * @returns {Result[]} one row per case, in input order, with speeds relative to the baseline
  */
 export function runRoundRobin(cases, opts = {}) {
   /** @type {Map<Case, number[]>} */
@@ -337,7 +339,7 @@ export function runRoundRobin(cases, opts = {}) {
     const lists = collectSamples(members, opts);
     members.forEach((c, i) => samples.set(c, lists[i]));
   }
-  return addRatios(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
+  return addSpeeds(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
 }
 
 /**
@@ -589,11 +591,16 @@ export async function runIsolated(cases, opts) {
       }
     }
   }
-  return addRatios(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
+  return addSpeeds(cases.map((c) => summarize(c, samples.get(c) ?? [])), cases);
 }
 
 // ---------------------------------------------------------------------------
 // Output
+
+/** Geometric mean of positive numbers (NaN for none). @param {number[]} xs */
+export function geomean(xs) {
+  return xs.length ? Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length) : NaN;
+}
 
 /** Human time for milliseconds. @param {number} ms */
 export function formatTime(ms) {
@@ -626,17 +633,25 @@ export function formatRate(bytes, ms) {
   return `${(perS / 1e3).toFixed(1)} kB/s`;
 }
 
-/** Ratio with two significant decimals; "1 (base)" for the baseline. @param {Result} r */
-function formatRatio(r) {
-  if (r.baseline) return "1.00 (base)";
-  if (!Number.isFinite(r.ratio)) return "-";
-  return r.ratio >= 10 ? r.ratio.toFixed(1) : r.ratio.toFixed(2);
+/**
+ * A speed ratio (bigger is faster): two decimals, one from 10, two
+ * significant digits below 0.1.
+ * @param {number} x
+ */
+export function formatSpeed(x) {
+  if (!Number.isFinite(x)) return "-";
+  return x >= 10 ? x.toFixed(1) : x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
 }
 
-export const RATIO_LEGEND =
-  "ratio = p50 of this case / p50 of its group's baseline (marked 'base'); <1 is faster, >1 is slower. " +
+/** The speed column's name in every timing table: the unit and the direction are in it. */
+export const SPEED_COLUMN = "speed ×base";
+/** What the speed column means, printed above each group's table. */
+export const SPEED_HEADER = "speed ×base = p50 of the base case / p50 of this case: above 1 = faster than the base, bigger is better";
+
+export const SPEED_LEGEND =
+  "speed ×base = p50 of its group's baseline (marked 'base') / p50 of this case: bigger is faster (2.00 = twice the base's speed, 0.50 = half). " +
   "p1..p99 are percentiles of the time per op over all samples, a sample being a batch of ops timed together (p25 and p75 with --wide). " +
-  "MB/s = bytes per op / p50. Compare ratios within one run; absolute times depend on the machine and its load.";
+  "MB/s = bytes per op / p50. Compare speeds within one run; absolute times depend on the machine and its load.";
 
 /**
  * Renders rows as a plain text table: a header, a rule, one line per row,
@@ -655,14 +670,14 @@ export function formatPlainTable(rows) {
 
 /**
  * Prints results as plain tables, one per group, then the legend. Columns:
- * case, p1, p50, p99, MB/s, ratio, samples; with `wide`, p25 and p75 too.
+ * case, p1, p50, p99, MB/s, speed ×base, samples; with `wide`, p25 and p75 too.
  * @param {Result[]} results @param {{ title?: string, legend?: string | false, wide?: boolean }} [opts]
  */
 export function printTable(results, opts = {}) {
   if (opts.title) console.log(`\n## ${opts.title}`);
   for (const group of new Set(results.map((r) => r.group))) {
     const rows = results.filter((r) => r.group === group);
-    if (group) console.log(`\n${group}`);
+    console.log(`\n${group ? `${group}: ` : ""}${SPEED_HEADER}`);
     const hasBytes = rows.some((r) => r.bytes);
     const hasNote = rows.some((r) => r.note);
     console.log(
@@ -675,7 +690,7 @@ export function printTable(results, opts = {}) {
           if (opts.wide) row.p75 = formatTime(r.p75);
           row.p99 = formatTime(r.p99);
           if (hasBytes) row["MB/s (p50)"] = formatRate(r.bytes ?? 0, r.p50);
-          row.ratio = formatRatio(r);
+          row[SPEED_COLUMN] = r.baseline ? "1.00 (base)" : formatSpeed(r.speed);
           row.samples = r.samples;
           if (hasNote) row.note = r.note ?? "";
           return row;
@@ -683,7 +698,7 @@ export function printTable(results, opts = {}) {
       ),
     );
   }
-  if (opts.legend !== false) console.log(`legend: ${opts.legend ?? RATIO_LEGEND}`);
+  if (opts.legend !== false) console.log(`legend: ${opts.legend ?? SPEED_LEGEND}`);
 }
 
 /** Prints arbitrary rows as a plain table and a legend line. @param {Record<string, unknown>[]} rows @param {{ title?: string, legend?: string }} [opts] */

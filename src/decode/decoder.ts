@@ -10,16 +10,16 @@
 
 import { ON_BUN } from "../shared/engine.ts";
 import { badKey, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
-import { ExtData, type Extension, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
+import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../shared/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { decodeLimits, decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { decodeNesting, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
-import { OptionsCache } from "../shared/options-cache.ts";
-import type { DecodeOptions, Int64Mode } from "./options.ts";
+import { CoderCache } from "../shared/options.ts";
+import { decodeOptionsOf, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import { badFieldName, badRecordId, checkRecordOptions, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
+import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -37,11 +37,6 @@ const EMPTY = new Uint8Array(0);
  * halved their speed, so Bun keeps `readValue`.
  */
 const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
-
-/** {@link decodeAt}'s way into the decoder, set by the class. */
-let readAt: <C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, records: RecordTable | null) => [unknown, number];
-/** {@link recordSequence}'s way into the decoder, set by the class. */
-let newSequence: <C>(decoder: Decoder<C>) => RecordTable | null;
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -81,9 +76,10 @@ export class Decoder<ContextType = undefined> {
   /** The decoder that re-entrant calls use, made on first need. */
   private child: Decoder<ContextType> | null = null;
 
-  private readonly options: DecodeOptions<ContextType> | undefined;
-  /** The codec's decoders by type (an `ExtensionCodec`'s live map), or null without a codec. */
-  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined } | null;
+  /** The options, read and resolved once, by the constructor. */
+  private readonly options: ResolvedDecodeOptions;
+  /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
+  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   private readonly context: ContextType;
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
@@ -103,24 +99,25 @@ export class Decoder<ContextType = undefined> {
   private readonly structures: readonly unknown[] | null;
 
   /**
-   * @param options see {@link DecodeOptions}
-   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid option
+   * @param options see {@link DecodeOptions}; each is read once, here
+   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
    */
-  constructor(options?: DecodeOptions<ContextType>) {
-    this.limits = decodeLimits(options); // first: it validates every option
-    this.options = options;
-    this.codec = options?.extensionCodec == null ? null : extensionDecoders(options.extensionCodec);
-    this.context = options?.context as ContextType;
-    this.int64 = options?.int64 ?? (options?.useBigInt64 ? "bigint" : "auto");
-    this.useMap = options?.useMap ?? false;
-    this.binaryAsView = options?.binaryAsView ?? false;
-    this.rawStrings = options?.rawStrings ?? false;
-    this.keyConverter = options?.mapKeyConverter ?? null;
+  constructor(options?: DecodeOptions<ContextType> | null) {
+    const o = decodeOptionsOf(options);
+    this.options = o;
+    this.limits = o;
+    this.codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
+    this.context = o.context as ContextType;
+    this.int64 = o.int64;
+    this.useMap = o.useMap;
+    this.binaryAsView = o.binaryAsView;
+    this.rawStrings = o.rawStrings;
+    this.keyConverter = o.mapKeyConverter;
     this.coldMaps = this.useMap || this.keyConverter !== null;
-    this.strMax = this.rawStrings ? -1 : this.limits.maxStrLength;
-    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, this.limits.maxStrLength);
-    this.structures = checkRecordOptions(options?.useRecords, options?.structures);
-    if (options?.useRecords === true) {
+    this.strMax = this.rawStrings ? -1 : o.maxStrLength;
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
+    this.structures = o.structures;
+    if (o.useRecords) {
       // records read through their own entry; the default readValue keeps its shape
       this.messageRecords = new RecordTable(this.structures);
       (this as unknown as { readValue: (depth: number) => unknown }).readValue = this.readRecordValue;
@@ -222,12 +219,6 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  static {
-    // the stream decoders' way in: a function of the module, not a method of this public class
-    readAt = (decoder, bytes, offset, base, records) => decoder.readAt(bytes, offset, base, records);
-    newSequence = (decoder) => decoder.newRecords();
-  }
-
   /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
   private newRecords(): RecordTable | null {
     if (this.messageRecords === null) return null;
@@ -245,7 +236,7 @@ export class Decoder<ContextType = undefined> {
    */
   private reentrant(): Decoder<ContextType> {
     let d: Decoder<ContextType> = this;
-    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options));
+    while (d.busy) d = d.child ?? (d.child = new Decoder(this.options as DecodeOptions<ContextType>));
     return d;
   }
 
@@ -678,7 +669,7 @@ export class Decoder<ContextType = undefined> {
     }
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", "maxExtLength");
-    const decodeExt = this.codec?.get(type);
+    const decodeExt = this.codec.get(type);
     if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     return new ExtData(type, this.bytes.slice(at, at + n));
@@ -729,13 +720,13 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 }
 
 const defaultDecoder = new Decoder();
-/** Decoders by options object, then by options contents (an inline options literal finds the same decoder). */
-const decoders = new OptionsCache<Decoder<unknown>>((options) => new Decoder(options));
+/** Decoders for options passed to `decode()`, by the values read from them. */
+const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
-/** The decoder for an options object: reused while the same object, or one with the same contents, is passed. */
-function decoderFor<C>(options: DecodeOptions<C> | undefined): Decoder<C> {
+/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
+function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
   if (options == null) return defaultDecoder as unknown as Decoder<C>;
-  return decoders.get(options) as unknown as Decoder<C>;
+  return decoders.get(readDecodeOptions(options)) as unknown as Decoder<C>;
 }
 
 /**
@@ -817,7 +808,7 @@ export function decodeMulti<ContextType = undefined>(
  * @throws {DecodeError} for malformed or truncated input
  */
 export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, records: RecordTable | null = null): [unknown, number] {
-  return readAt(decoder, bytes, offset, base, records);
+  return decoder["readAt"](bytes, offset, base, records); // a private method: this module's, not the public class's API
 }
 
 /**
@@ -830,5 +821,5 @@ export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: numb
  * @returns the table, or null
  */
 export function recordSequence<C>(decoder: Decoder<C>): RecordTable | null {
-  return newSequence(decoder);
+  return decoder["newRecords"]();
 }

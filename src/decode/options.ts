@@ -1,12 +1,15 @@
 /**
- * The options of the decoder: their types and documentation. They are
- * checked when a decoder is made (shared/limits.ts `checkDecodeOptions`, shared
- * with the mini entry).
+ * The options of the decoder: their types and documentation, and the one
+ * place they are read, checked and resolved (every decoder, the inline
+ * options of `decode()` and the stream decoders go through it).
  *
  * @module
  */
 
-import type { ExtensionCodecType } from "../format/extensions.ts";
+import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
+import { badArgument } from "../shared/errors.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { DECODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -15,8 +18,10 @@ export type Int64Mode = "auto" | "number" | "bigint";
  * Options of {@link decode} and {@link Decoder}. Invalid values (a limit
  * that is not a non-negative integer or Infinity, a flag that is not a
  * boolean, an unknown `int64` mode...) throw a `DecodeError` with code
- * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, on the first
- * use of an options object). Unknown names are ignored.
+ * `INVALID_ARGUMENT` when the decoder is made (for `decode()`, at each
+ * call). Each option is read once. A name that differs from an option
+ * only by letter case or a typo (`maxStrLenght`) throws too, so a limit is
+ * never lost without a word; other unknown names are ignored.
  */
 export interface DecodeOptions<ContextType = undefined> {
   /**
@@ -29,7 +34,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * `decode(data, type, context)` (@msgpack/msgpack's `ExtensionCodecType`)
    * may stand in for an `ExtensionCodec`: it then decodes every extension
    * type, -1 included.
-   * @default no extensions besides the built-in timestamp
+   * @default ExtensionCodec.defaultCodec (no extensions besides the built-in timestamp unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
@@ -135,3 +140,89 @@ export interface DecodeOptions<ContextType = undefined> {
 
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
+
+/** The decode options as a decoder uses them: every default filled in, read once from what the user passed. */
+export interface ResolvedDecodeOptions extends DecodeLimits {
+  /** The codec given, or `ExtensionCodec.defaultCodec`. */
+  readonly extensionCodec: ExtensionCodecType<unknown>;
+  readonly context: unknown;
+  /** `int64`, or `"bigint"` with `useBigInt64`, else `"auto"`. */
+  readonly int64: Int64Mode;
+  readonly useMap: boolean;
+  readonly rawStrings: boolean;
+  readonly mapKeyConverter: ((key: unknown) => string | number) | null;
+  readonly binaryAsView: boolean;
+  readonly useRecords: boolean;
+  /** The `structures` array given, or null. */
+  readonly structures: readonly unknown[] | null;
+}
+
+/** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
+const RESOLVED = new WeakSet<object>();
+
+/**
+ * Reads the decode options from `options` (null or undefined: none), each
+ * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * returns what it read in the order of `DECODE_OPTIONS`: what
+ * {@link resolveDecodeOptions} takes, and the key of the inline-options
+ * cache. `keyDecoder` is accepted and not read.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` for options that are not an
+ *   object, an invalid value (a limit that is not a non-negative integer
+ *   or Infinity, a flag that is not a boolean, an unknown `int64` mode, a
+ *   `mapKeyConverter` that is not a function, an `extensionCodec` without
+ *   a `decode` method), or a misspelled option name
+ */
+export function readDecodeOptions(options: unknown): unknown[] {
+  return readOptions(options, DECODE_OPTIONS, checkDecodeOption, (name, value, expected) =>
+    badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
+  );
+}
+
+/** What the decode option at `index` of `DECODE_OPTIONS` must be, unless `v` is that. */
+function checkDecodeOption(index: number, v: unknown): string | undefined {
+  switch (index) {
+    case 0:
+      return typeof (v as { decode?: unknown } | null)?.decode === "function" ? undefined : "an ExtensionCodec, or an object with a decode method";
+    case 1:
+      return undefined; // context: anything
+    case 6:
+      return v === "auto" || v === "number" || v === "bigint" ? undefined : '"auto", "number" or "bigint"';
+    case 7:
+      return typeof v === "function" ? undefined : "a function";
+    case 14:
+      return typeof v === "boolean" ? undefined : "a boolean"; // useRecords
+    case 15:
+      return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
+  }
+  if (index < 6) return typeof v === "boolean" ? undefined : "a boolean";
+  return isLimit(v) ? undefined : "a non-negative integer";
+}
+
+/** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
+export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
+  const resolved: ResolvedDecodeOptions = Object.freeze({
+    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
+    context: values[1],
+    int64: (values[6] as Int64Mode | undefined) ?? (values[2] === true ? "bigint" : "auto"),
+    useMap: values[3] === true,
+    rawStrings: values[4] === true,
+    binaryAsView: values[5] === true,
+    mapKeyConverter: (values[7] as ((key: unknown) => string | number) | undefined) ?? null,
+    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
+    maxStrLength: (values[9] as number | undefined) ?? MAX_U32,
+    maxBinLength: (values[10] as number | undefined) ?? MAX_U32,
+    maxArrayLength: (values[11] as number | undefined) ?? MAX_U32,
+    maxMapLength: (values[12] as number | undefined) ?? MAX_U32,
+    maxExtLength: (values[13] as number | undefined) ?? MAX_U32,
+    useRecords: values[14] === true,
+    structures: (values[15] as readonly unknown[] | undefined) ?? null,
+  });
+  RESOLVED.add(resolved);
+  return resolved;
+}
+
+/** `options` resolved: as it is when it already is, else read and resolved. */
+export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
+  return typeof options === "object" && options !== null && RESOLVED.has(options) ? (options as ResolvedDecodeOptions) : resolveDecodeOptions(readDecodeOptions(options));
+}

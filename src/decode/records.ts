@@ -141,13 +141,6 @@ export class RecordTable {
   }
 }
 
-/** Checks the `useRecords` and `structures` options (`INVALID_ARGUMENT`); returns the structures, or null. */
-export function checkRecordOptions(useRecords: unknown, structures: unknown): readonly unknown[] | null {
-  if (useRecords !== undefined && typeof useRecords !== "boolean") throw badArgument("option useRecords", useRecords, "a boolean");
-  if (structures !== undefined && !Array.isArray(structures)) throw badArgument("option structures", structures, "an array of field name arrays");
-  return structures ?? null;
-}
-
 /** A reference to an identifier that no structure was defined for. */
 export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
   const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;

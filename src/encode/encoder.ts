@@ -12,33 +12,22 @@
  * @module
  */
 
-import { EncodeError, invalidEncodeOption, isEngineStackOverflow } from "../shared/errors.ts";
+import { EncodeError, isEngineStackOverflow } from "../shared/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
-import { checkEncodeOptions, type EncodeOptions } from "./options.ts";
+import { encodeOptionsOf, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
-import { OptionsCache } from "../shared/options-cache.ts";
-import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
-import { COUNT_PLAN, spillPlanOf } from "./spill.ts";
+import { CoderCache } from "../shared/options.ts";
+import { REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
+import { COUNT_PLAN } from "./spill.ts";
 import { estimateStoreSize } from "./size.ts";
 import { startsAscii } from "../format/utf8.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
-/**
- * Set while an encoder that only counts bytes (for `encodedSize`) is being
- * made: its sink counts instead of keeping output.
- */
-let makingCounter = false;
-
-/** A new encoder for `options`; `counting`: one that only counts the bytes it would write. */
-function newEncoder<C>(options: EncodeOptions<C> | undefined, counting: boolean): Encoder<C> {
-  makingCounter = counting;
-  try {
-    return new Encoder(options);
-  } finally {
-    makingCounter = false;
-  }
+/** A new encoder for resolved `options`; `counting`: one that only counts the bytes it would write. */
+function newEncoder<C>(options: ResolvedEncodeOptions, counting: boolean): Encoder<C> {
+  return new Encoder((counting ? withResolved(options, { spillPlan: COUNT_PLAN }) : options) as EncodeOptions<C>);
 }
 
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
@@ -60,7 +49,8 @@ const KEPT_REENTRANT = 4;
 export class Encoder<ContextType = undefined> {
   /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
   protected readonly sink: Sink;
-  private readonly options: EncodeOptions<ContextType> | undefined;
+  /** The options, read and resolved once, by the constructor. */
+  protected readonly options: ResolvedEncodeOptions;
   /** What writes values into the sink, with the options resolved. */
   protected readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
@@ -70,24 +60,21 @@ export class Encoder<ContextType = undefined> {
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   private counter: Encoder<ContextType> | null = null;
   /**
-   * @param options see {@link EncodeOptions}
-   * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option
+   * @param options see {@link EncodeOptions}; each is read once, here
+   * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
    */
-  constructor(options?: EncodeOptions<ContextType>) {
-    if (options != null) {
-      if (typeof options !== "object") throw invalidEncodeOption("options", options, "an object");
-      checkEncodeOptions(options);
-    }
-    this.options = options ?? undefined;
+  constructor(options?: EncodeOptions<ContextType> | null) {
+    const resolved = encodeOptionsOf(options);
+    this.options = resolved;
     this.sink = new Sink(
-      options?.initialBufferSize ?? DEFAULT_SCRATCH_BYTES,
-      makingCounter ? COUNT_PLAN : spillPlanOf(options),
-      options?.maxByteLength ?? MAX_STORE_BYTES,
+      resolved.initialBufferSize,
+      resolved.spillPlan,
+      resolved.maxByteLength,
       (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
       (root) => this.encodedSize(root),
-      options?.poolResults ?? false,
+      resolved.poolResults,
     );
-    this.writer = new ValueWriter(this.sink, options as EncodeOptions<unknown> | undefined);
+    this.writer = new ValueWriter(this.sink, resolved);
   }
 
   /**
@@ -149,7 +136,7 @@ export class Encoder<ContextType = undefined> {
     this.run(value, 0);
     try {
       const s = this.sink;
-      return s.offset() === s.pos ? new Uint8Array(s.bytes.buffer, s.bytes.byteOffset, s.pos) : s.finish();
+      return s.offset() === s.pos ? s.finishShared() : s.finish();
     } finally {
       this.stop();
     }
@@ -312,13 +299,13 @@ export class Encoder<ContextType = undefined> {
 }
 
 const defaultEncoder = new Encoder();
-/** Encoders by options object, then by options contents (an inline options literal finds the same encoder). */
-const encoders = new OptionsCache<Encoder<unknown>>((options) => new Encoder(options));
+/** Encoders for options passed to `encode()`, by the values read from them. */
+const encoders = new CoderCache<Encoder<unknown>>((values) => new Encoder(resolveEncodeOptions(values) as EncodeOptions<unknown>));
 
-/** The encoder for an options object: reused while the same object, or one with the same contents, is passed. */
-function encoderFor<C>(options: EncodeOptions<C> | undefined): Encoder<C> {
+/** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
+function encoderFor<C>(options: EncodeOptions<C> | null | undefined): Encoder<C> {
   if (options == null) return defaultEncoder as unknown as Encoder<C>;
-  return encoders.get(options) as unknown as Encoder<C>;
+  return encoders.get(readEncodeOptions(options)) as unknown as Encoder<C>;
 }
 
 /**

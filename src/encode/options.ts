@@ -1,13 +1,17 @@
 /**
- * The options of the encoder: their types and documentation, and the
- * check that rejects invalid values when an encoder is made.
+ * The options of the encoder: their types and documentation, and the one
+ * place they are read, checked and resolved (every encoder, the inline
+ * options of `encode()` and the streaming encoder go through it).
  *
  * @module
  */
 
 import { invalidEncodeOption } from "../shared/errors.ts";
+import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { ENCODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
-import { MAX_STORE_BYTES } from "./spill.ts";
+import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
+import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
 import { MAX_SHARED_STRUCTURES } from "./records.ts";
 
 /**
@@ -152,7 +156,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * for this encoder's later messages (msgpackr's `sequential`), so the
    * output must be decoded in order by one sequence: `decodeMulti` over the
    * concatenation, or the stream decoders. `EncoderStream` with
-   * `useRecords` is sequential unless this is false. A message that
+   * `useRecords` is always sequential. A message that
    * throws makes the encoder forget its structures (the next message
    * declares them again).
    * @default false
@@ -163,25 +167,107 @@ export interface EncodeOptions<ContextType = undefined> {
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
-/** Throws `INVALID_ARGUMENT` for the first option whose value the encoder does not take. */
-export function checkEncodeOptions(o: object): void {
-  const opts = o as Record<string, unknown>;
-  for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults", "sequential"]) {
-    const v = opts[name];
-    if (v !== undefined && typeof v !== "boolean") throw invalidEncodeOption(name, v, "a boolean");
+/** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
+export interface ResolvedEncodeOptions {
+  /** The codec given, or `ExtensionCodec.defaultCodec`. */
+  readonly extensionCodec: ExtensionCodecType<unknown>;
+  readonly context: unknown;
+  readonly sortKeys: boolean;
+  readonly forceFloat32: boolean;
+  readonly forceIntegerToFloat: boolean;
+  readonly useBigInt64: boolean;
+  readonly ignoreUndefined: boolean;
+  readonly maxDepth: number;
+  readonly initialBufferSize: number;
+  readonly maxByteLength: number;
+  readonly poolResults: boolean;
+  /** `useRecords`: false, true, or the function that decides per object. */
+  readonly useRecords: boolean | ((obj: object) => boolean);
+  /** The `structures` array given, if any. */
+  readonly structures: string[][] | undefined;
+  /** `maxSharedStructures`, or 32 with `structures`, else 0. */
+  readonly maxSharedStructures: number;
+  readonly sequential: boolean;
+  /** The spill plan of the internal {@link SPILL_PLAN} option, or {@link AUTO_PLAN}. */
+  readonly spillPlan: SpillPlan;
+}
+
+/** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
+const RESOLVED = new WeakSet<object>();
+
+/** Whether `options` is a resolved options object. */
+export function isResolvedEncodeOptions(options: unknown): options is ResolvedEncodeOptions {
+  return typeof options === "object" && options !== null && RESOLVED.has(options);
+}
+
+/**
+ * Reads the encode options from `options` (null or undefined: none), each
+ * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * returns what it read in the order of `ENCODE_OPTIONS`: what
+ * {@link resolveEncodeOptions} takes, and the key of the inline-options
+ * cache.
+ *
+ * @throws {EncodeError} `INVALID_ARGUMENT` for options that are not an
+ *   object, an invalid value, or a misspelled option name
+ */
+export function readEncodeOptions(options: unknown): unknown[] {
+  return readOptions(options, ENCODE_OPTIONS, checkEncodeOption, invalidEncodeOption);
+}
+
+/** What the encode option at `index` of `ENCODE_OPTIONS` must be, unless `v` is that. */
+function checkEncodeOption(index: number, v: unknown): string | undefined {
+  if (index === 0) {
+    return v instanceof ExtensionCodec || typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"
+      ? undefined
+      : "an ExtensionCodec, or an object with tryToEncode and decode";
   }
-  const use = opts.useRecords;
-  if (use !== undefined && typeof use !== "boolean" && typeof use !== "function") throw invalidEncodeOption("useRecords", use, "a boolean or a function");
-  if (opts.structures !== undefined && !Array.isArray(opts.structures)) throw invalidEncodeOption("structures", opts.structures, "an array of field name arrays");
-  const limits: Array<[string, number]> = [["maxDepth", Infinity], ["initialBufferSize", MAX_STORE_BYTES], ["maxByteLength", Infinity], ["maxSharedStructures", MAX_SHARED_STRUCTURES]];
-  for (const [name, max] of limits) {
-    const v = opts[name];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= max && (Number.isInteger(v) || v === Infinity))) {
-      throw invalidEncodeOption(name, v, `an integer from 0 to ${max === Infinity ? "Infinity" : max}`);
-    }
-  }
-  const codec = opts.extensionCodec as { tryToEncode?: unknown } | undefined;
-  if (codec !== undefined && !(codec instanceof ExtensionCodec) && typeof codec?.tryToEncode !== "function") {
-    throw invalidEncodeOption("extensionCodec", codec, "an ExtensionCodec, or an object with tryToEncode and decode");
-  }
+  if (index === 1) return undefined; // context: anything
+  if (index < 8 || index === 14) return typeof v === "boolean" ? undefined : "a boolean"; // ... sequential
+  if (index === 11) return typeof v === "boolean" || typeof v === "function" ? undefined : "a boolean or a function"; // useRecords
+  if (index === 12) return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
+  if (index === 13) return isLimit(v) && (v as number) <= MAX_SHARED_STRUCTURES ? undefined : `an integer from 0 to ${MAX_SHARED_STRUCTURES}`; // maxSharedStructures
+  // maxDepth and maxByteLength may be Infinity; initialBufferSize is a size up to 2^32
+  return isLimit(v) && (index !== 9 || (v as number) <= MAX_STORE_BYTES) ? undefined : index === 9 ? `an integer from 0 to ${MAX_STORE_BYTES}` : "an integer from 0 to Infinity";
+}
+
+/**
+ * The resolved options for values read by {@link readEncodeOptions}:
+ * defaults filled in, frozen. `plan`: the value of the internal
+ * {@link SPILL_PLAN} option, which only `new Encoder(options)` reads.
+ */
+export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
+  const resolved: ResolvedEncodeOptions = Object.freeze({
+    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
+    context: values[1],
+    sortKeys: values[2] === true,
+    forceFloat32: values[3] === true,
+    forceIntegerToFloat: values[4] === true,
+    useBigInt64: values[5] === true,
+    ignoreUndefined: values[6] === true,
+    poolResults: values[7] === true,
+    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
+    initialBufferSize: (values[9] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
+    maxByteLength: (values[10] as number | undefined) ?? MAX_STORE_BYTES,
+    useRecords: (values[11] as boolean | ((obj: object) => boolean) | undefined) ?? false,
+    structures: values[12] as string[][] | undefined,
+    maxSharedStructures: (values[13] as number | undefined) ?? (values[12] === undefined ? 0 : 32),
+    sequential: values[14] === true,
+    spillPlan: typeof (plan as SpillPlan | undefined)?.open === "function" ? (plan as SpillPlan) : AUTO_PLAN,
+  });
+  RESOLVED.add(resolved);
+  return resolved;
+}
+
+/** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
+export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
+  if (isResolvedEncodeOptions(options)) return options;
+  const values = readEncodeOptions(options);
+  return resolveEncodeOptions(values, (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
+}
+
+/** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */
+export function withResolved(resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions {
+  const copy: ResolvedEncodeOptions = Object.freeze({ ...resolved, ...changes });
+  RESOLVED.add(copy);
+  return copy;
 }

@@ -20,7 +20,7 @@
  */
 
 import { invalidEncodeOption } from "../shared/errors.ts";
-import type { EncodeOptions } from "./options.ts";
+import type { ResolvedEncodeOptions } from "./options.ts";
 
 /** Most shared structures (msgpackr's ceiling for `maxSharedStructures`). */
 export const MAX_SHARED_STRUCTURES = 8160;
@@ -58,17 +58,16 @@ export interface RecordOptions {
   readonly sequential: boolean;
 }
 
-/** The record options of `options`, or null without `useRecords` (validated by `checkEncodeOptions`). */
-export function recordOptions(options: EncodeOptions<unknown> | undefined, counting: boolean): RecordOptions | null {
-  const use = options?.useRecords;
-  if (use === undefined || use === false) return null;
-  const shared = (options?.structures as string[][] | undefined) ?? null;
+/** The record options of resolved encode options, or null without `useRecords`. */
+export function recordOptions(options: ResolvedEncodeOptions, counting: boolean): RecordOptions | null {
+  const use = options.useRecords;
+  if (use === false) return null;
   return {
     filter: typeof use === "function" ? use : null,
-    shared,
-    maxShared: shared === null ? 0 : options?.maxSharedStructures ?? 32,
+    shared: options.structures ?? null,
+    maxShared: options.maxSharedStructures,
     // a counting encoder (encodedSize) measures each value as a sequence's first
-    sequential: !counting && (options?.sequential ?? false),
+    sequential: !counting && options.sequential,
   };
 }
 

@@ -85,6 +85,8 @@ interface Workspace {
   busy: boolean;
   /** Made for a shared-size sink while every shared workspace was busy (deep re-entry): dropped after the call. */
   spare: boolean;
+  /** Kept by its sink alone (after `encodeSharedRef`, whose result is a view of its scratch): in no shared list. */
+  owned: boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ const SHARED: Workspace[] = [];
 
 function newWorkspace(size: number): Workspace {
   const scratch = new Uint8Array(size);
-  return { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false };
+  return { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -394,6 +396,23 @@ export class Sink implements SpillContext {
     slab.set(new Uint8Array(this.bytes.buffer, 0, n), at);
     this.slabPos = (at + n + 7) & ~7;
     return new Uint8Array(slab.buffer, at, n);
+  }
+
+  /**
+   * Ends a call whose output fit the scratch and returns a view of it, not
+   * a copy (`encodeSharedRef`). From now on this sink keeps its workspace
+   * to itself: no other encoder, and no `encode()`, writes into the bytes
+   * of the view; only this sink's next call does.
+   */
+  finishShared(): Uint8Array<ArrayBuffer> {
+    const ws = this.ws!;
+    if (!ws.owned) {
+      ws.owned = true;
+      ws.spare = false;
+      const i = SHARED.indexOf(ws);
+      if (i >= 0) SHARED.splice(i, 1);
+    }
+    return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + this.start, this.pos - this.start);
   }
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */

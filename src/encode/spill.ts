@@ -124,15 +124,6 @@ export const AUTO_PLAN: SpillPlan = { open: (need, sink) => sink.openStore(need,
 /** The plan of a counting sink (`encodedSize`): a count. */
 export const COUNT_PLAN: SpillPlan = { open: () => new CountSpill() };
 
-/**
- * The plan `options` asks for through the internal {@link SPILL_PLAN}
- * option, or {@link AUTO_PLAN}.
- */
-export function spillPlanOf(options: object | undefined): SpillPlan {
-  const plan = (options as { [SPILL_PLAN]?: SpillPlan } | undefined)?.[SPILL_PLAN];
-  return typeof plan?.open === "function" ? plan : AUTO_PLAN;
-}
-
 /** Counts the bytes it is given and keeps none: the spill behind `encodedSize`. */
 export class CountSpill implements Spill {
   length = 0;

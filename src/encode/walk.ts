@@ -13,13 +13,12 @@
 
 import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../shared/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
-import type { EncodeOptions } from "./options.ts";
+import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
 import { encodeKey, encodeString } from "./strings.ts";
-import { ExtData, ExtensionCodec, extensionEncoders, type ExtensionCodecType, type ExtensionEntry } from "../format/extensions.ts";
+import { ExtData, extensionEncoders, type ExtensionEntry } from "../format/extensions.ts";
 import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "../format/kind.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import type { Sink } from "./sink.ts";
 import { binaryBytes } from "./size.ts";
 import { findPath } from "./value-path.ts";
@@ -47,16 +46,16 @@ export class ValueWriter implements ExtensionWriter {
   /** The record structures, with `useRecords` (then objects are written by `writeRecord`); else null. */
   readonly records: RecordTable | null = null;
 
-  constructor(sink: Sink, options: EncodeOptions<unknown> | undefined) {
+  constructor(sink: Sink, options: ResolvedEncodeOptions) {
     this.sink = sink;
-    this.extensions = extensionEncoders((options?.extensionCodec ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>);
-    this.context = options?.context;
-    this.sortKeys = options?.sortKeys ?? false;
-    this.forceFloat32 = options?.forceFloat32 ?? false;
-    this.ignoreUndefined = options?.ignoreUndefined ?? false;
-    this.useBigInt64 = options?.useBigInt64 ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-    if (options?.forceIntegerToFloat) {
+    this.extensions = extensionEncoders(options.extensionCodec);
+    this.context = options.context;
+    this.sortKeys = options.sortKeys;
+    this.forceFloat32 = options.forceFloat32;
+    this.ignoreUndefined = options.ignoreUndefined;
+    this.useBigInt64 = options.useBigInt64;
+    this.maxDepth = options.maxDepth;
+    if (options.forceIntegerToFloat) {
       // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
       (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
     }
@@ -65,7 +64,7 @@ export class ValueWriter implements ExtensionWriter {
       // objects and numbers of such writers go through their own methods: the default ones keep their shape
       this.records = new RecordTable(records);
       (this as unknown as { encodeRecord: ValueWriter["writeRecord"] }).encodeRecord = this.writeRecord;
-      if (!options?.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
+      if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
     }
   }
 

@@ -91,11 +91,25 @@ export interface Extension<ContextType = undefined> {
   decode: ExtensionDecoderType<ContextType>;
 }
 
-// Read an ExtensionCodec's private registries, or give null for any other
-// object; set once, by ExtensionCodec's static block
-// (declared first: the block runs when the class is defined).
-let encodersOf: (codec: object) => ExtensionEntry[] | null;
-let decodersOf: (codec: object) => Map<number, ExtensionDecoderType<unknown>> | null;
+/** What an {@link ExtensionCodec} has registered. */
+interface Registry {
+  /** Encoders in the order they are tried; encoders keep this very array, so later registrations reach them. */
+  readonly encoders: ExtensionEntry[];
+  /** Decoders by type; decoders keep this very map. */
+  readonly decoders: Map<number, ExtensionDecoderType<unknown>>;
+}
+
+/**
+ * The registry of each {@link ExtensionCodec}, kept out of the instances
+ * (a codec has no properties besides its methods) and read by the
+ * encoders and decoders through {@link extensionEncoders} and
+ * {@link extensionDecoders}.
+ */
+const REGISTRIES = new WeakMap<object, Registry>();
+
+function registryOf(codec: object): Registry {
+  return REGISTRIES.get(codec)!;
+}
 
 /**
  * A registry of extension types, passed as the `extensionCodec` option of
@@ -122,17 +136,11 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * The codec that encoders and decoders made without an `extensionCodec`
    * option use, shared by the whole program (as in @msgpack/msgpack).
    */
-  static readonly defaultCodec: ExtensionCodecType<undefined> = new ExtensionCodec();
+  static readonly defaultCodec: ExtensionCodec<undefined> = new ExtensionCodec();
 
   declare __brand?: ContextType;
-  /** Registered encoders in the order they are tried; the encoders keep this very array, so later registrations reach them. */
-  readonly #encoders: ExtensionEntry[] = [];
-  /** Registered decoders by type; the decoders keep this very map. */
-  readonly #decoders: Map<number, ExtensionDecoderType<unknown>> = new Map();
-
-  static {
-    encodersOf = (codec) => (#encoders in codec ? codec.#encoders : null);
-    decodersOf = (codec) => (#decoders in codec ? codec.#decoders : null);
+  constructor() {
+    REGISTRIES.set(this, { encoders: [], decoders: new Map() });
   }
 
   /**
@@ -145,13 +153,13 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
   register(extension: Extension<ContextType>): void {
     const { type } = extension;
     checkExtType(type, "register");
-    const list = this.#encoders;
+    const list = registryOf(this).encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);
     let i = 0;
     while (i < list.length && rank(list[i]!.type) < rank(type)) i++;
     list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode as ExtensionEncoderType<unknown> });
-    this.#decoders.set(type, extension.decode as ExtensionDecoderType<unknown>);
+    registryOf(this).decoders.set(type, extension.decode as ExtensionDecoderType<unknown>);
   }
 
   /**
@@ -173,12 +181,12 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   tryToEncode(object: unknown, context: ContextType): ExtData<ExtDataPayload> | null {
-    if (timestampFirst(this.#encoders, object)) {
+    if (timestampFirst(registryOf(this).encoders, object)) {
       const bytes = new Uint8Array(15);
       const end = writeTimestamp(new DataView(bytes.buffer), 0, (object as Date).getTime());
       return new ExtData(-1, bytes.slice(end === 15 ? 3 : 2, end)); // the payload, after the header and type
     }
-    for (const e of this.#encoders) {
+    for (const e of registryOf(this).encoders) {
       const data = e.encode(object, context);
       if (data != null) return new ExtData(e.type, data);
     }
@@ -204,7 +212,7 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   decode(data: Uint8Array, type: number, context: ContextType): unknown {
-    const d = this.#decoders.get(type);
+    const d = registryOf(this).decoders.get(type);
     return d ? d(data, type, context) : type === -1 ? readTimestamp(data, 0) : new ExtData(type, data);
   }
 }
@@ -231,7 +239,9 @@ export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknow
  * {@link WHOLE_CODEC} entry that asks it.
  */
 export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
-  return encodersOf(codec) ?? [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+  const registry = REGISTRIES.get(codec);
+  if (registry !== undefined) return registry.encoders;
+  return [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
 }
 
 /**
@@ -240,8 +250,8 @@ export function extensionEncoders(codec: ExtensionCodecType<unknown>): Extension
  * `decode`, its `decode` for every type.
  */
 export function extensionDecoders<C>(codec: ExtensionCodecType<C>): { get(type: number): ExtensionDecoderType<C> | undefined } {
-  const live = decodersOf(codec) as Map<number, ExtensionDecoderType<C>> | null;
-  if (live) return live;
+  const registry = REGISTRIES.get(codec);
+  if (registry !== undefined) return registry.decoders as Map<number, ExtensionDecoderType<C>>;
   const decode: ExtensionDecoderType<C> = (data, type, context) => codec.decode(data, type, context);
   return { get: () => decode };
 }

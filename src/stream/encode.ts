@@ -16,9 +16,9 @@ import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
 import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../shared/errors.ts";
-import { extensionEncoders, type ExtensionCodecType } from "../format/extensions.ts";
+import { extensionEncoders } from "../format/extensions.ts";
+import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -87,9 +87,9 @@ export class EncoderStream<ContextType = undefined> extends TransformStream<unkn
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
+    const resolved = encodeOptionsOf(options);
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
-    const sequential = options?.useRecords !== undefined && options.useRecords !== false && options.sequential === undefined;
-    const encoder = new Encoder<ContextType>(sequential ? { ...options, sequential: true } : options);
+    const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const framed = options?.lengthPrefixed ?? false;
     super({
       transform(value, controller): void {
@@ -169,8 +169,7 @@ class PartEncoder extends Encoder<unknown> {
 class ChunkedEncoder {
   private readonly chunkSize: number;
   private readonly encoder: PartEncoder;
-  private readonly options: EncodeOptions<unknown> | undefined;
-  private readonly hasExtensions: boolean;
+  private readonly options: ResolvedEncodeOptions;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
   private readonly maxDepth: number;
@@ -181,20 +180,21 @@ class ChunkedEncoder {
   private ready: Uint8Array[] = [];
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
-    const size = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
-    if (!(size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${size}: it must be between 1 and 2^31`);
+    const chunkSize: unknown = options?.chunkSize;
+    const size = chunkSize ?? DEFAULT_CHUNK_BYTES;
+    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${String(size)}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
-    if (options?.useRecords !== undefined && options.useRecords !== false) {
-      throw invalidEncodeOption("useRecords", options.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
+    const resolved = encodeOptionsOf(options);
+    if (resolved.useRecords !== false) {
+      throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
     }
-    this.options = options;
+    this.options = resolved;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-    this.encoder = new PartEncoder({ ...options, initialBufferSize: initial });
-    this.hasExtensions = options?.extensionCodec != null && extensionEncoders(options.extensionCodec as ExtensionCodecType<unknown>).length > 0;
-    this.sortKeys = options?.sortKeys ?? false;
-    this.ignoreUndefined = options?.ignoreUndefined ?? false;
-    this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.encoder = new PartEncoder(withResolved(resolved, { initialBufferSize: initial }));
+    this.sortKeys = resolved.sortKeys;
+    this.ignoreUndefined = resolved.ignoreUndefined;
+    this.maxDepth = resolved.maxDepth;
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
@@ -205,7 +205,7 @@ class ChunkedEncoder {
 
   /** Encodes `value`, found at `depth`, splitting it when it is large. */
   private *walk(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    if (typeof value !== "object" || value === null || depth >= this.maxDepth || (this.hasExtensions && this.claimedByExtension(value))) {
+    if (typeof value !== "object" || value === null || depth >= this.maxDepth || this.claimedByExtension(value)) {
       yield* this.whole(value, depth);
       return;
     }
@@ -238,8 +238,8 @@ class ChunkedEncoder {
   }
 
   private claimedByExtension(value: object): boolean {
-    const ctx = this.options?.context;
-    for (const ext of extensionEncoders(this.options!.extensionCodec as ExtensionCodecType<unknown>)) if (ext.encode(value, ctx) != null) return true;
+    const ctx = this.options.context;
+    for (const ext of extensionEncoders(this.options.extensionCodec)) if (ext.encode(value, ctx) != null) return true;
     return false;
   }
 

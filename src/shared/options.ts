@@ -1,0 +1,153 @@
+/**
+ * What the encoder's and the decoder's options have in common: the names
+ * of every option (so a misspelled one is caught, not silently ignored),
+ * and the cache that finds the coder for options written inline in a call.
+ *
+ * Each direction reads its options through {@link readOptions}: every
+ * option exactly once, by property access, so a getter is read once and
+ * an inherited or non-enumerable option counts. What it read, in a fixed
+ * order, is the list of values the {@link CoderCache} is keyed by: no
+ * object can change a coder after it was made.
+ *
+ * @module
+ */
+
+/** The encode options, in the order {@link readOptions} reads them for the encoder. */
+export const ENCODE_OPTIONS: readonly string[] = [
+  "extensionCodec", "context", "sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined",
+  "poolResults", "maxDepth", "initialBufferSize", "maxByteLength", "useRecords", "structures", "maxSharedStructures", "sequential",
+];
+
+/** The decode options, in the order {@link readOptions} reads them for the decoder. */
+export const DECODE_OPTIONS: readonly string[] = [
+  "extensionCodec", "context", "useBigInt64", "useMap", "rawStrings", "binaryAsView", "int64", "mapKeyConverter",
+  "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength", "useRecords", "structures",
+];
+
+/**
+ * Every option name of this library: both directions, `keyDecoder`
+ * (accepted, unused) and the stream helpers'. A name of either direction
+ * is accepted by both, so one options object may serve an encoder and a
+ * decoder; a name close to one of these that is not one of them is a
+ * misspelling.
+ */
+const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "keyDecoder", "lengthPrefixed", "chunkSize", "preventClose", "maxValueBytes", "stats"];
+
+/**
+ * Reads the options `names` from `options` (null or undefined: none), each
+ * exactly once, by property access, so a getter is read once and an
+ * inherited or non-enumerable option counts; checks each value that is
+ * not undefined with `check` (what it should be, or undefined when it is
+ * fine) and the enumerable names for misspelled options (`maxStrLenght`);
+ * returns the values in the order of `names`.
+ *
+ * @throws what `fail` makes, for options that are not an object, a value
+ *   `check` refuses, or a misspelled name
+ */
+export function readOptions(
+  options: unknown,
+  names: readonly string[],
+  check: (index: number, value: unknown) => string | undefined,
+  fail: (name: string, value: unknown, expected: string) => Error,
+): unknown[] {
+  if (options == null) return names.map(() => undefined);
+  if (typeof options !== "object") throw fail("options", options, "an object");
+  const o = options as Record<string, unknown>;
+  const values = names.map((name) => o[name]);
+  for (let i = 0; i < values.length; i++) {
+    const expected = values[i] === undefined ? undefined : check(i, values[i]);
+    if (expected !== undefined) throw fail(names[i]!, values[i], expected);
+  }
+  for (const name in o) {
+    const meant = misspelling(name);
+    if (meant !== undefined) throw fail(name, o[name], `an option: did you mean ${meant}?`);
+  }
+  return values;
+}
+
+/** Whether `v` is a limit: a non-negative integer, or Infinity. */
+export function isLimit(v: unknown): boolean {
+  return typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity);
+}
+
+/**
+ * The option `name` was likely meant to be, when it is not an option but
+ * differs from one only in letter case or by one edit (inserting,
+ * deleting or changing a letter, or swapping two neighbours), as
+ * `maxStrLenght` from `maxStrLength`; else undefined. Other libraries'
+ * option names are far from ours and pass.
+ */
+function misspelling(name: string): string | undefined {
+  if (OPTION_NAMES.includes(name)) return undefined;
+  const lower = name.toLowerCase();
+  return OPTION_NAMES.find((known) => oneEditApart(lower, known.toLowerCase()));
+}
+
+/** Whether `a` and `b` are equal, or one insertion, deletion, change or swap of neighbours apart. */
+function oneEditApart(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return (
+    a.slice(i + 1) === b.slice(i + 1) || // changed (or equal)
+    a.slice(i + 1) === b.slice(i) || // a letter too many
+    a.slice(i) === b.slice(i + 1) || // a letter missing
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) // swapped
+  );
+}
+
+/**
+ * How many coders a {@link CoderCache} keeps (the most recently used):
+ * programs use a few option sets; more only happens with a new `context`
+ * or `extensionCodec` object per call, and each coder costs little to make.
+ */
+const KEPT_CODERS = 64;
+
+/**
+ * Coders by the option values they were made from. The values are what a
+ * direction's read function read from an options argument, in its fixed
+ * order; two arguments that read the same (objects and functions by
+ * identity) share a coder. The last one found is tried first, so hoisted
+ * options and an inline literal written the same way on every call cost
+ * one comparison of their values.
+ */
+export class CoderCache<T> {
+  private readonly keys: (readonly unknown[])[] = [];
+  private readonly coders: T[] = [];
+  private readonly make: (values: readonly unknown[]) => T;
+
+  /** @param make builds the coder for the values read from an options argument */
+  constructor(make: (values: readonly unknown[]) => T) {
+    this.make = make;
+  }
+
+  /** The coder made from `values`, made on first need. */
+  get(values: readonly unknown[]): T {
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) {
+      if (sameValues(keys[i]!, values)) {
+        const coder = this.coders[i]!;
+        if (i !== 0) {
+          // most recent first
+          keys.splice(i, 1);
+          this.coders.splice(i, 1);
+          keys.unshift(values);
+          this.coders.unshift(coder);
+        }
+        return coder;
+      }
+    }
+    const coder = this.make(values);
+    keys.unshift(values);
+    this.coders.unshift(coder);
+    if (keys.length > KEPT_CODERS) {
+      keys.pop();
+      this.coders.pop();
+    }
+    return coder;
+  }
+}
+
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}

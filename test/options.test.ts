@@ -1,0 +1,271 @@
+import { describe, expect, test } from "vitest";
+import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+import { encodeIterable } from "../src/streams.ts";
+import { CoderCache } from "../src/shared/options.ts";
+import { hex } from "./_support/arbitrary.ts";
+
+/** `depth` arrays nested in one another around a 0. */
+function nested(depth: number): unknown {
+  let v: unknown = 0;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+describe("CoderCache: one coder per option values", () => {
+  test("equal values find the same coder; different values, types or identities another; the cache is bounded", () => {
+    let made = 0;
+    const cache = new CoderCache<number>(() => ++made);
+    const codec = {};
+    const first = cache.get([true, codec, 1]);
+    for (let i = 0; i < 100; i++) expect(cache.get([true, codec, 1])).toBe(first);
+    expect(cache.get([true, {}, 1])).not.toBe(first); // objects by identity
+    expect(cache.get([true, codec, "1"])).not.toBe(first);
+    expect(cache.get([NaN])).toBe(cache.get([NaN])); // NaN is NaN
+    expect(cache.get([true, codec, 1])).toBe(first);
+    for (let i = 0; i < 200; i++) cache.get([i]);
+    const before = made;
+    cache.get([true, codec, 1]); // evicted after 64 newer ones
+    expect(made).toBe(before + 1);
+  });
+});
+
+describe("options are read once, by property access, and no object can poison another call", () => {
+  const deep = encode(nested(4)); // 4 levels of arrays
+
+  test("a getter that answers 2, then 1000, leaves no maxDepth: 1000 decoder behind for maxDepth: 2", () => {
+    let n = 0;
+    const shifty = {
+      get maxDepth() {
+        return n++ === 0 ? 2 : 1000;
+      },
+    };
+    expect(() => decode(deep, shifty)).toThrow(DecodeError); // read once: 2
+    expect(decode(deep, shifty)).toEqual(nested(4)); // read again: 1000
+    for (let i = 0; i < 3; i++) expect(() => decode(deep, { maxDepth: 2 })).toThrow(/maxDepth|deep/);
+    expect(n).toBe(2);
+  });
+
+  test("a Proxy that answers differently on each read cannot poison maxStrLength", () => {
+    const long = encode("x".repeat(100));
+    let reads = 0;
+    const proxy = new Proxy({ maxStrLength: 10 }, {
+      get: (target, name) => (name === "maxStrLength" ? (reads++ % 2 === 0 ? 1000 : 10) : Reflect.get(target, name)),
+    });
+    decode(long, proxy);
+    for (let i = 0; i < 3; i++) expect(() => decode(long, { maxStrLength: 10 })).toThrow(/maxStrLength/);
+    expect(reads).toBe(1);
+  });
+
+  test("each known option is read exactly once per call, and names that are not options are never read", () => {
+    const reads = new Map<string | symbol, number>();
+    const target: object = { sortKeys: true, foreign: "a".repeat(1 << 20) };
+    const proxy = new Proxy(target, {
+      get: (t, name) => {
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return Reflect.get(t, name);
+      },
+    });
+    encode({ b: 1, a: 2 }, proxy);
+    expect(reads.get("sortKeys")).toBe(1);
+    expect(reads.get("foreign")).toBeUndefined();
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+    reads.clear();
+    decode(encode({ a: 1 }), proxy);
+    expect(reads.get("maxDepth")).toBe(1);
+    expect(reads.get("foreign")).toBeUndefined();
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  test("a class instance with a getter, an inherited option and a non-enumerable one count, inline as in the constructor", () => {
+    class Limits {
+      get maxStrLength(): number {
+        return 3;
+      }
+    }
+    const long = encode("abcdef");
+    expect(() => decode(long, new Limits())).toThrow(/maxStrLength/);
+    expect(() => new Decoder(new Limits()).decode(long)).toThrow(/maxStrLength/);
+    const inherited = Object.create({ maxStrLength: 3 }) as object;
+    expect(() => decode(long, inherited)).toThrow(/maxStrLength/);
+    const hidden = Object.defineProperty({}, "maxDepth", { value: 2, enumerable: false });
+    expect(() => decode(deep, hidden)).toThrow(/maxDepth|deep/);
+    expect(() => new Decoder(hidden).decode(deep)).toThrow(/maxDepth|deep/);
+  });
+
+  test("an extensionCodec getter is honoured by encode() as by new Encoder()", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 5, encode: (v) => (v instanceof Map ? new Uint8Array([7]) : null), decode: () => "map" });
+    const options = {
+      get extensionCodec() {
+        return codec;
+      },
+    };
+    // fixext 1 of type 5, not the empty map 80
+    expect(hex(encode(new Map(), options))).toBe("d4-05-07");
+    expect(hex(new Encoder(options).encode(new Map()))).toBe("d4-05-07");
+  });
+
+  test("a misspelled option throws, with the option it was meant to be; other libraries' options are ignored", () => {
+    expect(() => new Decoder({ maxStrLenght: 2 } as object)).toThrow(/maxStrLenght.*did you mean maxStrLength/);
+    expect(() => decode(encode(1), { maxdepth: 2 } as object)).toThrow(/did you mean maxDepth/);
+    expect(() => encode(1, { sortkeys: true } as object)).toThrow(EncodeError);
+    expect(() => encode(1, { sortkeys: true } as object)).toThrow(/did you mean sortKeys/);
+    expect(() => new Encoder({ ignoreUndefind: true } as object)).toThrow(/did you mean ignoreUndefined/);
+    // msgpackr's and notepack's names, and an encode option given to decode, pass
+    expect(decode(encode(1), { mapsAsObjects: true, int64AsType: "number", sortKeys: true } as object)).toBe(1);
+    expect(hex(encode(1, { variableMapSize: true, maxStrLength: 4 } as object))).toBe("01");
+  });
+
+  test("ExtensionCodec.defaultCodec registrations are used by encode, decode, Decoder and the streaming encoder", () => {
+    class P {
+      readonly n: number;
+      constructor(n: number) {
+        this.n = n;
+      }
+    }
+    ExtensionCodec.defaultCodec.register({
+      type: 11,
+      encode: (v) => (v instanceof P ? new Uint8Array([v.n]) : null),
+      decode: (data) => new P(data[0]!),
+    });
+    try {
+      const bytes = encode(new P(5));
+      expect(hex(bytes)).toBe("d4-0b-05");
+      expect(decode(bytes)).toEqual(new P(5));
+      expect(new Decoder().decode(bytes)).toEqual(new P(5));
+      expect(decode(bytes, { useMap: true })).toEqual(new P(5));
+      const streamed = [...encodeIterable({ big: new Array(5000).fill(new P(1)) }, { chunkSize: 64 })];
+      expect(hex(Uint8Array.from(streamed.flatMap((c) => [...c])))).toBe(hex(encode({ big: new Array(5000).fill(new P(1)) })));
+      expect(Uint8Array.from(streamed.flatMap((c) => [...c])).includes(0x0b)).toBe(true);
+    } finally {
+      ExtensionCodec.defaultCodec.register({ type: 11, encode: () => null, decode: (data, type) => new ExtData(type, data.slice()) });
+    }
+  });
+});
+
+describe("encodeSharedRef: the view stays valid until the next call on the same encoder", () => {
+  test("other encoders, encode() and encodedSize never write into it", () => {
+    const a = new Encoder();
+    const view = a.encodeSharedRef({ kept: [1, 2, 3] });
+    const before = hex(view);
+    new Encoder().encode({ other: "x".repeat(100) });
+    encode({ other: "y".repeat(100) });
+    encodedSize({ other: "z".repeat(100) });
+    new Encoder().encodeSharedRef("another view");
+    expect(hex(view)).toBe(before);
+    a.encodeSharedRef("now it changes");
+    expect(hex(view)).not.toBe(before);
+  });
+
+  test("a view from one encoder given to encode() as a payload is written as it is", () => {
+    const view = new Encoder().encodeSharedRef({ inner: "payload", n: 7 });
+    const copy = view.slice();
+    const out = decode(encode({ type: "envelope", payload: view })) as { payload: Uint8Array };
+    expect(hex(out.payload)).toBe(hex(copy));
+  });
+});
+
+describe("encode()/decode() with inline options", () => {
+  const value = { b: 1, a: [1, 2], c: { z: 1, y: 2 } };
+
+  test("an inline options literal behaves as the same options hoisted", () => {
+    const hoisted = { sortKeys: true };
+    expect(hex(encode(value, { sortKeys: true }))).toBe(hex(encode(value, hoisted)));
+    expect(hex(encode(value, { sortKeys: true }))).toBe(hex(new Encoder({ sortKeys: true }).encode(value)));
+    expect(decode(encode(value), { useMap: true })).toEqual(new Decoder({ useMap: true }).decode(encode(value)));
+  });
+
+  test("inline literals of different options, alternating, each get their own behaviour", () => {
+    const v = { b: undefined, a: 1 };
+    const sorted = hex(new Encoder({ sortKeys: true }).encode(v));
+    const plain = hex(new Encoder().encode(v));
+    const pruned = hex(new Encoder({ ignoreUndefined: true }).encode(v));
+    for (let i = 0; i < 3; i++) {
+      expect(hex(encode(v, { sortKeys: true }))).toBe(sorted);
+      expect(hex(encode(v, {}))).toBe(plain);
+      expect(hex(encode(v, { ignoreUndefined: true }))).toBe(pruned);
+      expect(hex(encode(v, { sortKeys: false }))).toBe(plain);
+    }
+  });
+
+  test("mutating an options object after first use takes effect (encode)", () => {
+    const options: { sortKeys?: boolean; ignoreUndefined?: boolean } = {};
+    const v = { b: 1, a: undefined };
+    expect(hex(encode(v, options))).toBe(hex(new Encoder().encode(v)));
+    options.sortKeys = true;
+    expect(hex(encode(v, options))).toBe(hex(new Encoder({ sortKeys: true }).encode(v)));
+    options.ignoreUndefined = true;
+    expect(hex(encode(v, options))).toBe(hex(new Encoder({ sortKeys: true, ignoreUndefined: true }).encode(v)));
+    options.sortKeys = false;
+    expect(hex(encode(v, options))).toBe(hex(new Encoder({ ignoreUndefined: true }).encode(v)));
+  });
+
+  test("null options are no options (as in @msgpack/msgpack); a primitive is an INVALID_ARGUMENT error", () => {
+    const v = { b: 1, a: 2 };
+    encode(v, {}); // an empty options object is the last one seen
+    expect(hex(encode(v, null as unknown as undefined))).toBe(hex(encode(v)));
+    expect(decode(encode(v), null as unknown as undefined)).toEqual(v);
+    expect(() => encode(v, 5 as never)).toThrow(EncodeError);
+    expect(() => decode(encode(v), 5 as never)).toThrow(DecodeError);
+  });
+
+  test("mutating an options object after first use takes effect (decode)", () => {
+    const options: { useMap?: boolean } = {};
+    const bytes = encode({ a: 1 });
+    expect(decode(bytes, options)).toEqual({ a: 1 });
+    options.useMap = true;
+    expect(decode(bytes, options)).toEqual(new Map([["a", 1]]));
+  });
+});
+
+describe("encoders share their scratch only while not running", () => {
+  test("an extension that calls encode() inside encode(), with the same and other options, gets correct bytes", () => {
+    const codec = new ExtensionCodec();
+    class Point {
+      readonly x: number;
+      readonly y: string;
+      constructor(x: number, y: string) {
+        this.x = x;
+        this.y = y;
+      }
+    }
+    codec.register({
+      type: 1,
+      // re-entrant calls: inline options equal to the outer ones, the default encoder, a long string, a large value
+      encode: (p: unknown) =>
+        p instanceof Point
+          ? new Uint8Array([
+              ...encode({ y: p.y, x: p.x }, { extensionCodec: codec, sortKeys: true }),
+              ...encode(p.y.repeat(2000)),
+              ...encode(new Array(30_000).fill(p.x)),
+            ])
+          : null,
+      decode: (data) => data,
+    });
+    const points = Array.from({ length: 8 }, (_, i) => new Point(i, `p${i}`));
+    const value = { points, tail: "after the extensions" };
+    const out = encode(value, { extensionCodec: codec, sortKeys: true });
+    // the same value by hand: each payload built by fresh encoders, none of them shared
+    const payload = (p: Point) =>
+      new Uint8Array([
+        ...new Encoder({ sortKeys: true }).encode({ x: p.x, y: p.y }),
+        ...new Encoder().encode(p.y.repeat(2000)),
+        ...new Encoder().encode(new Array(30_000).fill(p.x)),
+      ]);
+    const expected = new Encoder({ sortKeys: true }).encode({ points: points.map((p) => new ExtData(1, payload(p))), tail: value.tail });
+    expect(hex(out)).toBe(hex(expected));
+  });
+
+  test("a re-entrant call on the same Encoder while it runs gets correct bytes on both levels", () => {
+    const codec = new ExtensionCodec();
+    let encoder: Encoder<undefined>;
+    codec.register({ type: 2, encode: (v: unknown) => (v instanceof Set ? encoder.encode([...v].map(String)) : null), decode: (d) => d });
+    encoder = new Encoder({ extensionCodec: codec });
+    const value = [new Set([1, 2]), "x".repeat(300_000), new Set([3])];
+    const decoded = decode(encoder.encode(value), { extensionCodec: codec }) as unknown[];
+    expect(decode(decoded[0] as Uint8Array)).toEqual(["1", "2"]);
+    expect(decoded[1]).toBe(value[1]);
+    expect(decode(decoded[2] as Uint8Array)).toEqual(["3"]);
+  });
+});
+
