@@ -234,7 +234,7 @@ export class ValueWriter implements ExtensionWriter {
       keys = own;
       shape = table.find(own, depth);
     }
-    if (shape.index < 0 && table.assign(shape)) this.declare(shape);
+    if (shape.index < 0 && table.assign(shape)) this.declareShape(shape);
     else this.writeRecordId(shape.index);
     if (entries !== null) {
       for (let i = 1; i < entries.length; i += 2) this.encodeValue(entries[i], depth + 1);
@@ -272,7 +272,7 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
-  private declare(shape: RecordShape): void {
+  private declareShape(shape: RecordShape): void {
     const s = this.sink;
     if (s.pos + 4 > s.bytes.length) s.grow(4);
     s.bytes[s.pos++] = shape.index < 32 || !this.records!.twoByte ? 0xd4 : 0xd5;
