@@ -6,7 +6,7 @@ import { Duplex } from "node:stream";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
-import { decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
+import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
 import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
 
 const R = { useRecords: true } as const;
@@ -138,6 +138,20 @@ describe("decoding msgpackr's records", () => {
     for (const v of values) stream.write(v);
     stream.end();
     expect(await decoded).toEqual(values);
+  });
+
+  test("decodeAsync and decodeArrayStream read records (the items of one array share its declarations), byte by byte too", async () => {
+    const values = [...apiRecords(10), ...manyShapes(70)];
+    const bytes = new msgpackr.Packr().pack(values);
+    for (const size of [1, 7, bytes.length]) {
+      const chunks = async function* () {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      };
+      expect(await decodeAsync(chunks(), R)).toEqual(values);
+      const items: unknown[] = [];
+      for await (const item of decodeArrayStream(chunks(), R)) items.push(item);
+      expect(items, `chunks of ${size}`).toEqual(values);
+    }
   });
 
   test("without useRecords nothing changes: 0x40-0x7f are integers, and records are not read", () => {
