@@ -30,7 +30,7 @@ function declaredFlags(script: string): string[] {
 const quick = { timeout: 30_000 };
 
 test("every .js file in benchmarks/ is a script with a command line or a listed module", () => {
-  expect(scripts.sort()).toEqual(["buffers.js", "memory.js", "peers.js", "strategies.js"]);
+  expect(scripts.sort()).toEqual(["ab.js", "buffers.js", "memory.js", "peers.js", "strategies.js"]);
   for (const m of MODULES) expect(files).toContain(m);
   for (const s of scripts) expect(readFileSync(join(ROOT, "benchmarks", s), "utf8")).toMatch(/\bparseCli\(\{/);
 });
@@ -70,6 +70,25 @@ describe.each(scripts)("benchmarks/%s under node", (script) => {
 test("peers.js --help says that --summary rewrites results/peers-summary.md", async () => {
   const r = await run(process.execPath, ["benchmarks/peers.js", "--help"], quick);
   expect(r.stdout).toMatch(/--summary +rewrite results\/peers-summary\.md/);
+});
+
+describe("ab.js: one build against another, in one process", () => {
+  const cases = [
+    { label: "node", bin: () => process.execPath, lead: [] as string[] },
+    { label: "bun", bin: () => requireBinary(RUNTIMES.bun, "run npm ci"), lead: [] as string[] },
+    { label: "deno", bin: () => requireBinary(RUNTIMES.deno, "run npm ci"), lead: ["run", "--allow-read", "--allow-env"] },
+  ];
+  test.each(cases)("$label: dist against itself gives a speed ratio for every data set, and the geometric means last", async ({ bin, lead }) => {
+    const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
+    const r = await run(bin(), [...lead, "benchmarks/ab.js", "--quick", "--rounds=1", "--a=dist", `--b=${join(ROOT, "dist")}`, "--json"], { timeout: 120_000, env });
+    expect(r.code, explain("ab.js --quick", r)).toBe(0);
+    expect(r.stdout).toMatch(/^# A\/B: build B's speed relative to build A \(above 1: B is faster\)$/m);
+    expect(r.stdout).toMatch(/^data set +encode: speed ×A +decode: speed ×A$/m);
+    const json = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { rows: { set: string; encode: number; decode: number }[] };
+    expect(json.rows.map((row) => row.set)).toEqual(["rpc", "events", "nested-2k", "wide-map", "records-100k", "records-10m", "doubles-1e6", "ints-1e6", "blob-1m", "ascii-1m", "unicode-1m", "timeseries", "chat"]);
+    for (const row of json.rows) for (const x of [row.encode, row.decode]) expect(x).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/^geometric mean, speed ×A: encode \d\.\d{3}, decode \d\.\d{3} \(13 data sets\)$/m);
+  });
 });
 
 describe("under bun and deno too (buffers.js)", () => {

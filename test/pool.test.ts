@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decode, Encoder } from "../src/index.ts";
+import { decode, EncodeError, Encoder } from "../src/index.ts";
 import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/encode/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
@@ -131,5 +131,38 @@ describe("poolResults: results written in the slab", () => {
       expect(hex(encoder.encodeSharedRef(v))).toBe(hex(plain.encode(v)));
     }
     expect(decode(first)).toEqual({ first: 1 });
+  });
+});
+
+describe("poolResults: a slab transferred during a call", () => {
+  test("a getter that transfers an earlier result's buffer mid-call gives a CHANGED EncodeError, for every output, and the encoder stays usable", () => {
+    const encoder = new Encoder({ poolResults: true });
+    const calls: Array<[string, (v: unknown) => unknown]> = [
+      ["encode", (v) => encoder.encode(v)],
+      ["encodeChunks", (v) => encoder.encodeChunks(v)],
+      ["encodeInto", (v) => encoder.encodeInto(v, new Uint8Array(64 * 1024))],
+    ];
+    for (const [name, call] of calls) {
+      for (const tail of ["after", "b".repeat(6000)]) {
+        const earlier = encoder.encode({ earlier: 1 });
+        const value = {
+          x: "before",
+          get y() {
+            structuredClone(earlier, { transfer: [earlier.buffer] });
+            return tail;
+          },
+        };
+        let error: unknown;
+        try {
+          call(value);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, name).toBeInstanceOf(EncodeError);
+        expect((error as EncodeError).code, name).toBe("CHANGED");
+        expect((error as Error).message).toMatch(/transferred/);
+        expect(decode(encoder.encode({ ok: [1, 2] }))).toEqual({ ok: [1, 2] });
+      }
+    }
   });
 });

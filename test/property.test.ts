@@ -1,7 +1,8 @@
 import * as msgpackJs from "@msgpack/msgpack";
 import { Packr, Unpackr } from "msgpackr";
 import { describe, expect, test } from "vitest";
-import { decode, encode, encodedSize, Encoder } from "../src/index.ts";
+import { decode, encode, encodedSize, Encoder, ExtensionCodec } from "../src/index.ts";
+import { encodeIterable } from "../src/streams.ts";
 import { DEFAULT_SCRATCH_BYTES } from "../src/encode/sink.ts";
 import { forSeeds, hex, value } from "./_support/arbitrary.ts";
 import { STRATEGIES, withSpill } from "./_support/spill.ts";
@@ -106,6 +107,47 @@ describe("differential: other msgpack libraries", () => {
     forSeeds(300, (r) => {
       const x = value(r, { maxDepth: 4 });
       expect(hex(encode(x))).toBe(hex(msgpackJs.encode(x)));
+    });
+  });
+});
+
+describe("property: every output path writes the same bytes for the same value and options", () => {
+  /** A class an extension claims, and a codec that claims it (type 9) with its payload encoded by the same options. */
+  class Tagged {
+    readonly v: unknown;
+    constructor(v: unknown) {
+      this.v = v;
+    }
+  }
+
+  test("encode, Encoder#encode, encodeSharedRef, encodeInto, encodeChunks, encodedSize and encodeIterable agree, every encode option varied", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 9, encode: (v) => (v instanceof Tagged ? encode(v.v, { sortKeys: true }) : null), decode: (d) => new Tagged(decode(d)) });
+    // the default codec claims another class, so that defaultCodec registrations are part of every path
+    class Defaulted {
+      readonly filler = "a field the streaming encoder would split as a map if it missed the extension";
+    }
+    ExtensionCodec.defaultCodec.register({ type: 10, encode: (v) => (v instanceof Defaulted ? new Uint8Array([1, 2]) : null), decode: () => new Defaulted() });
+    forSeeds(150, (r) => {
+      const options: Record<string, unknown> = {};
+      for (const name of ["sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined", "poolResults"]) if (r.bool(0.3)) options[name] = true;
+      if (r.bool(0.5)) options.extensionCodec = codec;
+      if (r.bool(0.2)) options.initialBufferSize = r.pick([64, 1024]);
+      const base = value(r, { rich: true, maxDepth: 3, maxItems: 6 });
+      const x = { base, tagged: new Tagged(base), defaulted: new Defaulted(), gap: undefined, list: [1, 2.5, -3, 2 ** 40, "s"] };
+      const expected = hex(encode(x, options));
+      const encoder = new Encoder(options);
+      expect(hex(encoder.encode(x)), "Encoder#encode").toBe(expected);
+      expect(hex(encoder.encodeSharedRef(x)), "encodeSharedRef").toBe(expected);
+      const target = new Uint8Array(expected.length + 8);
+      const n = encoder.encodeInto(x, target, 3);
+      expect(hex(target.subarray(3, 3 + n)), "encodeInto").toBe(expected);
+      expect(encoder.encodeChunks(x).map(hex).filter((h) => h !== "").join("-"), "encodeChunks").toBe(expected);
+      expect(encodedSize(x, options), "encodedSize").toBe(encode(x, options).length);
+      expect(encoder.encodedSize(x), "Encoder#encodedSize").toBe(encode(x, options).length);
+      const chunkSize = r.pick([1, 16, 256, 65536]);
+      const streamed = [...encodeIterable(x, { ...options, chunkSize })].map(hex).filter((h) => h !== "").join("-");
+      expect(streamed, `encodeIterable (chunkSize ${chunkSize})`).toBe(expected);
     });
   });
 });

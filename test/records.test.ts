@@ -273,6 +273,13 @@ describe("encoding records for msgpackr", () => {
     for (const x of [apiRecords(40), manyShapes(90), FIELDS]) expect(encodedSize(x, R)).toBe(encode(x, R).length);
   });
 
+  test("errors inside records name the path of the value, as for maps", () => {
+    expect(() => encode([{ a: 1 }, { a: 2, b: { c: [1, () => 0] } }], R)).toThrow(/\[1\]\.b\.c\[1\]/);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => encode(cyclic, R)).toThrow(EncodeError);
+  });
+
   test("the chunked stream encoders refuse useRecords", () => {
     expect(() => [...encodeIterable({ a: 1 }, R)]).toThrow(/useRecords/);
   });

@@ -12,7 +12,6 @@
  * @module
  */
 
-import { EncodeError, isEngineStackOverflow } from "../shared/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -252,39 +251,32 @@ export class Encoder<ContextType = undefined> {
 
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
   private run(value: unknown, base: number): void {
-    const depth = startDepth();
-    this.start(value, value, depth, base);
+    this.start(value, base);
     try {
-      this.writer.encodeValue(value, depth);
+      this.writer.encodeValue(value, startDepth());
     } catch (e) {
       throw this.fail(e);
     }
   }
 
-  /**
-   * Starts a call: `root` (at `rootDepth`) is what error paths are found
-   * from, `estimated` what the sink sizes its store from.
-   */
-  protected start(estimated: unknown, root: unknown, rootDepth: number, base: number): void {
+  /** Starts a call: `estimated` is what the sink sizes its store from; `base`, where the output starts in the result. */
+  protected start(estimated: unknown, base: number): void {
     this.busy = true;
     const w = this.writer;
-    w.root = root;
-    w.rootDepth = rootDepth;
     w.base = base;
     try {
       if (w.records !== null) w.records.begin();
       this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
-      w.root = undefined;
       this.busy = false;
       throw e;
     }
   }
 
-  /** Ends the call under way after `e` was thrown in it; returns what to throw (a stack overflow as an EncodeError). */
+  /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
   protected fail(e: unknown): unknown {
-    const error = !(e instanceof EncodeError) && isEngineStackOverflow(e) ? this.writer.depthError(undefined, Infinity) : e;
+    const error = this.writer.failure(e);
     this.writer.records?.abort();
     this.stop();
     return error;
@@ -293,7 +285,8 @@ export class Encoder<ContextType = undefined> {
   protected stop(): void {
     this.writer.records?.end();
     this.sink.end();
-    this.writer.root = undefined;
+    const trail = this.writer.trail;
+    if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
     this.busy = false;
   }
 }

@@ -220,6 +220,21 @@ export class Sink implements SpillContext {
     this.pos = this.start = this.slabPos;
   }
 
+  /**
+   * Throws when the slab this call writes into was detached during the
+   * call (user code, a getter say, transferred the buffer of an earlier
+   * pooled result): what the call wrote there is gone.
+   */
+  private checkSlab(): void {
+    if (this.slab!.byteLength === 0) {
+      this.slab = null; // the next call starts a new one
+      throw encodeError(
+        "Cannot encode: the buffer of an earlier pooled result was transferred during this call, and the bytes written into it are gone (copy pooled results with slice() before transferring them)",
+        EncodeErrorCode.CHANGED,
+      );
+    }
+  }
+
   /** A new slab for pooled results, empty. */
   private newSlab(): Uint8Array<ArrayBuffer> {
     const slab = (this.slab = new Uint8Array(POOL_SLAB_BYTES));
@@ -299,6 +314,7 @@ export class Sink implements SpillContext {
    * the slab.
    */
   private leaveSlab(n: number): boolean {
+    this.checkSlab();
     const len = this.pos - this.start;
     const scratch = this.scratch;
     if (len + n > scratch.length) return false;
@@ -379,6 +395,7 @@ export class Sink implements SpillContext {
     const n = this.pos - start;
     if (n > POOL_MAX_RESULT_BYTES || !this.pool) return this.bytes.slice(start, this.pos);
     if (this.bytes !== this.slab) return this.pooled(n);
+    this.checkSlab();
     // written in the slab: a view, no copy; the next result starts after it, 8-byte aligned
     this.slabPos = (this.pos + 7) & ~7;
     return new Uint8Array(this.bytes.buffer, start, n); // not subarray(): its species lookup costs ~0.3 µs on Node 20
@@ -417,7 +434,10 @@ export class Sink implements SpillContext {
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (this.spill === null) return [this.bytes.slice(this.start, this.pos)];
+    if (this.spill === null) {
+      if (this.bytes === this.slab) this.checkSlab();
+      return [this.bytes.slice(this.start, this.pos)];
+    }
     return this.flush().chunks();
   }
 
@@ -429,6 +449,7 @@ export class Sink implements SpillContext {
     let parts: Uint8Array[];
     let total: number;
     if (this.spill === null) {
+      if (this.bytes === this.slab) this.checkSlab();
       parts = [this.bytes.subarray(this.start, this.pos)];
       total = this.pos - this.start;
     } else {
@@ -449,6 +470,7 @@ export class Sink implements SpillContext {
 
   /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
   private flush(): Spill {
+    if (this.bytes === this.slab) this.checkSlab();
     const start = this.start;
     const n = this.pos - start;
     let spill = this.spill ?? (this.spill = this.plan.open(n, this));

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../shared/errors.ts";
+import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../shared/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
@@ -21,7 +21,6 @@ import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind } from "../format/kind.ts";
 import type { Sink } from "./sink.ts";
 import { binaryBytes } from "./size.ts";
-import { findPath } from "./value-path.ts";
 import { RecordTable, recordOptions, type RecordShape } from "./records.ts";
 
 /**
@@ -38,9 +37,12 @@ export class ValueWriter implements ExtensionWriter {
   private readonly ignoreUndefined: boolean;
   private readonly useBigInt64: boolean;
   readonly maxDepth: number;
-  /** The value of the call under way and the depth it started at, for error paths. */
-  root: unknown = undefined;
-  rootDepth = 0;
+  /**
+   * Where a failure sits, noted by each container an error unwinds
+   * through, innermost first: a path segment (`[3]`, `.name`), then the
+   * container. Emptied when a call starts; read by {@link ValueWriter.failure}.
+   */
+  readonly trail: unknown[] = [];
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
   base = 0;
   /** The record structures, with `useRecords` (then objects are written by `writeRecord`); else null. */
@@ -113,7 +115,7 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   private encodeObject(obj: object, depth: number): void {
-    if (depth >= this.maxDepth) throw this.depthError(obj, depth);
+    if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
     if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
@@ -142,19 +144,25 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  private encodeArray(arr: readonly unknown[], depth: number): void {
+  /** An array (or the values of `owner`, a Set), its length checked after. */
+  private encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
     const n = arr.length;
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    for (let i = 0; i < n; i++) {
-      // numbers and strings dispatched here, not through encodeValue: V8
-      // stops inlining encodeValue once it has seen every type
-      const item = arr[i];
-      if (typeof item === "number") this.encodeNumber(item);
-      else if (typeof item === "string") encodeString(this.sink, item);
-      else this.encodeValue(item, depth + 1);
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        // numbers and strings dispatched here, not through encodeValue: V8
+        // stops inlining encodeValue once it has seen every type
+        const item = arr[i];
+        if (typeof item === "number") this.encodeNumber(item);
+        else if (typeof item === "string") encodeString(this.sink, item);
+        else this.encodeValue(item, depth + 1);
+      }
+    } catch (e) {
+      throw this.through(e, `[${i}]`, owner);
     }
     const after = arr.length;
-    if (after !== n) throw this.changed(arr, depth, "array", n, after);
+    if (after !== n) throw changed(arr, "array", n, after);
   }
 
   /** A Set, written as an array of its values (policy), its size checked after. */
@@ -165,17 +173,17 @@ export class ValueWriter implements ExtensionWriter {
       n = set.size;
       items = [...set];
     } catch (e) {
-      throw unreadable("Set", this.pathTo(set, depth), e); // a Proxy around a Set, say
+      throw new Unplaced(set, depth, (path) => unreadable("Set", path, e)); // a Proxy around a Set, say
     }
-    this.encodeArray(items, depth);
+    this.encodeArray(items, depth, set);
     const after = set.size;
-    if (after !== n) throw this.changed(set, depth, "Set", n, after);
+    if (after !== n) throw changed(set, "Set", n, after);
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
     if (this.sortKeys || this.ignoreUndefined) {
-      this.encodeRecordEntries(recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined), depth);
+      this.encodeRecordEntries(recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined), depth, obj);
       return;
     }
     const n = keys.length;
@@ -186,22 +194,26 @@ export class ValueWriter implements ExtensionWriter {
     // enum cache go by `keys` from the start: wide ones (dictionary mode) and
     // ones with elements (integer-like keys, which Object.keys lists first)
     let i = 0;
-    if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-      if (i === n || key !== keys[i]) break;
-      const value = obj[key];
-      encodeKey(this.sink, key);
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") encodeString(this.sink, value);
-      else this.encodeValue(value, depth + 1);
-      i++;
-    }
-    for (; i < n; i++) {
-      const key = keys[i]!;
-      const value = obj[key];
-      encodeKey(this.sink, key);
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") encodeString(this.sink, value);
-      else this.encodeValue(value, depth + 1);
+    try {
+      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+        if (i === n || key !== keys[i]) break;
+        const value = obj[key];
+        encodeKey(this.sink, key);
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.sink, value);
+        else this.encodeValue(value, depth + 1);
+        i++;
+      }
+      for (; i < n; i++) {
+        const key = keys[i]!;
+        const value = obj[key];
+        encodeKey(this.sink, key);
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.sink, value);
+        else this.encodeValue(value, depth + 1);
+      }
+    } catch (e) {
+      throw this.through(e, propertySegment(keys[i]!), obj);
     }
   }
 
@@ -236,26 +248,30 @@ export class ValueWriter implements ExtensionWriter {
     }
     if (shape.index < 0 && table.assign(shape)) this.declareShape(shape);
     else this.writeRecordId(shape.index);
-    if (entries !== null) {
-      for (let i = 1; i < entries.length; i += 2) this.encodeValue(entries[i], depth + 1);
-      return;
-    }
     // exactly one value per key, read as encodeRecord reads them (for-in while it agrees with `keys`)
     const n = keys.length;
     let i = 0;
-    if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-      if (i === n || key !== keys[i]) break;
-      const value = obj[key];
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") encodeString(this.sink, value);
-      else this.encodeValue(value, depth + 1);
-      i++;
-    }
-    for (; i < n; i++) {
-      const value = obj[keys[i]!];
-      if (typeof value === "number") this.encodeNumber(value);
-      else if (typeof value === "string") encodeString(this.sink, value);
-      else this.encodeValue(value, depth + 1);
+    try {
+      if (entries !== null) {
+        for (; i < n; i++) this.encodeValue(entries[2 * i + 1], depth + 1);
+        return;
+      }
+      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+        if (i === n || key !== keys[i]) break;
+        const value = obj[key];
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.sink, value);
+        else this.encodeValue(value, depth + 1);
+        i++;
+      }
+      for (; i < n; i++) {
+        const value = obj[keys[i]!];
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.sink, value);
+        else this.encodeValue(value, depth + 1);
+      }
+    } catch (e) {
+      throw this.through(e, propertySegment(keys[i]!), obj);
     }
   }
 
@@ -296,12 +312,17 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** A map of `entries` (key, value, key, value...), read before the header. */
-  private encodeRecordEntries(entries: unknown[], depth: number): void {
+  private encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
     const n = entries.length;
     this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
-    for (let i = 0; i < n; i += 2) {
-      encodeKey(this.sink, entries[i] as string);
-      this.encodeValue(entries[i + 1], depth + 1);
+    let i = 0;
+    try {
+      for (; i < n; i += 2) {
+        encodeKey(this.sink, entries[i] as string);
+        this.encodeValue(entries[i + 1], depth + 1);
+      }
+    } catch (e) {
+      throw this.through(e, propertySegment(entries[i] as string), owner);
     }
   }
 
@@ -314,18 +335,27 @@ export class ValueWriter implements ExtensionWriter {
       entries = map[Symbol.iterator]();
       if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
     } catch (e) {
-      throw unreadable("Map", this.pathTo(map, depth), e); // a Proxy around a Map, say
+      throw new Unplaced(map, depth, (path) => unreadable("Map", path, e)); // a Proxy around a Map, say
     }
     this.writeContainerHeader(n, 0x80, 0xde, "map");
     let i = 0;
-    for (let r = entries.next(); r?.done !== true; r = entries.next()) {
-      const entry = r?.value;
-      if (i === n || entry === null || typeof entry !== "object") throw this.changed(map, depth, "Map", n, i === n ? "more" : "a non-entry");
-      this.encodeValue((entry as unknown[])[0], depth + 1);
-      this.encodeValue((entry as unknown[])[1], depth + 1);
-      i++;
+    let key: unknown = undefined;
+    let inValue = false;
+    try {
+      for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+        const entry = r?.value;
+        if (i === n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, i === n ? "more" : "a non-entry");
+        key = (entry as unknown[])[0];
+        inValue = false;
+        this.encodeValue(key, depth + 1);
+        inValue = true;
+        this.encodeValue((entry as unknown[])[1], depth + 1);
+        i++;
+      }
+    } catch (e) {
+      throw e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
     }
-    if (i !== n) throw this.changed(map, depth, "Map", n, i);
+    if (i !== n) throw changed(map, "Map", n, i);
   }
 
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
@@ -343,34 +373,93 @@ export class ValueWriter implements ExtensionWriter {
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
   private encodeFunctionOrSymbol(value: unknown, depth: number): void {
-    if (depth >= this.maxDepth) throw this.depthError(value, depth);
+    if (depth >= this.maxDepth) throw new Unplaced(value, depth, null);
     if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
-    throw unsupportedAt(value, this.pathTo(value, depth));
+    throw new Unplaced(value, depth, (path) => unsupportedAt(value, path));
   }
 
-  // ---- errors: cold, with the path of the value found by walking again from the root ----
+  // ---- errors: cold, with the path the walk noted while the error unwound ----
 
-  /** `value` at `depth` is past maxDepth (`depth` Infinity: the call stack ran out): a cycle, or too deep. */
-  depthError(value: unknown, depth: number): EncodeError {
-    const found = findPath(this.root, this.rootDepth, this.sortKeys, value, depth);
-    if (found?.cycleTo !== undefined) return cycle(` at ${found.path} (the object at ${found.cycleTo})`);
-    if (depth === Infinity) return outOfStack(this.maxDepth);
-    return tooDeepAt(found?.path ?? "?", depth + 1, this.maxDepth);
+  /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. */
+  private through(e: unknown, seg: string, container: object): unknown {
+    this.trail.push(seg, container);
+    return e;
   }
 
-  /** The path of `value` at `depth` (the first in encoding order), or "?" when the walk cannot find it. */
-  private pathTo(value: unknown, depth: number): string {
-    return findPath(this.root, this.rootDepth, this.sortKeys, value, depth)?.path ?? "?";
+  /**
+   * What a call throws for `e`, which ended its walk: an {@link Unplaced}
+   * failure becomes its `EncodeError` with the path the walk noted (a
+   * value found again on its own path is a cycle, `CYCLE`); an engine
+   * stack overflow becomes `CYCLE` when the path repeats, else `MAX_DEPTH`;
+   * anything else is thrown as it is.
+   */
+  failure(e: unknown): unknown {
+    const overflow = !(e instanceof Unplaced) && !(e instanceof EncodeError) && isEngineStackOverflow(e);
+    if (!(e instanceof Unplaced) && !overflow) return e;
+    const trail = this.trail;
+    // outermost first: containers[k] is at depth k of this call, segs[k] leads from it to the next
+    const segs: string[] = [];
+    const containers: unknown[] = [];
+    for (let i = trail.length - 2; i >= 0; i -= 2) {
+      segs.push(trail[i] as string);
+      containers.push(trail[i + 1]);
+    }
+    if (e instanceof Unplaced && e.make !== null) return e.make(pathOf(segs, segs.length));
+    if (e instanceof Unplaced) containers.push(e.value);
+    const seen = new Map<unknown, number>();
+    for (let j = 0; j < containers.length; j++) {
+      const k = seen.get(containers[j]);
+      if (k !== undefined) return cycle(` at ${pathOf(segs, j)} (the object at ${pathOf(segs, k)})`);
+      seen.set(containers[j], j);
+    }
+    if (overflow) return outOfStack(this.maxDepth);
+    return tooDeepAt(pathOf(segs, segs.length), (e as Unplaced).depth + 1, this.maxDepth);
   }
+}
 
-  /** A Map, Set or array at `depth` whose count changed while it was being encoded. */
-  private changed(obj: object, depth: number, what: string, before: unknown, after: unknown): EncodeError {
-    return changedAt(what, this.pathTo(obj, depth), before, after);
+/**
+ * A failure of the walk whose message names where the value sits: thrown
+ * where it happens, given its path by {@link ValueWriter.failure} once the
+ * error has unwound through every container (each noting its segment).
+ */
+class Unplaced {
+  /** The value that failed, found at `depth`. */
+  readonly value: unknown;
+  readonly depth: number;
+  /** Makes the error from the path; null: the value is past maxDepth (a cycle, or too deep). */
+  readonly make: ((path: string) => EncodeError) | null;
+  constructor(value: unknown, depth: number, make: ((path: string) => EncodeError) | null) {
+    this.value = value;
+    this.depth = depth;
+    this.make = make;
   }
 }
 
 /** The default object writer, which writeRecord falls back to for objects a `useRecords` function turns down. */
 const PLAIN_RECORD = (ValueWriter.prototype as unknown as { encodeRecord: (this: ValueWriter, obj: Record<string, unknown>, depth: number) => void }).encodeRecord;
+
+/** `container`, whose count changed while it was being encoded, at the path given later. */
+function changed(container: object, what: string, before: unknown, after: unknown): Unplaced {
+  return new Unplaced(container, 0, (path) => changedAt(what, path, before, after));
+}
+
+/** `$` and the first `n` segments of `segs`; a long path is shortened in the middle. */
+function pathOf(segs: string[], n: number): string {
+  const s = segs.slice(0, n);
+  return "$" + (s.length <= 12 ? s.join("") : `${s.slice(0, 4).join("")}...(${s.length - 10} more)...${s.slice(-6).join("")}`);
+}
+
+/** The path segment of a property: `.name`, or `["a b"]` for a key that is no identifier. */
+function propertySegment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${JSON.stringify(key)}]`;
+}
+
+/** The path segment of entry `i` of a Map: its key (`.keys()[i]`), or its value (`.get("k")` for a simple key, else `.values()[i]`). */
+function mapSegment(i: number, key: unknown, inValue: boolean): string {
+  if (!inValue) return `.keys()[${i}]`;
+  const simple = typeof key === "string" ? JSON.stringify(key) : typeof key === "number" || typeof key === "boolean" || key == null ? String(key) : null;
+  return simple === null ? `.values()[${i}]` : `.get(${simple})`;
+}
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
 const RECORD_FOR_IN_MAX = 64;

@@ -143,11 +143,12 @@ class PartEncoder extends Encoder<unknown> {
    * One call in which `write` writes values through this encoder's writer
    * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
    * from the top of the streamed value), and the bytes it wrote. Error
-   * paths start at `root`, found at `rootDepth`. Never re-entered: the
-   * streaming encoder makes its calls one after another.
+   * paths start at the value written (an item of a container split in
+   * parts). Never re-entered: the streaming encoder makes its calls one
+   * after another.
    */
-  encodeWith(root: unknown, rootDepth: number, write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-    this.start(undefined, root, rootDepth, 0);
+  encodeWith(write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
+    this.start(undefined, 0);
     try {
       write(this.writer);
     } catch (e) {
@@ -233,7 +234,7 @@ class ChunkedEncoder {
 
   /** `value`, found at `depth`, encoded whole by the core. */
   private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(this.encoder.encodeWith(value, depth, (w) => w.encodeValue(value, depth)));
+    this.write(this.encoder.encodeWith((w) => w.encodeValue(value, depth)));
     yield* this.drain();
   }
 
@@ -285,7 +286,7 @@ class ChunkedEncoder {
     for (let i = 0; i < n; ) {
       let next = n;
       let large: unknown = NOT_LARGE;
-      const bytes = this.encoder.encodeWith(items, depth, (w) => {
+      const bytes = this.encoder.encodeWith((w) => {
         const s = w.sink;
         const end = sized ? Infinity : s.offset() + limit;
         for (let j = i; j < n; j++) {
