@@ -217,7 +217,12 @@ describe("encoding records for msgpackr", () => {
     new msgpackr.Packr({ structures }).pack({ a: 1, b: 2 });
     const bytes = encode({ a: 3, b: 4 }, { useRecords: true, structures });
     expect(hex(bytes)).toBe("400304");
-    expect(new msgpackr.Unpackr({ structures }).unpack(bytes)).toEqual({ a: 3, b: 4 });
+    const unpackr = new msgpackr.Unpackr({ structures });
+    expect(unpackr.unpack(bytes)).toEqual({ a: 3, b: 4 });
+    // a shape appended here is counted in the array's sharedLength, which msgpackr's Unpackr reads
+    const appended = encode({ c: 5 }, { useRecords: true, structures });
+    expect(hex(appended)).toBe("4105");
+    expect(unpackr.unpack(appended)).toEqual({ c: 5 });
   });
 
   test("sequential: later messages reference earlier declarations; msgpackr's unpackMultiple reads the concatenation", () => {

@@ -163,6 +163,9 @@ export class RecordTable {
       shape.index = shared.length;
       shared.push(shape.keys.slice());
       this.sharedSeen = shared.length;
+      // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
+      const counted = shared as string[][] & { sharedLength?: unknown };
+      if (typeof counted.sharedLength === "number") counted.sharedLength = shared.length;
       return false;
     }
     let at = this.nextOwn;
