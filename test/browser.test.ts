@@ -16,16 +16,9 @@ import { join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ROOT, assertBuilt } from "./tools/harness.ts";
 import { loadVectorFiles } from "./runtime/vectors.mjs";
+import { chromiumAvailable, launchChromium } from "./_support/chromium.ts";
 
-/** CHROMIUM_PATH, when set, is the only candidate. */
-const CANDIDATES = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-const CHROMIUM = CANDIDATES.find((p) => existsSync(p));
-const IN_CI = Boolean(process.env.CI);
-const HOW_TO_INSTALL = "install it with `sudo apt-get install chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary";
-
-if (!CHROMIUM && !IN_CI) {
-  console.warn(`\n[browser.test] SKIPPED: no Chromium found at ${CANDIDATES.join(", ")}; ${HOW_TO_INSTALL}.\n`);
-}
+const RUNS = chromiumAvailable("browser.test");
 
 const CSP = "default-src 'self'; script-src 'self'; worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
@@ -129,22 +122,16 @@ function startServer(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-describe.skipIf(!CHROMIUM && !IN_CI)("browser bundles in headless Chromium", () => {
+describe.skipIf(!RUNS)("browser bundles in headless Chromium", () => {
   let server: Server;
   let browser: import("playwright-core").Browser;
   let origin: string;
 
   beforeAll(async () => {
-    if (!CHROMIUM) throw new Error(`CI is set but no Chromium was found at ${CANDIDATES.join(", ")}; ${HOW_TO_INSTALL}`);
+    browser = await launchChromium();
     assertBuilt();
     server = await startServer();
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
   });
 
   afterAll(async () => {

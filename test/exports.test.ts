@@ -158,6 +158,7 @@ const RUNTIME_NAMES: Record<string, string[]> = {
     "encodeToStream",
   ],
   "./mini": ["DecodeError", "EncodeError", "ExtData", "ExtensionCodec", "decode", "encode"],
+  "./inspect": ["fromJson", "inspect", "nodeValue", "renderText", "toJson"],
 };
 
 /**
@@ -180,6 +181,8 @@ const TYPE_NAMES: Record<string, string[]> = {
   "./streams": ["ByteChunk", "ReadableStreamLike", "StreamStats"],
   // the error codes are types only here: mini's errors carry the same codes as the main entry's
   "./mini": ["DecodeErrorCode", "EncodeErrorCode", "Extension", "Int64Mode"],
+  // the tree of inspect(); InspectOptions and RenderOptions are option types
+  "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
@@ -242,12 +245,13 @@ describe("the public surface of each entry (dist/)", () => {
     expect(Object.keys(cjs).sort()).toEqual(RUNTIME_NAMES[subpath]);
   });
 
-  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, mini", async () => {
+  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, mini, inspect", async () => {
     const exportsOf = async (file: string): Promise<string[]> => Object.keys(await import(pathToFileURL(join(ROOT, "dist/browser", file)).href)).sort();
     const main = RUNTIME_NAMES["."]!;
     expect(await exportsOf("msgpack.min.js")).toEqual(main.filter((n) => !STREAM_DECODERS.includes(n)));
     expect(await exportsOf("msgpack-streams.min.js")).toEqual([...new Set([...main, ...RUNTIME_NAMES["./streams"]!])].sort());
     expect(await exportsOf("msgpack-mini.min.js")).toEqual(RUNTIME_NAMES["./mini"]);
+    expect(await exportsOf("msgpack-inspect.min.js")).toEqual(RUNTIME_NAMES["./inspect"]);
   });
 
   test("the IIFE bundles define one global each, with what their entries export: ResizableMsgpack (main), ResizableMsgpackMini (mini)", () => {

@@ -41,6 +41,11 @@ assert.deepEqual([...mini.encode(value)], [...bytes]);
 assert.deepEqual({ ...mini.decode(bytes) }, value);
 assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
 assert.ok(import.meta.resolve("${NAME}/mini").endsWith("/dist/mini.js"));
+// The inspect entry: its errors are the DecodeError of ".".
+const insp = await import("${NAME}/inspect");
+assert.equal(insp.inspect(bytes).nodes.length, 1);
+assert.ok(insp.inspect(Uint8Array.of(0xc1)).error instanceof lib.DecodeError);
+assert.deepEqual(insp.fromJson(insp.toJson(bytes)), bytes);
 const require = createRequire(import.meta.url);
 const resolved = import.meta.resolve("${NAME}");
 assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.js$/);
@@ -68,6 +73,7 @@ const mini = require("${NAME}/mini");
 assert.ok(require.resolve("${NAME}/mini").endsWith("/dist/mini.cjs"));
 assert.deepEqual([...mini.encode(value)], [...bytes]);
 assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
+assert.equal(require("${NAME}/inspect").inspect(bytes).nodes[0].type, "map");
 for (const path of ${JSON.stringify(REFUSED)}) assert.throws(() => require("${NAME}/" + path), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }, path);
 (async () => {
 ${streams ? `  const streams = require("${NAME}/streams");
@@ -82,8 +88,11 @@ const TS_ESM_CONSUMER = (streams: boolean) => `
 import { decode, decodeMulti, encode, Decoder, DecodeError, Encoder, ExtData, ExtensionCodec, EncodeError } from "${NAME}";
 ${streams ? `import { decodeAsync } from "${NAME}/streams";` : ""}
 import * as mini from "${NAME}/mini";
+import { inspect, renderText, type InspectNode } from "${NAME}/inspect";
 
 const bytes: Uint8Array = encode({ a: 1, b: [1, 2, 3] });
+const tree: InspectNode[] = inspect(bytes, { maxDepth: 8, offset: 0 }).nodes;
+const treeText: string = renderText(inspect(bytes), { maxItems: 3, color: false });
 const small: Uint8Array = mini.encode({ a: 1 }, { sortKeys: true, extensionCodec: new ExtensionCodec() });
 const fromMini: unknown = mini.decode(small, { useMap: true, maxDepth: 8 });
 const miniError: boolean = fromMini instanceof mini.DecodeError;
@@ -225,6 +234,8 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     }
     expect(paths).toContain("dist/browser/msgpack.min.js");
     expect(paths).toContain("dist/browser/msgpack.iife.min.js");
+    expect(paths).toContain("dist/bin/msgpack.js");
+    expect(paths).toContain("dist/playground.html");
     expect(paths).toContain("package.json");
     const stray = paths.filter((p) => !/^(dist\/|src\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
     expect(stray, "files outside dist/, src/ and the usual top-level files").toEqual([]);
@@ -245,6 +256,14 @@ describe("npm package (npm pack + install in a temporary project)", () => {
       expect(r.stdout).toMatch(/^CJS_OK v/m);
     });
   }
+
+  test("the bin is installed: npx-style node_modules/.bin/msgpack runs validate on Node 18", async () => {
+    writeFileSync(join(project, "value.msgpack"), Uint8Array.of(0x92, 0x01, 0xa1, 0x61));
+    const bin = join(project, "node_modules/.bin/msgpack");
+    const r = await run(requireBinary(RUNTIMES.node18, "run npm ci"), [bin, "validate", "value.msgpack"], { cwd: project, env: cleanEnv() });
+    expect(r.code, explain("msgpack validate", r)).toBe(0);
+    expect(r.stdout).toBe("valid: 1 value, 4 bytes\n");
+  });
 
   /** Runs one compiler on one tsconfig; returns the result and the declaration files it read. */
   async function typeCheck(compiler: (typeof COMPILERS)[number], config: keyof typeof TSCONFIGS) {
@@ -346,8 +365,22 @@ describe("no eval, new Function, Buffer, process or Node imports in shipped code
     expect(offenders(harmless, "js")).toEqual([]);
   });
 
+  /**
+   * The command line (src/cli.ts, built into dist/bin/msgpack.js) runs only
+   * under Node and reads files and standard input: Node's modules and
+   * `process` are its job. The library's entries never import it.
+   */
+  const NODE_ONLY = new Set(["src/cli.ts", "dist/bin/msgpack.js"]);
+
+  test("the command line is the only Node-only code, and no entry imports it", () => {
+    for (const f of listTs("src")) {
+      if (!NODE_ONLY.has(f)) expect(readFileSync(join(ROOT, f), "utf8"), f).not.toMatch(/from\s*["'][./]*cli(\.ts)?["']/);
+    }
+    expect(offenders(readFileSync(join(ROOT, "src/cli.ts"), "utf8"), "ts").length).toBeGreaterThan(0);
+  });
+
   test("src/**/*.ts", () => {
-    const files = listTs("src");
+    const files = listTs("src").filter((f) => !NODE_ONLY.has(f));
     expect(files.length).toBeGreaterThan(0);
     const problems = files.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "ts").map((o) => `${f}: ${o}`));
     expect(problems, problems.join("\n")).toEqual([]);
@@ -359,7 +392,7 @@ describe("no eval, new Function, Buffer, process or Node imports in shipped code
       readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? listJs(`${dir}/${e.name}`) : /\.c?js$/.test(e.name) ? [`${dir}/${e.name}`] : [],
       );
-    const bundles = listJs("dist");
+    const bundles = listJs("dist").filter((f) => !NODE_ONLY.has(f));
     expect(bundles).toContain("dist/browser/msgpack.min.js");
     expect(bundles).toContain("dist/index.cjs");
     const problems = bundles.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "js").map((o) => `${f}: ${o}`));

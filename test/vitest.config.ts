@@ -14,6 +14,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 const INTEGRATION = [
   "test/browser.test.ts",
+  "test/cli.test.ts",
   "test/bundle-size.test.ts",
   "test/compat-async.test.ts",
   "test/deno-tasks.test.ts",
@@ -22,6 +23,7 @@ const INTEGRATION = [
   "test/huge.test.ts",
   "test/identity.test.ts",
   "test/package.test.ts",
+  "test/playground.test.ts",
   "test/runtimes.test.ts",
   "test/streams-huge.test.ts",
 ];

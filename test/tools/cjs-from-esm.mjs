@@ -19,7 +19,8 @@ function* esmFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "browser") yield* esmFiles(path);
+      // browser bundles and the command line (dist/bin, built for Node as ESM) are no modules to convert
+      if (entry.name !== "browser" && entry.name !== "bin") yield* esmFiles(path);
     } else if (entry.name.endsWith(".js")) {
       yield path;
     }

@@ -1,0 +1,217 @@
+/**
+ * The playground page's script (dist/playground.html, built by
+ * test/tools/playground.mjs with this module inlined): paste hex or
+ * base64, or drop a file, and see the bytes beside the tree `inspect`
+ * reads from them; hovering a node highlights its bytes and hovering a
+ * byte its node; errors are shown at their offset; JSON in gives
+ * MessagePack out. No network, no eval, no inline styles or handlers.
+ *
+ * @module
+ */
+
+import { inspect, type InspectNode, type InspectResult } from "./tree.ts";
+import { fromBase64, fromJson, toJson } from "./json.ts";
+import { isoTime } from "./time.ts";
+
+/** Bytes shown in the byte view; the tree shows everything up to {@link MAX_NODES}. */
+const MAX_BYTES = 1 << 16;
+/** Nodes shown in the tree. */
+const MAX_NODES = 5000;
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** The bytes of pasted text: hex (any separators, an optional 0x) or base64. */
+export function parseInput(text: string): { bytes: Uint8Array; as: string } | { error: string } {
+  const t = text.trim();
+  if (t === "") return { bytes: new Uint8Array(0), as: "empty" };
+  const hex = t.replace(/0x/gi, "").replace(/[\s,:;-]/g, "");
+  if (/^[0-9a-fA-F]*$/.test(hex) && hex.length % 2 === 0) {
+    const out = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return { bytes: out, as: "hex" };
+  }
+  const b64 = fromBase64(t.replace(/\s/g, "").replace(/-/g, "+").replace(/_/g, "/"));
+  if (b64 !== null) return { bytes: b64, as: "base64" };
+  return { error: "Not hex or base64" };
+}
+
+function el(tag: string, className: string, text?: string): HTMLElement {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function hex2(b: number): string {
+  return (b < 16 ? "0" : "") + b.toString(16);
+}
+
+/** A node's value as short text. */
+function valueText(node: InspectNode): string {
+  const v = node.value;
+  if (node.time) return isoTime(node.time.sec, node.time.nsec);
+  if (node.type === "array") return `${node.count} item${node.count === 1 ? "" : "s"}`;
+  if (node.type === "map") return `${node.count} entr${node.count === 1 ? "y" : "ies"}`;
+  if (v instanceof Uint8Array || (typeof v === "object" && v !== null && "data" in v)) {
+    const b = v instanceof Uint8Array ? v : (v as { data: Uint8Array }).data;
+    return Array.from(b.subarray(0, 16), hex2).join(" ") + (b.length > 16 ? " ..." : "");
+  }
+  if (typeof v === "string") return JSON.stringify(v.length > 80 ? v.slice(0, 80) + "..." : v);
+  if (typeof v === "number" && Object.is(v, -0)) return "-0";
+  return v === undefined ? "" : String(v);
+}
+
+class Playground {
+  private result: InspectResult | null = null;
+  private byteSpans: HTMLElement[] = [];
+  /** Per shown byte, the innermost node row that covers it. */
+  private owner: (HTMLElement | null)[] = [];
+  private lit: HTMLElement[] = [];
+
+  constructor() {
+    const input = $<HTMLTextAreaElement>("input");
+    input.addEventListener("input", () => this.show(input.value));
+    $("to-msgpack").addEventListener("click", () => this.fromJsonText());
+    $("to-json").addEventListener("click", () => this.toJsonText());
+    const drop = document.body;
+    drop.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      drop.classList.add("dragging");
+    });
+    drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+    drop.addEventListener("drop", (e) => {
+      e.preventDefault();
+      drop.classList.remove("dragging");
+      const file = e.dataTransfer?.files[0];
+      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${file.name}, ${buf.byteLength} bytes`));
+    });
+    $<HTMLInputElement>("file").addEventListener("change", (e) => {
+      const file = (e.target as HTMLInputElement).files?.[0];
+      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${file.name}, ${buf.byteLength} bytes`));
+    });
+    $("tree").addEventListener("mouseover", (e) => {
+      const row = (e.target as HTMLElement).closest<HTMLElement>(".node");
+      if (row) this.highlight(row);
+    });
+    $("bytes").addEventListener("mouseover", (e) => {
+      const span = (e.target as HTMLElement).closest<HTMLElement>(".b");
+      const row = span ? this.owner[Number(span.dataset.i)] : null;
+      if (row) this.highlight(row);
+    });
+    this.show(input.value);
+  }
+
+  private show(text: string): void {
+    const parsed = parseInput(text);
+    if ("error" in parsed) {
+      this.status(parsed.error);
+      this.render(null);
+      return;
+    }
+    this.showBytes(parsed.bytes, `${parsed.as}, ${parsed.bytes.length} bytes`);
+  }
+
+  private showBytes(bytes: Uint8Array, what: string): void {
+    this.status(what);
+    this.render(inspect(bytes));
+  }
+
+  private status(text: string): void {
+    $("status").textContent = text;
+  }
+
+  private render(result: InspectResult | null): void {
+    this.result = result;
+    const bytesView = $("bytes");
+    const tree = $("tree");
+    const error = $("error");
+    bytesView.replaceChildren();
+    tree.replaceChildren();
+    error.replaceChildren();
+    this.byteSpans = [];
+    this.owner = [];
+    this.lit = [];
+    if (result === null) return;
+    const { bytes } = result;
+    const shown = Math.min(bytes.length, MAX_BYTES);
+    for (let row = 0; row < shown; row += 16) {
+      const line = el("div", "row");
+      line.append(el("span", "off", row.toString(16).padStart(8, "0")));
+      for (let i = row; i < Math.min(row + 16, shown); i++) {
+        const span = el("span", "b", hex2(bytes[i]!));
+        span.dataset.i = String(i);
+        this.byteSpans.push(span);
+        line.append(span);
+      }
+      bytesView.append(line);
+    }
+    if (shown < bytes.length) bytesView.append(el("div", "note", `... ${bytes.length - shown} more bytes`));
+    this.owner = new Array<HTMLElement | null>(shown).fill(null);
+    let count = 0;
+    const add = (node: InspectNode, depth: number, parent: HTMLElement, label: string): void => {
+      if (count++ >= MAX_NODES) return;
+      const row = el("div", "node" + (node.error ? " err" : ""));
+      row.dataset.start = String(node.offset);
+      row.dataset.end = String(node.offset + node.length);
+      const line = el("div", "line");
+      line.append(el("span", "off", node.offset.toString(16).padStart(8, "0")));
+      line.append(el("span", "indent", "  ".repeat(depth)));
+      if (label) line.append(el("span", "label", label));
+      line.append(el("span", "form", node.form));
+      line.append(el("span", "value", valueText(node)));
+      row.append(line);
+      if (node.error) row.append(el("div", "msg", `${node.error.code}: ${node.error.message}`));
+      parent.append(row);
+      for (let i = node.offset; i < Math.min(node.offset + node.length, shown); i++) this.owner[i] = row;
+      const kids = node.children ?? [];
+      kids.forEach((child, i) => add(child, depth + 1, row, node.type === "map" ? (i % 2 === 0 ? "key " : "value ") : ""));
+    };
+    for (const node of result.nodes) add(node, 0, tree, "");
+    if (count > MAX_NODES) tree.append(el("div", "note", `... ${count - MAX_NODES} more values`));
+    if (result.error) {
+      const e = result.error;
+      error.append(el("strong", "", e.code), el("span", "", ` at offset ${e.offset} (0x${e.offset.toString(16)}): ${e.message}`));
+      this.byteSpans[e.offset]?.classList.add("err");
+    }
+    if (result.end < bytes.length) tree.append(el("div", "note", `... ${bytes.length - result.end} byte(s) not read`));
+  }
+
+  private highlight(row: HTMLElement): void {
+    for (const e of this.lit) e.classList.remove("hl");
+    this.lit = [row];
+    row.classList.add("hl");
+    const start = Number(row.dataset.start);
+    const end = Math.min(Number(row.dataset.end), this.byteSpans.length);
+    for (let i = start; i < end; i++) {
+      const span = this.byteSpans[i]!;
+      span.classList.add("hl");
+      this.lit.push(span);
+    }
+  }
+
+  private fromJsonText(): void {
+    const out = $("json-error");
+    out.textContent = "";
+    try {
+      const bytes = fromJson($<HTMLTextAreaElement>("json").value);
+      const input = $<HTMLTextAreaElement>("input");
+      input.value = Array.from(bytes, hex2).join(" ");
+      this.show(input.value);
+    } catch (e) {
+      out.textContent = String((e as Error).message);
+    }
+  }
+
+  private toJsonText(): void {
+    const out = $("json-error");
+    out.textContent = "";
+    if (!this.result) return;
+    try {
+      $<HTMLTextAreaElement>("json").value = toJson(this.result.bytes);
+    } catch (e) {
+      out.textContent = String((e as Error).message);
+    }
+  }
+}
+
+if (typeof document !== "undefined") new Playground();

@@ -1,0 +1,369 @@
+/**
+ * The inspector: reads MessagePack bytes into a tree of nodes, one per
+ * value, each with its offset, header, form name, length and value or
+ * children. It reads with the decoder's first-byte table
+ * (src/format/forms.ts), its timestamp and UTF-8 readers and its error
+ * helpers, and makes the decoder's checks in the decoder's order, so the
+ * first error it reports is the `DecodeError` (code, offset and message)
+ * that `decodeMulti` throws for the same bytes and limits. Where the
+ * framing survives an error (invalid UTF-8, a bad timestamp, the reserved
+ * byte, a length over a limit, a container that declares more items than
+ * bytes left) it reads on, so the tree also shows the rest.
+ *
+ * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ *
+ * @module
+ */
+
+import { DecodeError, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { ExtData } from "../format/extensions.ts";
+import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
+import { decodeLimits, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
+import { decodeUtf8 } from "../format/utf8.ts";
+import { toBytes, type DecodeInput } from "../shared/input.ts";
+
+/** What a node holds: the kind of value its first byte starts. */
+export type InspectType = "nil" | "boolean" | "int" | "float" | "str" | "bin" | "array" | "map" | "ext" | "reserved";
+
+/** One value in the bytes, as {@link inspect} reads it. */
+export interface InspectNode {
+  /** Where its first byte is (plus the `offset` option). */
+  offset: number;
+  /** Bytes of its header: the first byte, a length field, an extension's type byte (for a number, only the first byte). */
+  headerLength: number;
+  /** Bytes it takes, items included; for a value cut short, the bytes it has. */
+  length: number;
+  /** The form of its first byte, as the spec names it: `fixmap`, `str 8`, `uint 64`, `ext 8 (type -1, timestamp 96)`. */
+  form: string;
+  /** The kind of value. */
+  type: InspectType;
+  /** For str, bin and ext: the payload's declared bytes; for array: items; for map: entries. */
+  count?: number;
+  /**
+   * The value, as `decode` gives it with default options: null, a boolean,
+   * a number or bigint, a string, a `Uint8Array` (a view into the input),
+   * a `Date` (timestamps) or an `ExtData`. Not set for containers, nor
+   * when the bytes are cut short.
+   */
+  value?: unknown;
+  /** For a timestamp: its seconds and nanoseconds (a `Date` keeps milliseconds only). */
+  time?: { sec: number; nsec: number };
+  /** For an extension: its type, -128..127. */
+  extType?: number;
+  /** Items of an array; keys and values of a map, alternating. */
+  children?: InspectNode[];
+  /** The error found at this value, if any (the first one is also {@link InspectResult.error}). */
+  error?: DecodeError;
+}
+
+/** What {@link inspect} returns. */
+export interface InspectResult {
+  /** The input, as bytes. */
+  bytes: Uint8Array;
+  /** The offset of the first byte (the `offset` option). */
+  start: number;
+  /** The back-to-back values read, in order. */
+  nodes: InspectNode[];
+  /** The first error, as `decodeMulti` throws it for these bytes and limits; null for valid input. */
+  error: DecodeError | null;
+  /** Where reading stopped (plus the `offset` option): the end of the input, or, after an error that loses the framing, the byte after the last one read. */
+  end: number;
+}
+
+/**
+ * Options of {@link inspect}: the decoder's limits, which it checks as
+ * `decode` does, and the offset of the first byte.
+ */
+export interface InspectOptions {
+  /** As the decode option: containers nested deeper are an error (`MAX_DEPTH`). @default 512 */
+  readonly maxDepth?: number;
+  /** As the decode option. @default 4294967295 */
+  readonly maxStrLength?: number;
+  /** As the decode option. @default 4294967295 */
+  readonly maxBinLength?: number;
+  /** As the decode option. @default 4294967295 */
+  readonly maxArrayLength?: number;
+  /** As the decode option. @default 4294967295 */
+  readonly maxMapLength?: number;
+  /** As the decode option. @default 4294967295 */
+  readonly maxExtLength?: number;
+  /** Added to every offset (nodes and errors): the position of the input's first byte in a larger file or stream. @default 0 */
+  readonly offset?: number;
+}
+
+/** Thrown inside the walk to stop it (the error is on a node already). */
+const STOP = Symbol("stop");
+
+/** The name of the form first byte `t` starts. */
+export function formOf(t: number): string {
+  if (t < 0x80) return "positive fixint";
+  if (t < 0x90) return "fixmap";
+  if (t < 0xa0) return "fixarray";
+  if (t < 0xc0) return "fixstr";
+  if (t >= 0xe0) return "negative fixint";
+  if (t === 0xc0) return "nil";
+  if (t === 0xc1) return "never used";
+  if (t === 0xc2) return "false";
+  if (t === 0xc3) return "true";
+  if (t >= 0xd4 && t <= 0xd8) return `fixext ${fixedSizeOf(FIRST_BYTE[t]!)}`;
+  return formName(t);
+}
+
+const TYPES: readonly InspectType[] = ["nil", "boolean", "boolean", "int", "int", "float", "str", "bin", "array", "map", "ext", "reserved"];
+
+/** Reads one input; see {@link inspect}. */
+class Walk {
+  readonly nodes: InspectNode[] = [];
+  error: DecodeError | null = null;
+  pos = 0;
+  private readonly b: Uint8Array;
+  private readonly limits: DecodeLimits;
+  private readonly end: number;
+  private readonly base: number;
+  private view: DataView | null = null;
+
+  constructor(b: Uint8Array, limits: DecodeLimits, base: number) {
+    this.b = b;
+    this.limits = limits;
+    this.end = b.length;
+    this.base = base;
+  }
+
+  /** Records `e` on `node` (and as the first error, if it is); returns the node. */
+  private fail(node: InspectNode, e: DecodeError): InspectNode {
+    if (node.error === undefined) node.error = e;
+    if (this.error === null) this.error = e;
+    return node;
+  }
+
+  /** A TRUNCATED error at `start` for an item that needs `need` bytes from it; the walk ends. */
+  private short(node: InspectNode, start: number, need: number, what: string): never {
+    this.fail(node, truncated(this.base + start, need, this.base + this.end, what));
+    node.length = this.end - start;
+    this.pos = this.end;
+    throw STOP;
+  }
+
+  private dv(): DataView {
+    return this.view ?? (this.view = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength));
+  }
+
+  /** Reads the back-to-back values of the whole input. */
+  run(): void {
+    try {
+      while (this.pos < this.end) {
+        this.value(0, this.nodes);
+      }
+    } catch (e) {
+      if (e !== STOP) {
+        const err = stackOverflow(e, this.base + this.pos);
+        if (!(err instanceof DecodeError)) throw err;
+        if (this.error === null) this.error = err;
+      }
+    }
+  }
+
+  /** Reads the value at `pos` at nesting `depth`, pushing it on `into` before its items (so a walk that stops keeps it). */
+  value(depth: number, into?: InspectNode[]): InspectNode {
+    const b = this.b;
+    const start = this.pos;
+    const t = b[start]!;
+    const form = FIRST_BYTE[t]!;
+    const kind = wireKindOf(form);
+    const field = lengthFieldOf(form);
+    const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: formOf(t), type: TYPES[kind]! };
+    into?.push(node);
+    this.pos = start + 1;
+    if (t < 0x80) return ((node.value = t), node);
+    if (t >= 0xe0) return ((node.value = t - 0x100), node);
+    if (field > 0) {
+      if (start + 1 + field > this.end) this.short(node, start, 1 + field, formName(t));
+      this.pos = start + 1 + field;
+    }
+    const n = field === 0 ? fixedSizeOf(form) : readLength(b, start + 1, field);
+    node.headerLength = 1 + field;
+    switch (kind) {
+      case 0: // nil
+        node.value = null;
+        return node;
+      case 1: // false
+      case 2: // true
+        node.value = kind === 2;
+        return node;
+      case 3: // uint
+      case 4: // int
+      case 5: {
+        // float
+        const at = this.pos;
+        if (at + n > this.end) this.short(node, start, 1 + n, formName(t));
+        this.pos = at + n;
+        node.length = 1 + n;
+        node.value = kind === 5 ? (n === 4 ? this.dv().getFloat32(at) : this.dv().getFloat64(at)) : this.int(at, n, kind === 4);
+        return node;
+      }
+      case 6: // str
+        return this.str(node, n, start);
+      case 7: // bin
+        return this.bin(node, n, start);
+      case 8: // array
+        return this.array(node, n, start, depth);
+      case 9: // map
+        return this.map(node, n, start, depth);
+      case 10: // ext
+        return this.ext(node, n, start);
+      default: // 0xc1
+        this.fail(node, reservedByte(this.base + start));
+        return node;
+    }
+  }
+
+  private int(at: number, n: number, signed: boolean): number | bigint {
+    const b = this.b;
+    if (n === 1) return signed ? (b[at]! << 24) >> 24 : b[at]!;
+    if (n === 2) return signed ? (((b[at]! << 8) | b[at + 1]!) << 16) >> 16 : (b[at]! << 8) | b[at + 1]!;
+    if (n === 4) return signed ? this.dv().getInt32(at) : this.dv().getUint32(at);
+    // 64 bits: a number when safe, else a bigint, as decode's default int64 mode "auto"
+    const big = signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
+    return big >= -0x1fffffffffffffn && big <= 0x1fffffffffffffn ? Number(big) : big;
+  }
+
+  /** Checks a payload of `n` bytes against `max` and the bytes left; returns where it starts. */
+  private payload(node: InspectNode, n: number, max: number, start: number, what: string, limitName: string): number {
+    if (n > max) this.fail(node, overLimit(what, this.base + start, n, limitName, max));
+    const at = this.pos;
+    if (at + n > this.end) this.short(node, start, at - start + n, what);
+    this.pos = at + n;
+    node.length = at + n - start;
+    return at;
+  }
+
+  private str(node: InspectNode, n: number, start: number): InspectNode {
+    node.count = n;
+    const at = this.payload(node, n, this.limits.maxStrLength, start, "string", "maxStrLength");
+    try {
+      node.value = decodeUtf8(this.b, at, n);
+    } catch {
+      // shown with U+FFFD in place of the bad bytes
+      node.value = new TextDecoder().decode(this.b.subarray(at, at + n));
+      this.fail(node, invalidUtf8(this.base + at));
+    }
+    return node;
+  }
+
+  private bin(node: InspectNode, n: number, start: number): InspectNode {
+    node.count = n;
+    const at = this.payload(node, n, this.limits.maxBinLength, start, "binary", "maxBinLength");
+    node.value = this.b.subarray(at, at + n);
+    return node;
+  }
+
+  private array(node: InspectNode, n: number, start: number, depth: number): InspectNode {
+    node.count = n;
+    node.length = this.pos - start;
+    const children: InspectNode[] = (node.children = []);
+    if (n > this.limits.maxArrayLength) this.fail(node, overLimit("array", this.base + start, n, "maxArrayLength", this.limits.maxArrayLength));
+    else if (this.pos + n > this.end) this.fail(node, truncated(this.base + start, this.pos - start + n, this.base + this.end, `array of ${n} items`));
+    this.deeper(node, start, depth);
+    try {
+      for (let i = 0; i < n; i++) {
+        if (this.pos >= this.end) this.short(node, this.pos, 1, "value");
+        this.value(depth + 1, children);
+      }
+    } finally {
+      node.length = this.pos - start;
+    }
+    return node;
+  }
+
+  private map(node: InspectNode, n: number, start: number, depth: number): InspectNode {
+    node.count = n;
+    node.length = this.pos - start;
+    const children: InspectNode[] = (node.children = []);
+    if (n > this.limits.maxMapLength) this.fail(node, overLimit("map", this.base + start, n, "maxMapLength", this.limits.maxMapLength));
+    else if (this.pos + 2 * n > this.end) this.fail(node, truncated(this.base + start, this.pos - start + 2 * n, this.base + this.end, `map of ${n} entries`));
+    this.deeper(node, start, depth);
+    try {
+      for (let i = 0; i < 2 * n; i++) {
+        if (this.pos >= this.end) this.short(node, this.pos, 1, "value");
+        this.value(depth + 1, children);
+      }
+    } finally {
+      node.length = this.pos - start;
+    }
+    return node;
+  }
+
+  /** The depth check of a container at `depth`: past `maxDepth`, the walk ends (its items are not read). */
+  private deeper(node: InspectNode, start: number, depth: number): void {
+    if (depth < this.limits.maxDepth) return;
+    this.fail(node, tooDeepToDecode(this.base + start, this.limits.maxDepth));
+    throw STOP;
+  }
+
+  private ext(node: InspectNode, n: number, start: number): InspectNode {
+    node.count = n;
+    if (n > this.limits.maxExtLength) this.fail(node, overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength));
+    if (this.pos + 1 > this.end) this.short(node, start, this.pos - start + 1, "extension type");
+    const type = (this.b[this.pos++]! << 24) >> 24;
+    node.headerLength++;
+    node.extType = type;
+    node.form += ` (type ${type})`;
+    const at = this.payload(node, n, MAX_U32, start, "extension", "maxExtLength");
+    const data = this.b.subarray(at, at + n);
+    if (type !== TIMESTAMP_TYPE) {
+      node.value = new ExtData(type, data);
+      return node;
+    }
+    node.form = node.form.slice(0, -1) + `, timestamp ${n * 8})`;
+    try {
+      node.value = readTimestamp(data, this.base + start);
+      const view = new DataView(data.buffer, data.byteOffset, n);
+      const first = view.getUint32(0);
+      node.time = n === 4 ? { sec: first, nsec: 0 } : n === 8 ? { sec: (first & 3) * 0x100000000 + view.getUint32(4), nsec: first >>> 2 } : { sec: Number(view.getBigInt64(4)), nsec: first };
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      node.value = new ExtData(type, data);
+      node.form = node.form.replace(/, timestamp \d+\)$/, ", not a timestamp)");
+      this.fail(node, e);
+    }
+    return node;
+  }
+}
+
+/**
+ * Reads MessagePack bytes into a tree: one node per back-to-back value,
+ * each with its offset, header, form, length, and its value or its
+ * children. Never throws for malformed bytes: the first error is in
+ * `error`, exactly as `decodeMulti` throws it for the same bytes (the same
+ * code, offset and message), and on the node where it was found; the
+ * nodes read before it are kept, and where the framing survives the
+ * error, those after it too.
+ *
+ * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
+ *   array of byte values
+ * @param options the decoder's limits, and the offset of the first byte
+ * @returns the nodes, the first error (or null) and where reading stopped
+ * @throws {DecodeError} `INVALID_ARGUMENT` for input that is not bytes or
+ *   an invalid option
+ *
+ * @example A map, and a truncated input
+ * ```ts
+ * import { inspect } from "@resizable/msgpack/inspect";
+ * const { nodes, error } = inspect(new Uint8Array([0x81, 0xa1, 0x61, 0xcd, 0x01, 0x00]));
+ * console.assert(nodes[0]!.form === "fixmap" && nodes[0]!.children!.length === 2);
+ * console.assert(nodes[0]!.children![1]!.form === "uint 16" && nodes[0]!.children![1]!.value === 256);
+ * console.assert(error === null);
+ * const cut = inspect(new Uint8Array([0x92, 0x01]));
+ * console.assert(cut.error!.code === "TRUNCATED" && cut.error!.offset === 0);
+ * console.assert(cut.nodes[0]!.children![0]!.value === 1);
+ * ```
+ */
+export function inspect(input: DecodeInput, options?: InspectOptions): InspectResult {
+  const bytes = toBytes(input);
+  const limits = decodeLimits(options);
+  const base = options?.offset ?? 0;
+  const walk = new Walk(bytes, limits, base);
+  walk.run();
+  return { bytes, start: base, nodes: walk.nodes, error: walk.error, end: base + walk.pos };
+}

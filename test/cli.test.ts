@@ -1,0 +1,237 @@
+// The `msgpack` command as users run it: dist/bin/msgpack.js (package.json
+// `bin`) spawned as a child process, on files and on standard input: each
+// command and its --help, back-to-back values, exit codes for invalid
+// input (1) and for a missing file, a directory or a bad option (2),
+// colours (--color, FORCE_COLOR, NO_COLOR), to-json/from-json round trips
+// byte for byte over the shared vectors, a stream of more than 4 GiB that
+// is never held, and stats in bounded memory on a large input.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { encode } from "../src/index.ts";
+import { fromHex } from "./_support/arbitrary.ts";
+import { loadVectors } from "./_support/vectors.ts";
+import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
+
+const BIN = join(ROOT, readJson("package.json").bin.msgpack);
+
+interface Result {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Peak resident memory of the child (kB), when /proc tells. */
+  peakKb: number;
+}
+
+/** Runs the command with `args`; `input` (bytes, or a generator of chunks) goes to its standard input. */
+function cli(args: string[], input?: Uint8Array | string | (() => AsyncGenerator<Uint8Array>), env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { PATH: process.env.PATH, ...env } });
+    const out: Buffer[] = [];
+    let err = "";
+    let peakKb = 0;
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        // gone already
+      }
+    }, 20);
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout: Buffer.concat(out), stderr: err, peakKb });
+    });
+    child.stdin.on("error", () => {}); // the child may stop reading early
+    if (typeof input === "function") {
+      void (async () => {
+        for await (const chunk of input()) if (!child.stdin.write(chunk)) await new Promise((r) => child.stdin.once("drain", r));
+        child.stdin.end();
+      })();
+    } else child.stdin.end(input ?? "");
+  });
+}
+
+let work: string;
+const file = (name: string, bytes: Uint8Array | string): string => {
+  writeFileSync(join(work, name), bytes);
+  return name;
+};
+
+beforeAll(() => {
+  assertBuilt();
+  work = mkdtempSync(join(tmpdir(), "msgpack-cli-"));
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const SAMPLE = new Uint8Array([...encode({ name: "cli", n: [1, 2.5] }), ...encode("second"), ...encode(null)]);
+
+describe("msgpack (dist/bin/msgpack.js)", () => {
+  test("is the package's bin, a Node script", () => {
+    expect(existsSync(BIN)).toBe(true);
+    expect(readFileSync(BIN, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  test("--help on the command and on every subcommand", async () => {
+    const main = await cli(["--help"]);
+    expect(main.code).toBe(0);
+    for (const command of ["inspect", "to-json", "from-json", "stats", "validate"]) {
+      expect(main.stdout.toString()).toContain(`  ${command} `);
+      const r = await cli([command, "--help"]);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout.toString()).toMatch(new RegExp(`^Usage: msgpack ${command} `));
+    }
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stdout.toString()).toMatch(/^Usage: msgpack <command>/);
+  });
+
+  test("inspect: one line per value, back-to-back values, from a file and from standard input", async () => {
+    const name = file("sample.msgpack", SAMPLE);
+    const expected = [
+      "00000000  82                          fixmap (2 entries)",
+      '00000001  a4                            fixstr (4 B) "name"',
+      '00000006  a3                              fixstr (3 B) "cli"',
+      '0000000a  a1                            fixstr (1 B) "n"',
+      "0000000c  92                              fixarray (2 items)",
+      "0000000d  01                                positive fixint 1",
+      "0000000e  cb 40 04 00 00 00 00 00 00        float 64 2.5",
+      '00000017  a6                          fixstr (6 B) "second"',
+      "0000001e  c0                          nil",
+      "",
+    ].join("\n");
+    const fromFile = await cli(["inspect", name]);
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout.toString()).toBe(expected);
+    for (const args of [["inspect", "-"], ["inspect"]]) {
+      const r = await cli(args, SAMPLE);
+      expect(r.code).toBe(0);
+      expect(r.stdout.toString()).toBe(expected);
+    }
+    const depth = await cli(["inspect", "--depth", "0", name]);
+    expect(depth.stdout.toString().split("\n")[1]).toMatch(/\.\.\. 2 entries$/);
+    const json = await cli(["inspect", "--json", name]);
+    const lines = json.stdout.toString().trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.form)).toEqual(["fixmap", "fixstr", "nil"]);
+    expect(lines[0].children[3]).toMatchObject({ offset: 12, header: "92", form: "fixarray", count: 2 });
+    expect(lines[0].children[3].children[1]).toMatchObject({ header: "cb4004000000000000", value: 2.5 });
+  });
+
+  test("colours only on request or a terminal: --color, FORCE_COLOR, and never with NO_COLOR or --no-color", async () => {
+    const name = file("colors.msgpack", encode("x"));
+    const has = (r: Result) => r.stdout.toString().includes("\x1b[");
+    expect(has(await cli(["inspect", name]))).toBe(false);
+    expect(has(await cli(["inspect", "--color", name]))).toBe(true);
+    expect(has(await cli(["inspect", name], undefined, { FORCE_COLOR: "1" }))).toBe(true);
+    expect(has(await cli(["inspect", name], undefined, { FORCE_COLOR: "1", NO_COLOR: "1" }))).toBe(false);
+    expect(has(await cli(["inspect", "--no-color", name], undefined, { FORCE_COLOR: "1" }))).toBe(false);
+  });
+
+  test("bad input: exit 1 with the error at its offset; a missing file, a directory or a bad option: exit 2", async () => {
+    const cut = file("cut.msgpack", fromHex("92-01-a3-61"));
+    const v = await cli(["validate", cut]);
+    expect(v.code).toBe(1);
+    expect(v.stdout.toString()).toBe(
+      "invalid: TRUNCATED at offset 2 (0x2): Cannot decode string at offset 2: insufficient data, input is 2 byte(s) short\n  bytes at 0: 92 01 [a3] 61\n",
+    );
+    expect((await cli(["validate", "-q", cut])).stdout.length).toBe(0);
+    expect((await cli(["validate", "-"], fromHex("c1"))).stdout.toString()).toMatch(/^invalid: INVALID_BYTE at offset 0 /);
+    // from standard input, the bytes around the error come from the last chunks read
+    const piped = await cli(["validate", "-"], new Uint8Array([...new Array(20).fill(0), 0xc1, 7]));
+    expect(piped.stdout.toString()).toBe(
+      "invalid: INVALID_BYTE at offset 20 (0x14): Cannot decode value at offset 20: unrecognized type byte 0xc1 (reserved)\n  bytes at c: 00 00 00 00 00 00 00 00 [c1] 07\n",
+    );
+    const ok = await cli(["validate", file("ok.msgpack", SAMPLE)]);
+    expect([ok.code, ok.stdout.toString()]).toEqual([0, "valid: 3 values, 31 bytes\n"]);
+    const inspected = await cli(["inspect", cut]);
+    expect(inspected.code).toBe(1);
+    expect(inspected.stdout.toString()).toContain("! TRUNCATED: Cannot decode string at offset 2");
+    const toJson = await cli(["to-json", cut]);
+    expect(toJson.code).toBe(1);
+    expect(toJson.stderr).toMatch(/TRUNCATED: Cannot decode string at offset 2/);
+    const badJson = await cli(["from-json", "-"], '{"a": 1}\n{"b": ');
+    expect(badJson.code).toBe(1);
+    expect(badJson.stderr).toMatch(/JSON text 2 is not JSON/);
+    expect(badJson.stdout).toEqual(Buffer.from(encode({ a: 1 })));
+    const badTag = await cli(["from-json", "-"], '{"$uint8": 300}');
+    expect([badTag.code, badTag.stderr]).toEqual([1, "msgpack from-json: JSON text 1: Cannot convert JSON at $.$uint8: 300 is out of range\n"]);
+    for (const command of ["inspect", "to-json", "from-json", "stats", "validate"]) {
+      const missing = await cli([command, "no-such-file.msgpack"]);
+      expect([missing.code, missing.stderr], command).toEqual([2, "msgpack: no-such-file.msgpack: no such file\n"]);
+      const dir = await cli([command, "."]);
+      expect([dir.code, dir.stderr], command).toEqual([2, "msgpack: .: is a directory, not a file\n"]);
+    }
+    expect(await cli(["inspect", "--nope"])).toMatchObject({ code: 2, stderr: "msgpack: unknown option --nope for inspect\n" });
+    expect(await cli(["inspect", "--depth", "x"])).toMatchObject({ code: 2, stderr: "msgpack: --depth takes a whole number, not x\n" });
+    expect(await cli(["frobnicate"])).toMatchObject({ code: 2 });
+  });
+
+  test("to-json and from-json round trip every vector encoding byte for byte (values JSON lacks included), through files and pipes", async () => {
+    const encodings = loadVectors().filter((v) => v.decodable).flatMap((v) => v.encodings);
+    const all = new Uint8Array(encodings.reduce((n, e) => n + e.length, 0));
+    encodings.reduce((at, e) => (all.set(e, at), at + e.length), 0);
+    const json = await cli(["to-json", file("vectors.msgpack", all)]);
+    expect(json.code, json.stderr).toBe(0);
+    const text = json.stdout.toString();
+    expect(text.trim().split("\n").length).toBe(encodings.length);
+    for (const tag of ["$uint64", "$bin", "$timestamp", "$float64", "$map", "$ext"]) expect(text).toContain(`"${tag}`);
+    const back = await cli(["from-json", file("vectors.json", text)]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(new Uint8Array(back.stdout)).toEqual(all);
+    const piped = await cli(["from-json"], text);
+    expect(new Uint8Array(piped.stdout)).toEqual(all);
+  });
+
+  test("stats: bytes and counts per format and per key path", async () => {
+    const r = await cli(["stats", "--json", "-"], new Uint8Array([...encode([{ id: 1, tags: ["a"] }, { id: 2, tags: [] }]), ...encode("x")]));
+    expect(r.code).toBe(0);
+    const stats = JSON.parse(r.stdout.toString());
+    expect(stats).toMatchObject({ bytes: 27, values: 2, error: null });
+    expect(stats.forms.fixstr).toEqual({ count: 6, bytes: 20 });
+    expect(stats.paths["$[].tags"]).toEqual({ count: 2, bytes: 4 });
+    expect(stats.paths["$[].tags[]"]).toEqual({ count: 1, bytes: 2 });
+    const text = await cli(["stats", "--top", "2", "-"], SAMPLE);
+    expect(text.stdout.toString()).toMatch(/^31 bytes \(31 B\), 3 values\n/);
+    expect(text.stdout.toString()).toContain("more paths; --top N shows more");
+  });
+
+  test("a stream of more than 4 GiB is read in constant memory, with offsets past 2^32", async () => {
+    // a bin 32 of 2^32-1 zero bytes, a str, then an array cut short
+    async function* huge(): AsyncGenerator<Uint8Array> {
+      yield fromHex("c6-ff-ff-ff-ff");
+      const zeros = new Uint8Array(1 << 20);
+      for (let left = 0xffffffff; left > 0; left -= zeros.length) yield zeros.subarray(0, Math.min(left, zeros.length));
+      yield fromHex("a3-61-62-63-92-01");
+    }
+    const r = await cli(["stats", "--json", "-"], huge);
+    const stats = JSON.parse(r.stdout.toString());
+    expect(r.code).toBe(1);
+    expect(stats).toMatchObject({ bytes: 2 ** 32 + 10, values: 2 });
+    expect(stats.forms["bin 32"]).toEqual({ count: 1, bytes: 2 ** 32 + 4 });
+    expect(stats.error).toEqual({ code: "TRUNCATED", offset: 2 ** 32 + 8, message: `Cannot decode array of 2 items at offset ${2 ** 32 + 8}: insufficient data, input is 1 byte(s) short` });
+    if (r.peakKb > 0) expect(r.peakKb).toBeLessThan(200 * 1024);
+  }, 120_000);
+
+  test("stats holds no more than a chunk of a large input (peak memory far below its size)", async () => {
+    if (!existsSync("/proc/self/status")) return;
+    const records = encode(Array.from({ length: 200 }, (_, i) => ({ id: i, name: "user".repeat(50) + i, blob: new Uint8Array(2000).fill(i), tags: ["a", "b"] })));
+    const total = 512e6;
+    async function* large(): AsyncGenerator<Uint8Array> {
+      for (let sent = 0; sent < total; sent += records.length) yield records;
+    }
+    const r = await cli(["stats", "--json", "-"], large);
+    expect(r.code, r.stderr).toBe(0);
+    const stats = JSON.parse(r.stdout.toString());
+    expect(stats.bytes).toBeGreaterThanOrEqual(total);
+    expect(stats.paths["$[].blob"].count).toBe(200 * stats.values);
+    expect(r.peakKb).toBeGreaterThan(0);
+    expect(r.peakKb, `peak ${r.peakKb} kB for ${total / 1e6} MB`).toBeLessThan(160 * 1024);
+  }, 120_000);
+});

@@ -1,0 +1,164 @@
+// The playground page (dist/playground.html, built by test/tools/playground.mjs)
+// in headless Chromium, opened from the file system as a user would open
+// the shipped file: it makes no request but its own, runs under its own
+// hash-pinned Content-Security-Policy without console errors, shows the
+// tree of pasted hex, highlights a node's bytes on hover and a byte's node,
+// shows errors at their offset, turns JSON into MessagePack, and looks like
+// test/playground.png (the README's picture; compared by pixels that
+// differ, not pixel for pixel).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { encode } from "../src/index.ts";
+import { fromJson, inspect } from "../src/inspect.ts";
+import { chromiumAvailable, launchChromium } from "./_support/chromium.ts";
+import { ROOT, assertBuilt } from "./tools/harness.ts";
+
+const RUNS = chromiumAvailable("playground.test");
+const PAGE = join(ROOT, "dist/playground.html");
+const REFERENCE = join(ROOT, "test/playground.png");
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
+
+describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chromium", () => {
+  let browser: import("playwright-core").Browser;
+  let tab: import("playwright-core").Page;
+  const problems: string[] = [];
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1000, height: 640 }, deviceScaleFactor: 1 });
+    tab = await context.newPage();
+    tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    tab.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    tab.on("request", (r) => requests.push(r.url()));
+    await tab.goto(pathToFileURL(PAGE).href);
+    await tab.waitForSelector("#tree .node");
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("is one file with its script and style pinned by hash in a CSP that allows nothing else", () => {
+    const html = readFileSync(PAGE, "utf8");
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
+    expect(csp).not.toMatch(/unsafe|https?:|\*/);
+    expect(html).not.toMatch(/<script[^>]+src=|<link|style="|\son[a-z]+="/);
+    expect(requests).toEqual([pathToFileURL(PAGE).href]);
+    expect(problems).toEqual([]);
+  });
+
+  test("pasted hex shows as a tree beside the bytes; hovering a node highlights its bytes, hovering a byte its node", async () => {
+    const bytes = encode({ name: "inspect", tags: [1, 2.5], raw: new Uint8Array([0xca, 0xfe]) });
+    await tab.fill("#input", hex(bytes));
+    await tab.waitForFunction((n) => document.querySelectorAll("#bytes .b").length === n, bytes.length);
+    expect(await tab.textContent("#status")).toBe(`hex, ${bytes.length} bytes`);
+    const rows = await tab.$$eval("#tree .node > .line", (lines) =>
+      lines.map((l) => Array.from(l.querySelectorAll("span")).map((s) => s.textContent!.trim()).filter((t) => t !== "").join(" ")),
+    );
+    expect(rows).toEqual([
+      "00000000 fixmap 3 entries",
+      '00000001 key fixstr "name"',
+      '00000006 value fixstr "inspect"',
+      '0000000e key fixstr "tags"',
+      "00000013 value fixarray 2 items",
+      "00000014 positive fixint 1",
+      "00000015 float 64 2.5",
+      '0000001e key fixstr "raw"',
+      "00000022 value bin 8 ca fe",
+    ]);
+    // the array's line: its 11 bytes light up
+    await tab.hover("#tree .node[data-start='19'] > .line");
+    const lit = await tab.$$eval("#bytes .b.hl", (spans) => spans.map((s) => Number((s as HTMLElement).dataset.i)));
+    expect(lit).toEqual(Array.from({ length: 11 }, (_, i) => 19 + i));
+    // a byte of the float: the float's node lights up, and its 9 bytes
+    await tab.hover("#bytes .b[data-i='24']");
+    expect(await tab.$$eval("#tree .node.hl", (nodes) => nodes.map((n) => (n as HTMLElement).dataset.start))).toEqual(["21"]);
+    expect(await tab.$$eval("#bytes .b.hl", (spans) => spans.length)).toBe(9);
+    expect(problems).toEqual([]);
+  });
+
+  test("errors are shown at their offset; base64 works too", async () => {
+    await tab.fill("#input", "92 01 a3 61");
+    await tab.waitForSelector("#error strong");
+    expect(await tab.textContent("#error")).toBe("TRUNCATED at offset 2 (0x2): Cannot decode string at offset 2: insufficient data, input is 2 byte(s) short");
+    expect(await tab.$$eval("#bytes .b.err", (spans) => spans.map((s) => (s as HTMLElement).dataset.i))).toEqual(["2"]);
+    expect(await tab.$$eval("#tree .node.err", (nodes) => nodes.map((n) => (n as HTMLElement).dataset.start))).toEqual(["2"]);
+    await tab.fill("#input", Buffer.from(encode([true])).toString("base64"));
+    await tab.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("base64"));
+    expect(await tab.textContent("#error")).toBe("");
+    expect(await tab.$$eval("#tree .node > .line", (l) => l.length)).toBe(2);
+  });
+
+  test("JSON in, MessagePack out (and back)", async () => {
+    await tab.fill("#json", '{"a": {"$uint16": 1}, "when": {"$timestamp": "2024-05-01T12:00:00.5Z"}}');
+    await tab.click("#to-msgpack");
+    const expected = fromJson('{"a": {"$uint16": 1}, "when": {"$timestamp": "2024-05-01T12:00:00.5Z"}}');
+    expect(expected[3]).toBe(0xcd);
+    expect(await tab.inputValue("#input")).toBe(hex(expected));
+    expect(await tab.$$eval("#tree .node > .line", (l) => l.length)).toBe(5);
+    await tab.fill("#json", "");
+    await tab.click("#to-json");
+    expect(await tab.inputValue("#json")).toBe('{"a":{"$uint16":1},"when":{"$timestamp":"2024-05-01T12:00:00.500Z"}}\n');
+    await tab.fill("#json", '{"$nope": 1}');
+    await tab.click("#to-msgpack");
+    expect(await tab.textContent("#json-error")).toMatch(/unknown tag "\$nope"/);
+    expect(problems).toEqual([]);
+  });
+
+  test("looks like test/playground.png: a sample with a highlighted node (compared by differing pixels)", async () => {
+    const sample = encode({ id: 7, name: "playground", tags: ["msgpack", "inspect"], at: new Date(Date.UTC(2024, 4, 1)), raw: new Uint8Array([1, 2, 3]) });
+    await tab.fill("#input", hex(sample));
+    await tab.fill("#json", '{"id": 7, "big": {"$uint64": "18446744073709551615"}}');
+    const tags = inspect(sample).nodes[0]!.children![5]!;
+    expect(tags.form).toBe("fixarray");
+    await tab.hover(`#tree .node[data-start='${tags.offset}'] > .line`);
+    await tab.mouse.move(0, 0, { steps: 1 }).catch(() => {});
+    await tab.hover(`#tree .node[data-start='${tags.offset}'] > .line`);
+    const shot = await tab.screenshot({ type: "png" });
+    mkdirSync(join(ROOT, "test/.screenshots"), { recursive: true });
+    writeFileSync(join(ROOT, "test/.screenshots/playground.png"), shot);
+    if (!existsSync(REFERENCE) || process.env.UPDATE_SCREENSHOT) writeFileSync(REFERENCE, shot);
+    // decode both pictures in a blank page (the playground's CSP allows no fetch) and compare them
+    const blank = await browser.newPage();
+    const compare = await blank.evaluate(
+      async ([now, then]) => {
+        const pixels = async (b64: string) => {
+          const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+          const canvas = new OffscreenCanvas(img.width, img.height);
+          const ctx = canvas.getContext("2d")!;
+          ctx.drawImage(img, 0, 0);
+          return { w: img.width, h: img.height, data: ctx.getImageData(0, 0, img.width, img.height).data };
+        };
+        const a = await pixels(now!);
+        const b = await pixels(then!);
+        if (a.w !== b.w || a.h !== b.h) return { size: `${a.w}x${a.h} vs ${b.w}x${b.h}`, differing: 1, highlight: 0, header: 0 };
+        let differing = 0;
+        let highlight = 0;
+        let header = 0;
+        for (let i = 0; i < a.data.length; i += 4) {
+          const [r, g, bl] = [a.data[i]!, a.data[i + 1]!, a.data[i + 2]!];
+          if (Math.abs(r - b.data[i]!) + Math.abs(g - b.data[i + 1]!) + Math.abs(bl - b.data[i + 2]!) > 96) differing++;
+          if (Math.abs(r - 0xff) < 8 && Math.abs(g - 0xe0) < 8 && Math.abs(bl - 0x8a) < 8) highlight++;
+          if (i / 4 < a.w * 30 && r === 0x22 && g === 0x22 && bl === 0x22) header++;
+        }
+        return { size: `${a.w}x${a.h}`, differing: differing / (a.w * a.h), highlight, header: header / (a.w * 30) };
+      },
+      [shot.toString("base64"), readFileSync(REFERENCE).toString("base64")],
+    );
+    await blank.close();
+    expect(compare.size).toBe("1000x640");
+    // the highlight colour is there (the hovered node and its bytes), the dark title bar across the top
+    expect(compare.highlight).toBeGreaterThan(2000);
+    expect(compare.header).toBeGreaterThan(0.5);
+    // and it looks like the reference: fonts may differ a little between machines, the layout not
+    expect(compare.differing, "share of pixels that differ from test/playground.png (see test/.screenshots/playground.png)").toBeLessThan(0.08);
+    expect(problems).toEqual([]);
+  });
+});
