@@ -1,5 +1,5 @@
-// Peers benchmark (tinybench): encode and decode MB/s of this library, its
-// mini entry, msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON
+// Peers benchmark (tinybench): encode and decode MB/s of this library,
+// msgpackr, @msgpack/msgpack, notepack.io, msgpack-lite and JSON
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
@@ -42,13 +42,13 @@ import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
 import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, loadMini, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
 import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const args = parseCli({
   script: "peers.js",
   summary:
-    "Encode and decode speed (MB/s, tinybench) of this library, its mini entry, msgpackr, @msgpack/msgpack, " +
+    "Encode and decode speed (MB/s, tinybench) of this library, msgpackr, @msgpack/msgpack, " +
     "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
     "is checked before it is timed. Needs the library built (npm run build).",
   fullRun: "5-7 minutes per runtime on 2 cores",
@@ -72,7 +72,6 @@ const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
 const MiB = 1024 * 1024;
 
 const lib = await loadLibrary();
-const mini = await loadMini();
 const mmEncoder = new MMEncoder();
 const mmDecoder = new MMDecoder();
 const reference = new MMDecoder();
@@ -83,7 +82,6 @@ const td = new TextDecoder();
 /** @type {Library[]} */
 const LIBRARIES = [
   { name: "@resizable/msgpack", encode: (v) => lib.encode(v), decode: (b) => lib.decode(b), msgpack: true },
-  { name: "@resizable/msgpack/mini", encode: (v) => mini.encode(v), decode: (b) => mini.decode(b), msgpack: true },
   { name: "msgpackr", encode: (v) => msgpackrPack(v), decode: (b) => msgpackrUnpack(b), msgpack: true },
   { name: "@msgpack/msgpack", encode: (v) => mmEncoder.encode(v), decode: (b) => mmDecoder.decode(b), msgpack: true },
   { name: "notepack.io", encode: (v) => notepack.encode(v), decode: (b) => notepack.decode(b), msgpack: true },
@@ -91,8 +89,6 @@ const LIBRARIES = [
   { name: "JSON", encode: (v) => te.encode(JSON.stringify(v)), decode: (b) => JSON.parse(td.decode(b)), msgpack: false },
 ];
 const OURS = LIBRARIES[0].name;
-/** The mini entry (src/mini.ts): the same output from a bundle within 4 KB gzip. */
-const MINI = LIBRARIES[1].name;
 /** Extra decode row on data sets with binaries: this library with `binaryAsView: true` (no copy, like msgpackr and notepack.io). */
 const VIEWS = "@resizable/msgpack (binaryAsView)";
 /** Extra encode row on data sets that encode to 4 KiB or less: this library with `poolResults: true` (shared slabs, like msgpackr). */
@@ -675,19 +671,19 @@ async function render() {
  * Geometric means of this library's speed ratios (its MB/s / the peer's;
  * above 1 = faster) over the data sets of one report, binary decode left
  * out (a copy against a view): against msgpackr and @msgpack/msgpack, with
- * `poolResults` where it was timed, and the mini entry's. The rows of the
+ * `poolResults` where it was timed. The rows of the
  * README's table, as "1.02" strings ("-" when nothing was timed, "" where a
  * row has no such op).
  * @param {any} report
  * @returns {{ label: string, encode: string, decode: string, sets: number }[]}
  */
 export function geometricMeans(report) {
-  /** @param {string} op @param {string} peer @param {boolean} pooled @param {string} [ours] */
-  const mean = (op, peer, pooled, ours = OURS) => {
+  /** @param {string} op @param {string} peer @param {boolean} pooled */
+  const mean = (op, peer, pooled) => {
     const xs = [];
     for (const set of report.sets) {
       if (op === "decode" && set.name.startsWith("blob")) continue;
-      const mine = (pooled && set.results[op][POOLED]) || set.results[op][ours];
+      const mine = (pooled && set.results[op][POOLED]) || set.results[op][OURS];
       const p = set.results[op][peer];
       const x = mine && p ? mine.mbps / p.mbps : NaN;
       if (Number.isFinite(x)) xs.push(x);
@@ -699,11 +695,6 @@ export function geometricMeans(report) {
     const enc = mean("encode", peer, false), dec = mean("decode", peer, false);
     rows.push({ label: `×${peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
     rows.push({ label: `×${peer}, with \`poolResults\``, encode: mean("encode", peer, true).text, decode: "", sets: enc.n });
-  }
-  // the mini entry, where the run timed it
-  for (const peer of [...RATIO_TO, OURS]) {
-    const enc = mean("encode", peer, false, MINI), dec = mean("decode", peer, false, MINI);
-    rows.push({ label: `mini entry ×${peer === OURS ? "this library" : peer}`, encode: enc.text, decode: dec.text, sets: enc.n });
   }
   return rows;
 }

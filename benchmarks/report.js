@@ -41,11 +41,6 @@ export async function loadLibrary() {
   }
 }
 
-/** The built mini entry, dist/mini.js (see loadLibrary). */
-export async function loadMini() {
-  return await import("../dist/mini.js");
-}
-
 /** Parses sizes like 1e8, 100M, 64KiB, 1GB (decimal K/M/G, binary KiB/MiB/GiB). @param {string} s */
 export function parseSize(s) {
   const m = /^([\d.]+(?:e\d+)?)\s*(k|m|g|kib|mib|gib|kb|mb|gb|b)?$/i.exec(String(s).trim());

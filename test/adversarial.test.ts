@@ -24,7 +24,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, test } from "vitest";
 import { decode, encode, ExtensionCodec, type DecodeOptions } from "../src/index.ts";
-import { decode as miniDecode } from "../src/mini.ts";
 import { decodeAsync } from "../src/streams.ts";
 import { Random, value } from "./_support/arbitrary.ts";
 import { collidingFloats, collidingUint32, computeLongHash, computeUnseededHash, v8StringHash } from "./_support/v8-hash.ts";
@@ -307,7 +306,7 @@ interface Entry {
   /**
    * False for options that do not change how map keys are read (int64,
    * binaryAsView, maxDepth, extensions): the costly key cases run under
-   * the entries that do (default, useMap, mini, streams) and are skipped
+   * the entries that do (default, useMap, streams) and are skipped
    * here to keep the suite short.
    */
   keys?: boolean;
@@ -319,8 +318,6 @@ const ENTRIES: Entry[] = [
   { name: "decode() with int64: bigint, binaryAsView", run: (b) => decode(b, { int64: "bigint", binaryAsView: true }), keys: false },
   { name: "decode() with a re-entrant Set extension", run: ((o) => (b: Uint8Array) => decode(b, o))(setExtension()), keys: false },
   { name: "decode() with maxDepth 100000", run: (b) => decode(b, { maxDepth: 100_000 }), keys: false },
-  { name: "mini decode()", run: (b) => miniDecode(b) },
-  { name: "mini decode() with useMap", run: (b) => miniDecode(b, { useMap: true }), numberKeysAsMapKeys: true },
   { name: "decodeAsync() in 64 KiB chunks", run: (b) => decodeAsync(chunks(b, 64 * 1024)) },
 ];
 

@@ -29,7 +29,7 @@ const INLINE = "@resizable/msgpack (options inline)";
 const HOISTED = "@resizable/msgpack (options hoisted)";
 const VIEWS = "@resizable/msgpack (binaryAsView)";
 /** Libraries that must round-trip every shape here faithfully. */
-const FAITHFUL = [OURS, "@resizable/msgpack/mini", "msgpackr", "@msgpack/msgpack"];
+const FAITHFUL = [OURS, "msgpackr", "@msgpack/msgpack"];
 
 /** benchmarks/report.js's sig3: a number as the reports print it. */
 function sig3(x: number): string {

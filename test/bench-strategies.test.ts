@@ -110,9 +110,6 @@ describe("benchmarks/peers.js --quick", () => {
       "geometric mean ×msgpackr, with poolResults",
       "geometric mean ×@msgpack/msgpack",
       "geometric mean ×@msgpack/msgpack, with poolResults",
-      "geometric mean mini entry ×msgpackr",
-      "geometric mean mini entry ×@msgpack/msgpack",
-      "geometric mean mini entry ×this library",
     ]);
     // the printed mean is the geometric mean of the report's ratios (blob decode left out: a copy against a view)
     const ratio = (set: any, op: string) => set.results[op]["@resizable/msgpack"].mbps / set.results[op].msgpackr.mbps;

@@ -1,8 +1,7 @@
 // Runs the shared vectors and seeded round trips (test/runtime/checks.mjs)
 // inside headless Chromium against the browser bundles in dist/browser/: the
 // minified ESM bundle, the IIFE bundle through its global, the ESM bundle
-// inside a module Worker, the ESM bundle that adds the streams API, and the
-// mini entry's ESM and IIFE bundles.
+// inside a module Worker, and the ESM bundle that adds the streams API.
 // Every response carries a strict Content-Security-Policy (no 'unsafe-eval',
 // no inline script), so a bundle that used eval or new Function would fail.
 //
@@ -46,18 +45,6 @@ const SCRIPTS: Record<string, string> = {
     import { runAll } from "/test/runtime/checks.mjs";
     window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 14, count: 200, streams: lib }));
   `,
-  "/run-mini.mjs": `
-    import * as lib from "/dist/browser/msgpack-mini.min.js";
-    import { runAll } from "/test/runtime/checks.mjs";
-    window.smoke = fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 15, mini: true }));
-  `,
-  "/run-mini-iife.mjs": `
-    import { runAll } from "/test/runtime/checks.mjs";
-    const lib = globalThis.${GLOBAL_NAME}Mini;
-    window.smoke = lib
-      ? fetch("/vectors.json").then((r) => r.json()).then((files) => runAll(lib, files, { seed: 16, count: 200, mini: true }))
-      : Promise.reject(new Error("the IIFE bundle did not define globalThis.${GLOBAL_NAME}Mini"));
-  `,
   "/run-worker.mjs": `
     window.smoke = new Promise((resolve, reject) => {
       const worker = new Worker("/worker.mjs", { type: "module" });
@@ -89,8 +76,6 @@ const PAGES: Record<string, string> = {
   "/iife.html": `<script src="/dist/browser/msgpack.iife.min.js"></script><script type="module" src="/run-iife.mjs"></script>`,
   "/worker.html": `<script type="module" src="/run-worker.mjs"></script>`,
   "/streams.html": `<script type="module" src="/run-streams.mjs"></script>`,
-  "/mini.html": `<script type="module" src="/run-mini.mjs"></script>`,
-  "/mini-iife.html": `<script src="/dist/browser/msgpack-mini.iife.min.js"></script><script type="module" src="/run-mini-iife.mjs"></script>`,
   "/probe.html": `<script type="module" src="/probe.mjs"></script>`,
 };
 
@@ -170,8 +155,6 @@ describe.skipIf(!RUNS)("browser bundles in headless Chromium", () => {
     ["IIFE bundle dist/browser/msgpack.iife.min.js", "/iife.html"],
     ["ESM bundle in a module Worker", "/worker.html"],
     ["ESM bundle with streams dist/browser/msgpack-streams.min.js", "/streams.html"],
-    ["mini ESM bundle dist/browser/msgpack-mini.min.js", "/mini.html"],
-    ["mini IIFE bundle dist/browser/msgpack-mini.iife.min.js", "/mini-iife.html"],
   ])("%s passes the vectors and round trips under a strict CSP", async (_name, path) => {
     const outcome = await open(path);
     expect(outcome.problems, outcome.problems.join("\n")).toEqual([]);
@@ -184,7 +167,6 @@ describe.skipIf(!RUNS)("browser bundles in headless Chromium", () => {
     expect(summary.largest).toBeGreaterThan(1024 * 1024);
     if (path === "/worker.html") expect(summary.worker).toBe(true);
     if (path === "/streams.html") expect(summary.streamChecks).toBeGreaterThan(50);
-    expect(summary.mini).toBe(path.startsWith("/mini"));
     console.log(`chromium ${await browser.version()} ${path}: ${JSON.stringify({ ...summary, runtime: undefined })}`);
   });
 

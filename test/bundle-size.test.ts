@@ -1,35 +1,35 @@
 // The bundle size budgets, through the same script users run (npm run size):
-// both bundles of the mini entry (encode + decode with every format,
-// timestamps and extensions) and the main entry within their ceilings,
-// every bundle measured, and the mini entry's one-direction imports
-// (encode only, decode only) measured for the README.
+// the main entry's bundle and what a bundler keeps of the main entry for a
+// page that imports encode only, decode only or both, each within its
+// ceiling, and every bundle measured.
 import { describe, expect, test } from "vitest";
 import { assertBuilt, explain, run } from "./tools/harness.ts";
 
 describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () => {
-  test("the mini entry's bundles and the main entry are within their gzip ceilings; every bundle is measured", async () => {
+  test("the main entry's bundle and its encode-only, decode-only and encode + decode imports are within their gzip ceilings; every bundle is measured", async () => {
     assertBuilt();
     const r = await run(process.execPath, ["test/tools/bundle-size.mjs", "--json"], { timeout: 120_000 });
     const report = JSON.parse(r.stdout);
-    for (const b of report.bundles) console.log(`${b.bundle}: ${b.minified} B minified, ${b.gzip} B gzip`);
+    for (const b of [...report.bundles, ...report.importSizes, ...report.packageImports]) console.log(`${b.bundle}: ${b.minified} B minified, ${b.gzip} B gzip`);
     const names = report.bundles.map((b: { bundle: string }) => b.bundle);
-    expect(names).toEqual(
-      expect.arrayContaining(["dist/browser/msgpack.min.js", "dist/browser/msgpack.iife.min.js", "dist/browser/msgpack-mini.min.js", "dist/browser/msgpack-mini.iife.min.js"]),
-    );
+    expect(names).toEqual(expect.arrayContaining(["dist/browser/msgpack.min.js", "dist/browser/msgpack.iife.min.js", "dist/browser/msgpack-streams.min.js"]));
     for (const b of report.bundles) expect(b.gzip).toBeLessThan(b.minified);
     expect(report.modules.length).toBeGreaterThan(0);
-    expect(report.mini.map((b: { bundle: string }) => b.bundle).sort()).toEqual(["dist/browser/msgpack-mini.iife.min.js", "dist/browser/msgpack-mini.min.js"]);
-    // one ceiling for both mini bundles, well below the main entry's
-    expect(new Set(report.mini.map((b: { gzip: number }) => b.gzip)).size).toBe(1);
-    expect(report.mini[0].gzip).toBeLessThan(report.budget.gzip / 2);
-    // what a bundler keeps from the mini entry for a page that only encodes or only decodes: less than both
-    const miniGzip = report.bundles.find((b: { bundle: string }) => b.bundle === "dist/browser/msgpack-mini.min.js").gzip;
-    expect(report.miniParts.map((p: { bundle: string }) => p.bundle)).toEqual(["mini, encode only", "mini, decode only"]);
-    for (const part of report.miniParts) {
-      expect(part.gzip, part.bundle).toBeGreaterThan(1000);
-      expect(part.gzip, part.bundle).toBeLessThan(miniGzip);
-    }
-    for (const budget of report.mini) {
+    // what a bundler keeps of the main entry: one direction is less than both, both no more than the whole bundle
+    expect(report.imports.map((b: { bundle: string }) => b.bundle)).toEqual([
+      "main entry, encode only",
+      "main entry, decode only",
+      "main entry, encode + decode",
+      "npm build, encode only",
+      "npm build, decode only",
+      "npm build, encode + decode",
+    ]);
+    const [encodeOnly, decodeOnly, both] = report.importSizes.map((b: { gzip: number }) => b.gzip);
+    expect(encodeOnly).toBeLessThan(both);
+    expect(decodeOnly).toBeLessThan(both);
+    expect(decodeOnly).toBeGreaterThan(1000);
+    expect(both).toBeLessThanOrEqual(report.budget.actual);
+    for (const budget of report.imports) {
       expect(budget.actual, `${budget.bundle} is ${budget.actual} B gzip`).toBeLessThanOrEqual(budget.gzip);
     }
     expect(report.budget.actual, `${report.budget.bundle} is ${report.budget.actual} B gzip`).toBeLessThanOrEqual(report.budget.gzip);

@@ -6,7 +6,6 @@
 import * as peer from "@msgpack/msgpack";
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecoderOptions, encode, ExtensionCodec } from "../src/index.ts";
-import * as mini from "../src/mini.ts";
 import { forSeeds, fromHex, value } from "./_support/arbitrary.ts";
 
 /** What `run` throws (failing if it returns). */
@@ -101,7 +100,6 @@ describe("decode() inputs of @msgpack/msgpack", () => {
     const inputs: unknown[] = [[...bytes], { ...[...bytes], length: bytes.length }, bytes.slice().buffer, shared, new DataView(bytes.slice().buffer), Buffer.from(bytes)];
     for (const input of inputs) {
       expect(decode(input as never), String(input)).toEqual(want);
-      expect(mini.decode(input as never)).toEqual(want);
       expect([...decodeMulti(input as never)]).toEqual([want]);
     }
     // a Uint16Array is read as its bytes
@@ -116,7 +114,7 @@ describe("decode() inputs of @msgpack/msgpack", () => {
     ["a hole", [0x91, , 1], 1, /input\[1\] is undefined, not a byte/], // eslint-disable-line no-sparse-arrays
     ["NaN", [NaN], 0, /input\[0\] is NaN, not a byte/],
   ])("an array element of %s is INVALID_ARGUMENT at its index, never wrapped", (_, input, offset, message) => {
-    for (const run of [() => decode(input as never), () => decodeMulti(input as never), () => mini.decode(input as never)]) {
+    for (const run of [() => decode(input as never), () => decodeMulti(input as never)]) {
       const e = thrown(run) as DecodeError;
       expect(e).toBeInstanceOf(DecodeError);
       expect(e.code).toBe("INVALID_ARGUMENT");

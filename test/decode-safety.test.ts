@@ -8,7 +8,6 @@ import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import { decodeAt } from "../src/decode/decoder.ts";
 import { KeyCache } from "../src/decode/key-cache.ts";
-import * as mini from "../src/mini.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
 import { atStackSizes, DIST } from "./_support/stack-child.ts";
@@ -80,7 +79,6 @@ describe("decode() map keys", () => {
     const m = decode(bytes) as Map<unknown, unknown>;
     expect(m).toBeInstanceOf(Map);
     expect([...m]).toEqual([["b", 1], ["1", 2], ["5", 3], [key, 4], ["2", 5], ["c", 6]]);
-    expect(mini.decode(bytes)).toEqual(m);
   });
 
   test("the switch keeps wire order with repeated keys and a __proto__ key", () => {
@@ -100,9 +98,7 @@ describe("decode() map keys", () => {
     expect(obj[String(floats[12345])]).toBeNull();
     const tFloat = fastest(() => decode(floatKeys));
     const tString = fastest(() => decode(stringKeys));
-    const tMini = fastest(() => mini.decode(floatKeys));
     expect(tFloat / tString, `${tFloat.toFixed(1)} ms vs ${tString.toFixed(1)} ms`).toBeLessThan(4);
-    expect(tMini / tString, `mini ${tMini.toFixed(1)} ms vs ${tString.toFixed(1)} ms`).toBeLessThan(4);
   }, 120_000);
 });
 
@@ -153,18 +149,15 @@ describe("decode() nesting through extensions", () => {
   const reentrant: [string, (data: Uint8Array, codec: ExtensionCodec) => unknown][] = [
     ["decode() with a new options object", (data, codec) => decode(data, { extensionCodec: codec })],
     ["a new Decoder", (data, codec) => new Decoder({ extensionCodec: codec }).decode(data)],
-    ["mini decode()", (data, codec) => mini.decode(data, { extensionCodec: codec })],
   ];
 
   test.each(reentrant)("1,000 nested Sets decoded through %s: MAX_DEPTH, not a stack overflow", (_, inner) => {
     const codec = setCodec(inner);
     const bytes = nestedSets(1000);
     expect(bytes.length).toBeLessThan(8000);
-    for (const outer of [() => decode(bytes, { extensionCodec: codec }), () => mini.decode(bytes, { extensionCodec: codec })]) {
-      const e = failure(outer);
-      expect(e.code).toBe("MAX_DEPTH");
-      expect(e.message).toMatch(/^Cannot decode container at offset \d+: deeper than maxDepth \(512\)$/);
-    }
+    const e = failure(() => decode(bytes, { extensionCodec: codec }));
+    expect(e.code).toBe("MAX_DEPTH");
+    expect(e.message).toMatch(/^Cannot decode container at offset \d+: deeper than maxDepth \(512\)$/);
     // the decoders are fine afterwards, and 200 levels (400 deep) decode
     expect(decode(nestedSets(200), { extensionCodec: codec })).toBeInstanceOf(Set);
   });
@@ -190,7 +183,7 @@ describe("decode() nesting through extensions", () => {
     const bytes = nestedSets(2, Uint8Array.of(0x92, 0x90, 0xc1));
     const at = bytes.length - 1;
     const codec = setCodec(inner);
-    for (const run of [() => decode(bytes, { extensionCodec: codec }), () => new Decoder({ extensionCodec: codec }).decode(bytes), () => mini.decode(bytes, { extensionCodec: codec })]) {
+    for (const run of [() => decode(bytes, { extensionCodec: codec }), () => new Decoder({ extensionCodec: codec }).decode(bytes)]) {
       const e = failure(run);
       expect(e).toMatchObject({ code: "INVALID_BYTE", offset: at });
       expect(e.message).toBe(`Cannot decode value at offset ${at}: unrecognized type byte 0xc1 (reserved)`);
@@ -245,7 +238,6 @@ describe("decode() nesting past the call stack", () => {
   test.each([
     ["decode()", (b: Uint8Array, o: DecodeOptions) => decode(b, o)],
     ["decodeAt() (the stream decoders' core)", (b: Uint8Array, o: DecodeOptions) => decodeAt(new Decoder(o), b, 0, 0)[0]],
-    ["mini decode()", (b: Uint8Array, o: DecodeOptions) => mini.decode(b, o)],
   ])("1,000,000 nested arrays under maxDepth 1e6 through %s: a MAX_DEPTH DecodeError", (_, run) => {
     for (const maxDepth of [1e6, Infinity]) {
       const e = failure(() => run(deepArrays, { maxDepth }));
@@ -311,7 +303,6 @@ describe("decode() arguments", () => {
       () => decode(input as never),
       () => decodeMulti(input as never),
       () => new Decoder().decode(input as never),
-      () => mini.decode(input as never),
     ]) {
       const e = failure(run);
       expect(e.code).toBe("INVALID_ARGUMENT");
@@ -368,7 +359,6 @@ describe("decode() arguments", () => {
     const results = [
       decode(buf, { extensionCodec: codec }),
       [...decodeMulti(buf, { extensionCodec: codec })][0],
-      mini.decode(buf, { extensionCodec: codec }),
     ] as { b: Uint8Array; e: ExtData; c: unknown }[];
     for (const out of results) {
       expect(out.b.constructor).toBe(Uint8Array);
@@ -395,7 +385,7 @@ describe("decode() arguments", () => {
     ["mapKeyConverter", { mapKeyConverter: 5 }, /option mapKeyConverter is 5, not a function/],
     ["extensionCodec", { extensionCodec: {} }, /option extensionCodec is object, not an ExtensionCodec/],
   ])("an invalid %s option: INVALID_ARGUMENT when the decoder is made, and from decode()", (_, options, message) => {
-    for (const run of [() => new Decoder(options as DecodeOptions), () => decode(encode(1), options as DecodeOptions), () => mini.decode(encode(1), options as DecodeOptions)]) {
+    for (const run of [() => new Decoder(options as DecodeOptions), () => decode(encode(1), options as DecodeOptions)]) {
       const e = failure(run);
       expect(e.code).toBe("INVALID_ARGUMENT");
       expect(e.message).toMatch(message);
@@ -414,12 +404,10 @@ describe("decode() arguments", () => {
   test("a mapKeyConverter returning neither a string nor a number: INVALID_KEY at the key", () => {
     for (const bad of [true, null, undefined, {}, 1n]) {
       const mapKeyConverter = (): never => bad as never;
-      for (const run of [() => decode(fromHex("92-01-81-a1-61-02"), { mapKeyConverter }), () => mini.decode(fromHex("92-01-81-a1-61-02"), { mapKeyConverter })]) {
-        const e = failure(run);
-        expect(e.code).toBe("INVALID_KEY");
-        expect(e.offset).toBe(3);
-        expect(e.message).toMatch(/^Cannot decode map key at offset 3: mapKeyConverter returned \w+, not a string or number$/);
-      }
+      const e = failure(() => decode(fromHex("92-01-81-a1-61-02"), { mapKeyConverter }));
+      expect(e.code).toBe("INVALID_KEY");
+      expect(e.offset).toBe(3);
+      expect(e.message).toMatch(/^Cannot decode map key at offset 3: mapKeyConverter returned \w+, not a string or number$/);
     }
   });
 });

@@ -7,7 +7,6 @@
  */
 import { describe, expect, test } from "vitest";
 import { decode, encode, EncodeError, Encoder, type EncodeOptions, ExtData, ExtensionCodec } from "../src/index.ts";
-import { encode as miniEncode } from "../src/mini.ts";
 import { hex, Random } from "./_support/arbitrary.ts";
 import { atStackSizes, DIST } from "./_support/stack-child.ts";
 
@@ -128,13 +127,6 @@ describe("cycles are reported as cycles (CYCLE), with the path", () => {
     const shared = { x: 1 };
     expect(decode(encode([shared, shared, { s: shared }]))).toEqual([{ x: 1 }, { x: 1 }, { s: { x: 1 } }]);
   });
-
-  test("mini reports cycles with the same code", () => {
-    expect(encodeError(() => miniEncode(self)).code).toBe("CYCLE");
-    let deep: unknown = 1;
-    for (let i = 0; i < 600; i++) deep = [deep];
-    expect(encodeError(() => miniEncode(deep)).code).toBe("MAX_DEPTH");
-  });
 });
 
 describe("unencodable values say where they are", () => {
@@ -164,10 +156,6 @@ describe("unencodable values say where they are", () => {
   test("the path inside an extension's encode() starts at that encode's value", () => {
     const extensionCodec = setCodec((items, c) => encode(items, { extensionCodec: c }));
     expectError(() => encode({ s: new Set([1, { f: () => 0 }]) }, { extensionCodec }), "UNSUPPORTED_TYPE", /at \$\[1\]\.f:/);
-  });
-
-  test("mini says the same words, without the path", () => {
-    expectError(() => miniEncode({ f: () => 0 }), "UNSUPPORTED_TYPE", /^Cannot encode function: unrecognized object$/);
   });
 });
 
@@ -332,11 +320,10 @@ describe("extension payloads are their bytes", () => {
   const u16 = new Uint16Array([0x0102, 0x0304, 0x0506]);
   const bytesOf16 = new Uint8Array(u16.buffer);
 
-  test("ExtData whose data is a Uint16Array writes all its bytes (byteLength), in main and mini", () => {
+  test("ExtData whose data is a Uint16Array writes all its bytes (byteLength)", () => {
     const ext = new ExtData(9, u16 as unknown as Uint8Array);
     const expected = encode(new ExtData(9, bytesOf16));
     expect(hex(encode(ext))).toBe(hex(expected));
-    expect(hex(miniEncode(ext))).toBe(hex(expected));
     expect((decode(encode(ext)) as ExtData).data).toEqual(bytesOf16);
   });
 
@@ -349,7 +336,6 @@ describe("extension payloads are their bytes", () => {
     extensionCodec.register({ type: 4, encode: (v) => (v instanceof RegExp ? (make() as unknown as Uint8Array) : null), decode: (d) => d.slice() });
     const bytes = encode(/x/, { extensionCodec });
     expect(hex(bytes)).toBe(hex(encode(new ExtData(4, expected))));
-    expect(hex(miniEncode(/x/, { extensionCodec }))).toBe(hex(bytes));
   });
 
   test.each([["a string", "abc"], ["a number", 3], ["an array of numbers", [1, 2]], ["an object", {}]])("an extension encode returning %s is INVALID_EXT", (_, payload) => {
@@ -357,7 +343,6 @@ describe("extension payloads are their bytes", () => {
     extensionCodec.register({ type: 4, encode: () => payload as never, decode: () => null });
     // (not a Date: the timestamp claims Dates before type 4)
     expectError(() => encode(new Set([0]), { extensionCodec }), "INVALID_EXT", /^Cannot encode extension type 4: encode must return bytes, a function or null$/);
-    expectError(() => miniEncode(new Set([0]), { extensionCodec }), "INVALID_EXT", /type 4/);
   });
 });
 
@@ -408,17 +393,14 @@ describe("invalid options throw INVALID_ARGUMENT when the encoder is made", () =
   });
 });
 
-describe("the mini encoder follows the main one", () => {
-  test("depth carries through extensions that re-enter the mini encode()", () => {
+describe("extensions that re-enter encode() or claim any value", () => {
+  test("depth carries through extensions that re-enter encode()", () => {
     const extensionCodec = new ExtensionCodec();
-    extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? miniEncode([...v], { extensionCodec, maxDepth: 1 }) : null), decode: () => null });
-    // the Set at depth 0, its payload array at depth 1: too deep for the inner maxDepth 1, in both entries
-    expectError(() => miniEncode(new Set([1]), { extensionCodec }), "MAX_DEPTH", /too deep objects in depth 2 \(maxDepth 1\)/);
-    const main = new ExtensionCodec();
-    main.register({ type: 1, encode: (v) => (v instanceof Set ? encode([...v], { extensionCodec: main, maxDepth: 1 }) : null), decode: () => null });
-    expectError(() => encode(new Set([1]), { extensionCodec: main }), "MAX_DEPTH", /too deep objects in depth 2 \(maxDepth 1\)/);
+    extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? encode([...v], { extensionCodec, maxDepth: 1 }) : null), decode: () => null });
+    // the Set at depth 0, its payload array at depth 1: too deep for the inner maxDepth 1
+    expectError(() => encode(new Set([1]), { extensionCodec }), "MAX_DEPTH", /too deep objects in depth 2 \(maxDepth 1\)/);
     // and is 0 again afterwards
-    expect(hex(miniEncode([[1]], { maxDepth: 2 }))).toBe("91-91-01");
+    expect(hex(encode([[1]], { maxDepth: 2 }))).toBe("91-91-01");
   });
 
   test("bigints, functions and symbols are offered to the extensions, Dates are the timestamp first", () => {
@@ -426,27 +408,10 @@ describe("the mini encoder follows the main one", () => {
     const claim = (v: unknown) => (typeof v === "bigint" ? Uint8Array.of(1) : typeof v === "function" ? Uint8Array.of(2) : typeof v === "symbol" ? Uint8Array.of(3) : v instanceof Date ? Uint8Array.of(4) : null);
     extensionCodec.register({ type: 7, encode: claim, decode: () => null });
     const value = [5n, () => 1, Symbol("s"), new Date(0)];
-    expect(hex(miniEncode(value, { extensionCodec }))).toBe(hex(encode(value, { extensionCodec })));
-    expect(hex(miniEncode(value, { extensionCodec }))).toBe("94-d4-07-01-d4-07-02-d4-07-03-d6-ff-00-00-00-00");
+    expect(hex(encode(value, { extensionCodec }))).toBe("94-d4-07-01-d4-07-02-d4-07-03-d6-ff-00-00-00-00");
     // a codec of another kind (tryToEncode + decode), asked about every object
     const own = { tryToEncode: (v: unknown) => (v instanceof Set ? new ExtData(9, Uint8Array.of(v.size)) : null), decode: () => null };
-    expect(hex(miniEncode([new Set([1, 2])], { extensionCodec: own }))).toBe("91-d4-09-02");
     expect(hex(encode([new Set([1, 2])], { extensionCodec: own }))).toBe("91-d4-09-02");
-  });
-
-  test("a Map, Set or array that changes while it is encoded is CHANGED; each property is read once with ignoreUndefined", () => {
-    const arr: unknown[] = [];
-    arr.push({ get x() { arr.length = 0; return 1; } }, 2);
-    expectError(() => miniEncode(arr), "CHANGED", /^Cannot encode array: it changed while being encoded \(2 entries, then 0\)$/);
-    const map = new Map<unknown, unknown>([["a", { get x() { map.set("b", 1); return 1; } }]]);
-    expectError(() => miniEncode(map), "CHANGED", /Cannot encode Map: it changed while being encoded \(1 entries, then more\)/);
-    const set = new Set<unknown>();
-    set.add({ get x() { set.add(2); return 1; } });
-    expectError(() => miniEncode(set), "CHANGED", /Cannot encode Set: it changed/);
-    let reads = 0;
-    const flaky = { get a() { return reads++ === 0 ? 1 : undefined; }, b: 2 };
-    expect(decode(miniEncode(flaky, { ignoreUndefined: true }))).toEqual({ a: 1, b: 2 });
-    expect(reads).toBe(1);
   });
 });
 

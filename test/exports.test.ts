@@ -157,7 +157,6 @@ const RUNTIME_NAMES: Record<string, string[]> = {
     "encodeToReadableStream",
     "encodeToStream",
   ],
-  "./mini": ["DecodeError", "EncodeError", "ExtData", "ExtensionCodec", "decode", "encode"],
   "./inspect": ["fromJson", "inspect", "nodeValue", "renderText", "toJson"],
 };
 
@@ -179,8 +178,6 @@ const TYPE_NAMES: Record<string, string[]> = {
   // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
   // `stats` option and DecoderStream#stats
   "./streams": ["ByteChunk", "ReadableStreamLike", "StreamStats"],
-  // the error codes are types only here: mini's errors carry the same codes as the main entry's
-  "./mini": ["DecodeErrorCode", "EncodeErrorCode", "Extension", "Int64Mode"],
   // the tree of inspect(); InspectOptions and RenderOptions are option types
   "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
@@ -245,16 +242,15 @@ describe("the public surface of each entry (dist/)", () => {
     expect(Object.keys(cjs).sort()).toEqual(RUNTIME_NAMES[subpath]);
   });
 
-  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, mini, inspect", async () => {
+  test("the browser bundles export what their entries do: the core (no stream decoders), main plus streams, inspect", async () => {
     const exportsOf = async (file: string): Promise<string[]> => Object.keys(await import(pathToFileURL(join(ROOT, "dist/browser", file)).href)).sort();
     const main = RUNTIME_NAMES["."]!;
     expect(await exportsOf("msgpack.min.js")).toEqual(main.filter((n) => !STREAM_DECODERS.includes(n)));
     expect(await exportsOf("msgpack-streams.min.js")).toEqual([...new Set([...main, ...RUNTIME_NAMES["./streams"]!])].sort());
-    expect(await exportsOf("msgpack-mini.min.js")).toEqual(RUNTIME_NAMES["./mini"]);
     expect(await exportsOf("msgpack-inspect.min.js")).toEqual(RUNTIME_NAMES["./inspect"]);
   });
 
-  test("the IIFE bundles define one global each, with what their entries export: ResizableMsgpack (main), ResizableMsgpackMini (mini)", () => {
+  test("the IIFE bundle defines one global, with what its entry exports: ResizableMsgpack", () => {
     const globalsOf = (file: string): Record<string, string[]> => {
       const context = createContext({ TextEncoder, TextDecoder });
       runInContext(readFileSync(join(ROOT, "dist/browser", file), "utf8"), context);
@@ -262,7 +258,6 @@ describe("the public surface of each entry (dist/)", () => {
       return Object.fromEntries(defined.map((k) => [k, Object.keys(context[k]).sort()]));
     };
     expect(globalsOf("msgpack.iife.min.js")).toEqual({ ResizableMsgpack: RUNTIME_NAMES["."] });
-    expect(globalsOf("msgpack-mini.iife.min.js")).toEqual({ ResizableMsgpackMini: RUNTIME_NAMES["./mini"] });
   });
 
   test.each(Object.keys(RUNTIME_NAMES))("%s: its declarations export exactly the pinned values and types; option types are types only", (subpath) => {
@@ -276,7 +271,7 @@ describe("the public surface of each entry (dist/)", () => {
     const seen: Record<string, { instance: string[]; static: string[] }> = {};
     for (const subpath of Object.keys(RUNTIME_NAMES)) {
       for (const [name, members] of Object.entries(declaredSurface(entryName(subpath)).classes)) {
-        // mini's classes are the main entry's
+        // a class that two entries export is the same class
         if (seen[name]) expect(members, `${subpath} ${name}`).toEqual(seen[name]);
         seen[name] = members;
       }

@@ -35,12 +35,6 @@ ${streams ? `assert.equal(typeof streams.decodeAsync, "function");
 assert.deepEqual({ ...(await streams.decodeAsync((async function* () { yield bytes.subarray(0, 3); yield bytes.subarray(3); })())) }, value);
 // One copy of the core: errors from "./streams" are the DecodeError of ".".
 await assert.rejects(streams.decodeAsync((async function* () { yield Uint8Array.of(0xc1); })()), lib.DecodeError);` : ""}
-// The mini entry: the same bytes, values and error classes as ".".
-const mini = await import("${NAME}/mini");
-assert.deepEqual([...mini.encode(value)], [...bytes]);
-assert.deepEqual({ ...mini.decode(bytes) }, value);
-assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
-assert.ok(import.meta.resolve("${NAME}/mini").endsWith("/dist/mini.js"));
 // The inspect entry: its errors are the DecodeError of ".".
 const insp = await import("${NAME}/inspect");
 assert.equal(insp.inspect(bytes).nodes.length, 1);
@@ -69,10 +63,6 @@ assert.ok(bytes instanceof Uint8Array);
 assert.deepEqual({ ...lib.decode(bytes) }, value);
 assert.throws(() => lib.decode(Uint8Array.of(0xc1)), lib.DecodeError);
 assert.deepEqual(lib.decode(lib.encode(new lib.ExtData(5, Uint8Array.of(9)))), new lib.ExtData(5, Uint8Array.of(9)));
-const mini = require("${NAME}/mini");
-assert.ok(require.resolve("${NAME}/mini").endsWith("/dist/mini.cjs"));
-assert.deepEqual([...mini.encode(value)], [...bytes]);
-assert.throws(() => mini.decode(Uint8Array.of(0xc1)), lib.DecodeError);
 assert.equal(require("${NAME}/inspect").inspect(bytes).nodes[0].type, "map");
 for (const path of ${JSON.stringify(REFUSED)}) assert.throws(() => require("${NAME}/" + path), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }, path);
 (async () => {
@@ -87,15 +77,13 @@ ${streams ? `  const streams = require("${NAME}/streams");
 const TS_ESM_CONSUMER = (streams: boolean) => `
 import { decode, decodeMulti, encode, Decoder, DecodeError, Encoder, ExtData, ExtensionCodec, EncodeError } from "${NAME}";
 ${streams ? `import { decodeAsync } from "${NAME}/streams";` : ""}
-import * as mini from "${NAME}/mini";
 import { inspect, renderText, type InspectNode } from "${NAME}/inspect";
 
 const bytes: Uint8Array = encode({ a: 1, b: [1, 2, 3] });
 const tree: InspectNode[] = inspect(bytes, { maxDepth: 8, offset: 0 }).nodes;
 const treeText: string = renderText(inspect(bytes), { maxItems: 3, color: false });
-const small: Uint8Array = mini.encode({ a: 1 }, { sortKeys: true, extensionCodec: new ExtensionCodec() });
-const fromMini: unknown = mini.decode(small, { useMap: true, maxDepth: 8 });
-const miniError: boolean = fromMini instanceof mini.DecodeError;
+const small: Uint8Array = encode({ a: 1 }, { sortKeys: true, extensionCodec: new ExtensionCodec() });
+const fromSmall: unknown = decode(small, { useMap: true, maxDepth: 8 });
 const value: unknown = decode(bytes);
 const asMap: unknown = decode(bytes, { useMap: true, int64: "bigint" });
 const many: unknown[] = [...decodeMulti(bytes)];
@@ -112,8 +100,6 @@ ${streams ? `const later: Promise<unknown> = decodeAsync((async function* () { y
 decode(bytes, { int64: "sometimes" });
 // @ts-expect-error encode returns bytes, not a string
 const wrong: string = encode(1);
-// @ts-expect-error the mini encoder has no buffer tuning options
-mini.encode(1, { poolResults: true });
 // @ts-expect-error the internal module is no entry
 import("${NAME}/internal");
 // @ts-expect-error nor is a deep path into dist/
@@ -121,7 +107,7 @@ import("${NAME}/dist/extensions.js");
 // @ts-expect-error an ExtensionCodec's registries are private
 codec.encoders;
 
-export { codec, extData, extType, isError, miniError, wrong${streams ? ", later" : ""} };
+export { codec, extData, extType, fromSmall, isError, tree, treeText, wrong${streams ? ", later" : ""} };
 `;
 
 const TS_CJS_CONSUMER = `
@@ -133,18 +119,16 @@ msgpack.decode(42);
 export = { bytes, value };
 `;
 
-/** A consumer for `moduleResolution: "node"` (node10) and "bundler": the main entry and both subpaths. */
+/** A consumer for `moduleResolution: "node"` (node10) and "bundler": the main entry and the streams subpath. */
 const TS_PLAIN_CONSUMER = `
 import { decode, encode, Encoder } from "${NAME}";
 import { decodeAsync } from "${NAME}/streams";
-import * as mini from "${NAME}/mini";
 const bytes: Uint8Array = encode({ a: [1, 2] });
 const value: unknown = decode(new Encoder().encode(bytes));
 const later: Promise<unknown> = decodeAsync((async function* () { yield bytes; })());
-const small: Uint8Array = mini.encode(1);
 // @ts-expect-error encode returns bytes, not a string (fails as "unused" if the types decay to any)
 const wrong: string = encode(1);
-export { value, later, small, wrong };
+export { value, later, wrong };
 `;
 
 /**
@@ -285,7 +269,7 @@ describe("npm package (npm pack + install in a temporary project)", () => {
         const { r, read } = await typeCheck(compiler, config);
         expect(r.code, explain(`${compiler.name} tsc -p tsconfig.${config}.json`, r)).toBe(0);
         // TypeScript < 5.7 reads the copies without typed-array type arguments, newer ones the originals.
-        const entries = config === "nodenext" ? ["index.d.ts", "index.d.cts"] : ["index.d.ts", "streams.d.ts", "mini.d.ts"];
+        const entries = config === "nodenext" ? ["index.d.ts", "index.d.cts"] : ["index.d.ts", "streams.d.ts"];
         const dir = compiler.legacy ? "dist/ts5.0/" : "dist/";
         for (const entry of entries) expect(read, `${dir}${entry}`).toContain(`${dir}${entry}`);
         expect(read.filter((f) => f.startsWith("dist/ts5.0/") !== compiler.legacy)).toEqual([]);

@@ -16,8 +16,6 @@ interface Case {
   name: RegExp;
   resizable: boolean;
   flags?: string[];
-  /** Test the mini entry (src/mini.ts, dist/mini.*) instead of the main one. */
-  mini?: boolean;
 }
 
 const CASES: Case[] = [
@@ -32,17 +30,9 @@ const CASES: Case[] = [
   { runtime: "bun", target: "src", name: /^bun 1\./, resizable: true },
   { runtime: "bun", target: "dist", name: /^bun 1\./, resizable: true },
   { runtime: "deno", target: "src", name: /^deno 2\./, resizable: true, flags: ["run", "--allow-read", "--no-lock"] },
-  // the mini entry: Node 18 for its chunk path, each runtime and build form once
-  { runtime: "node18", target: "dist", name: /^node 18\./, resizable: false, mini: true },
-  { runtime: "node20", target: "dist-cjs", name: /^node 20\./, resizable: true, mini: true },
-  { runtime: "node22", target: "dist", name: /^node 22\./, resizable: true, mini: true },
-  { runtime: "node24", target: "src", name: /^node 24\./, resizable: true, mini: true },
-  { runtime: "bun", target: "dist", name: /^bun 1\./, resizable: true, mini: true },
-  { runtime: "deno", target: "src", name: /^deno 2\./, resizable: true, flags: ["run", "--allow-read", "--no-lock"], mini: true },
 ];
 
-function modulesFor(target: Case["target"], mini = false): string[] {
-  if (mini) return ["--mini", target === "src" ? "src/mini.ts" : target === "dist" ? "dist/mini.js" : "dist/mini.cjs"];
+function modulesFor(target: Case["target"]): string[] {
   const hasStreams = entrySubpaths().includes("./streams");
   switch (target) {
     case "src":
@@ -58,10 +48,10 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
   beforeAll(() => assertBuilt());
 
   const form = (c: Case) => (c.target === "src" ? "src/*.ts" : c.target === "dist" ? "dist ESM" : "dist CJS");
-  const label = (c: Case) => (c.mini ? `${c.runtime} passes the vectors and round trips on the mini entry, ${form(c)}` : `${c.runtime} passes the vectors, round trips and streams on ${form(c)}`);
+  const label = (c: Case) => `${c.runtime} passes the vectors, round trips and streams on ${form(c)}`;
   test.for(CASES.map((c) => [label(c), c] as const))("%s", async ([, c]) => {
     const binary = requireBinary(RUNTIMES[c.runtime], "run `npm ci` to install the runtimes from devDependencies");
-    const args = [...(c.flags ?? []), "test/runtime/smoke.mjs", ...modulesFor(c.target, c.mini)];
+    const args = [...(c.flags ?? []), "test/runtime/smoke.mjs", ...modulesFor(c.target)];
     const r = await run(binary, args, { env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, timeout: 180_000 });
     expect(r.code, explain(`${c.runtime} ${args.join(" ")}`, r)).toBe(0);
     const line = r.stdout.split("\n").find((l) => l.startsWith("SMOKE_OK "));
@@ -71,11 +61,10 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
     // Node 18 has no resizable ArrayBuffer: the encoder's chunk fallback is
     // the only path there; everywhere else the resizable store is used.
     expect(summary.resizable).toBe(c.resizable);
-    expect(summary.mini).toBe(c.mini ?? false);
     expect(summary.decoded).toBeGreaterThan(200);
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);
-    if (!c.mini && entrySubpaths().includes("./streams")) expect(summary.streamChecks).toBeGreaterThan(50);
+    if (entrySubpaths().includes("./streams")) expect(summary.streamChecks).toBeGreaterThan(50);
     console.log(`${c.runtime} ${c.target}: ${line}`);
   });
 });

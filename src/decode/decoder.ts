@@ -24,10 +24,10 @@ import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, s
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
-const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LITTLE_ENDIAN: boolean = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * Whether arrays read their float 64 items in their own loop rather than
@@ -390,7 +390,7 @@ export class Decoder<ContextType = undefined> {
         return this.readDefinition(t === 0xd5, depth, pos);
       }
     }
-    return PLAIN_READ.call(this as Decoder<unknown>, depth);
+    return Decoder.prototype["readValue"].call(this, depth); // the default entry (this decoder's own readValue is this method)
   }
 
   /** A record whose identifier's first byte `t` was at `start`. */
@@ -710,18 +710,15 @@ export class Decoder<ContextType = undefined> {
   }
 }
 
-/** The default readValue, which the records entry falls back to. */
-const PLAIN_READ = (Decoder.prototype as unknown as { readValue: (this: Decoder<unknown>, depth: number) => unknown }).readValue;
-
 /** Sets an own enumerable property, even `__proto__` (as JSON.parse does): a prototype never changes. */
 function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }
 
-const defaultDecoder = new Decoder();
+const defaultDecoder = /* @__PURE__ */ new Decoder();
 /** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
+const decoders = /* @__PURE__ */ new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
 function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {

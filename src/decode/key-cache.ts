@@ -71,4 +71,4 @@ export class KeyCache {
  * different options (or created per call) can share it, and creating a
  * decoder allocates no cache.
  */
-export const SHARED_KEY_CACHE: KeyCache = new KeyCache();
+export const SHARED_KEY_CACHE: KeyCache = /* @__PURE__ */ new KeyCache();

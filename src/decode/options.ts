@@ -158,7 +158,7 @@ export interface ResolvedDecodeOptions extends DecodeLimits {
 }
 
 /** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
-const RESOLVED = new WeakSet<object>();
+const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 
 /**
  * Reads the decode options from `options` (null or undefined: none), each

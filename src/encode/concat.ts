@@ -1,6 +1,6 @@
 /**
- * Joining output parts into one result: the last step of both encoders
- * (the main one's sink and the mini one) when output left a single buffer.
+ * Joining output parts into one result: the last step of the encoder's
+ * sink when output left a single buffer.
  *
  * @module
  */

@@ -291,9 +291,9 @@ export class Encoder<ContextType = undefined> {
   }
 }
 
-const defaultEncoder = new Encoder();
+const defaultEncoder = /* @__PURE__ */ new Encoder();
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = new CoderCache<Encoder<unknown>>((values) => new Encoder(resolveEncodeOptions(values) as EncodeOptions<unknown>));
+const encoders = /* @__PURE__ */ new CoderCache<Encoder<unknown>>((values) => new Encoder(resolveEncodeOptions(values) as EncodeOptions<unknown>));
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
 function encoderFor<C>(options: EncodeOptions<C> | null | undefined): Encoder<C> {

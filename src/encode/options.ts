@@ -193,7 +193,7 @@ export interface ResolvedEncodeOptions {
 }
 
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
-const RESOLVED = new WeakSet<object>();
+const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 
 /** Whether `options` is a resolved options object. */
 export function isResolvedEncodeOptions(options: unknown): options is ResolvedEncodeOptions {

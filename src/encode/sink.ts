@@ -104,11 +104,11 @@ function newWorkspace(size: number): Workspace {
   return { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
 }
 
-const NO_BYTES = new Uint8Array(0);
-const NO_VIEW = new DataView(NO_BYTES.buffer);
+const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
+const NO_VIEW = /* @__PURE__ */ new DataView(NO_BYTES.buffer);
 
 /** Where {@link Sink.probe} lets callers test-encode: any call may use it, none keeps it. */
-const PROBE = new Uint8Array(256);
+const PROBE = /* @__PURE__ */ new Uint8Array(256);
 
 /** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
 export type SizeGuess = (root: unknown) => number;

@@ -20,7 +20,7 @@ const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
 /** A chunk's free tail smaller than this is left unused: the sink gets a new chunk. */
 const MIN_ROOM_BYTES = 4096;
 
-const NO_BYTES = new Uint8Array(0);
+const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 
 /** The output as a list of parts: views of the list's own chunks, and binaries of the user's. */
 export class ChunkSpill implements Spill, PartList {

@@ -227,7 +227,7 @@ export class ValueWriter implements ExtensionWriter {
   private writeRecord(obj: Record<string, unknown>, depth: number): void {
     const table = this.records!;
     if (table.filter !== null && !table.filter(obj)) {
-      PLAIN_RECORD.call(this, obj, depth);
+      ValueWriter.prototype["encodeRecord"].call(this, obj, depth); // the default writer (this writer's own encodeRecord is this method)
       return;
     }
     let entries: unknown[] | null = null;
@@ -434,9 +434,6 @@ class Unplaced {
     this.make = make;
   }
 }
-
-/** The default object writer, which writeRecord falls back to for objects a `useRecords` function turns down. */
-const PLAIN_RECORD = (ValueWriter.prototype as unknown as { encodeRecord: (this: ValueWriter, obj: Record<string, unknown>, depth: number) => void }).encodeRecord;
 
 /** `container`, whose count changed while it was being encoded, at the path given later. */
 function changed(container: object, what: string, before: unknown, after: unknown): Unplaced {

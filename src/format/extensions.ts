@@ -105,7 +105,7 @@ interface Registry {
  * encoders and decoders through {@link extensionEncoders} and
  * {@link extensionDecoders}.
  */
-const REGISTRIES = new WeakMap<object, Registry>();
+const REGISTRIES = /* @__PURE__ */ new WeakMap<object, Registry>();
 
 function registryOf(codec: object): Registry {
   return REGISTRIES.get(codec)!;

@@ -2,8 +2,7 @@
  * MessagePack header forms: which first byte and length field each kind
  * takes for each size, written at a position of a byte array. Used by the
  * encoder, the chunked stream encoder and stream framing; the value writers
- * (nil, booleans, numbers, bigints, array, map and extension headers) are
- * shared by the main and the mini encoder.
+ * (nil, booleans, array and map headers) also serve the inspector's JSON form.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -244,9 +243,9 @@ export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number
 
 // ---- the first-byte table: what each first byte starts, for the readers ----
 //
-// Every reader (the decoder, the mini decoder, the stream scanner and the
+// Every reader (the decoder, the stream scanner and the
 // array-header reader of `decodeArrayStream`) learns from this table what
-// a first byte starts and where its length is (the main decoder after its
+// a first byte starts and where its length is (the decoder after its
 // fast paths for the fix forms and the commonest numbers);
 // test/format.test.ts checks for all 256 bytes that every reader agrees
 // with the table.
@@ -270,20 +269,6 @@ export const WIRE_EXT = 10;
 /** 0xc1, which the format reserves */
 export const WIRE_RESERVED = 11;
 
-/**
- * The first-byte table: for each first byte, packed in one number (one
- * load in a reader's hot path), the kind of value it starts
- * (`form & 0x0f`), the bytes of big-endian length that follow it
- * (`(form >> 4) & 0x07`: 1, 2 or 4 for the 8 / 16 / 32 forms of str, bin,
- * ext, array and map; 0 when the first byte alone says the size) and the
- * size it says itself (`form >> 8`): the length of a fixstr, the items of
- * a fixarray, the entries of a fixmap, the data bytes of a fixext, the
- * bytes of a number after its first byte (uint 16: 2, float 64: 8); 0 for
- * fixints (the first byte is the value), nil, booleans and 0xc1. See
- * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
- */
-export const FIRST_BYTE: Uint16Array = new Uint16Array(256);
-
 /** The kind of value a form of {@link FIRST_BYTE} starts. */
 export function wireKindOf(form: number): number {
   return form & 0x0f;
@@ -304,8 +289,8 @@ export function fixedSizeOf(form: number): number {
  * it has, their kind, and the length field and fixed size of its first
  * byte, which double from each byte of the run to the next. The kinds are
  * written as numbers (named in the comments): esbuild does not inline the
- * `WIRE_*` constants here, and the names would cost the mini entry's
- * bundle about 60 bytes of gzip. test/format.test.ts reads every byte back
+ * `WIRE_*` constants here, and the names would cost the bundles about
+ * 60 bytes of gzip. test/format.test.ts reads every byte back
  * through the decoders.
  */
 const RUNS_C0: readonly number[] = [
@@ -324,16 +309,35 @@ const RUNS_C0: readonly number[] = [
   2, 9, 2, 0, // de-df map 16 / 32 (WIRE_MAP)
 ];
 
-for (let t = 0; t < 256; t++) {
-  // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
-  // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
-  // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
-  const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
-  FIRST_BYTE[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
+/** Builds {@link FIRST_BYTE} (a function, so that a bundle without a reader drops it). */
+function firstByteTable(): Uint16Array {
+  const table = new Uint16Array(256);
+  for (let t = 0; t < 256; t++) {
+    // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
+    // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
+    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
+    const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
+    table[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
+  }
+  for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
+    for (let i = 0; i < RUNS_C0[r]!; i++) table[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
+  }
+  return table;
 }
-for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
-  for (let i = 0; i < RUNS_C0[r]!; i++) FIRST_BYTE[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
-}
+
+/**
+ * The first-byte table: for each first byte, packed in one number (one
+ * load in a reader's hot path), the kind of value it starts
+ * (`form & 0x0f`), the bytes of big-endian length that follow it
+ * (`(form >> 4) & 0x07`: 1, 2 or 4 for the 8 / 16 / 32 forms of str, bin,
+ * ext, array and map; 0 when the first byte alone says the size) and the
+ * size it says itself (`form >> 8`): the length of a fixstr, the items of
+ * a fixarray, the entries of a fixmap, the data bytes of a fixext, the
+ * bytes of a number after its first byte (uint 16: 2, float 64: 8); 0 for
+ * fixints (the first byte is the value), nil, booleans and 0xc1. See
+ * {@link wireKindOf}, {@link lengthFieldOf} and {@link fixedSizeOf}.
+ */
+export const FIRST_BYTE: Uint16Array = /* @__PURE__ */ firstByteTable();
 
 /**
  * The bytes of the header a first byte `t` starts: itself, its length

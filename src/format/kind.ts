@@ -1,7 +1,7 @@
 /**
  * What MessagePack kind a JS value is written as: the one classification
- * that the encoder, the size functions, the streaming encoder, the mini
- * entry and error paths share, so that a new type or policy is one edit.
+ * that the encoder, the size functions, the streaming encoder and error
+ * paths share, so that a new type or policy is one edit.
  *
  * Extensions are tried by the callers before an object is classified (an
  * extension may claim any object, and bigints, functions and symbols).

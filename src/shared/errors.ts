@@ -1,7 +1,7 @@
 /**
  * Error classes thrown by the encoder and the decoder, and the cold helpers
- * that build them, so hot paths only say `throw truncated(...)` and both
- * codecs (the main one and mini) share one text per error. The helpers
+ * that build them, so hot paths only say `throw truncated(...)` and every
+ * reader and writer shares one text per error. The helpers
  * name codes as string literals, not through the code objects below, so a
  * bundle that only throws does not carry those objects.
  *
@@ -176,16 +176,6 @@ export function encodeError(message: string, code: EncodeErrorCode): EncodeError
   return new EncodeError(message, code);
 }
 
-/** A container nested deeper than `maxDepth`, from encodedSize and the mini encoder (the main encoder says where, and tells cycles apart). */
-export function tooDeepToEncode(depth: number, maxDepth: number): EncodeError {
-  return encodeError(`Cannot encode: too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, "MAX_DEPTH");
-}
-
-/** A function, symbol or other value MessagePack cannot hold. */
-export function unsupportedType(value: unknown): EncodeError {
-  return encodeError(`Cannot encode ${typeof value}: unrecognized object`, "UNSUPPORTED_TYPE");
-}
-
 /** A bigint past int 64 / uint 64. */
 export function bigintOutOfRange(n: bigint): EncodeError {
   return encodeError(`Cannot encode bigint ${n}: outside int64/uint64`, "BIGINT_RANGE");
@@ -279,7 +269,7 @@ export function cycle(where = ""): EncodeError {
   return encodeError(`Cannot encode value${where}: it contains itself (a cycle)`, "CYCLE");
 }
 
-/** A `what` (Map, Set, array) at `path` (the mini entry: "", no path) whose count changed while it was being encoded. */
+/** A `what` (Map, Set, array) at `path` whose count changed while it was being encoded. */
 export function changedAt(what: string, path: string, before: unknown, after: unknown): EncodeError {
   return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
 }
@@ -319,7 +309,7 @@ export function detachedBinary(what: string): EncodeError {
 // ---- decoder: offsets of errors from decodes nested in extension decoders ----
 
 /** The input whose offsets a DecodeError thrown by a nested decode (one called from an extension decoder) counts in. */
-const nestedInputs = new WeakMap<DecodeError, Uint8Array>();
+const nestedInputs = /* @__PURE__ */ new WeakMap<DecodeError, Uint8Array>();
 
 /**
  * For a decode's `catch`: `e` after {@link stackOverflow}; a DecodeError
@@ -390,12 +380,6 @@ export function isEngineStackOverflow(e: unknown): boolean {
 /** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
 export function badCount(what: string, n: number): EncodeError {
   return Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
-}
-
-/** An extension payload that the mini encoder cannot write: anything but bytes (aligned payloads, functions, are the main entry's). */
-export function miniExtPayload(type: number, payload: unknown): EncodeError {
-  const hint = typeof payload === "function" ? " (aligned payloads need the main entry)" : "";
-  return encodeError(`Cannot encode extension type ${type}: its payload is ${describe(payload)}, not bytes${hint}`, "INVALID_EXT");
 }
 
 /** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */

@@ -21,7 +21,7 @@ import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../en
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * Options of the stream encoders: the encode options, and what each
@@ -439,7 +439,7 @@ class ChunkedEncoder {
 const NOT_LARGE: unique symbol = Symbol("not large");
 
 /** Scratch for headers: copied out (`slice`) before it is written again. */
-const HEADER = new Uint8Array(5);
+const HEADER = /* @__PURE__ */ new Uint8Array(5);
 
 /**
  * Encodes `value` lazily, yielding its MessagePack bytes in chunks while it

@@ -66,7 +66,7 @@ export function createStreamStats(): StreamStats {
   return { bytesIn: 0, bytesCopied: 0, bytesDecoded: 0, bytesScanned: 0, bufferedBytes: 0, maxBufferedBytes: 0 };
 }
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /** The smallest buffer the queue allocates: values split across tiny chunks then cost no allocation each. */
 const MIN_BUFFER = 4096;

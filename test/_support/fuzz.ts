@@ -10,11 +10,10 @@
  *
  * Targets:
  * - `decode`: random, mutated, truncated, length-inflated and deep inputs
- *   through `decode`, `decodeMulti`, a reused `Decoder` and the mini
- *   entry, under random options. Only `DecodeError` (a known `code`, an
- *   integer `offset` within the input) may be thrown, nothing hangs, a
- *   reused decoder gives the same outcome as a fresh one and stays usable,
- *   and mini gives the same values and errors as the main entry.
+ *   through `decode`, `decodeMulti` and a reused `Decoder`, under random
+ *   options. Only `DecodeError` (a known `code`, an integer `offset`
+ *   within the input) may be thrown, nothing hangs, and a reused decoder
+ *   gives the same outcome as a fresh one and stays usable.
  * - `stream`: the same inputs cut into random chunks (1-byte ones too)
  *   through `decodeAsync`, `decodeMultiStream`, `decodeArrayStream` and
  *   `DecoderStream`: the same values, or the same error code and offset,
@@ -24,8 +23,7 @@
  *   result is an `EncodeError` with a justified code, or bytes that decode
  *   to a value consistent with one read of each property.
  * - `size`: `encodedSize(x, o)` equals `encode(x, o).length`, or both throw
- *   an `EncodeError` with the same code; the mini encoder writes the same
- *   bytes as the main one.
+ *   an `EncodeError` with the same code.
  */
 
 import { isDeepStrictEqual } from "node:util";
@@ -46,7 +44,6 @@ import {
   type DecodeOptions,
   type EncodeOptions,
 } from "../../src/index.ts";
-import { decode as miniDecode, encode as miniEncode } from "../../src/mini.ts";
 import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, encodeIterable } from "../../src/streams.ts";
 import { hex, Random, string, value } from "./arbitrary.ts";
 import { type StrategyName, withSpill } from "./spill.ts";
@@ -429,24 +426,20 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export interface DecodeCase {
   label: string;
   options: DecodeOptions<unknown> | undefined;
-  /** The same options for the mini entry: its Set extension re-enters the mini decoder. */
-  miniOptions?: DecodeOptions<unknown> | undefined;
 }
 
 /**
  * A codec with a `Set` extension whose encoder and decoder call `encode`
- * and `decode` of the same entry (main or mini) re-entrantly on the items,
- * with the same options (so limits and depth carry through).
+ * and `decode` re-entrantly on the items, with the same options (so limits
+ * and depth carry through).
  */
-export function setCodec(getOptions: () => DecodeOptions<unknown> | undefined, entry: "main" | "mini" = "main"): ExtensionCodec<unknown> {
+export function setCodec(getOptions: () => DecodeOptions<unknown> | undefined): ExtensionCodec<unknown> {
   const codec = new ExtensionCodec<unknown>();
-  const enc = entry === "main" ? encode : miniEncode;
-  const dec = entry === "main" ? decode : miniDecode;
   codec.register({
     type: SET_EXT,
-    encode: (v) => (v instanceof Set ? enc([...v], getOptions() as EncodeOptions<unknown>) : null),
+    encode: (v) => (v instanceof Set ? encode([...v], getOptions() as EncodeOptions<unknown>) : null),
     decode: (data) => {
-      const items = dec(data, getOptions());
+      const items = decode(data, getOptions());
       if (!Array.isArray(items)) throw new DecodeError("Set payload is not an array", 0, "INVALID_EXT");
       return new Set(items);
     },
@@ -468,9 +461,7 @@ export function genDecodeOptions(r: Random): DecodeCase {
   if (r.bool(0.35)) {
     const options = { ...o } as DecodeOptions<unknown>;
     options.extensionCodec = setCodec(() => options);
-    const miniOptions = { ...o } as DecodeOptions<unknown>;
-    miniOptions.extensionCodec = setCodec(() => miniOptions, "mini");
-    return { label: `${label} + extensionCodec: Set extension (type ${SET_EXT}) decoding its payload with decode(data, sameOptions)`, options, miniOptions };
+    return { label: `${label} + extensionCodec: Set extension (type ${SET_EXT}) decoding its payload with decode(data, sameOptions)`, options };
   }
   return { label, options: o as DecodeOptions<unknown> };
 }
@@ -544,10 +535,9 @@ export function decodeProblem(bytes: Uint8Array, dc: DecodeCase, reused?: Decode
   const fresh = outcomeOf(() => [new Decoder(opts).decode(bytes)]);
   const decoder = reused ?? new Decoder(opts);
   const again = outcomeOf(() => [decoder.decode(bytes)]);
-  const mini = outcomeOf(() => [miniDecode(bytes, "miniOptions" in dc ? dc.miniOptions : opts)]);
   const ms = performance.now() - t0;
-  if (ms > SLOW_MS * 5) return `5 decodes of ${bytes.length} bytes took ${ms.toFixed(0)} ms`;
-  for (const [name, o] of [["decode", main], ["decodeMulti", multi], ["new Decoder().decode", fresh], ["reused Decoder.decode", again], ["mini decode", mini]] as const) {
+  if (ms > SLOW_MS * 4) return `4 decodes of ${bytes.length} bytes took ${ms.toFixed(0)} ms`;
+  for (const [name, o] of [["decode", main], ["decodeMulti", multi], ["new Decoder().decode", fresh], ["reused Decoder.decode", again]] as const) {
     if (o.error !== undefined) {
       const bad = badDecodeError(o.error, bytes.length);
       if (bad) return `${name}: ${bad}`;
@@ -557,8 +547,6 @@ export function decodeProblem(bytes: Uint8Array, dc: DecodeCase, reused?: Decode
   if (diff) return `decode() and new Decoder().decode() disagree: ${diff}`;
   diff = sameOutcome(main, again);
   if (diff) return `a reused Decoder disagrees with a fresh one: ${diff}`;
-  diff = sameOutcome(main, mini);
-  if (diff) return `mini decode disagrees with decode: ${diff}`;
   // decodeMulti: the same first value; the same error when the first value fails
   const mainError = main.error as DecodeError | undefined;
   if (!mainError && !isDeepStrictEqual(multi.values[0], main.values[0])) return `decodeMulti's first value differs from decode's: ${show(multi.values[0])} vs ${show(main.values[0])}`;
@@ -1023,7 +1011,7 @@ export function showSpec(s: Spec): string {
 export interface EncodeCase {
   label: string;
   options: EncodeOptions<unknown> | undefined;
-  entry: "encode" | "Encoder.encode" | "Encoder.encodeChunks" | "Encoder.encodeInto" | "mini encode" | "encodeIterable";
+  entry: "encode" | "Encoder.encode" | "Encoder.encodeChunks" | "Encoder.encodeInto" | "encodeIterable";
 }
 
 /** Random encode options and entry. */
@@ -1033,7 +1021,7 @@ export function genEncodeCase(r: Random): EncodeCase {
   if (r.bool(0.3)) o.sortKeys = true;
   if (r.bool(0.4)) o.ignoreUndefined = true;
   if (r.bool(0.2)) o.maxDepth = r.int(1, 6);
-  const entry = r.pick(["encode", "Encoder.encode", "Encoder.encodeChunks", "Encoder.encodeInto", "mini encode", "encodeIterable"] as const);
+  const entry = r.pick(["encode", "Encoder.encode", "Encoder.encodeChunks", "Encoder.encodeInto", "encodeIterable"] as const);
   if (entry.startsWith("Encoder") || entry === "encode") {
     // an output strategy through the encoder's internal hook (read by `new Encoder` only), not
     // "exact": it measures the value with a first pass, so it reads each property twice; the
@@ -1067,8 +1055,6 @@ function encodeWith(c: EncodeCase, v: unknown): Uint8Array {
       const n = new Encoder(c.options).encodeInto(v, target, 3);
       return target.slice(3, 3 + n);
     }
-    case "mini encode":
-      return miniEncode(v, c.options);
     case "encodeIterable":
       return concat([...encodeIterable(v, c.options as never)].map((b) => b.slice()));
   }
@@ -1138,8 +1124,6 @@ export function encodeProblem(spec: Spec, c: EncodeCase, encoder: (c: EncodeCase
 export interface SizeCase {
   label: string;
   options: (EncodeOptions<unknown> & Record<string, unknown>) | undefined;
-  /** The same options for the mini entry: its Set extension re-enters the mini encoder. */
-  miniOptions?: EncodeOptions<unknown> | undefined;
 }
 
 /** Random options that change sizes, with a Set extension that encodes re-entrantly. */
@@ -1154,9 +1138,7 @@ export function genSizeCase(r: Random): SizeCase {
   if (r.bool(0.4)) {
     const options = { ...o } as EncodeOptions<unknown>;
     options.extensionCodec = setCodec(() => options as DecodeOptions<unknown>);
-    const miniOptions = { ...o } as EncodeOptions<unknown>;
-    miniOptions.extensionCodec = setCodec(() => miniOptions as DecodeOptions<unknown>, "mini");
-    return { label: label + " + extensionCodec: Set extension encoding [...set] with encode(items, sameOptions)", options: options as SizeCase["options"], miniOptions };
+    return { label: label + " + extensionCodec: Set extension encoding [...set] with encode(items, sameOptions)", options: options as SizeCase["options"] };
   }
   return { label, options: o as SizeCase["options"] };
 }
@@ -1191,20 +1173,16 @@ function attempt<T>(f: () => T): { ok: T } | { error: unknown } {
   }
 }
 
-/** Compares encodedSize with encode (and mini encode with encode); returns the problem or null. */
+/** Compares encodedSize with encode; returns the problem or null. */
 export function sizeProblem(v: unknown, c: SizeCase): string | null {
   const bytes = attempt(() => encode(v, c.options));
   const size = attempt(() => encodedSize(v, c.options));
-  const mini = attempt(() => miniEncode(v, "miniOptions" in c ? c.miniOptions : c.options));
-  for (const [name, a] of [["encode", bytes], ["encodedSize", size], ["mini encode", mini]] as const) {
+  for (const [name, a] of [["encode", bytes], ["encodedSize", size]] as const) {
     if ("error" in a && !(a.error instanceof EncodeError)) return `${name} threw ${describeError(a.error)}, not an EncodeError`;
   }
   if ("ok" in bytes && "ok" in size && bytes.ok.length !== size.ok) return `encodedSize ${size.ok} but encode wrote ${bytes.ok.length} bytes`;
   if ("ok" in bytes !== "ok" in size) return "ok" in bytes ? `encodedSize threw ${describeError((size as { error: unknown }).error)}; encode wrote ${bytes.ok.length} bytes` : `encode threw ${describeError((bytes as { error: unknown }).error)}; encodedSize gave ${(size as { ok: number }).ok}`;
   if ("error" in bytes && "error" in size && (bytes.error as EncodeError).code !== (size.error as EncodeError).code) return `encode threw ${(bytes.error as EncodeError).code}, encodedSize ${(size.error as EncodeError).code}`;
-  if ("ok" in bytes !== "ok" in mini) return `encode ${"ok" in bytes ? "wrote bytes" : "threw " + describeError((bytes as { error: unknown }).error)}, mini encode ${"ok" in mini ? "wrote bytes" : "threw " + describeError((mini as { error: unknown }).error)}`;
-  if ("ok" in bytes && "ok" in mini && hex(bytes.ok) !== hex(mini.ok)) return `mini encode wrote ${hex(mini.ok)}, encode ${hex(bytes.ok)}`;
-  if ("error" in bytes && "error" in mini && (bytes.error as EncodeError).code !== (mini.error as EncodeError).code) return `encode threw ${(bytes.error as EncodeError).code}, mini encode ${(mini.error as EncodeError).code}`;
   return null;
 }
 

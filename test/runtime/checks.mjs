@@ -183,7 +183,7 @@ export function checkVectors(lib, files) {
       encoded++;
     }
   }
-  // decodeMulti (not in the mini entry) over the concatenation of each group's first encodings.
+  // decodeMulti over the concatenation of each group's first encodings.
   if (typeof lib.decodeMulti === "function") {
     for (const [group, specs] of groups) {
       if (specs.length === 0) continue;
@@ -386,9 +386,8 @@ export function checkRoundTrips(lib, { seed = 1, count = 400, big = true } = {})
       n++;
     }
     if (largest <= 1024 * 1024) fail(`${tag("big")}: largest encoding is ${largest} bytes, not over 1 MiB`);
-    // One Encoder reused (the mini entry: its module-level writer): results
-    // must be independent of later encodes.
-    const encoder = lib.Encoder ? new lib.Encoder() : lib;
+    // One Encoder reused: results must be independent of later encodes.
+    const encoder = new lib.Encoder();
     const small = { a: 1, b: "two", c: [3] };
     const outputs = [];
     for (const { value } of [values[0], { value: small }, values[1], { value: small }, values[2]]) {
@@ -487,17 +486,14 @@ export async function checkStreams(lib, streams, { seed = 2 } = {}) {
   return { streamChecks: checks + 4 };
 }
 
-/**
- * Runs everything; returns a summary object for the caller to print. With
- * `mini`, `lib` is the mini entry, which has no decodeMulti and no Encoder/Decoder classes.
- */
-export async function runAll(lib, files, { streams, seed = 1, count = 400, big = true, mini = false } = {}) {
-  const required = ["encode", "decode", "ExtensionCodec", "ExtData", "DecodeError", "EncodeError", ...(mini ? [] : ["decodeMulti", "Encoder", "Decoder"])];
+/** Runs everything; returns a summary object for the caller to print. */
+export async function runAll(lib, files, { streams, seed = 1, count = 400, big = true } = {}) {
+  const required = ["encode", "decode", "decodeMulti", "Encoder", "Decoder", "ExtensionCodec", "ExtData", "DecodeError", "EncodeError"];
   const missing = required.filter((name) => typeof lib[name] !== "function");
   if (missing.length > 0) fail(`module does not export ${missing.join(", ")}`);
   const vectors = checkVectors(lib, files);
   const trips = checkRoundTrips(lib, { seed, count, big });
-  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, mini, files: Object.keys(files).length, ...vectors, ...trips };
+  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, files: Object.keys(files).length, ...vectors, ...trips };
   if (streams) Object.assign(summary, await checkStreams(lib, streams, { seed: seed + 1 }));
   return summary;
 }

@@ -4,12 +4,10 @@
 //   node test/runtime/smoke.mjs dist/index.js [--streams dist/streams.js]
 //   bun  test/runtime/smoke.mjs src/index.ts  [--streams src/streams.ts]
 //   deno run --allow-read test/runtime/smoke.mjs src/index.ts
-//   node test/runtime/smoke.mjs --mini dist/mini.js   (the mini entry)
 //
 // The module may also be given as SMOKE_MODULE (and SMOKE_STREAMS). Options:
 // --seed N (default 1), --count N (random small values, default 400),
-// --no-big (skip the > 1 MiB values), --mini (the module is the mini entry),
-// --suite-if-installed (leave out msgpack-test-suite when node_modules lacks
+// --no-big (skip the > 1 MiB values), --suite-if-installed (leave out msgpack-test-suite when node_modules lacks
 // it, as in a checkout without `npm ci`).
 // Prints one line starting with "SMOKE_OK " followed by a JSON summary, or
 // throws (exit code 1).
@@ -28,14 +26,13 @@ function env(name) {
 }
 
 function parseArgs(argv) {
-  const args = { module: undefined, streams: undefined, seed: 1, count: 400, big: true, mini: false, suite: true };
+  const args = { module: undefined, streams: undefined, seed: 1, count: 400, big: true, suite: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--streams") args.streams = argv[++i];
     else if (a === "--seed") args.seed = Number(argv[++i]);
     else if (a === "--count") args.count = Number(argv[++i]);
     else if (a === "--no-big") args.big = false;
-    else if (a === "--mini") args.mini = true;
     else if (a === "--suite-if-installed") args.suite = "if-installed";
     else if (a.startsWith("--")) throw new Error(`smoke: unknown option ${a}`);
     else args.module = a;
@@ -57,7 +54,7 @@ async function main() {
   const lib = await import(moduleUrl(args.module));
   const streams = args.streams ? await import(moduleUrl(args.streams)) : undefined;
   const started = Date.now();
-  const summary = await runAll(lib, loadVectorFiles({ suite: args.suite }), { streams, seed: args.seed, count: args.count, big: args.big, mini: args.mini });
+  const summary = await runAll(lib, loadVectorFiles({ suite: args.suite }), { streams, seed: args.seed, count: args.count, big: args.big });
   summary.module = args.module;
   summary.ms = Date.now() - started;
   console.log(`SMOKE_OK ${JSON.stringify(summary)}`);

@@ -26,13 +26,13 @@ Replay one failing case (a failure prints this line):
 
 Targets:
   decode   random, mutated, truncated, length-inflated and deep inputs through
-           decode, decodeMulti, Decoder and the mini entry, random options
+           decode, decodeMulti and Decoder, random options
   stream   the same inputs in random chunks (1-byte too) through decodeAsync,
            decodeMultiStream, decodeArrayStream and DecoderStream, against
            decode/decodeMulti of the whole bytes
   encode   values with side-effecting getters, containers changed while they
            are encoded and Proxies, through every encode entry
-  size     encodedSize against encode, mini encode against encode
+  size     encodedSize against encode
 `;
 
 function parse(argv) {
