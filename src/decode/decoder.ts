@@ -164,9 +164,7 @@ export class Decoder<ContextType = undefined> {
     d.busy = true;
     try {
       d.setInput(bytes, 0, 0);
-      const records = d.messageRecords;
-      if (records !== null) records.begin();
-      d.records = records;
+      if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos);
@@ -234,6 +232,13 @@ export class Decoder<ContextType = undefined> {
       d.records = null;
       d.busy = false;
     }
+  }
+
+  /** Starts a `decode()` call with this decoder's own record table. */
+  private beginRecords(): void {
+    const records = this.messageRecords!;
+    records.begin();
+    this.records = records;
   }
 
   /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
