@@ -35,7 +35,7 @@
 // Peer libraries are devDependencies; this script is not dependency-free.
 
 import { Bench } from "tinybench";
-import { isNativeAccelerationEnabled, pack as msgpackrPack, unpack as msgpackrUnpack } from "msgpackr";
+import { isNativeAccelerationEnabled, Packr, pack as msgpackrPack, unpack as msgpackrUnpack, Unpackr } from "msgpackr";
 import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
@@ -99,7 +99,12 @@ const ENCODE_INTO_REF = "reference: TextEncoder#encodeInto of the string";
 /** Extra rows on data sets that encode to 4 KiB or less: options passed as a new literal on every call, against the same options in one object passed every time. */
 const INLINE = "@resizable/msgpack (options inline)";
 const HOISTED = "@resizable/msgpack (options hoisted)";
-const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, SET_REF, ENCODE_INTO_REF];
+/** Extra rows on record-shaped data sets: msgpackr's record extension, this library with `useRecords: true` against msgpackr's default `new Packr()` / `new Unpackr()`. */
+const RECORDS = "@resizable/msgpack (useRecords)";
+const MSGPACKR_RECORDS = "msgpackr (records: new Packr())";
+/** The data sets that get the records rows. */
+const RECORD_SETS = /^(records-|nested-|events)/;
+const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, RECORDS, MSGPACKR_RECORDS, SET_REF, ENCODE_INTO_REF];
 /** What each extra row means, printed under the tables where it appears. */
 const EXTRA_NOTES = {
   [VIEWS]:
@@ -108,6 +113,8 @@ const EXTRA_NOTES = {
   [INLINE]:
     "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`; compared with the same options hoisted only (msgpackr and the other peers have no `sortKeys` and no decode depth limit, so a ratio to them would not compare like with like).",
   [HOISTED]: "The same options in one object made once and passed on every call: the row the inline options are compared with.",
+  [RECORDS]: "Records (msgpackr's extension: each object's keys written once per shape): this library with `useRecords: true`. MB/s keeps the plain encoding's size as numerator, so ratios are speed ratios; each row's own encoded size follows it.",
+  [MSGPACKR_RECORDS]: "msgpackr's default `new Packr()` / `new Unpackr()`, which use records.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
 };
@@ -422,6 +429,8 @@ async function main() {
     const encTasks = [];
     /** @type {{ name: string, op: () => unknown }[]} */
     const decTasks = [];
+    /** @type {Record<string, number>} encoded size of the records rows */
+    const recordSizes = {};
     for (const l of LIBRARIES) {
       const c = checkEach(l, messages);
       if (!c.ok) {
@@ -463,6 +472,24 @@ async function main() {
         );
       }
     }
+    // record-shaped data sets: records on both sides (this library with useRecords, msgpackr's default Packr), each with the bytes it writes
+    if (RECORD_SETS.test(d.name) && ourCheck.ok) {
+      const recordEncoder = new lib.Encoder({ useRecords: true }), recordDecoder = new lib.Decoder({ useRecords: true });
+      const packr = new Packr(), unpackr = new Unpackr();
+      /** @type {[string, (m: unknown) => Uint8Array, (b: Uint8Array) => unknown][]} */
+      const modes = [[RECORDS, (m) => recordEncoder.encode(m), (b) => recordDecoder.decode(b)], [MSGPACKR_RECORDS, (m) => packr.pack(m), (b) => unpackr.unpack(b)]];
+      for (const [name, encode, decode] of modes) {
+        const encoded = messages.map((m) => Buffer.from(encode(m))); // copies: msgpackr returns views of its buffer
+        const reason = messages.map((m, i) => difference(decode(encoded[i]), m)).find((x) => x);
+        if (reason) {
+          console.log(`  ${d.name}: ${name} is not timed: round trip differs at ${reason}`);
+          continue;
+        }
+        recordSizes[name] = encoded.reduce((n, b) => n + b.length, 0);
+        encTasks.push({ name, op: each(messages, encode) });
+        decTasks.push({ name, op: each(encoded, decode) });
+      }
+    }
     // bulk data sets: the platform's own copy / UTF-8 encoder of the same data, the bars for bulk encoding
     if (value instanceof Uint8Array) {
       const src = value, target = new Uint8Array(src.length);
@@ -477,12 +504,13 @@ async function main() {
       const { samples, reps, runs } = timeTasks(tasks, bytes);
       for (const [name, xs] of samples) {
         const s = stats(xs);
-        results[op][name] = { ...s, reps: reps.get(name), runP50s: runs.get(name), mbps: bytes / s.p50 / 1e3 };
+        results[op][name] = { ...s, reps: reps.get(name), runP50s: runs.get(name), mbps: bytes / s.p50 / 1e3, ...(name in recordSizes ? { size: recordSizes[name] } : {}) };
       }
     }
     const digest = fingerprint(messages.map((m) => lib.encode(m)));
     sets.push({ name: d.name, what: QUICK ? `reduced for --quick (a full run: ${d.what})` : d.what, bytes, digest, checks, results });
     printSet(sets[sets.length - 1]);
+    if (Object.keys(recordSizes).length > 0) console.log(`records, encoded size: ${Object.entries(recordSizes).map(([k, n]) => `${k} ${formatSize(n)}`).join(", ")} (plain: ${formatSize(bytes)})`);
     value = null;
   }
   console.log(`legend: ${LEGEND}`);
@@ -588,7 +616,8 @@ export function markdown(report) {
         const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
         const ours = set.results[op][OURS];
         const vsOurs = ours && extra.startsWith("reference") ? ` (this library: ${fmtRatio(ours.mbps / v.mbps)}x of it)` : "";
-        lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)} · ${ratios.join(" · ")}${vsOurs}`);
+        const size = v.size === undefined ? "" : ` (${v.size} B encoded)`;
+        lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)} · ${ratios.join(" · ")}${vsOurs}${size}`);
       }
     }
     if (present.length > 0) lines.push("", ...present.map((x) => /** @type {Record<string, string>} */ (EXTRA_NOTES)[x]), "");

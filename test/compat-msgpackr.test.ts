@@ -165,7 +165,7 @@ describe("Coming from msgpackr", () => {
     expect(hex(encode(new Money(7), { extensionCodec }))).toBe(hex(msgpackr.pack(new Money(7))));
   });
 
-  test("no equivalent for useRecords: bytes written with records do not decode as the values here", () => {
+  test("useRecords: msgpackr's default Packr bytes need useRecords here; encode with useRecords writes what its Unpackr reads", () => {
     const value = [{ a: 1 }, { a: 2 }];
     const withRecords = new msgpackr.Packr().pack(value);
     let decoded: unknown;
@@ -175,6 +175,9 @@ describe("Coming from msgpackr", () => {
       decoded = "threw";
     }
     expect(decoded).not.toEqual(value);
+    expect(decode(withRecords, { useRecords: true })).toEqual(value);
+    expect(hex(encode(value, { useRecords: true }))).toBe(hex(withRecords));
+    expect(new msgpackr.Unpackr().unpack(encode(value, { useRecords: true }))).toEqual(value);
     expect(decode(new msgpackr.Packr({ useRecords: false }).pack(value))).toEqual(value);
   });
 

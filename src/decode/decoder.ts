@@ -19,6 +19,7 @@ import { CoderCache } from "../shared/options.ts";
 import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
+import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -125,6 +126,12 @@ export class Decoder<ContextType = undefined> {
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). */
   private strMax: number;
   private readonly limits: DecodeLimits;
+  /** The record structures in force for the call under way (null without `useRecords`). */
+  private records: RecordTable | null = null;
+  /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
+  private readonly messageRecords: RecordTable | null = null;
+  /** The `structures` option, or null. */
+  private readonly structures: readonly unknown[] | null;
 
   /**
    * @param options see {@link DecodeOptions}; each is read once, here
@@ -178,6 +185,12 @@ export class Decoder<ContextType = undefined> {
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : o.maxStrLength;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
+    this.structures = o.structures;
+    if (o.useRecords) {
+      // records read through their own entry; the default readValue keeps its shape
+      this.messageRecords = new RecordTable(this.structures);
+      (this as unknown as { readValue: (depth: number) => unknown }).readValue = this.readRecordValue;
+    }
   }
 
   /**
@@ -205,6 +218,7 @@ export class Decoder<ContextType = undefined> {
     try {
       d.setInput(bytes, 0, 0);
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
+      if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
@@ -217,6 +231,7 @@ export class Decoder<ContextType = undefined> {
       d.bytes = EMPTY;
       d.view = null;
       d.source = null;
+      d.records = null;
       d.busy = false;
     }
   }
@@ -243,32 +258,53 @@ export class Decoder<ContextType = undefined> {
 
   private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
     let offset = 0;
+    // the values of one input are a sequence: record structures carry over from one to the next
+    const records = this.newRecords();
     while (offset < bytes.length) {
-      const [value, next] = this.readAt(bytes, offset, 0, 0, source);
+      const [value, next] = this.readAt(bytes, offset, 0, 0, records, source);
       offset = next;
       yield value;
     }
   }
 
   /** See {@link decodeAt}. */
-  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, source: Uint8Array | null = null): [unknown, number] {
+  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordTable | null, source: Uint8Array | null = null): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
     const depth = nesting + extra;
     d.busy = true;
     try {
       d.setInput(bytes, offset, base);
       d.source = source;
+      d.records = records;
       const value = d.readValue(depth);
+      if (records !== null) records.commit();
       return [value, d.pos];
     } catch (e) {
+      if (records !== null) records.rollback();
       throw decodeFailure(e, base + d.pos, d.bytes, depth > 0);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
       d.view = null;
       d.source = null;
+      d.records = null;
       d.busy = false;
     }
+  }
+
+  /** Starts a `decode()` call with this decoder's own record table. */
+  private beginRecords(): void {
+    const records = this.messageRecords!;
+    records.begin();
+    this.records = records;
+  }
+
+  /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
+  private newRecords(): RecordTable | null {
+    if (this.messageRecords === null) return null;
+    const table = new RecordTable(this.structures);
+    table.begin();
+    return table;
   }
 
   /**
@@ -413,6 +449,118 @@ export class Decoder<ContextType = undefined> {
       default: // WIRE_RESERVED: 0xc1
         throw reservedByte(this.base + pos);
     }
+  }
+
+  // ---- records (useRecords): readValue is readRecordValue on such decoders ----
+
+  /**
+   * readValue with records: 0x40-0x7f start a record, 0xd4 0x72 and
+   * 0xd5 0x72 declare a structure; everything else as readValue.
+   */
+  private readRecordValue(depth: number): unknown {
+    const pos = this.pos;
+    if (pos < this.end) {
+      const b = this.bytes;
+      const t = b[pos]!;
+      if (t >= 0x40 && t < 0x80) {
+        this.pos = pos + 1;
+        return this.readRecord(t, depth, pos);
+      }
+      if ((t === 0xd4 || t === 0xd5) && b[pos + 1] === 0x72) {
+        this.pos = pos + 1;
+        return this.readDefinition(t === 0xd5, depth, pos);
+      }
+    }
+    return Decoder.prototype["readValue"].call(this, depth); // the default entry (this decoder's own readValue is this method)
+  }
+
+  /** A record whose identifier's first byte `t` was at `start`. */
+  private readRecord(t: number, depth: number, start: number): unknown {
+    const slots = this.records!.slots;
+    let at = t - 0x40;
+    let s: Structure | undefined = slots[at];
+    if (s !== undefined && s.twoByte) {
+      const high = this.bytes[this.need(1, start, "record identifier")]!;
+      if (high !== 0) s = slots[(at += high << 5)];
+    }
+    if (s === undefined) throw undefinedRecord(this.base + start, t, at);
+    return this.readFields(s, depth, start);
+  }
+
+  /** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72), its field names, then its first record. */
+  private readDefinition(twoByte: boolean, depth: number, start: number): unknown {
+    const at = this.need(twoByte ? 3 : 2, start, "record definition") + 1;
+    const b = this.bytes;
+    const id = b[at]!;
+    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) throw badRecordId(this.base + start, id);
+    const slot = twoByte ? id - 0x40 + (b[at + 1]! << 5) : id - 0x40;
+    // the field names: an array of strings (numbers become names, as map keys do)
+    const p = this.pos;
+    if (p >= this.end) throw this.short(start, p - start + 1, "record definition");
+    const t = b[p]!;
+    if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) throw noFieldNames(this.base + start, t);
+    this.pos = p + 1;
+    const n = t <= 0x9f ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
+    if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
+    // every name takes a byte at least: refuse before allocating
+    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record definition of ${n} fields`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    const keys = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const k = this.pos;
+      const c = k < this.end ? b[k]! : 0;
+      let key: unknown;
+      if (c >= 0xa0 && c <= 0xa0 + this.cachedKeyMax) {
+        const len = c - 0xa0;
+        if (k + 1 + len > this.end) throw this.short(k, 1 + len, "string");
+        this.pos = k + 1 + len;
+        key = this.base === 0 ? this.keys.get(b, k + 1, len) : this.textAt(k + 1, len, true);
+      } else {
+        key = this.readKey(depth + 1);
+        if (typeof key === "number" || typeof key === "bigint") key = String(key);
+        else if (typeof key !== "string") throw badFieldName(this.base + k, key);
+      }
+      keys[i] = key as string;
+    }
+    const s = structureOf(keys, twoByte);
+    this.records!.define(slot, s);
+    return this.readFields(s, depth, start);
+  }
+
+  /** The field values of a record of structure `s` (its identifier at `start`), as an object. */
+  private readFields(s: Structure, depth: number, start: number): Record<string, unknown> {
+    const keys = s.keys;
+    const n = keys.length;
+    // every value takes a byte at least
+    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record of ${n} fields`);
+    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+    if (s.proto) {
+      const obj: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, this.readValue(depth + 1));
+      return obj;
+    }
+    // an object of the structure's own constructor (see records.ts), its fields stored in order
+    const o = new s.make() as Record<string, unknown>;
+    const b = this.bytes;
+    for (let i = 0; i < n; i++) {
+      // the commonest small values read here, the rest through readValue (records too)
+      const p = this.pos;
+      const t = b[p]!;
+      if (t < 0x40) {
+        this.pos = p + 1;
+        o[keys[i]!] = t; // positive fixint below the record identifiers
+      } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= this.strMax && p + 1 + (t & 0x1f) <= this.end) {
+        const len = t & 0x1f;
+        this.pos = p + 1 + len;
+        o[keys[i]!] = this.base === 0 ? decodeUtf8(b, p + 1, len) : this.textAt(p + 1, len, false); // fixstr
+      } else if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
+        this.pos = p + 1;
+        o[keys[i]!] = t === 0xc0 ? null : t === 0xc3; // nil, false, true
+      } else {
+        o[keys[i]!] = this.readValue(depth + 1);
+      }
+    }
+    return o;
   }
 
   /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
@@ -788,9 +936,23 @@ export function decoderOptions(decoder: Decoder<unknown>): ResolvedDecodeOptions
  * @param bytes the input
  * @param offset where the value starts: an integer in 0..length
  * @param base the offset of `bytes[0]` in the user's input
+ * @param records the record table of the sequence (from {@link recordSequence}), or null
  * @returns the value and the offset after it
  * @throws {DecodeError} for malformed or truncated input
  */
-export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0): [unknown, number] {
-  return decoder["readAt"](bytes, offset, base, extraDepth); // a private method: this module's, not the public class's API
+export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0, records: RecordTable | null = null): [unknown, number] {
+  return decoder["readAt"](bytes, offset, base, extraDepth, records); // a private method: this module's, not the public class's API
+}
+
+/**
+ * A record table for one sequence of values read with `decoder` (a
+ * stream: structures defined by one value stay defined for the next, as
+ * msgpackr's `sequential`), to pass to each {@link decodeAt}; null when
+ * the decoder has no `useRecords` (internal).
+ *
+ * @param decoder the decoder whose options apply
+ * @returns the table, or null
+ */
+export function recordSequence<C>(decoder: Decoder<C>): RecordTable | null {
+  return decoder["newRecords"]();
 }

@@ -145,6 +145,31 @@ export interface DecodeOptions<ContextType = undefined> {
   maxMapLength?: number | undefined;
   /** Longest extension payload, in bytes. @default 4294967295 */
   maxExtLength?: number | undefined;
+  /**
+   * Read msgpackr's record extension: a fixext of type 0x72 declares a
+   * record structure (an identifier 0x40-0x7f, then an array of field
+   * names), after which that identifier byte starts a record, its field
+   * values in order, decoded as a plain object. Then 0x40-0x7f are no
+   * longer integers: a reference to an identifier with no structure is a
+   * `DecodeError` (`INVALID_BYTE`) rather than the integer 64-127, and an
+   * `extensionCodec` entry for type 0x72 is not used. Structures defined in
+   * a message last to its end; in `decodeMulti` and the stream decoders, to
+   * the end of the input or stream (msgpackr's `sequential`). A structure
+   * counts as a map for `maxMapLength` (its fields) and `maxDepth`.
+   * @default false
+   */
+  useRecords?: boolean | undefined;
+  /**
+   * Record structures shared with the encoder (msgpackr's option of that
+   * name): an array whose entry i lists the field names of structure i,
+   * referenced without a declaration as identifier 0x40 + i (i < 32) or,
+   * from index 32, by two bytes (0x60 + (i & 31), then (i - 32) >> 5). Up
+   * to 8,160 structures. The array is read again whenever its length has
+   * changed (an encoder with the same array appends to it), when a message
+   * or stream starts. Used with `useRecords`.
+   * @default none
+   */
+  structures?: ReadonlyArray<readonly string[] | null | undefined> | undefined;
 }
 
 /**
@@ -176,6 +201,9 @@ export interface ResolvedDecodeOptions extends DecodeLimits {
   readonly rawStrings: boolean;
   readonly mapKeyConverter: ((key: unknown) => string | number) | null;
   readonly binaryAsView: boolean;
+  readonly useRecords: boolean;
+  /** The `structures` array given, or null. */
+  readonly structures: readonly unknown[] | null;
   /** Binaries as Node `Buffer`s. */
   readonly buffers: boolean;
   /** `d4 00 00` (fixext 1, type 0) as `undefined`. */
@@ -217,10 +245,14 @@ function checkDecodeOption(index: number, v: unknown): string | undefined {
       return v === "auto" || v === "number" || v === "bigint" ? undefined : '"auto", "number" or "bigint"';
     case 7:
       return typeof v === "function" ? undefined : "a function";
-    case 14: // buffers
-    case 15: // undefinedAsExtension
+    case 14:
+      return typeof v === "boolean" ? undefined : "a boolean"; // useRecords
+    case 15:
+      return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
+    case 16: // buffers
+    case 17: // undefinedAsExtension
       return typeof v === "boolean" ? undefined : "a boolean";
-    case 16: // invalidUtf8
+    case 18: // invalidUtf8
       return v === "throw" || v === "replace" ? undefined : '"throw" or "replace"';
   }
   if (index < 6) return typeof v === "boolean" ? undefined : "a boolean";
@@ -243,9 +275,11 @@ export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecode
     maxArrayLength: (values[11] as number | undefined) ?? MAX_U32,
     maxMapLength: (values[12] as number | undefined) ?? MAX_U32,
     maxExtLength: (values[13] as number | undefined) ?? MAX_U32,
-    buffers: values[14] === true,
-    undefinedAsExtension: values[15] === true,
-    replaceInvalidUtf8: values[16] === "replace",
+    useRecords: values[14] === true,
+    structures: (values[15] as readonly unknown[] | undefined) ?? null,
+    buffers: values[16] === true,
+    undefinedAsExtension: values[17] === true,
+    replaceInvalidUtf8: values[18] === "replace",
   });
   RESOLVED.add(resolved);
   return resolved;

@@ -306,6 +306,7 @@ export class Encoder<ContextType = undefined> {
     const w = this.writer;
     w.base = base;
     try {
+      if (w.records !== null) w.records.begin();
       this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
@@ -317,11 +318,13 @@ export class Encoder<ContextType = undefined> {
   /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
   protected fail(e: unknown): unknown {
     const error = this.writer.failure(e);
+    this.writer.records?.abort();
     this.stop();
     return error;
   }
 
   protected stop(): void {
+    this.writer.records?.end();
     this.sink.end();
     const trail = this.writer.trail;
     if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through

@@ -12,6 +12,7 @@ import { ENCODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
+import { MAX_SHARED_STRUCTURES } from "./records.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -135,6 +136,53 @@ export interface EncodeOptions<ContextType = undefined> {
    * @default false
    */
   poolResults?: boolean | undefined;
+  /**
+   * Write plain objects (and class instances) as msgpackr's records: the
+   * first object of each key sequence declares a record structure (fixext
+   * of type 0x72, then the array of its field names), and objects of that
+   * structure are written as its identifier (one byte from 0x40-0x7f)
+   * followed by their values, without keys. Half the bytes of maps for
+   * arrays of like objects, and faster to decode. Integers 64-127 are then
+   * written as uint 8 (0xcc), as their fixint bytes start records. Read by
+   * msgpackr's default `Unpackr` and by the decoder's `useRecords`; not by
+   * plain MessagePack decoders. A function is asked about every object:
+   * true writes it as a record, false as a map (which msgpackr's default
+   * `Unpackr` decodes as a `Map`). Each message declares the structures it
+   * uses (64 at a time, the oldest identifier reused after that), unless
+   * `structures` or `sequential` shares them.
+   * @default false
+   */
+  useRecords?: boolean | ((obj: object) => boolean) | undefined;
+  /**
+   * Record structures shared with the decoders, as msgpackr's option of
+   * that name: an array whose entry i lists the field names of structure
+   * i, written without a declaration as identifier 0x40 + i. New key
+   * sequences are appended to it (changing it in place) while it has
+   * fewer than `maxSharedStructures` entries; persist it and give the
+   * decoders the same array (a message written after an append needs it).
+   * Structures another encoder appends are picked up when a message
+   * starts. Used with `useRecords`.
+   * @default none
+   */
+  structures?: string[][] | undefined;
+  /**
+   * Most entries of `structures` (msgpackr's option): up to 8160. Past 32,
+   * identifiers from index 32 take two bytes, as msgpackr writes them.
+   * With `structures`, each message still has 32 identifiers of its own.
+   * @default 32 with `structures`
+   */
+  maxSharedStructures?: number | undefined;
+  /**
+   * With `useRecords`: structures declared in one message stay declared
+   * for this encoder's later messages (msgpackr's `sequential`), so the
+   * output must be decoded in order by one sequence: `decodeMulti` over the
+   * concatenation, or the stream decoders. `EncoderStream` with
+   * `useRecords` is always sequential. A message that
+   * throws makes the encoder forget its structures (the next message
+   * declares them again).
+   * @default false
+   */
+  sequential?: boolean | undefined;
 }
 
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
@@ -169,6 +217,13 @@ export interface ResolvedEncodeOptions {
   readonly initialBufferSize: number;
   readonly maxByteLength: number;
   readonly poolResults: boolean;
+  /** `useRecords`: false, true, or the function that decides per object. */
+  readonly useRecords: boolean | ((obj: object) => boolean);
+  /** The `structures` array given, if any. */
+  readonly structures: string[][] | undefined;
+  /** `maxSharedStructures`, or 32 with `structures`, else 0. */
+  readonly maxSharedStructures: number;
+  readonly sequential: boolean;
   /** Write `undefined` as `d4 00 00` (msgpackr's undefined). */
   readonly undefinedAsExtension: boolean;
   /** Return Node `Buffer`s. */
@@ -207,7 +262,10 @@ function checkEncodeOption(index: number, v: unknown): string | undefined {
       : "an ExtensionCodec, or an object with tryToEncode and decode";
   }
   if (index === 1) return undefined; // context: anything
-  if (index < 8 || index > 10) return typeof v === "boolean" ? undefined : "a boolean"; // 11, 12: undefinedAsExtension, buffers
+  if (index < 8 || index >= 14) return typeof v === "boolean" ? undefined : "a boolean"; // ... sequential, undefinedAsExtension, buffers
+  if (index === 11) return typeof v === "boolean" || typeof v === "function" ? undefined : "a boolean or a function"; // useRecords
+  if (index === 12) return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
+  if (index === 13) return isLimit(v) && (v as number) <= MAX_SHARED_STRUCTURES ? undefined : `an integer from 0 to ${MAX_SHARED_STRUCTURES}`; // maxSharedStructures
   // maxDepth and maxByteLength may be Infinity; initialBufferSize is a size up to 2^32
   return isLimit(v) && (index !== 9 || (v as number) <= MAX_STORE_BYTES) ? undefined : index === 9 ? `an integer from 0 to ${MAX_STORE_BYTES}` : "an integer from 0 to Infinity";
 }
@@ -230,8 +288,12 @@ export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown)
     maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
     initialBufferSize: (values[9] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
     maxByteLength: (values[10] as number | undefined) ?? MAX_STORE_BYTES,
-    undefinedAsExtension: values[11] === true,
-    buffers: values[12] === true,
+    useRecords: (values[11] as boolean | ((obj: object) => boolean) | undefined) ?? false,
+    structures: values[12] as string[][] | undefined,
+    maxSharedStructures: (values[13] as number | undefined) ?? (values[12] === undefined ? 0 : 32),
+    sequential: values[14] === true,
+    undefinedAsExtension: values[15] === true,
+    buffers: values[16] === true,
     spillPlan: typeof (plan as SpillPlan | undefined)?.open === "function" ? (plan as SpillPlan) : AUTO_PLAN,
   });
   RESOLVED.add(resolved);

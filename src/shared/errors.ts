@@ -253,7 +253,7 @@ export function wrongInput(input: Uint8Array): string | null {
   if (b0 === 0x1f && input[1] === 0x8b) return "gzip data";
   if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data";
   // msgpackr's records start with the extension that defines a structure: fixext 1 (or ext 8) of type 0x72
-  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (useRecords)";
+  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (decode them with useRecords: true)";
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);

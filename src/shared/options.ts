@@ -15,14 +15,14 @@
 /** The encode options, in the order {@link readOptions} reads them for the encoder. */
 export const ENCODE_OPTIONS: readonly string[] = [
   "extensionCodec", "context", "sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined",
-  "poolResults", "maxDepth", "initialBufferSize", "maxByteLength", "undefinedAsExtension", "buffers",
+  "poolResults", "maxDepth", "initialBufferSize", "maxByteLength", "useRecords", "structures", "maxSharedStructures", "sequential", "undefinedAsExtension", "buffers",
 ];
 
 /** The decode options, in the order {@link readOptions} reads them for the decoder. */
 export const DECODE_OPTIONS: readonly string[] = [
   "extensionCodec", "context", "useBigInt64", "useMap", "rawStrings", "binaryAsView", "int64", "mapKeyConverter",
-  "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength", "buffers", "undefinedAsExtension",
-  "invalidUtf8",
+  "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength", "useRecords", "structures",
+  "buffers", "undefinedAsExtension", "invalidUtf8",
 ];
 
 /**

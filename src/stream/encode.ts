@@ -15,7 +15,7 @@
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
-import { badCount, changedAt, EncodeErrorCode, encodeError, tooLong } from "../shared/errors.ts";
+import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../shared/errors.ts";
 import { extensionEncoders } from "../format/extensions.ts";
 import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
@@ -89,8 +89,9 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
-    const resolved = encodeOptionsOf(options); // each option read once, and checked
-    const encoder = new Encoder<ContextType>(resolved as EncodeOptions<ContextType>); // with `buffers`, its chunks are Buffers
+    const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
+    // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
+    const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const framed = options?.lengthPrefixed ?? false;
     const B = resolved.buffers ? nodeBuffer() : null;
     const own = (bytes: Uint8Array): Uint8Array => (B === null ? bytes : asBuffer(B, bytes));
@@ -191,6 +192,9 @@ class ChunkedEncoder {
     if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${String(size)}: it must be between 1 and 2^31`);
     this.chunkSize = Math.floor(size);
     const resolved = encodeOptionsOf(options);
+    if (resolved.useRecords !== false) {
+      throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
+    }
     this.options = resolved;
     // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
     const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);

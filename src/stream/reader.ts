@@ -12,7 +12,7 @@
  * @module
  */
 
-import { decodeAt, Decoder, decoderOptions } from "../decode/decoder.ts";
+import { decodeAt, Decoder, decoderOptions, recordSequence } from "../decode/decoder.ts";
 import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../shared/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { bytesOf } from "../shared/input.ts";
@@ -127,6 +127,11 @@ export class StreamReader {
   private state = FRESH;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength = -1;
+  /**
+   * With `useRecords`, the record structures of this stream: those a value
+   * declares stay declared for the next (msgpackr's `sequential`); else null.
+   */
+  private readonly records: ReturnType<typeof recordSequence>;
 
   /**
    * @param options the stream decode options
@@ -146,8 +151,9 @@ export class StreamReader {
     this.decoder = d;
     this.limits = resolved;
     this.scanner = new ValueScanner(resolved, resolved.rawStrings);
+    const records = (this.records = recordSequence(d));
     // an array's items (decodeArrayStream) one level down, as decode() reads them
-    this.readValue = (bytes, offset, base) => decodeAt(d, bytes, offset, base, this.depth);
+    this.readValue = (bytes, offset, base) => decodeAt(d, bytes, offset, base, this.depth, records);
     this.readHeader = readArrayHeader;
     this.framed = settings.lengthPrefixed;
     this.maxValueBytes = settings.maxValueBytes;
@@ -168,7 +174,8 @@ export class StreamReader {
    * incomplete value throws a `TRUNCATED` DecodeError instead.
    */
   next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
+    // the scanner does not know records (their identifiers look like integers): with them, a value cut short is decoded again as bytes arrive
+    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", this.records === null);
   }
 
   /** The item count of an array header, or NEED_MORE. */
@@ -302,7 +309,7 @@ export class StreamReader {
     // the frame's value, as decode() reads it, with offsets from the start of the stream
     const frame = q.bytes.subarray(q.start + 4, q.start + total);
     const base = q.offset + 4;
-    const [value, stop] = decodeAt(this.decoder, frame, 0, base);
+    const [value, stop] = decodeAt(this.decoder, frame, 0, base, 0, this.records);
     if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
     q.stats.bytesDecoded += total;
     q.consume(total);

@@ -1,0 +1,163 @@
+/**
+ * The decoder's side of msgpackr's record extension: the table of record
+ * structures a message (or a stream) has defined, the shared structures
+ * of the `structures` option, and the errors records can raise.
+ *
+ * The format (msgpackr's "Record Structure Extension Definition"): the
+ * extension type 0x72 ("r") with a 1-byte payload, an identifier from
+ * 0x40-0x7f, declares a structure; an array of its field names follows,
+ * then the field values of a first record. Later, the identifier byte
+ * where a value is expected starts a record: the field values follow in
+ * order. Identifiers 0x60-0x7f may take a second byte (a "high byte") for
+ * up to 8,160 shared structures: a fixext 2 declaration (0xd5 0x72 id high)
+ * defines such a structure, and a shared structure at index 32 or more is
+ * one; the identifier of index i is then 0x60 + (i & 31), then (i - 32) >> 5.
+ *
+ * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
+ *
+ * @module
+ */
+
+import { badArgument, DecodeError, DecodeErrorCode, decodeError } from "../shared/errors.ts";
+
+/** The extension type that declares a record structure ("r"). */
+export const RECORD_EXT_TYPE = 0x72;
+
+/** Most shared structures msgpackr allows (its `maxSharedStructures` ceiling). */
+export const MAX_SHARED_STRUCTURES = 8160;
+
+/** Slots of the table: one-byte identifiers 0-63, two-byte ones up to 63 + 32 * 255. */
+const SLOTS = 64 + 32 * 255;
+
+/** A record structure: its field names in order, and whether its identifier takes a second byte. */
+export interface Structure {
+  readonly keys: readonly string[];
+  readonly twoByte: boolean;
+  /** Whether a field is named `__proto__` (set as an own property, as `JSON.parse` does). */
+  readonly proto: boolean;
+  readonly make: new () => object;
+}
+
+/**
+ * A constructor of plain objects (their prototype is `Object.prototype`)
+ * of its own: each gets an initial map of its own in V8, sized by slack
+ * tracking to the fields its objects end up with.
+ */
+function plainMaker(): new () => object {
+  function PlainRecord(): void {}
+  PlainRecord.prototype = Object.prototype;
+  return PlainRecord as unknown as new () => object;
+}
+
+/** A structure from its field names. */
+export function structureOf(keys: readonly string[], twoByte: boolean): Structure {
+  return { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
+}
+
+/**
+ * The structures in force while one message (or, sequentially, one
+ * stream) is read. Slot i holds the structure of index i (identifier
+ * 0x40 + i, or two bytes from index 32 up). Definitions read in a message
+ * replace a slot until the next {@link begin}; in sequential use they
+ * persist, and those of a value that failed (a stream value cut short,
+ * read again once more bytes arrive) are undone by {@link rollback}.
+ */
+export class RecordTable {
+  readonly slots: (Structure | undefined)[] = [];
+  /** The user's `structures` array, or null. */
+  private readonly shared: readonly unknown[] | null;
+  /** The structures loaded from it, by index, and its length when they were. */
+  private sharedSlots: (Structure | undefined)[] = [];
+  private sharedSeen = -1;
+  /** Slots defined since {@link begin}, each once (flag in `marked`). */
+  private readonly defined: number[] = [];
+  private readonly marked = new Uint8Array(SLOTS);
+  /** Since the last {@link commit}: slot, previous structure, slot, previous structure... */
+  private readonly undo: unknown[] = [];
+
+  /** @param shared the `structures` option (msgpackr's shape: arrays of field names), or null */
+  constructor(shared: readonly unknown[] | null) {
+    this.shared = shared;
+  }
+
+  /** Starts a message (or a stream): only the shared structures are defined, reloaded if the array changed. */
+  begin(): void {
+    const shared = this.shared;
+    if (shared !== null && shared.length !== this.sharedSeen) this.load(shared);
+    const slots = this.slots;
+    const own = this.defined;
+    for (let i = 0; i < own.length; i++) {
+      const at = own[i]!;
+      slots[at] = this.sharedSlots[at];
+      this.marked[at] = 0;
+    }
+    own.length = 0;
+    this.undo.length = 0;
+  }
+
+  /** Defines slot `at` (0 to 8223). */
+  define(at: number, structure: Structure): void {
+    this.undo.push(at, this.slots[at]);
+    if (this.marked[at] === 0) {
+      this.marked[at] = 1;
+      this.defined.push(at);
+    }
+    this.slots[at] = structure;
+  }
+
+  /** Keeps the definitions made since the last commit (a value was read whole). */
+  commit(): void {
+    if (this.undo.length !== 0) this.undo.length = 0;
+  }
+
+  /** Undoes the definitions made since the last commit (the value failed). */
+  rollback(): void {
+    const undo = this.undo;
+    for (let i = undo.length - 2; i >= 0; i -= 2) this.slots[undo[i] as number] = undo[i + 1] as Structure | undefined;
+    undo.length = 0;
+  }
+
+  /** Loads the shared structures: index i into slot i, two-byte from index 32. */
+  private load(shared: readonly unknown[]): void {
+    const n = shared.length;
+    if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
+    const loaded: (Structure | undefined)[] = [];
+    for (let i = 0; i < n; i++) {
+      const keys = shared[i];
+      if (keys == null) continue; // a hole: that identifier stays undefined
+      if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) {
+        throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
+      }
+      loaded[i] = structureOf(keys.slice(), i >= 32);
+    }
+    this.sharedSlots = loaded;
+    this.sharedSeen = n;
+    // every slot back to the shared state
+    const slots = this.slots;
+    slots.length = 0;
+    for (let i = 0; i < n; i++) slots[i] = loaded[i];
+    this.marked.fill(0);
+    this.defined.length = 0;
+  }
+}
+
+/** A reference to an identifier that no structure was defined for. */
+export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
+  const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;
+  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, DecodeErrorCode.INVALID_BYTE);
+}
+
+/** A record definition whose identifier byte is out of its range (0x40-0x7f, or 0x60-0x7f with a high byte). */
+export function badRecordId(offset: number, id: number): DecodeError {
+  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, DecodeErrorCode.INVALID_BYTE);
+}
+
+/** A record definition not followed by an array of field names. */
+export function noFieldNames(offset: number, byte: number): DecodeError {
+  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, DecodeErrorCode.INVALID_EXT);
+}
+
+/** A field name that is neither a string nor a number. */
+export function badFieldName(offset: number, key: unknown): DecodeError {
+  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, DecodeErrorCode.INVALID_KEY);
+}

@@ -1,0 +1,211 @@
+/**
+ * The encoder's side of msgpackr's record extension (`useRecords`): which
+ * record structure an object's keys make, the identifiers structures get,
+ * and the declaration written the first time a message (or a sequential
+ * encoder) uses one. The walk (walk.ts) writes the identifier and then the
+ * values in key order.
+ *
+ * Identifiers are indexes from 0: index i is the byte 0x40 + i, or with
+ * two-byte identifiers (more than 32 shared structures, or more than 64
+ * in all) from index 32 the bytes 0x60 + (i & 31) and (i - 32) >> 5.
+ * Shared structures (the `structures` option) take the first indexes and
+ * are never declared in messages; the message's own structures take the
+ * indexes after `maxSharedStructures` (64 of them, 32 with `structures`)
+ * and are declared inline (fixext 1 or 2 of type 0x72, then the array of
+ * their field names) where first used, as msgpackr's `Packr` does.
+ *
+ * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
+ *
+ * @module
+ */
+
+import { invalidEncodeOption } from "../shared/errors.ts";
+import type { ResolvedEncodeOptions } from "./options.ts";
+
+/** Most shared structures (msgpackr's ceiling for `maxSharedStructures`). */
+export const MAX_SHARED_STRUCTURES = 8160;
+
+/**
+ * Nodes of the key trie kept between messages: past this many, the trie
+ * starts over at the next message, so objects with ever-new keys (maps
+ * used as dictionaries) cannot grow it without bound.
+ */
+const MAX_TRIE_NODES = 16_384;
+
+/** A structure: its field names and its current index (-1: none, it was evicted or its message ended). */
+export interface RecordShape {
+  readonly keys: readonly string[];
+  index: number;
+}
+
+/** A node of the key trie: the path from the root spells a key sequence. */
+interface TrieNode {
+  /** Children by the next key (a prototype-less object: any key is safe). */
+  readonly next: Record<string, TrieNode>;
+  shape: RecordShape | null;
+}
+
+function newNode(): TrieNode {
+  return { next: Object.create(null) as Record<string, TrieNode>, shape: null };
+}
+
+/** The resolved record options of an encoder. */
+export interface RecordOptions {
+  /** `useRecords` as a function, or null for every object. */
+  readonly filter: ((obj: object) => boolean) | null;
+  readonly shared: string[][] | null;
+  readonly maxShared: number;
+  readonly sequential: boolean;
+}
+
+/** The record options of resolved encode options, or null without `useRecords`. */
+export function recordOptions(options: ResolvedEncodeOptions, counting: boolean): RecordOptions | null {
+  const use = options.useRecords;
+  if (use === false) return null;
+  return {
+    filter: typeof use === "function" ? use : null,
+    shared: options.structures ?? null,
+    maxShared: options.maxSharedStructures,
+    // a counting encoder (encodedSize) measures each value as a sequence's first
+    sequential: !counting && options.sequential,
+  };
+}
+
+/**
+ * The structures of one encoder: a trie from key sequences to shapes, the
+ * shared structures, and the rotation of the message's own identifiers.
+ */
+export class RecordTable {
+  readonly filter: ((obj: object) => boolean) | null;
+  /** Whether indexes from 32 take two bytes. */
+  readonly twoByte: boolean;
+  private readonly shared: string[][] | null;
+  private readonly maxShared: number;
+  private readonly sequential: boolean;
+  private root: TrieNode = newNode();
+  private nodes = 0;
+  private sharedSeen = -1;
+  /** The own indexes: [ownStart, ownEnd), the next one to give, and the shape holding each. */
+  private readonly ownStart: number;
+  private readonly ownEnd: number;
+  private nextOwn: number;
+  private readonly owners: (RecordShape | null)[] = [];
+  /** The last shape found per nesting depth: arrays of records repeat it. */
+  private readonly recent: (RecordShape | null)[] = [];
+
+  constructor(o: RecordOptions) {
+    this.filter = o.filter;
+    this.shared = o.shared;
+    this.maxShared = o.maxShared;
+    this.sequential = o.sequential;
+    const maxOwn = o.shared === null ? 64 : 32;
+    this.twoByte = o.maxShared > 32 || o.maxShared + maxOwn > 64;
+    this.ownStart = o.maxShared;
+    this.ownEnd = o.maxShared + maxOwn;
+    this.nextOwn = this.ownStart;
+  }
+
+  /** Starts a message: reloads the shared structures if their array changed; starts the trie over if it grew too large. */
+  begin(): void {
+    const shared = this.shared;
+    if ((shared !== null && shared.length !== this.sharedSeen) || this.nodes > MAX_TRIE_NODES) this.reset();
+  }
+
+  /** Ends a message: unless sequential, its own structures are forgotten (the next message declares them again). */
+  end(): void {
+    if (this.sequential) return;
+    const owners = this.owners;
+    for (let i = this.ownStart; i < owners.length; i++) {
+      const s = owners[i];
+      if (s != null) {
+        s.index = -1;
+        owners[i] = null;
+      }
+    }
+    this.nextOwn = this.ownStart;
+  }
+
+  /** The shape last found at nesting `depth`, or null. */
+  recentAt(depth: number): RecordShape | null {
+    return this.recent[depth] ?? null;
+  }
+
+  /**
+   * The shape of `keys` at nesting `depth`, with its index (-1: it has
+   * none yet: call {@link assign}).
+   */
+  find(keys: readonly string[], depth: number): RecordShape {
+    const n = keys.length;
+    let node = this.root;
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      let next = node.next[key];
+      if (next === undefined) {
+        next = node.next[key] = newNode();
+        this.nodes++;
+      }
+      node = next;
+    }
+    const shape = node.shape ?? (node.shape = { keys: keys.slice(), index: -1 });
+    this.recent[depth] = shape;
+    return shape;
+  }
+
+  /**
+   * Gives `shape` an index: a shared one while `structures` has room
+   * (appended to it; returns false: nothing to declare), else the next own
+   * one, taken from the shape that held it longest (returns true: declare
+   * it before the record).
+   */
+  assign(shape: RecordShape): boolean {
+    const shared = this.shared;
+    if (shared !== null && shared.length < this.maxShared && this.sharedSeen === shared.length) {
+      shape.index = shared.length;
+      shared.push(shape.keys.slice());
+      this.sharedSeen = shared.length;
+      // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
+      const counted = shared as string[][] & { sharedLength?: unknown };
+      if (typeof counted.sharedLength === "number") counted.sharedLength = shared.length;
+      return false;
+    }
+    let at = this.nextOwn;
+    if (at >= this.ownEnd) at = this.ownStart; // all taken: the oldest goes
+    this.nextOwn = at + 1;
+    const old = this.owners[at];
+    if (old != null) old.index = -1;
+    this.owners[at] = shape;
+    shape.index = at;
+    return true;
+  }
+
+  /** After a failed message: forgets every own structure, so that none is used undeclared later (in sequential use too). */
+  abort(): void {
+    this.reset();
+  }
+
+  /** Starts over: a new trie holding the shared structures at their indexes; no own structure. */
+  private reset(): void {
+    for (const s of this.owners) if (s != null) s.index = -1;
+    this.owners.length = 0;
+    this.recent.length = 0;
+    this.nextOwn = this.ownStart;
+    this.root = newNode();
+    this.nodes = 0;
+    const shared = this.shared;
+    if (shared === null) return;
+    if (shared.length > this.maxShared) {
+      throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.maxShared}) structures`);
+    }
+    for (let i = 0; i < shared.length; i++) {
+      const keys = shared[i];
+      if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) {
+        throw invalidEncodeOption(`structures[${i}]`, keys, "an array of field names (strings)");
+      }
+      const shape = this.find(keys, 0);
+      // the first index of a key sequence listed twice wins
+      if (shape.index < 0) shape.index = i;
+    }
+    this.recent.length = 0;
+    this.sharedSeen = shared.length;
+  }
+}

@@ -1,0 +1,488 @@
+// msgpackr's record extension (useRecords): msgpackr 2.1.3 (a devDependency)
+// is the oracle in both directions, on single messages, shared structures
+// and sequential streams; then property tests over random record-shaped
+// data, and hostile inputs.
+import { Duplex } from "node:stream";
+import { describe, expect, test } from "vitest";
+import * as msgpackr from "msgpackr";
+import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
+import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
+import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
+
+const R = { useRecords: true } as const;
+
+const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Plain data for comparing decoded values (a Buffer and a Uint8Array of the same bytes are equal). */
+function plain(v: unknown): unknown {
+  if (typeof v === "bigint") return `${v}n`;
+  if (v instanceof Uint8Array) return { bytes: Array.from(v) };
+  if (v instanceof Date) return { date: v.getTime() };
+  if (v instanceof Map) return { map: [...v].map(([k, x]) => [plain(k), plain(x)]) };
+  if (Array.isArray(v)) return v.map(plain);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+/** Every value type as a record field (no `undefined`: msgpackr writes it as extension 0, an ExtData here). */
+const FIELDS: Record<string, unknown> = {
+  nil: null, t: true, f: false, zero: 0, small: 63, mid: 64, top: 127, byte: 200, neg: -5, neg8: -100, i16: -3000, u16: 60000, i32: -(2 ** 31), u32: 2 ** 32 - 1,
+  float: 1.5, pi: Math.PI, big: 2n ** 60n, negBig: -(2n ** 60n), str: "", ascii: "hello", uni: "ünï日本😀", long: "x".repeat(300), bin: new Uint8Array([1, 2, 3]),
+  arr: [1, "a", null, [2]], obj: { nested: { deep: [{ x: 1 }] } }, map: new Map<unknown, unknown>([[1, "one"], ["k", 2]]), date: new Date(1_700_000_000_123),
+  "": "empty key", "1": "numeric key", "with space": 1,
+};
+
+/** API-like records: repeated shapes, nested objects, arrays of records. */
+function apiRecords(n: number): unknown[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: i,
+    name: `user ${i}`,
+    email: `u${i}@example.com`,
+    active: i % 3 === 0,
+    score: i / 7,
+    tags: ["a", "b"].slice(0, i % 3),
+    address: { city: "Paris", zip: String(75000 + i) },
+    note: i % 2 ? null : "n",
+  }));
+}
+
+/** Objects of `n` distinct shapes, each twice: more than the 64 identifiers of a message. */
+function manyShapes(n: number): Record<string, number>[] {
+  const out: Record<string, number>[] = [];
+  for (let round = 0; round < 2; round++) for (let i = 0; i < n; i++) out.push({ [`k${i}`]: i, common: round });
+  return out;
+}
+
+describe("decoding msgpackr's records", () => {
+  test("default Packr bytes decode to what its Unpackr gives (every field type, nested records, arrays of records)", () => {
+    const packr = new msgpackr.Packr();
+    const unpackr = new msgpackr.Unpackr();
+    for (const v of [FIELDS, [FIELDS, FIELDS], apiRecords(50), { list: apiRecords(3), one: { a: 1 } }, {}, [{}, {}], [[{ a: 1 }], { b: { a: 2 } }]]) {
+      const bytes = packr.pack(v);
+      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(unpackr.unpack(bytes)));
+    }
+  });
+
+  test("more shapes than identifiers: msgpackr redefines identifiers within a message, and so does the table here", () => {
+    const v = manyShapes(150);
+    const bytes = new msgpackr.Packr().pack(v);
+    expect(decode(bytes, R)).toEqual(new msgpackr.Unpackr().unpack(bytes));
+    expect(decode(bytes, R)).toEqual(v);
+  });
+
+  test("shared structures (up to 32: one-byte identifiers) decode with the same structures array", () => {
+    const structures: string[][] = [];
+    const packr = new msgpackr.Packr({ structures });
+    const messages = apiRecords(5).map((r) => [r, packr.pack(r)] as const);
+    expect(structures.length).toBe(2);
+    const decoder = new Decoder({ useRecords: true, structures: structures.map((s) => [...s]) });
+    for (const [r, bytes] of messages) expect(decoder.decode(bytes)).toEqual(r);
+    // the first message's record is not declared in it: without the structures it cannot be read
+    expect(() => decode(messages[1]![1], R)).toThrow(DecodeError);
+  });
+
+  test("more than 32 shared structures (maxSharedStructures: two-byte identifiers), up to 8,160", () => {
+    const structures: string[][] = [];
+    const packr = new msgpackr.Packr({ structures, maxSharedStructures: 8160 });
+    const values = Array.from({ length: 8200 }, (_, i) => ({ [`f${i}`]: i, v: "x" }));
+    const messages = values.map((v) => packr.pack(v));
+    expect(structures.length).toBe(8160);
+    const decoder = new Decoder({ useRecords: true, structures: structures.map((s) => [...s]) });
+    for (const i of [0, 31, 32, 33, 63, 64, 95, 96, 1000, 8159, 8160, 8199]) expect(decoder.decode(messages[i]!), `message ${i}`).toEqual(values[i]);
+  });
+
+  test("structures appended by an encoder sharing the array are picked up by the next message", () => {
+    const structures: string[][] = [];
+    const decoder = new Decoder({ useRecords: true, structures });
+    const packr = new msgpackr.Packr({ structures });
+    expect(decoder.decode(packr.pack({ a: 1 }))).toEqual({ a: 1 });
+    expect(decoder.decode(packr.pack({ b: 2 }))).toEqual({ b: 2 });
+  });
+
+  test("sequential Packr: structures carry over between messages in decodeMulti", () => {
+    const packr = new msgpackr.Packr({ sequential: true });
+    const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...manyShapes(80), { b: 5 }];
+    const bytes = Buffer.concat(values.map((v) => packr.pack(v)));
+    expect([...decodeMulti(bytes, R)]).toEqual(values);
+    // decode() of one message alone does not see earlier declarations
+    const reference = packr.pack({ b: 6 });
+    expect(hex(reference)).toMatch(/^[4-7][0-9a-f]06$/);
+    expect(() => decode(reference, R)).toThrow(DecodeError);
+  });
+
+  test("PackrStream bytes through decodeMultiStream and DecoderStream, in chunks of every size", async () => {
+    const values = [...apiRecords(20), ...manyShapes(70), { a: { b: { c: 1 } } }];
+    const packr = new msgpackr.Packr({ sequential: true });
+    const bytes = Buffer.concat(values.map((v) => packr.pack(v)));
+    for (const size of [1, 3, 64, 1000, bytes.length]) {
+      const chunks = async function* () {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      };
+      const out: unknown[] = [];
+      for await (const v of decodeMultiStream(chunks(), R)) out.push(v);
+      expect(out, `chunks of ${size}`).toEqual(values);
+    }
+    const stream = new msgpackr.PackrStream();
+    const decoded = (async () => {
+      const out: unknown[] = [];
+      const readable = new ReadableStream<Uint8Array>({
+        start(c) {
+          stream.on("data", (chunk: Uint8Array) => c.enqueue(new Uint8Array(chunk)));
+          stream.on("end", () => c.close());
+        },
+      });
+      const reader = readable.pipeThrough(new DecoderStream(R)).getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+      return out;
+    })();
+    for (const v of values) stream.write(v);
+    stream.end();
+    expect(await decoded).toEqual(values);
+  });
+
+  test("decodeAsync and decodeArrayStream read records (the items of one array share its declarations), byte by byte too", async () => {
+    const values = [...apiRecords(10), ...manyShapes(70)];
+    const bytes = new msgpackr.Packr().pack(values);
+    for (const size of [1, 7, bytes.length]) {
+      const chunks = async function* () {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      };
+      expect(await decodeAsync(chunks(), R)).toEqual(values);
+      const items: unknown[] = [];
+      for await (const item of decodeArrayStream(chunks(), R)) items.push(item);
+      expect(items, `chunks of ${size}`).toEqual(values);
+    }
+  });
+
+  test("without useRecords nothing changes: 0x40-0x7f are integers, and records are not read", () => {
+    expect(decode(new Uint8Array([0x40]))).toBe(64);
+    expect(decode(new Uint8Array([0x92, 0x7f, 0x45]))).toEqual([127, 69]);
+    expect(hex(encode([64, 127]))).toBe("92407f");
+    expect(() => decode(new msgpackr.Packr().pack([{ a: 1 }, { a: 2 }]))).toThrow(DecodeError);
+  });
+});
+
+describe("encoding records for msgpackr", () => {
+  test("encode with useRecords gives the bytes of msgpackr's default Packr on JSON-like data", () => {
+    const packr = new msgpackr.Packr();
+    for (const v of [{ a: 1, b: { c: 2 }, d: [{ a: 1, b: null }, { a: 3, b: 100 }], e: 100, f: {} }, apiRecords(30), manyShapes(100), [64, 127, 128, -1]]) {
+      expect(hex(encode(v, R))).toBe(hex(packr.pack(v)));
+    }
+  });
+
+  test("msgpackr's Unpackr reads our records to the value encoded (every field type)", () => {
+    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as unknown as msgpackr.Options);
+    for (const v of [FIELDS, [FIELDS, { ...FIELDS, extra: 1 }], apiRecords(100), manyShapes(200), { a: [{ b: [{ c: {} }] }] }]) {
+      const bytes = encode(v, R);
+      expect(plain(unpackr.unpack(bytes))).toEqual(plain(v));
+      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(v));
+    }
+  });
+
+  test("integers 64-127 are uint 8 with records (their fixint bytes start records), fixints without", () => {
+    expect(hex(encode([63, 64, 100, 127, 128], R))).toBe("953fcc40cc64cc7fcc80");
+    expect(hex(encode(new Map([[70, 80]]), R))).toBe("81cc46cc50");
+    expect(hex(encode([63, 64, 127]))).toBe("933f407f");
+    expect(hex(encode([64.5], R))).toBe(hex(encode([64.5])));
+  });
+
+  test("useRecords as a function: objects it turns down are maps (msgpackr's default Unpackr reads those as Map)", () => {
+    const options = { useRecords: (o: object) => !("plain" in o) };
+    const v = [{ a: 1 }, { plain: true, b: 2 }];
+    const bytes = encode(v, options);
+    expect(hex(bytes)).toBe(`92d4724091a16101${hex(encode({ plain: true, b: 2 }))}`);
+    expect(decode(bytes, R)).toEqual(v);
+    expect(new msgpackr.Unpackr({ mapsAsObjects: true }).unpack(bytes)).toEqual(v);
+    expect(new msgpackr.Unpackr().unpack(bytes)[1]).toBeInstanceOf(Map);
+  });
+
+  test("shared structures: appended in place up to maxSharedStructures, read by msgpackr (getStructures) and by us", () => {
+    for (const max of [undefined, 20, 100, 8160]) {
+      const structures: string[][] = [];
+      const encoder = new Encoder({ useRecords: true, structures, ...(max === undefined ? {} : { maxSharedStructures: max }) });
+      const values = Array.from({ length: 150 }, (_, i) => ({ [`k${i}`]: i, shared: [{ x: i }] }));
+      const messages = values.map((v) => encoder.encode(v));
+      expect(structures.length).toBe(Math.min(max ?? 32, 151));
+      const unpackr = new msgpackr.Unpackr({ getStructures: () => structures.map((s) => [...s]), maxSharedStructures: max ?? 32 } as unknown as msgpackr.Options);
+      const decoder = new Decoder({ useRecords: true, structures });
+      values.forEach((v, i) => {
+        expect(unpackr.unpack(messages[i]!), `msgpackr, max ${max}, message ${i}`).toEqual(v);
+        expect(decoder.decode(messages[i]!), `ours, max ${max}, message ${i}`).toEqual(v);
+      });
+    }
+  });
+
+  test("shared structures written by msgpackr's Packr are used by our encoder without declaring them", () => {
+    const structures: string[][] = [];
+    new msgpackr.Packr({ structures }).pack({ a: 1, b: 2 });
+    const bytes = encode({ a: 3, b: 4 }, { useRecords: true, structures });
+    expect(hex(bytes)).toBe("400304");
+    const unpackr = new msgpackr.Unpackr({ structures });
+    expect(unpackr.unpack(bytes)).toEqual({ a: 3, b: 4 });
+    // a shape appended here is counted in the array's sharedLength, which msgpackr's Unpackr reads
+    const appended = encode({ c: 5 }, { useRecords: true, structures });
+    expect(hex(appended)).toBe("4105");
+    expect(unpackr.unpack(appended)).toEqual({ c: 5 });
+  });
+
+  test("sequential: later messages reference earlier declarations; msgpackr's unpackMultiple reads the concatenation", () => {
+    const encoder = new Encoder({ useRecords: true, sequential: true });
+    const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...manyShapes(100), { a: 4 }];
+    const parts = values.map((v) => encoder.encode(v));
+    expect(hex(parts[1]!)).toBe("4002");
+    const all = Buffer.concat(parts);
+    expect(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(all)).toEqual(values);
+    expect([...decodeMulti(all, R)]).toEqual(values);
+  });
+
+  test("EncoderStream with useRecords is sequential and talks to msgpackr's UnpackrStream", async () => {
+    const values = [...apiRecords(10), ...manyShapes(70), { a: 1 }];
+    const encoderStream = Duplex.fromWeb(new EncoderStream(R) as never, { objectMode: true });
+    const unpackr = new msgpackr.UnpackrStream();
+    const received: unknown[] = [];
+    unpackr.on("data", (v) => received.push(v));
+    const ended = new Promise((done) => unpackr.on("end", done));
+    encoderStream.pipe(unpackr);
+    for (const v of values) encoderStream.write(v);
+    encoderStream.end();
+    await ended;
+    expect(received).toEqual(values);
+    // and our own stream decoder, framed too
+    for (const lengthPrefixed of [false, true]) {
+      const source = new ReadableStream({
+        start(c) {
+          for (const v of values) c.enqueue(v);
+          c.close();
+        },
+      });
+      const reader = source.pipeThrough(new EncoderStream({ ...R, lengthPrefixed })).pipeThrough(new DecoderStream({ ...R, lengthPrefixed })).getReader();
+      const out: unknown[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+      expect(out).toEqual(values);
+    }
+  });
+
+  test("a message that throws leaves no structure used undeclared in a sequential encoder", () => {
+    const encoder = new Encoder({ useRecords: true, sequential: true });
+    const ok1 = encoder.encode({ a: 1 });
+    expect(() => encoder.encode([{ b: 1 }, { c: () => 0 }])).toThrow(EncodeError);
+    const ok2 = encoder.encode([{ b: 2 }, { a: 2 }]);
+    expect([...decodeMulti(Buffer.concat([ok1, ok2]), R)]).toEqual([{ a: 1 }, [{ b: 2 }, { a: 2 }]]);
+    expect(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(Buffer.concat([ok1, ok2]))).toEqual([{ a: 1 }, [{ b: 2 }, { a: 2 }]]);
+  });
+
+  test("sortKeys and ignoreUndefined apply to records; encodedSize counts records exactly", () => {
+    const v = [{ b: 1, a: undefined }, { a: 2, b: 3 }];
+    expect(decode(encode(v, { useRecords: true, sortKeys: true }), R)).toEqual([{ a: null, b: 1 }, { a: 2, b: 3 }]);
+    expect(decode(encode(v, { useRecords: true, ignoreUndefined: true }), R)).toEqual([{ b: 1 }, { a: 2, b: 3 }]);
+    for (const x of [apiRecords(40), manyShapes(90), FIELDS]) expect(encodedSize(x, R)).toBe(encode(x, R).length);
+  });
+
+  test("errors inside records name the path of the value, as for maps", () => {
+    expect(() => encode([{ a: 1 }, { a: 2, b: { c: [1, () => 0] } }], R)).toThrow(/\[1\]\.b\.c\[1\]/);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => encode(cyclic, R)).toThrow(EncodeError);
+  });
+
+  test("the chunked stream encoders refuse useRecords", () => {
+    expect(() => [...encodeIterable({ a: 1 }, R)]).toThrow(/useRecords/);
+  });
+
+  test("invalid options throw INVALID_ARGUMENT", () => {
+    expect(() => new Encoder({ useRecords: 1 as never })).toThrow(EncodeError);
+    expect(() => new Encoder({ useRecords: true, structures: {} as never })).toThrow(EncodeError);
+    expect(() => new Encoder({ useRecords: true, structures: [], maxSharedStructures: 8161 })).toThrow(EncodeError);
+    expect(() => encode({ a: 1 }, { useRecords: true, structures: [[1 as never]] })).toThrow(EncodeError);
+    expect(() => encode({ a: 1 }, { useRecords: true, structures: [["a"], ["b"]], maxSharedStructures: 1 })).toThrow(EncodeError);
+    expect(() => new Decoder({ useRecords: "yes" as never })).toThrow(DecodeError);
+    expect(() => new Decoder({ useRecords: true, structures: "a" as never })).toThrow(DecodeError);
+    expect(() => decode(new Uint8Array([0xc0]), { useRecords: true, structures: [[1 as never]] })).toThrow(/structures\[0\]/);
+  });
+});
+
+/** Record-shaped data: arrays of objects whose keys come from a few key sets, with random values (nested records too). */
+function recordData(r: Random, rich: boolean): unknown {
+  const shapes = Array.from({ length: r.int(1, 80) }, () => Array.from({ length: r.int(0, 12) }, () => string(r, 10)));
+  const make = (depth: number): Record<string, unknown> => {
+    const obj: Record<string, unknown> = {};
+    for (const k of r.pick(shapes)) obj[k] = depth < 2 && r.bool(0.2) ? make(depth + 1) : value(r, { rich, maxDepth: 2, maxItems: 4 });
+    return obj;
+  };
+  return Array.from({ length: r.int(0, 60) }, () => make(0));
+}
+
+describe("records: properties over random record-shaped data", () => {
+  test("decode(encode(x)) with useRecords deep-equals x; msgpackr reads our bytes to x", () => {
+    const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as unknown as msgpackr.Options);
+    forSeeds(80, (r) => {
+      const x = recordData(r, false);
+      const bytes = encode(x, R);
+      expect(plain(decode(bytes, R))).toEqual(plain(x));
+      expect(plain(unpackr.unpack(bytes))).toEqual(plain(x));
+      expect(encodedSize(x, R)).toBe(bytes.length);
+    });
+  });
+
+  test("rich values (bigint, Date, Map, -0, NaN) round-trip with records", () => {
+    forSeeds(100, (r) => {
+      const x = recordData(r, true);
+      expect(decode(encode(x, R), { useRecords: true, useMap: true })).toEqual(x);
+    });
+  });
+
+  test("msgpackr's Packr bytes of random record data decode to what its Unpackr gives", () => {
+    const packr = new msgpackr.Packr();
+    const unpackr = new msgpackr.Unpackr();
+    forSeeds(150, (r) => {
+      const bytes = packr.pack(recordData(r, false));
+      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(unpackr.unpack(bytes)));
+    });
+  });
+
+  test("sequential messages from one encoder decode in order (decodeMulti, msgpackr's unpackMultiple)", () => {
+    forSeeds(15, (r) => {
+      const encoder = new Encoder({ useRecords: true, sequential: true });
+      const messages = Array.from({ length: r.int(1, 20) }, () => recordData(r, false));
+      const all = Buffer.concat(messages.map((m) => encoder.encode(m)));
+      expect(plain([...decodeMulti(all, R)])).toEqual(plain(messages));
+      expect(plain(new msgpackr.Unpackr({ sequential: true, int64AsType: "auto" } as unknown as msgpackr.Options).unpackMultiple(all))).toEqual(plain(messages));
+    });
+  });
+
+  test("random bytes decode with useRecords to a value or a DecodeError, never another error", () => {
+    forSeeds(3000, (r) => {
+      const bytes = r.bytes(r.int(1, 40));
+      // bias toward record bytes: identifiers and declarations
+      for (let i = 0; i < bytes.length; i++) if (r.bool(0.3)) bytes[i] = r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xa1]);
+      try {
+        decode(bytes, { useRecords: true, structures: [["a"], ["b", "c"]] });
+      } catch (e) {
+        expect(e).toBeInstanceOf(DecodeError);
+      }
+    });
+  });
+});
+
+/** A declaration of identifier `id` (fixext 1) with `names` (fixstr), then `values` (single bytes). */
+function declare(id: number, names: string[], values: number[] = []): number[] {
+  const out = [0xd4, 0x72, id, ...(names.length < 16 ? [0x90 | names.length] : [0xdc, names.length >> 8, names.length & 0xff])];
+  for (const n of names) out.push(0xa0 | n.length, ...new TextEncoder().encode(n));
+  return [...out, ...values];
+}
+
+describe("records: hostile input", () => {
+  const d = (bytes: number[] | Uint8Array, options = {}): unknown => decode(new Uint8Array(bytes), { useRecords: true, ...options });
+  const error = (f: () => unknown): DecodeError => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DecodeError);
+      return e as DecodeError;
+    }
+    throw new Error("did not throw");
+  };
+
+  test("an identifier with no structure is INVALID_BYTE at its offset", () => {
+    const e = error(() => d([0x92, 0x01, 0x45]));
+    expect([e.code, e.offset]).toEqual(["INVALID_BYTE", 2]);
+    expect(e.message).toMatch(/no record structure for identifier 0x45/);
+    // a two-byte identifier whose high byte names no structure
+    const shared = Array.from({ length: 40 }, (_, i) => [`k${i}`]);
+    expect(d([0x60, 0x00, 0x01], { structures: shared })).toEqual({ k32: 1 });
+    expect(error(() => d([0x60, 0x05, 0x01], { structures: shared })).code).toBe("INVALID_BYTE");
+  });
+
+  test("bad declarations: identifier out of range, no array of names, non-string names", () => {
+    expect(error(() => d([0xd4, 0x72, 0x20, 0x90])).code).toBe("INVALID_BYTE");
+    expect(error(() => d([0xd5, 0x72, 0x40, 0x01, 0x90])).code).toBe("INVALID_BYTE");
+    const noArray = error(() => d([0x91, 0xd4, 0x72, 0x40, 0xa1, 0x61]));
+    expect([noArray.code, noArray.offset]).toEqual(["INVALID_EXT", 1]);
+    const badName = error(() => d([0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xc3, 0x01, 0x02]));
+    expect([badName.code, badName.offset]).toEqual(["INVALID_KEY", 6]);
+    // numbers become names, as map keys do
+    expect(d([0xd4, 0x72, 0x40, 0x92, 0x01, 0xa1, 0x61, 0x05, 0x06])).toEqual({ 1: 5, a: 6 });
+  });
+
+  test("limits: fields count against maxMapLength, nesting against maxDepth, lengths before allocating", () => {
+    const names = Array.from({ length: 20 }, (_, i) => `f${i}`);
+    const bytes = declare(0x40, names, names.map(() => 1));
+    expect(Object.keys(d(bytes) as object)).toHaveLength(20);
+    const over = error(() => d(bytes, { maxMapLength: 19 }));
+    expect([over.code, over.offset]).toEqual(["MAX_LENGTH", 0]);
+    // a record in a record in a record: depth 3
+    const nested = [...declare(0x40, ["a"]), ...declare(0x41, ["b"]), ...declare(0x42, ["c"], [1])];
+    expect(d(nested)).toEqual({ a: { b: { c: 1 } } });
+    expect(error(() => d(nested, { maxDepth: 2 })).code).toBe("MAX_DEPTH");
+    // a declaration of 2^32-1 names in a few bytes: refused before allocating anything
+    expect(error(() => d([0xd4, 0x72, 0x40, 0xdd, 0xff, 0xff, 0xff, 0xff, 0xa1, 0x61])).code).toBe("TRUNCATED");
+    // a record of many fields with too few bytes left
+    expect(error(() => d([...declare(0x40, names, [1, 2]), 0x40])).code).toBe("TRUNCATED");
+  });
+
+  test("a declaration of 10,000 fields decodes, its fields in order", () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `field${i}`);
+    const obj = Object.fromEntries(names.map((n, i) => [n, i % 50]));
+    const back = d(encode([obj, obj], R)) as Record<string, number>[];
+    expect(back).toEqual([obj, obj]);
+    expect(Object.keys(back[1]!)).toEqual(names);
+  });
+
+  test("duplicate field names: the last value wins, as with duplicate map keys", () => {
+    expect(d(declare(0x40, ["a", "b", "a"], [1, 2, 3]))).toEqual({ a: 3, b: 2 });
+    expect(d([0x83, 0xa1, 0x61, 1, 0xa1, 0x62, 2, 0xa1, 0x61, 3])).toEqual({ a: 3, b: 2 });
+  });
+
+  test("__proto__ as a field name is an own property; no prototype changes", () => {
+    const bytes = [0x92, ...declare(0x40, ["__proto__", "x"], [0x81, 0xa1, 0x70, 0x01, 0x02]), 0x40, 0x81, 0xa1, 0x70, 0x01, 0x03];
+    const [a, b] = d(bytes) as Record<string, unknown>[];
+    for (const o of [a!, b!]) {
+      expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+      expect(Object.keys(o)).toEqual(["__proto__", "x"]);
+      expect((o as { p?: unknown }).p).toBeUndefined();
+    }
+    expect(Object.getOwnPropertyDescriptor(a, "__proto__")?.value).toEqual({ p: 1 });
+    expect(({} as { p?: unknown }).p).toBeUndefined();
+    // and "constructor", "toString": plain own properties
+    expect(d(declare(0x40, ["constructor", "toString"], [1, 2]))).toEqual({ constructor: 1, toString: 2 });
+  });
+
+  test("objects built from a structure are plain objects", () => {
+    const [a] = d(encode([{ a: 1, b: 2 }], R)) as object[];
+    expect(Object.getPrototypeOf(a)).toBe(Object.prototype);
+    expect(a!.constructor).toBe(Object);
+    expect(JSON.stringify(a)).toBe('{"a":1,"b":2}');
+  });
+
+  test("a redefinition storm: 100,000 declarations of one identifier decode, each record with its latest structure", () => {
+    const parts: number[] = [0xdd, 0x00, 0x01, 0x86, 0xa0];
+    for (let i = 0; i < 100_000; i++) parts.push(...declare(0x40 + (i % 64), [i % 2 ? "a" : "b"], [i % 60]));
+    const out = d(parts) as Record<string, number>[];
+    expect(out).toHaveLength(100_000);
+    expect(out[99_999]).toEqual({ a: 99_999 % 60 });
+    expect(out[99_998]).toEqual({ b: 99_998 % 60 });
+  });
+
+  test("a structure declared in one message is not defined in the next decode()", () => {
+    const decoder = new Decoder(R);
+    expect(decoder.decode(new Uint8Array(declare(0x40, ["a"], [1])))).toEqual({ a: 1 });
+    expect(error(() => decoder.decode(new Uint8Array([0x40, 0x01]))).code).toBe("INVALID_BYTE");
+  });
+
+  test("a stream value cut short undoes its declarations: a record before a redefinition keeps the earlier structure", async () => {
+    const encoder = new Encoder({ useRecords: true, sequential: true });
+    const first = encoder.encode({ a: 1 }); // declares 0x40 = [a]
+    // a second message by hand: a record of [a], then 0x40 redeclared as [b]
+    const second = new Uint8Array([0x92, 0x40, 0x02, ...declare(0x40, ["b"], [0x03])]);
+    const bytes = new Uint8Array([...first, ...second, 0x40, 0x04]);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const chunks = async function* () {
+        yield bytes.subarray(0, cut);
+        yield bytes.subarray(cut);
+      };
+      const out: unknown[] = [];
+      for await (const v of decodeMultiStream(chunks(), R)) out.push(v);
+      expect(out, `cut at ${cut}`).toEqual([{ a: 1 }, [{ a: 2 }, { b: 3 }], { b: 4 }]);
+    }
+  });
+});
