@@ -4,7 +4,8 @@
 //
 //   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build)
 //   node benchmarks/ab.js --a=/tmp/before/dist --b=dist [--quick] [--rounds=9] [FILTER...]
-//   bun benchmarks/ab.js ...      deno run --allow-read --allow-env benchmarks/ab.js ...
+//   node benchmarks/ab.js --a=/tmp/before/dist --b=dist --processes=3   (each data set in 3 fresh processes)
+//   bun benchmarks/ab.js ...      deno run --allow-read --allow-env --allow-run benchmarks/ab.js ...
 //
 // Method
 // - Both builds encode every data set first; their bytes must be equal, and
@@ -15,12 +16,16 @@
 //   ratio is A's median time over B's: bigger is better for B, above 1 means
 //   B is faster. Single ratios move a few percent between runs on a loaded
 //   machine; the geometric means at the end move less.
+// - V8 sometimes settles a process in a slower optimisation of the same
+//   code (the small-message sets: one copy of a build against another has
+//   measured 0.66 once and 1.04 the next time). --processes=N times each
+//   data set in N fresh processes and reports the median ratio.
 // - Data sets built by concatenation are flattened (JSON round trip) first,
 //   so neither build meets ropes the other one flattened.
 //
 // Dependency-free: runs as-is under node, bun and deno.
 
-import { consume, formatPlainTable, geomean, parseCli, printRuntimeInfo, timePerCall } from "./lib/round-robin.js";
+import { canSpawn, consume, exit, formatPlainTable, geomean, parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, sendToParent, spawnSelf, timePerCall } from "./lib/round-robin.js";
 import { asciiString, blob, chatMessages, doubles, events, flatten, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
 
 const args = parseCli({
@@ -29,17 +34,18 @@ const args = parseCli({
     "Encode and decode speed of build B relative to build A (two dist/ folders of this library, e.g. main and a " +
     "change), in one process, round-robin, on the peers benchmark's data sets (a 125 B message to a 1 MiB binary). " +
     "Both builds' bytes are compared before timing.",
-  fullRun: "3-5 minutes on 2 cores",
-  deno: "--allow-read --allow-env",
+  fullRun: "3-5 minutes on 2 cores (times N with --processes=N)",
+  deno: "--allow-read --allow-env --allow-run",
   options: {
     "a=DIR": "build A: a dist/ folder (default dist)",
     "b=DIR": "build B: a dist/ folder (default dist)",
     quick: "small data sets, three rounds (what the tests run)",
     "rounds=N": "rounds per data set (default 9, --quick 3)",
+    "processes=N": "time each data set in N fresh processes and report the median ratio (default 1: all in this process)",
     json: "also print the rows as one JSON line",
   },
   filter: "regular expressions: only data sets whose name matches one",
-  examples: ["node benchmarks/ab.js --a=/tmp/before/dist --b=dist", "node benchmarks/ab.js --a=/tmp/before/dist --b=dist 'records|rpc'"],
+  examples: ["node benchmarks/ab.js --a=/tmp/before/dist --b=dist --processes=3", "node benchmarks/ab.js --a=/tmp/before/dist --b=dist 'records|rpc'"],
 });
 const QUICK = args.quick;
 const ROUNDS = Number(args.options.rounds ?? (QUICK ? 3 : 9));
@@ -73,21 +79,18 @@ const SETS = [
 const hex = (/** @type {Uint8Array} */ b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 const median = (/** @type {number[]} */ xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 
-printRuntimeInfo("A/B: build B's speed relative to build A (above 1: B is faster)");
-console.log(`A: ${args.options.a ?? "dist"}\nB: ${args.options.b ?? "dist"}\n`);
-/** @type {{ set: string, encode: number, decode: number }[]} */
-const rows = [];
-for (const [name, build, streamed] of SETS) {
-  if (args.filter && !args.filter.test(name)) continue;
+/**
+ * Times one data set: A's and B's encode and decode, round-robin; null
+ * when the builds write different bytes.
+ * @param {string} name @param {() => unknown} build @param {boolean} streamed
+ */
+function measure(name, build, streamed) {
   const raw = build();
   const value = raw instanceof Uint8Array || typeof raw === "string" ? raw : flatten(raw);
   const items = streamed ? /** @type {unknown[]} */ (value) : [value];
   const bytesA = items.map((v) => A.encode(v));
   const bytesB = items.map((v) => B.encode(v));
-  if (bytesA.some((b, i) => hex(b) !== hex(bytesB[i]))) {
-    console.log(`${name}: not timed, the builds write different bytes`);
-    continue;
-  }
+  if (bytesA.some((b, i) => hex(b) !== hex(bytesB[i]))) return null;
   const enc = (/** @type {any} */ lib) => () => {
     for (const v of items) consume(lib.encode(v));
   };
@@ -100,7 +103,44 @@ for (const [name, build, streamed] of SETS) {
   for (let r = 0; r < ROUNDS; r++) {
     for (const k of r % 2 ? ["encB", "encA", "decB", "decA"] : ["encA", "encB", "decA", "decB"]) t[k].push(timePerCall(cases[/** @type {keyof typeof cases} */ (k)], QUICK ? 5 : 20));
   }
-  rows.push({ set: name, encode: median(t.encA) / median(t.encB), decode: median(t.decA) / median(t.decB) });
+  return { set: name, encode: median(t.encA) / median(t.encB), decode: median(t.decA) / median(t.decB) };
+}
+
+const PROCESSES = Number(args.options.processes ?? 1);
+if (args.child) {
+  // a fresh process for one data set (--processes)
+  const [name, build, streamed] = SETS.find(([n]) => n === args.child) ?? [];
+  if (!name || !build) throw new Error(`ab.js: no data set ${args.child}`);
+  sendToParent(measure(name, build, Boolean(streamed)));
+  exit(0);
+}
+const isolated = PROCESSES > 1 && (await canSpawn());
+printRuntimeInfo("A/B: build B's speed relative to build A (above 1: B is faster)");
+console.log(`A: ${args.options.a ?? "dist"}\nB: ${args.options.b ?? "dist"}`);
+if (isolated) console.log(`each data set timed in ${PROCESSES} fresh processes: the median ratio of each`);
+else if (PROCESSES > 1) console.log("--processes needs subprocesses (deno: --allow-run --allow-env): every data set timed in this process");
+console.log("");
+/** @type {{ set: string, encode: number, decode: number }[]} */
+const rows = [];
+const forward = Object.entries(args.options).filter(([k]) => k !== "processes").map(([k, v]) => (v === true ? `--${k}` : `--${k}=${v}`));
+for (const [name, build, streamed] of SETS) {
+  if (args.filter && !args.filter.test(name)) continue;
+  if (!isolated) {
+    const row = measure(name, build, streamed);
+    if (row === null) console.log(`${name}: not timed, the builds write different bytes`);
+    else rows.push(row);
+    continue;
+  }
+  /** @type {{ set: string, encode: number, decode: number }[]} */
+  const runs = [];
+  for (let i = 0; i < PROCESSES; i++) {
+    const out = await spawnSelf(pathFromUrl(import.meta.url), [`--child=${name}`, ...(QUICK ? ["--quick"] : []), ...forward]);
+    const row = receiveFromChild(out);
+    if (row === null) break;
+    runs.push(row);
+  }
+  if (runs.length === 0) console.log(`${name}: not timed, the builds write different bytes`);
+  else rows.push({ set: name, encode: median(runs.map((r) => r.encode)), decode: median(runs.map((r) => r.decode)) });
 }
 const f = (/** @type {number} */ x) => x.toFixed(3);
 console.log(formatPlainTable(rows.map((r) => ({ "data set": r.set, "encode: speed ×A": f(r.encode), "decode: speed ×A": f(r.decode) }))));
