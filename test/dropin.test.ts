@@ -471,3 +471,12 @@ describe("the drop-in options are options like the others", () => {
     expect(reads).toBe(1);
   });
 });
+
+describe("invalidUtf8: \"replace\" with records", () => {
+  test("record field names and string fields with invalid UTF-8 are replaced as map keys and strings are", () => {
+    // a record of structure 0x40, declared inline with one field named "a\xff", whose field is the string "b\xff"
+    const bytes = Uint8Array.of(0xd4, 0x72, 0x40, 0x91, 0xa2, 0x61, 0xff, 0xa2, 0x62, 0xff);
+    expect(() => decode(bytes, { useRecords: true })).toThrow(DecodeError);
+    expect(decode(bytes, { useRecords: true, invalidUtf8: "replace" })).toEqual({ "a\ufffd": "b\ufffd" });
+  });
+});

@@ -514,7 +514,7 @@ export class Decoder<ContextType = undefined> {
         const len = c - 0xa0;
         if (k + 1 + len > this.end) throw this.short(k, 1 + len, "string");
         this.pos = k + 1 + len;
-        key = this.base === 0 ? this.keys.get(b, k + 1, len) : this.textAt(k + 1, len, true);
+        key = this.direct ? this.keys.get(b, k + 1, len) : this.textAt(k + 1, len, true);
       } else {
         key = this.readKey(depth + 1);
         if (typeof key === "number" || typeof key === "bigint") key = String(key);
@@ -552,7 +552,7 @@ export class Decoder<ContextType = undefined> {
       } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= this.strMax && p + 1 + (t & 0x1f) <= this.end) {
         const len = t & 0x1f;
         this.pos = p + 1 + len;
-        o[keys[i]!] = this.base === 0 ? decodeUtf8(b, p + 1, len) : this.textAt(p + 1, len, false); // fixstr
+        o[keys[i]!] = this.direct ? decodeUtf8(b, p + 1, len) : this.textAt(p + 1, len, false); // fixstr
       } else if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
         this.pos = p + 1;
         o[keys[i]!] = t === 0xc0 ? null : t === 0xc3; // nil, false, true
