@@ -412,30 +412,44 @@ describe("decode() arguments", () => {
   });
 });
 
-describe("the map-key cache reads the input once", () => {
-  test("bytes that change while a key is looked up (a SharedArrayBuffer another thread writes) never poison a slot", () => {
-    const cache = new KeyCache();
+describe("the map-key cache never pairs bytes with another key's string", () => {
+  test("bytes that change while a key is looked up (a SharedArrayBuffer another thread writes) leave every slot's string equal to its own bytes decoded", () => {
     const x = new TextEncoder().encode("aab");
     const y = new TextEncoder().encode("eie");
-    // an input whose bytes read as X the first time each index is read, then as Y
-    const reads = new Map<number, number>();
-    const changing = new Proxy(new Uint8Array(3), {
-      get(target, name) {
-        if (typeof name === "string" && /^\d+$/.test(name)) {
-          const i = Number(name);
-          const n = (reads.get(i) ?? 0) + 1;
-          reads.set(i, n);
-          return n === 1 ? x[i] : y[i];
-        }
-        return Reflect.get(target, name);
-      },
-    }) as Uint8Array;
-    const got = cache.get(changing, 0, 3);
-    expect(got).toBe("aab"); // what was read, consistently
-    expect(Math.max(...reads.values())).toBe(1);
-    // a clean lookup of Y's bytes gives Y's string, and X's gives X's
-    expect(cache.get(y, 0, 3)).toBe("eie");
-    expect(cache.get(x, 0, 3)).toBe("aab");
+    // for every interleaving: each index reads as X for its first `k` reads, then as Y
+    for (let k = 1; k <= 4; k++) {
+      const cache = new KeyCache();
+      const reads = new Map<number, number>();
+      const changing = new Proxy(new Uint8Array(3), {
+        get(target, name) {
+          if (typeof name === "string" && /^\d+$/.test(name)) {
+            const i = Number(name);
+            const r = (reads.get(i) ?? 0) + 1;
+            reads.set(i, r);
+            return r <= k ? x[i] : y[i];
+          }
+          return Reflect.get(target, name);
+        },
+      }) as Uint8Array;
+      const got = cache.get(changing, 0, 3);
+      expect(["aab", "eie"], `k=${k}`).toContain(got);
+      const inner = cache as unknown as { bytes: Uint8Array; lengths: Uint8Array; strings: string[] };
+      for (let slot = 0; slot < inner.lengths.length; slot++) {
+        const n = inner.lengths[slot]! - 1;
+        if (n < 0) continue;
+        expect(inner.strings[slot], `k=${k}, slot ${slot}`).toBe(new TextDecoder().decode(inner.bytes.subarray(slot * 16, slot * 16 + n)));
+      }
+      expect(cache.get(y, 0, 3)).toBe("eie");
+      expect(cache.get(x, 0, 3)).toBe("aab");
+    }
     expect(decode(encode({ eie: 1 }))).toEqual({ eie: 1 });
+  });
+
+  test("a key that is not UTF-8 leaves its slot empty and throws at the key's offset", () => {
+    const cache = new KeyCache();
+    const bad = Uint8Array.of(0, 0, 0x61, 0xff);
+    expect(() => cache.get(bad, 2, 2)).toThrow(/offset 2/);
+    const inner = cache as unknown as { lengths: Uint8Array };
+    expect(inner.lengths.every((l) => l === 0)).toBe(true);
   });
 });

@@ -22,43 +22,36 @@ export class KeyCache {
   private readonly lengths = new Uint8Array(SLOTS);
   private readonly strings: string[] = new Array<string>(SLOTS).fill("");
 
-  /** The key being looked up, copied from the input in one read. */
-  private readonly key = new Uint8Array(KEY_CACHE_MAX_BYTES);
-
   /**
    * Returns the string for the `n` bytes at `at` of `src` (n ≤ 16),
    * decoding and caching it on a miss. Invalid UTF-8 throws as in `decodeUtf8`.
    *
-   * The input is read once, into {@link KeyCache.key}; the hash, the
-   * comparison, the decoding and what is stored all come from that copy.
-   * So an input that changes while it is read (a `SharedArrayBuffer`
-   * written by another thread) can give a wrong key for that read, as
-   * any read of changing bytes can, but never leaves a slot whose string
-   * is not what its bytes decode to.
+   * On a miss the key's bytes are copied into the slot first and decoded
+   * from there, so a slot's string is always what the slot's own bytes
+   * decode to: an input that changes while it is read (a
+   * `SharedArrayBuffer` written by another thread) can give a wrong key
+   * for that read, as any read of changing bytes can, but never leaves a
+   * slot that gives another input the string of different bytes.
    */
   get(src: Uint8Array, at: number, n: number): string {
-    const key = this.key;
     let h = n;
-    for (let i = 0; i < n; i++) {
-      const b = src[at + i]!;
-      key[i] = b;
-      h = (Math.imul(h, 31) + b) | 0;
-    }
+    for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + src[at + i]!) | 0;
     const slot = (h ^ (h >>> 13)) & (SLOTS - 1);
     const base = slot * KEY_CACHE_MAX_BYTES;
     const cached = this.bytes;
     if (this.lengths[slot] === n + 1) {
       let i = 0;
-      while (i < n && cached[base + i] === key[i]) i++;
+      while (i < n && cached[base + i] === src[at + i]) i++;
       if (i === n) return this.strings[slot]!;
     }
+    for (let i = 0; i < n; i++) cached[base + i] = src[at + i]!;
     let str: string;
     try {
-      str = decodeUtf8(key, 0, n);
+      str = decodeUtf8(cached, base, n);
     } catch {
-      throw invalidUtf8(at); // at its offset in the input, not in the copy
+      this.lengths[slot] = 0; // its bytes were overwritten
+      throw invalidUtf8(at); // at its offset in the input, not in the slot
     }
-    for (let i = 0; i < n; i++) cached[base + i] = key[i]!;
     this.lengths[slot] = n + 1;
     this.strings[slot] = str;
     return str;
