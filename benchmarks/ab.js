@@ -16,10 +16,11 @@
 //   ratio is A's median time over B's: bigger is better for B, above 1 means
 //   B is faster. Single ratios move a few percent between runs on a loaded
 //   machine; the geometric means at the end move less.
-// - V8 sometimes settles a process in a slower optimisation of the same
-//   code (the small-message sets: one copy of a build against another has
-//   measured 0.66 once and 1.04 the next time). --processes=N times each
-//   data set in N fresh processes and reports the median ratio.
+// - The build that sees a data set second can run slower on it (the
+//   events set's encode: two copies of one build measured 0.76-0.80 with A
+//   first, 1.05 with B first). --processes=N times each data set in N
+//   fresh processes, half of them loading, checking and timing B first,
+//   and reports the geometric mean of their ratios, which cancels the order.
 // - Data sets built by concatenation are flattened (JSON round trip) first,
 //   so neither build meets ropes the other one flattened.
 //
@@ -41,7 +42,8 @@ const args = parseCli({
     "b=DIR": "build B: a dist/ folder (default dist)",
     quick: "small data sets, three rounds (what the tests run)",
     "rounds=N": "rounds per data set (default 9, --quick 3)",
-    "processes=N": "time each data set in N fresh processes and report the median ratio (default 1: all in this process)",
+    "processes=N": "time each data set in N fresh processes (rounded up to even), half of them loading B first, and report the geometric mean of their ratios (default 1: all in this process)",
+    "first=WHICH": "a or b: the build this process loads, checks and times first (default a; --processes alternates it)",
     json: "also print the rows as one JSON line",
   },
   filter: "regular expressions: only data sets whose name matches one",
@@ -54,8 +56,12 @@ function entryOf(dir) {
   const d = String(dir ?? "dist").replace(/\/?$/, "/");
   return new URL(`${d}index.js`, d.startsWith("/") ? "file:///" : new URL("..", import.meta.url)).href;
 }
+// the build that sees the data second can run slower on it (the events set's encode: 0.76-0.80 for two
+// copies of one build), so --first=b loads, checks and times B first, and --processes alternates it
+const bFirst = args.options.first === "b";
+const B0 = bFirst ? await import(entryOf(args.options.b)) : null;
 const A = await import(entryOf(args.options.a));
-const B = await import(entryOf(args.options.b));
+const B = B0 ?? (await import(entryOf(args.options.b)));
 
 const MiB = 1 << 20;
 const sizeOf = (/** @type {unknown} */ v) => A.encodedSize(v);
@@ -88,8 +94,10 @@ function measure(name, build, streamed) {
   const raw = build();
   const value = raw instanceof Uint8Array || typeof raw === "string" ? raw : flatten(raw);
   const items = streamed ? /** @type {unknown[]} */ (value) : [value];
+  // the build that comes first here (--first) is also the first to see the data and to be timed
+  const bytesB0 = bFirst ? items.map((v) => B.encode(v)) : null;
   const bytesA = items.map((v) => A.encode(v));
-  const bytesB = items.map((v) => B.encode(v));
+  const bytesB = bytesB0 ?? items.map((v) => B.encode(v));
   if (bytesA.some((b, i) => hex(b) !== hex(bytesB[i]))) return null;
   const enc = (/** @type {any} */ lib) => () => {
     for (const v of items) consume(lib.encode(v));
@@ -101,12 +109,13 @@ function measure(name, build, streamed) {
   /** @type {Record<string, number[]>} */
   const t = { encA: [], encB: [], decA: [], decB: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    for (const k of r % 2 ? ["encB", "encA", "decB", "decA"] : ["encA", "encB", "decA", "decB"]) t[k].push(timePerCall(cases[/** @type {keyof typeof cases} */ (k)], QUICK ? 5 : 20));
+    for (const k of (r % 2 === 1) !== bFirst ? ["encB", "encA", "decB", "decA"] : ["encA", "encB", "decA", "decB"]) t[k].push(timePerCall(cases[/** @type {keyof typeof cases} */ (k)], QUICK ? 5 : 20));
   }
   return { set: name, encode: median(t.encA) / median(t.encB), decode: median(t.decA) / median(t.decB) };
 }
 
-const PROCESSES = Number(args.options.processes ?? 1);
+const asked = Number(args.options.processes ?? 1);
+const PROCESSES = asked > 1 ? asked + (asked % 2) : 1;
 if (args.child) {
   // a fresh process for one data set (--processes)
   const [name, build, streamed] = SETS.find(([n]) => n === args.child) ?? [];
@@ -117,12 +126,12 @@ if (args.child) {
 const isolated = PROCESSES > 1 && (await canSpawn());
 printRuntimeInfo("A/B: build B's speed relative to build A (above 1: B is faster)");
 console.log(`A: ${args.options.a ?? "dist"}\nB: ${args.options.b ?? "dist"}`);
-if (isolated) console.log(`each data set timed in ${PROCESSES} fresh processes: the median ratio of each`);
+if (isolated) console.log(`each data set timed in ${PROCESSES} fresh processes, half loading B first: the geometric mean of their ratios`);
 else if (PROCESSES > 1) console.log("--processes needs subprocesses (deno: --allow-run --allow-env): every data set timed in this process");
 console.log("");
 /** @type {{ set: string, encode: number, decode: number }[]} */
 const rows = [];
-const forward = Object.entries(args.options).filter(([k]) => k !== "processes").map(([k, v]) => (v === true ? `--${k}` : `--${k}=${v}`));
+const forward = Object.entries(args.options).filter(([k]) => k !== "processes" && k !== "first").map(([k, v]) => (v === true ? `--${k}` : `--${k}=${v}`));
 for (const [name, build, streamed] of SETS) {
   if (args.filter && !args.filter.test(name)) continue;
   if (!isolated) {
@@ -134,13 +143,13 @@ for (const [name, build, streamed] of SETS) {
   /** @type {{ set: string, encode: number, decode: number }[]} */
   const runs = [];
   for (let i = 0; i < PROCESSES; i++) {
-    const out = await spawnSelf(pathFromUrl(import.meta.url), [`--child=${name}`, ...(QUICK ? ["--quick"] : []), ...forward]);
+    const out = await spawnSelf(pathFromUrl(import.meta.url), [`--child=${name}`, `--first=${i % 2 ? "b" : "a"}`, ...(QUICK ? ["--quick"] : []), ...forward]);
     const row = receiveFromChild(out);
     if (row === null) break;
     runs.push(row);
   }
   if (runs.length === 0) console.log(`${name}: not timed, the builds write different bytes`);
-  else rows.push({ set: name, encode: median(runs.map((r) => r.encode)), decode: median(runs.map((r) => r.decode)) });
+  else rows.push({ set: name, encode: geomean(runs.map((r) => r.encode)), decode: geomean(runs.map((r) => r.decode)) });
 }
 const f = (/** @type {number} */ x) => x.toFixed(3);
 console.log(formatPlainTable(rows.map((r) => ({ "data set": r.set, "encode: speed ×A": f(r.encode), "decode: speed ×A": f(r.decode) }))));
