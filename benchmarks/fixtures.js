@@ -5,7 +5,7 @@
 // Strings are built with Array.prototype.join and, for the structured
 // fixtures, passed through JSON (`flatten`), so every string is flat, as
 // JSON.parse would give it: no encoder meets a rope another one flattened
-// first (see DESIGN.md, "Benchmark fairness").
+// first (a rope makes whichever encoder flattens it first run slower code).
 
 // rng(seed): the seeded PRNG (mulberry32) the tests use too, from the
 // import-free test/_support/fixtures.mjs; a function giving floats in [0, 1).

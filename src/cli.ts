@@ -12,7 +12,7 @@
 import { closeSync, openSync, readSync, statSync, createReadStream } from "node:fs";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import { DecodeError } from "./shared/errors.ts";
+import { DecodeError } from "./common/errors.ts";
 import { inspect } from "./inspect/tree.ts";
 import { hexOf, renderText } from "./inspect/render.ts";
 import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";

@@ -11,7 +11,7 @@
 
 export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode/encoder.ts";
 export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
-export type { DecodeInput } from "./shared/input.ts";
+export type { DecodeInput } from "./common/input.ts";
 export {
   ExtData,
   ExtensionCodec,
@@ -29,5 +29,5 @@ export {
   EXT_TIMESTAMP,
   type TimeSpec,
 } from "./format/timestamp.ts";
-export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./shared/errors.ts";
+export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./common/errors.ts";
 export { estimateSize } from "./encode/size.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { encodeIterable } from "../src/streams.ts";
-import { CoderCache } from "../src/shared/options.ts";
+import { CoderCache } from "../src/common/options.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** `depth` arrays nested in one another around a 0. */

@@ -205,7 +205,7 @@ describe("sink: growth", () => {
       // @ts-expect-error a query suffix: vitest loads a fresh instance of the module
       const fresh = await import("../src/index.ts?no-resize");
       // @ts-expect-error as above
-      const engine = await import("../src/shared/engine.ts?no-resize");
+      const engine = await import("../src/common/engine.ts?no-resize");
       expect(engine.CAN_RESIZE).toBe(false);
       const bytes = new fresh.Encoder().encode(value);
       expect(hex(bytes)).toBe(expected);

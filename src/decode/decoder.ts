@@ -8,14 +8,14 @@
  * @module
  */
 
-import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../shared/engine.ts";
-import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../common/engine.ts";
+import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
-import { toBytes, type DecodeInput } from "../shared/input.ts";
+import { toBytes, type DecodeInput } from "../common/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
-import { MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
-import { CoderCache } from "../shared/options.ts";
+import { CoderCache } from "../common/options.ts";
 import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { invalidUtf8 } from "../shared/errors.ts";
+import { invalidUtf8 } from "../common/errors.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 
 /** Keys up to this many UTF-8 bytes are cached; longer keys are rarely repeated record fields. */

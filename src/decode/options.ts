@@ -7,9 +7,9 @@
  */
 
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
-import { badArgument } from "../shared/errors.ts";
-import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../shared/limits.ts";
-import { DECODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
+import { badArgument } from "../common/errors.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
+import { DECODE_OPTIONS, isLimit, readOptions } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -217,7 +217,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 
 /**
  * Reads the decode options from `options` (null or undefined: none), each
- * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * exactly once (see common/options.ts `readOptions`), checks them, and
  * returns what it read in the order of `DECODE_OPTIONS`: what
  * {@link resolveDecodeOptions} takes, and the key of the inline-options
  * cache. `keyDecoder` is accepted and not read.

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { badArgument, DecodeError, DecodeErrorCode, decodeError } from "../shared/errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError } from "../common/errors.ts";
 
 /** The extension type that declares a record structure ("r"). */
 export const RECORD_EXT_TYPE = 0x72;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { encodeError } from "../shared/errors.ts";
+import { encodeError } from "../common/errors.ts";
 
 /** The largest result one `Uint8Array` may hold here: 2^32 bytes. */
 export const MAX_RESULT_BYTES: number = 2 ** 32;

@@ -12,18 +12,18 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../shared/errors.ts";
+import { invalidEncodeOption } from "../common/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
-import { CoderCache } from "../shared/options.ts";
+import { CoderCache } from "../common/options.ts";
 import { REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
 import { COUNT_PLAN } from "./spill.ts";
 import { estimateStoreSize } from "./size.ts";
 import { startsAscii } from "../format/utf8.ts";
-import { asBuffer, type BufferClass, nodeBuffer, type NodeBuffer } from "../shared/engine.ts";
+import { asBuffer, type BufferClass, nodeBuffer, type NodeBuffer } from "../common/engine.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 

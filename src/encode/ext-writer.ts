@@ -8,10 +8,10 @@
  * @module
  */
 
-import { badCodecResult, badExtPayload, tooLong } from "../shared/errors.ts";
+import { badCodecResult, badExtPayload, tooLong } from "../common/errors.ts";
 import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import { writeExt32Header, writeExtHeader } from "../format/forms.ts";
-import { bytesOf } from "../shared/input.ts";
+import { bytesOf } from "../common/input.ts";
 import type { Sink } from "./sink.ts";
 
 /**

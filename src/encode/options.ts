@@ -6,9 +6,9 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../shared/errors.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
-import { ENCODE_OPTIONS, isLimit, readOptions } from "../shared/options.ts";
+import { invalidEncodeOption } from "../common/errors.ts";
+import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
+import { ENCODE_OPTIONS, isLimit, readOptions } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -242,7 +242,7 @@ export function isResolvedEncodeOptions(options: unknown): options is ResolvedEn
 
 /**
  * Reads the encode options from `options` (null or undefined: none), each
- * exactly once (see shared/options.ts `readOptions`), checks them, and
+ * exactly once (see common/options.ts `readOptions`), checks them, and
  * returns what it read in the order of `ENCODE_OPTIONS`: what
  * {@link resolveEncodeOptions} takes, and the key of the inline-options
  * cache.

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../shared/errors.ts";
+import { invalidEncodeOption } from "../common/errors.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 
 /** Most shared structures (msgpackr's ceiling for `maxSharedStructures`). */

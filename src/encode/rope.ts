@@ -19,7 +19,7 @@
  * @module
  */
 
-import { ON_BUN } from "../shared/engine.ts";
+import { ON_BUN } from "../common/engine.ts";
 
 /**
  * Strings are copied only once this much output is written. The copy costs

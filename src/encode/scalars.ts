@@ -9,7 +9,7 @@
  * @module
  */
 
-import { bigintOutOfRange, tooLong } from "../shared/errors.ts";
+import { bigintOutOfRange, tooLong } from "../common/errors.ts";
 import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "../format/forms.ts";
 import type { Sink } from "./sink.ts";
 import { writeTimestamp } from "../format/timestamp.ts";

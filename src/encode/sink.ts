@@ -13,7 +13,7 @@
  *
  * Why: element stores into a view of a resizable buffer are 2-10x slower
  * than into a plain one in every engine, while bulk `set`/`encodeInto` into
- * one are as fast (DESIGN.md, shared/probes).
+ * one are as fast (benchmarks/buffers.js measures both).
  *
  * Results are always plain `ArrayBuffer`s of exact length: many platform
  * APIs reject views of resizable buffers (`new Response()` in Node 20 and 22,
@@ -28,8 +28,8 @@
  * @module
  */
 
-import { CAN_RESIZE, ON_BUN } from "../shared/engine.ts";
-import { EncodeErrorCode, encodeError } from "../shared/errors.ts";
+import { CAN_RESIZE, ON_BUN } from "../common/engine.ts";
+import { EncodeErrorCode, encodeError } from "../common/errors.ts";
 import { ChunkSpill } from "./spill-chunks.ts";
 import { StoreSpill } from "./spill-store.ts";
 import { COUNT_PLAN, type CountSpill, MAX_STORE_BYTES, type Spill, type SpillContext, type SpillPlan } from "./spill.ts";

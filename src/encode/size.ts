@@ -11,9 +11,9 @@
  * @module
  */
 
-import { detachedBinary } from "../shared/errors.ts";
+import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
-import { bytesOf } from "../shared/input.ts";
+import { bytesOf } from "../common/input.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { tooLong } from "../shared/errors.ts";
+import { tooLong } from "../common/errors.ts";
 import { strHeaderSize, writeStrHeader } from "../format/forms.ts";
 import { readWithoutFlattening } from "./rope.ts";
 import type { Sink } from "./sink.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../shared/errors.ts";
+import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../common/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { badExtension, badExtType, brand } from "../shared/errors.ts";
+import { badExtension, badExtType, brand } from "../common/errors.ts";
 import { readTimestamp, writeTimestamp } from "./timestamp.ts";
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { decodeError, encodeError, type DecodeError } from "../shared/errors.ts";
+import { decodeError, encodeError, type DecodeError } from "../common/errors.ts";
 
 /** The extension type of timestamps. */
 export const TIMESTAMP_TYPE = -1;

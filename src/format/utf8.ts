@@ -18,13 +18,13 @@
  * @module
  */
 
-import { ON_BUN } from "../shared/engine.ts";
-import { invalidUtf8 } from "../shared/errors.ts";
+import { ON_BUN } from "../common/engine.ts";
+import { invalidUtf8 } from "../common/errors.ts";
 
 /**
  * Strings with fewer UTF-16 units than this are written by the JS loop;
- * longer ones by `TextEncoder.encodeInto`, whose call overhead (~100-230 ns,
- * DESIGN.md) is only repaid on longer strings.
+ * longer ones by `TextEncoder.encodeInto`, whose call overhead (~100-230 ns
+ * per call) is only repaid on longer strings.
  */
 export const ENCODE_JS_MAX_CHARS = 64;
 

@@ -10,9 +10,9 @@
  * @module
  */
 
-import { encodeError } from "../shared/errors.ts";
+import { encodeError } from "../common/errors.ts";
 import { FIRST_BYTE, lengthFieldOf, strHeaderSize, writeArrayHeader, writeBinHeader, writeBoolean, writeExtHeader, writeFloat, writeInt, writeMapHeader, writeNil, writeStrHeader, writeU32 } from "../format/forms.ts";
-import type { DecodeInput } from "../shared/input.ts";
+import type { DecodeInput } from "../common/input.ts";
 import { inspect, type InspectNode, type InspectOptions } from "./tree.ts";
 import { isoTime, parseIsoTime } from "./time.ts";
 

@@ -15,14 +15,14 @@
  * @module
  */
 
-import { DecodeError, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { DecodeError, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
-import { MAX_U32, type DecodeLimits } from "../shared/limits.ts";
+import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { decodeOptionsOf } from "../decode/options.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import { toBytes, type DecodeInput } from "../shared/input.ts";
+import { toBytes, type DecodeInput } from "../common/input.ts";
 
 /** What a node holds: the kind of value its first byte starts. */
 export type InspectType = "nil" | "boolean" | "int" | "float" | "str" | "bin" | "array" | "map" | "ext" | "reserved";

@@ -14,9 +14,9 @@
  * @module
  */
 
-import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../shared/errors.ts";
+import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
-import { DEFAULT_MAX_DEPTH } from "../shared/limits.ts";
+import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";

@@ -31,7 +31,7 @@
 import type { DecodeOptions } from "../decode/decoder.ts";
 import { headerError, nestingDepth } from "../decode/decoder.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
-import { DecodeError, DecodeErrorCode } from "../shared/errors.ts";
+import { DecodeError, DecodeErrorCode } from "../common/errors.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
 import type { ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";

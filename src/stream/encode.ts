@@ -15,11 +15,11 @@
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { recordEntries, type ValueWriter } from "../encode/walk.ts";
 import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
-import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../shared/errors.ts";
+import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../common/errors.ts";
 import { extensionEncoders } from "../format/extensions.ts";
 import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
-import { asBuffer, nodeBuffer } from "../shared/engine.ts";
+import { asBuffer, nodeBuffer } from "../common/engine.ts";
 import { TransformStreamBase } from "./web.ts";
 import { binaryBytes, sizeUpTo } from "../encode/size.ts";
 

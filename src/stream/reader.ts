@@ -13,11 +13,11 @@
  */
 
 import { decodeAt, Decoder, decoderOptions, recordSequence } from "../decode/decoder.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../shared/errors.ts";
+import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
-import { bytesOf } from "../shared/input.ts";
-import type { DecodeLimits } from "../shared/limits.ts";
-import { isLimit } from "../shared/options.ts";
+import { bytesOf } from "../common/input.ts";
+import type { DecodeLimits } from "../common/limits.ts";
+import { isLimit } from "../common/options.ts";
 import type { ByteChunk, StreamDecodeOptions } from "./decode.ts";
 import { ByteQueue, createStreamStats, type StreamStats } from "./queue.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";

@@ -10,7 +10,7 @@
 
 import { headerError } from "../decode/decoder.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
-import type { DecodeLimits } from "../shared/limits.ts";
+import type { DecodeLimits } from "../common/limits.ts";
 import type { StreamStats } from "./queue.ts";
 
 /** {@link ValueScanner.scan}: the value is not complete yet. */
