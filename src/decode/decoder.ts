@@ -19,7 +19,7 @@ import { CoderCache } from "../common/options.ts";
 import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
-import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, structureOf, undefinedRecord } from "./records.ts";
+import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./records.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -522,7 +522,7 @@ export class Decoder<ContextType = undefined> {
       }
       keys[i] = key as string;
     }
-    const s = structureOf(keys, twoByte);
+    const s = this.records!.structure(keys, twoByte);
     this.records!.define(slot, s);
     return this.readFields(s, depth, start);
   }

@@ -29,6 +29,9 @@ export const MAX_SHARED_STRUCTURES = 8160;
 /** Slots of the table: one-byte identifiers 0-63, two-byte ones up to 63 + 32 * 255. */
 const SLOTS = 64 + 32 * 255;
 
+/** How many structures a {@link RecordTable} keeps by their names: more than any program declares. */
+const STRUCTURE_CACHE_ENTRIES = 1024;
+
 /** A record structure: its field names in order, and whether its identifier takes a second byte. */
 export interface Structure {
   readonly keys: readonly string[];
@@ -75,9 +78,32 @@ export class RecordTable {
   /** Since the last {@link commit}: slot, previous structure, slot, previous structure... */
   private readonly undo: unknown[] = [];
 
+  /**
+   * Structures by their field names and identifier width, so that a shape
+   * declared again (by every message of a stream of separate messages)
+   * gets the same constructor, and so the same object layout, each time:
+   * a new constructor per declaration made each record a new map, and
+   * decoding small messages with records 5x slower. Keys are strings (a
+   * seeded hash), and the cache is emptied when it reaches
+   * {@link STRUCTURE_CACHE_ENTRIES}, so hostile declarations cost only
+   * their bytes.
+   */
+  private readonly known = new Map<string, Structure>();
+
   /** @param shared the `structures` option (msgpackr's shape: arrays of field names), or null */
   constructor(shared: readonly unknown[] | null) {
     this.shared = shared;
+  }
+
+  /** The structure of `keys` (read from a declaration), the same object for the same names. */
+  structure(keys: string[], twoByte: boolean): Structure {
+    const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
+    let s = this.known.get(id);
+    if (s === undefined) {
+      if (this.known.size >= STRUCTURE_CACHE_ENTRIES) this.known.clear();
+      this.known.set(id, (s = structureOf(keys, twoByte)));
+    }
+    return s;
   }
 
   /** Starts a message (or a stream): only the shared structures are defined, reloaded if the array changed. */
