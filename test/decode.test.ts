@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, encode, ExtData } from "../src/index.ts";
-import { fromHex } from "./_support/arbitrary.ts";
+import { forSeeds, fromHex } from "./_support/arbitrary.ts";
 
 /** Decodes and returns the DecodeError, failing if anything else happens. */
 function decodeFailure(bytes: Uint8Array, options?: object): DecodeError {
@@ -138,6 +138,27 @@ describe("decode() numbers and binaries", () => {
     expect(decode(safe, { useBigInt64: true })).toBe(2n ** 53n - 1n);
     expect(decode(unsafe, { int64: "number" })).toBe(2 ** 53);
     expect(decode(fromHex("cc-ff"), { int64: "bigint" })).toBe(255);
+  });
+
+  test("uint 64 around 2^53, alone and in arrays and maps, in each int64 mode (property)", () => {
+    forSeeds(200, (r) => {
+      // high words from 0 to past 2^53's (0x200000), so both sides of the boundary come up
+      const hi = r.bool() ? r.int(0x1ffff0, 0x200010) : r.int(0, 0x3fffff);
+      const n = (BigInt(hi) << 32n) | BigInt(r.int(0, 0xffffffff));
+      const one = new Uint8Array(9);
+      one[0] = 0xcf;
+      new DataView(one.buffer).setBigUint64(1, n);
+      const inArray = Uint8Array.of(0x92, ...one, 0x01);
+      const inMap = Uint8Array.of(0x81, 0xa1, 0x74, ...one);
+      const auto = n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+      for (const [mode, expected] of [["auto", auto], ["number", Number(n)], ["bigint", n]] as const) {
+        expect(decode(one, { int64: mode })).toBe(expected);
+        expect(decode(inArray, { int64: mode })).toEqual([expected, 1]);
+        expect(decode(inMap, { int64: mode })).toEqual({ t: expected });
+      }
+      const cut = r.int(1, 8);
+      expect(() => decode(one.subarray(0, 9 - cut))).toThrow(expect.objectContaining({ code: "TRUNCATED", offset: 0, needed: cut }));
+    });
   });
 
   test("binaries are copies by default and views with binaryAsView", () => {

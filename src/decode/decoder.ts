@@ -403,6 +403,11 @@ export class Decoder<ContextType = undefined> {
       this.pos = pos + 2;
       return b[pos + 1]; // uint 8
     }
+    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.int64 !== "bigint") {
+      // uint 64 below 2^53 (millisecond timestamps and the like): a number in every int64 mode but "bigint"
+      this.pos = pos + 9;
+      return this.u32(pos + 1) * 0x100000000 + this.u32(pos + 5);
+    }
     if (t === 0xcd && pos + 3 <= end) {
       this.pos = pos + 3;
       return (b[pos + 1]! << 8) | b[pos + 2]!; // uint 16
