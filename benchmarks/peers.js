@@ -96,6 +96,8 @@ const POOLED = "@resizable/msgpack (poolResults)";
 /** Reference rows, not libraries: the platform's bulk copy of the same bytes, and its UTF-8 encoder on the same string, into reused buffers. */
 const SET_REF = "reference: Uint8Array#set of the bytes";
 const ENCODE_INTO_REF = "reference: TextEncoder#encodeInto of the string";
+/** Reference row on data sets of small messages: only the allocation an owned result costs, a copy of each message's bytes into an `ArrayBuffer` of its own. */
+const OWN_BUFFER_REF = "reference: Uint8Array#slice of each result";
 /** Extra rows on data sets that encode to 4 KiB or less: options passed as a new literal on every call, against the same options in one object passed every time. */
 const INLINE = "@resizable/msgpack (options inline)";
 const HOISTED = "@resizable/msgpack (options hoisted)";
@@ -104,7 +106,7 @@ const RECORDS = "@resizable/msgpack (useRecords)";
 const MSGPACKR_RECORDS = "msgpackr (records: new Packr())";
 /** The data sets that get the records rows. */
 const RECORD_SETS = /^(records-|nested-|events)/;
-const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, RECORDS, MSGPACKR_RECORDS, SET_REF, ENCODE_INTO_REF];
+const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, RECORDS, MSGPACKR_RECORDS, SET_REF, ENCODE_INTO_REF, OWN_BUFFER_REF];
 /** What each extra row means, printed under the tables where it appears. */
 const EXTRA_NOTES = {
   [VIEWS]:
@@ -117,6 +119,8 @@ const EXTRA_NOTES = {
   [MSGPACKR_RECORDS]: "msgpackr's default `new Packr()` / `new Unpackr()`, which use records.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
+  [OWN_BUFFER_REF]:
+    "Reference: `Uint8Array.prototype.slice` of each message's encoded bytes out of one buffer, nothing else: what a result with an `ArrayBuffer` of its own costs to allocate (this library's default), which msgpackr's views of its reused buffer do not pay.",
 };
 const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
 /** Rows with options the peers do not have: no ratio to the peers; the inline row is compared with the hoisted one. */
@@ -457,6 +461,13 @@ async function main() {
     if (ourCheck.ok && ourCheck.largest <= 4096) {
       const pooled = new lib.Encoder({ poolResults: true });
       if (messages.every((m) => !difference(lib.decode(pooled.encode(m)), m))) encTasks.push({ name: POOLED, op: each(messages, (m) => pooled.encode(m)) });
+      // the allocation alone: each message's bytes sliced out of one buffer
+      const parts = messages.map((m) => lib.encode(m)), all = new Uint8Array(ourCheck.size), spans = [];
+      for (let i = 0, at = 0; i < parts.length; at += parts[i].length, i++) {
+        all.set(parts[i], at);
+        spans.push([at, at + parts[i].length]);
+      }
+      encTasks.push({ name: OWN_BUFFER_REF, op: each(spans, ([from, to]) => all.slice(from, to)) });
     }
     // small messages: options as a new literal per call against the same options hoisted
     if (ourCheck.ok && ourCheck.largest <= 4096) {
@@ -798,6 +809,30 @@ async function summary() {
     ]);
   }
   lines.push("Bulk data: this library's encode speed as a fraction of the platform's own copy / UTF-8 encoder into a reused buffer, same run:", "", mdTable(["", ...runs.map(([rt]) => rt)], bars), "");
+  // small owned results: what the allocation alone leaves for an encoder that owns its results
+  const owned = [];
+  for (const s0 of first.sets) {
+    if (!s0.results.encode[OWN_BUFFER_REF]) continue;
+    owned.push([
+      `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}`,
+      ...runs.map(([, r]) => {
+        const set = r.sets.find((/** @type {any} */ x) => x.name === s0.name);
+        const alloc = set?.results.encode[OWN_BUFFER_REF], peer = set?.results.encode.msgpackr, ours = set?.results.encode[OURS];
+        if (!alloc || !peer || !ours) return "-";
+        // times per byte: the allocation alone, msgpackr's whole encode
+        const ceiling = 1 / (1 + peer.mbps / alloc.mbps);
+        return `${fmtRatio(ours.mbps / peer.mbps)} · ${fmtRatio(alloc.mbps / peer.mbps)} · ${fmtRatio(ceiling)}`;
+      }),
+    ]);
+  }
+  if (owned.length > 0) {
+    lines.push(
+      "Small messages, each result an `ArrayBuffer` of its own (the default): this library's speed ×msgpackr · the allocation alone (`Uint8Array#slice` of each result) as speed ×msgpackr's whole encode · the most an encoder that owns its results reaches if the rest of its work is as fast as msgpackr's (1 / (1 + msgpackr's time / the allocation's time)), same run:",
+      "",
+      mdTable(["", ...runs.map(([rt]) => rt)], owned),
+      "",
+    );
+  }
   const text = lines.join("\n");
   console.log(args.wide ? text : narrowTables(text, "results/peers-summary.md"));
   const path = await writeResult("peers-summary.md", text + "\n");

@@ -28,6 +28,7 @@ const POOLED = "@resizable/msgpack (poolResults)";
 const INLINE = "@resizable/msgpack (options inline)";
 const HOISTED = "@resizable/msgpack (options hoisted)";
 const VIEWS = "@resizable/msgpack (binaryAsView)";
+const OWN_BUFFER_REF = "reference: Uint8Array#slice of each result";
 /** Libraries that must round-trip every shape here faithfully. */
 const FAITHFUL = [OURS, "msgpackr", "@msgpack/msgpack"];
 
@@ -117,6 +118,14 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map, timeseries, chat",
     expect(chat.bytes / 300).toBeLessThan(180);
     for (const name of [POOLED, INLINE, HOISTED]) expect(chat.results.encode[name]?.mbps, name).toBeGreaterThan(0);
     for (const name of ["notepack.io", "msgpack-lite", "JSON"]) expect(chat.checks[name], name).toMatchObject({ ok: true });
+
+    // the allocation an owned result costs, alone: timed on the small-message sets only, and named as a reference
+    for (const set of rep.sets) {
+      const small = set.checks[OURS].largest <= 4096;
+      expect(set.results.encode[OWN_BUFFER_REF]?.mbps > 0, set.name).toBe(small);
+      expect(set.results.decode[OWN_BUFFER_REF], set.name).toBeUndefined();
+    }
+    expect(r.stdout).toMatch(/- chat: reference: Uint8Array#slice of each result: [\d.]+ · [\d.]+ · [\d.]+ \(this library: [\d.]+x of it\)/);
 
     digests.set(rt.label, Object.fromEntries(rep.sets.map((s: any) => [s.name, s.digest])));
   });
