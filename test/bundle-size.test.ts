@@ -14,7 +14,13 @@ describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () =>
     const names = report.bundles.map((b: { bundle: string }) => b.bundle);
     expect(names).toEqual(expect.arrayContaining(["dist/browser/msgpack.min.js", "dist/browser/msgpack.iife.min.js", "dist/browser/msgpack-streams.min.js"]));
     for (const b of report.bundles) expect(b.gzip).toBeLessThan(b.minified);
-    expect(report.modules.length).toBeGreaterThan(0);
+    // what each module costs in `import { encode, decode }`: both sides, nothing of the streams or the inspector, adding up to the bundle
+    const modules = report.modules.map((m: { module: string }) => m.module);
+    expect(modules).toEqual(expect.arrayContaining(["src/encode/walk.ts", "src/decode/decoder.ts", "src/format/forms.ts", "src/common/errors.ts"]));
+    expect(modules.filter((m: string) => /^src\/(stream|inspect)\//.test(m))).toEqual([]);
+    const moduleBytes = report.modules.reduce((n: number, m: { bytes: number }) => n + m.bytes, 0);
+    expect(moduleBytes).toBeLessThanOrEqual(report.importSizes[2].minified);
+    expect(moduleBytes).toBeGreaterThan(0.95 * report.importSizes[2].minified);
     // what a bundler keeps of the main entry: one direction is less than both, both no more than the whole bundle
     expect(report.imports.map((b: { bundle: string }) => b.bundle)).toEqual([
       "main entry, encode only",

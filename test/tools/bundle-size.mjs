@@ -113,14 +113,21 @@ async function minifiedBundle(stdin, resolveDir, platform = "browser") {
   return result;
 }
 
-/** Bytes each src/ module contributes to the minified full codec. */
+/**
+ * Bytes each src/ module contributes to what a bundler keeps of the main
+ * entry for `import { encode, decode }` (minified; gzip does not split by
+ * module), largest first, each with its folder's total.
+ */
 export async function breakdown() {
-  const result = await minifiedBundle(`export * from "./src/index.ts";`, ROOT);
+  const result = await minifiedBundle(`export { encode, decode } from "./src/index.ts";`, ROOT, "neutral");
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output.inputs)
+  const modules = Object.entries(output.inputs)
     .map(([path, info]) => ({ module: relative(ROOT, join(ROOT, path)), bytes: info.bytesInOutput }))
-    .filter((m) => m.bytes > 0)
-    .sort((a, b) => b.bytes - a.bytes);
+    .filter((m) => m.bytes > 0);
+  const folderOf = (m) => m.module.split("/").slice(0, -1).join("/");
+  const folders = new Map();
+  for (const m of modules) folders.set(folderOf(m), (folders.get(folderOf(m)) ?? 0) + m.bytes);
+  return modules.map((m) => ({ ...m, folder: folderOf(m), folderBytes: folders.get(folderOf(m)) })).sort((a, b) => b.folderBytes - a.folderBytes || b.bytes - a.bytes);
 }
 
 /** The label of an import of {@link IMPORTS}: "encode only", "encode + decode". */
@@ -194,6 +201,16 @@ async function main() {
       console.log(`| ${names} from the main entry (what a bundler keeps) | ${bytes(m.minified)} | ${bytes(m.gzip)} |`);
     }
     for (const p of report.peers) if (!p.error) console.log(`| ${p.bundle} (encode + decode, for comparison) | ${bytes(p.minified)} | ${bytes(p.gzip)} |`);
+    const total = report.modules.reduce((n, m) => n + m.bytes, 0);
+    console.log(`\nWhat each module costs in \`import { encode, decode }\` (${bytes(total)} minified in all; gzip does not split by module):\n`);
+    console.log("| folder | module | minified | share |\n| --- | --- | ---: | ---: |");
+    let folder = "";
+    for (const m of report.modules) {
+      const first = m.folder !== folder;
+      folder = m.folder;
+      const name = m.module.slice(m.folder.length + 1);
+      console.log(`| ${first ? `\`${m.folder}/\` (${bytes(m.folderBytes)})` : ""} | \`${name}\` | ${bytes(m.bytes)} | ${((100 * m.bytes) / total).toFixed(1)}% |`);
+    }
   } else {
     console.log("bundle                                   minified       gzip");
     for (const b of [...bundles, ...imports, ...packageImports]) console.log(`${b.bundle.padEnd(40)} ${String(b.minified).padStart(8)} B ${String(b.gzip).padStart(8)} B`);
@@ -201,7 +218,7 @@ async function main() {
       if (p.error) console.log(`${p.bundle.padEnd(40)} (could not bundle: ${p.error})`);
       else console.log(`${(p.bundle + " (peer)").padEnd(40)} ${String(p.minified).padStart(8)} B ${String(p.gzip).padStart(8)} B`);
     }
-    console.log(`\nfull codec modules (minified bytes in ${FULL_CODEC}):`);
+    console.log(`\nmodules of import { encode, decode } (minified bytes):`);
     for (const m of report.modules) console.log(`  ${m.module.padEnd(38)} ${String(m.bytes).padStart(8)} B`);
     console.log("");
     for (const b of budgets) {
