@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec, type ExtensionCodecType } from "../src/index.ts";
-import { hex } from "./_support/arbitrary.ts";
+import { forSeeds, hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
 
 const head = (v: unknown, n = 9, options?: object) => hex(encode(v, options).subarray(0, n));
@@ -15,6 +15,23 @@ describe("encode() integer forms at every boundary", () => {
   ])("%d is written as %s", (n, bytes) => {
     expect(hex(encode(n))).toBe(bytes);
     expect(decode(encode(n))).toBe(n);
+  });
+
+  test("integers past 32 bits are uint 64 / int 64, big-endian, in arrays and maps too; float 64 with useBigInt64 (property)", () => {
+    forSeeds(300, (r) => {
+      const hi = r.bool() ? r.int(0, 3) : r.int(0, 0x1fffff); // near 2^32 and anywhere up to 2^53
+      const n = (r.bool() ? 1 : -1) * (hi * 2 ** 32 + r.int(0, 0xffffffff));
+      if (Math.abs(n) <= 0xffffffff) return; // 32-bit forms, above
+      const word = new Uint8Array(9);
+      word[0] = n > 0 ? 0xcf : 0xd3;
+      new DataView(word.buffer).setBigInt64(1, BigInt(n));
+      expect(hex(encode(n))).toBe(hex(word));
+      expect(hex(encode([n, 1]))).toBe(hex(Uint8Array.of(0x92, ...word, 0x01)));
+      expect(hex(encode({ t: n }))).toBe(hex(Uint8Array.of(0x81, 0xa1, 0x74, ...word)));
+      expect(decode(encode([n]))).toEqual([n]);
+      expect(hex(encode(n, { useBigInt64: true }))).toBe(hex(encode(n, { forceIntegerToFloat: true })));
+      expect(encode(n, { useBigInt64: true })[0]).toBe(0xcb);
+    });
   });
 
   test("non-integers, -0, NaN and ±Infinity are float 64 and round-trip exactly", () => {

@@ -9,10 +9,44 @@
  * @module
  */
 
+import { ON_BUN } from "../common/engine.ts";
 import { bigintOutOfRange, tooLong } from "../common/errors.ts";
 import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "../format/forms.ts";
 import type { Sink } from "./sink.ts";
 import { writeTimestamp } from "../format/timestamp.ts";
+
+/**
+ * Writes `n`, an integer in 2^32..2^53-1 (millisecond timestamps and the
+ * like), as uint 64 (9 bytes of room): two uint 32 stores into the
+ * DataView on V8, byte stores on JavaScriptCore (where a DataView store
+ * measured slower). Time series encode 1.12x as fast on Node 20 and 1.07x
+ * on Deno than through `writeInt` (ab.js, 4 processes). A function of its
+ * own: inlined into `encodeNumber`, it made V8 stop inlining that into the
+ * array loop (1e6 small integers encoded 0.81x as fast).
+ */
+function writeUint64(s: Sink, n: number): void {
+  const p = s.pos;
+  const hi = (n / 0x100000000) >>> 0;
+  const lo = n >>> 0;
+  if (ON_BUN) {
+    const b = s.bytes;
+    b[p] = 0xcf;
+    b[p + 1] = hi >>> 24;
+    b[p + 2] = hi >>> 16;
+    b[p + 3] = hi >>> 8;
+    b[p + 4] = hi;
+    b[p + 5] = lo >>> 24;
+    b[p + 6] = lo >>> 16;
+    b[p + 7] = lo >>> 8;
+    b[p + 8] = lo;
+  } else {
+    const v = s.view;
+    v.setUint8(p, 0xcf);
+    v.setUint32(p + 1, hi);
+    v.setUint32(p + 5, lo);
+  }
+  s.pos = p + 9;
+}
 
 /**
  * Writes `n` in its shortest exact form: an int form for integers (not
@@ -26,7 +60,8 @@ export function encodeNumber(s: Sink, n: number, forceFloat32: boolean, useBigIn
     s.pos = writeInt32(s.bytes, s.pos, n); // int32, not -0
   } else if (Number.isSafeInteger(n) && n !== 0 && (!useBigInt64 || (n > 0 && n <= 0xffffffff))) {
     // outside int32 (and not -0): uint 32, uint 64 or int 64 (with useBigInt64, float 64 past 32 bits: those decode to bigints)
-    s.pos = writeInt(s.bytes, s.pos, n);
+    if (n > 0xffffffff) writeUint64(s, n);
+    else s.pos = writeInt(s.bytes, s.pos, n);
   } else {
     s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
   }
