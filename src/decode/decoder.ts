@@ -19,7 +19,9 @@ import { CoderCache } from "../common/options.ts";
 import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
-import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./records.ts";
+import { RecordTable } from "./records.ts";
+import { recordValueReader } from "./record-reader.ts";
+import { setOwn } from "../common/objects.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -67,33 +69,41 @@ const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
  * ```
  */
 export class Decoder<ContextType = undefined> {
-  private bytes: Uint8Array = EMPTY;
+  // Members marked @internal are the state and readers the record reader
+  // (record-reader.ts) works with: not private for it, and left out of the
+  // published declarations (stripInternal).
+  /** @internal */
+  bytes: Uint8Array = EMPTY;
   /** A DataView of the input, made on first use (most small messages never need one). */
   private view: DataView | null = null;
-  /** The map-key cache, shared by every decoder. */
-  private readonly keys: KeyCache = SHARED_KEY_CACHE;
+  /** The map-key cache, shared by every decoder. @internal */
+  readonly keys: KeyCache = SHARED_KEY_CACHE;
   /** 8 bytes for reading floats without creating a DataView per input. */
   private readonly float64 = new Float64Array(1);
   private readonly float32 = new Float32Array(this.float64.buffer, 0, 1);
   private readonly floatBytes = new Uint8Array(this.float64.buffer);
   /** Floats read from this input so far. */
   private floatsRead = 0;
-  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
-  private readonly cachedKeyMax: number;
-  private pos = 0;
-  private end = 0;
+  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. @internal */
+  readonly cachedKeyMax: number;
+  /** @internal */
+  pos = 0;
+  /** @internal */
+  end = 0;
   /**
    * The offset that index 0 of the input has in the user's input, added to
    * every offset an error reports: 0, or for the stream decoders, the
    * stream offset of the buffered bytes.
+   * @internal
    */
-  private base = 0;
+  base = 0;
   /**
    * Strings are decoded straight (no base to add to error offsets, no
    * replacing of invalid UTF-8), else through {@link textAt}: set with the
    * input.
+   * @internal
    */
-  private direct = true;
+  direct = true;
   /**
    * With `binaryAsView`, the input as the caller passed it when it is a
    * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
@@ -123,11 +133,12 @@ export class Decoder<ContextType = undefined> {
   private readonly keyConverter: ((key: unknown) => unknown) | null;
   /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
   private readonly coldMaps: boolean;
-  /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). */
-  private strMax: number;
-  private readonly limits: DecodeLimits;
-  /** The record structures in force for the call under way (null without `useRecords`). */
-  private records: RecordTable | null = null;
+  /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). @internal */
+  strMax: number;
+  /** @internal */
+  readonly limits: DecodeLimits;
+  /** The record structures in force for the call under way (null without `useRecords`). @internal */
+  records: RecordTable | null = null;
   /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
   private readonly messageRecords: RecordTable | null = null;
   /** The `structures` option, or null. */
@@ -187,9 +198,9 @@ export class Decoder<ContextType = undefined> {
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.structures = o.structures;
     if (o.useRecords) {
-      // records read through their own entry; the default readValue keeps its shape
+      // records read through their own entry (record-reader.ts); the default readValue keeps its shape
       this.messageRecords = new RecordTable(this.structures);
-      (this as unknown as { readValue: (depth: number) => unknown }).readValue = this.readRecordValue;
+      this.readValue = recordValueReader(Decoder.prototype.readValue);
     }
   }
 
@@ -380,7 +391,13 @@ export class Decoder<ContextType = undefined> {
 
   // ---- recursive descent ----
 
-  private readValue(depth: number): unknown {
+  /**
+   * The value at `pos`, at nesting depth `depth`: the default reader; a
+   * decoder with `useRecords` has its own (record-reader.ts), which reads
+   * everything but records through this one.
+   * @internal
+   */
+  readValue(depth: number): unknown {
     const pos = this.pos;
     const end = this.end;
     if (pos >= end) throw this.short(pos, 1, "value");
@@ -456,136 +473,25 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  // ---- records (useRecords): readValue is readRecordValue on such decoders ----
-
-  /**
-   * readValue with records: 0x40-0x7f start a record, 0xd4 0x72 and
-   * 0xd5 0x72 declare a structure; everything else as readValue.
-   */
-  private readRecordValue(depth: number): unknown {
-    const pos = this.pos;
-    if (pos < this.end) {
-      const b = this.bytes;
-      const t = b[pos]!;
-      if (t >= 0x40 && t < 0x80) {
-        this.pos = pos + 1;
-        return this.readRecord(t, depth, pos);
-      }
-      if ((t === 0xd4 || t === 0xd5) && b[pos + 1] === 0x72) {
-        this.pos = pos + 1;
-        return this.readDefinition(t === 0xd5, depth, pos);
-      }
-    }
-    return Decoder.prototype["readValue"].call(this, depth); // the default entry (this decoder's own readValue is this method)
-  }
-
-  /** A record whose identifier's first byte `t` was at `start`. */
-  private readRecord(t: number, depth: number, start: number): unknown {
-    const slots = this.records!.slots;
-    let at = t - 0x40;
-    let s: Structure | undefined = slots[at];
-    if (s !== undefined && s.twoByte) {
-      const high = this.bytes[this.need(1, start, "record identifier")]!;
-      if (high !== 0) s = slots[(at += high << 5)];
-    }
-    if (s === undefined) throw undefinedRecord(this.base + start, t, at);
-    return this.readFields(s, depth, start);
-  }
-
-  /** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72), its field names, then its first record. */
-  private readDefinition(twoByte: boolean, depth: number, start: number): unknown {
-    const at = this.need(twoByte ? 3 : 2, start, "record definition") + 1;
-    const b = this.bytes;
-    const id = b[at]!;
-    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) throw badRecordId(this.base + start, id);
-    const slot = twoByte ? id - 0x40 + (b[at + 1]! << 5) : id - 0x40;
-    // the field names: an array of strings (numbers become names, as map keys do)
-    const p = this.pos;
-    if (p >= this.end) throw this.short(start, p - start + 1, "record definition");
-    const t = b[p]!;
-    if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) throw noFieldNames(this.base + start, t);
-    this.pos = p + 1;
-    const n = t <= 0x9f ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
-    if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
-    // every name takes a byte at least: refuse before allocating
-    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record definition of ${n} fields`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
-    const keys = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const k = this.pos;
-      const c = k < this.end ? b[k]! : 0;
-      let key: unknown;
-      if (c >= 0xa0 && c <= 0xa0 + this.cachedKeyMax) {
-        const len = c - 0xa0;
-        if (k + 1 + len > this.end) throw this.short(k, 1 + len, "string");
-        this.pos = k + 1 + len;
-        key = this.direct ? this.keys.get(b, k + 1, len) : this.textAt(k + 1, len, true);
-      } else {
-        key = this.readKey(depth + 1);
-        if (typeof key === "number" || typeof key === "bigint") key = String(key);
-        else if (typeof key !== "string") throw badFieldName(this.base + k, key);
-      }
-      keys[i] = key as string;
-    }
-    const s = this.records!.structure(keys, twoByte);
-    this.records!.define(slot, s);
-    return this.readFields(s, depth, start);
-  }
-
-  /** The field values of a record of structure `s` (its identifier at `start`), as an object. */
-  private readFields(s: Structure, depth: number, start: number): Record<string, unknown> {
-    const keys = s.keys;
-    const n = keys.length;
-    // every value takes a byte at least
-    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record of ${n} fields`);
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
-    if (s.proto) {
-      const obj: Record<string, unknown> = {};
-      for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, this.readValue(depth + 1));
-      return obj;
-    }
-    // an object of the structure's own constructor (see records.ts), its fields stored in order
-    const o = new s.make() as Record<string, unknown>;
-    const b = this.bytes;
-    for (let i = 0; i < n; i++) {
-      // the commonest small values read here, the rest through readValue (records too)
-      const p = this.pos;
-      const t = b[p]!;
-      if (t < 0x40) {
-        this.pos = p + 1;
-        o[keys[i]!] = t; // positive fixint below the record identifiers
-      } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= this.strMax && p + 1 + (t & 0x1f) <= this.end) {
-        const len = t & 0x1f;
-        this.pos = p + 1 + len;
-        o[keys[i]!] = this.direct ? decodeUtf8(b, p + 1, len) : this.textAt(p + 1, len, false); // fixstr
-      } else if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
-        this.pos = p + 1;
-        o[keys[i]!] = t === 0xc0 ? null : t === 0xc3; // nil, false, true
-      } else {
-        o[keys[i]!] = this.readValue(depth + 1);
-      }
-    }
-    return o;
-  }
-
-  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
-  private readLengthField(field: number, start: number): number {
+  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. @internal */
+  readLengthField(field: number, start: number): number {
     const at = this.pos;
     if (at + field > this.end) throw this.short(start, at - start + field, formName(this.bytes[start]!));
     this.pos = at + field;
     return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
   }
 
-  /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
-  private short(start: number, need: number, what: string): DecodeError {
+  /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. @internal */
+  short(start: number, need: number, what: string): DecodeError {
     return truncated(this.base + start, need, this.base + this.end, what);
   }
 
   /**
    * Checks that `n` bytes follow the type byte at `start`, advances past
    * them and returns where they begin.
+   * @internal
    */
-  private need(n: number, start: number, what: string): number {
+  need(n: number, start: number, what: string): number {
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
@@ -618,8 +524,9 @@ export class Decoder<ContextType = undefined> {
    * cache with `key`), for an input with a base (invalid UTF-8 is reported
    * at its offset counted from the base) or with `invalidUtf8: "replace"`
    * (invalid UTF-8 is decoded with U+FFFD; such a key is not cached).
+   * @internal
    */
-  private textAt(at: number, n: number, key: boolean): string {
+  textAt(at: number, n: number, key: boolean): string {
     try {
       return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
     } catch (e) {
@@ -645,8 +552,8 @@ export class Decoder<ContextType = undefined> {
     return headerError(this.limits, kind, n, depth, kind === 6 /* WIRE_STR */ && this.strMax < 0, this.base + start)!;
   }
 
-  /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. */
-  private readKey(depth: number): unknown {
+  /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. @internal */
+  readKey(depth: number): unknown {
     const t = this.bytes[this.pos]!;
     if (!this.rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // this one string as text
@@ -810,12 +717,6 @@ export class Decoder<ContextType = undefined> {
     }
     return this.dv().getBigInt64(at);
   }
-}
-
-/** Sets an own enumerable property, even `__proto__` (as JSON.parse does): a prototype never changes. */
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  else obj[key] = value;
 }
 
 /**
