@@ -208,6 +208,20 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     expect(xmlProblems("<svg><g>")).not.toEqual([]);
   });
 
+  test("README.md's geometric means are those of the saved runs (results/peers-summary.md)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Benchmarks\n"), readme.indexOf("\n## ", readme.indexOf("\n## Benchmarks\n") + 5));
+    const cells = (line: string) => line.split("|").slice(1, -1).map((c) => c.trim());
+    const summary = saved("peers-summary.md").split("\n").filter((l) => l.startsWith("| ×"));
+    expect(summary.length).toBe(4);
+    for (const line of summary) {
+      const [label, ...values] = cells(line);
+      const row = section.split("\n").find((l) => l.startsWith(`| ${label!.slice(1)} |`));
+      expect(row, `README row for ${label}`).toBeDefined();
+      expect(cells(row!).slice(1), label).toEqual(values);
+    }
+  });
+
   test("README.md shows the charts in its Benchmarks section and names the runs they come from", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("\n## Benchmarks\n"), readme.indexOf("\n## ", readme.indexOf("\n## Benchmarks\n") + 5));
