@@ -10,7 +10,8 @@
  */
 
 export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode/encoder.ts";
-export { decode, decodeMulti, Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
+export { decode, decodeMulti } from "./decode/decode.ts";
+export { Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
 export type { DecodeInput } from "./common/input.ts";
 export {
   ExtData,

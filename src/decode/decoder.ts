@@ -9,19 +9,19 @@
  */
 
 import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../common/engine.ts";
-import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, overLimit, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
+import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
-import { CoderCache } from "../common/options.ts";
-import { decodeOptionsOf, decoderArguments, readDecodeOptions, resolveDecodeOptions, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
+import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
 import { RecordTable } from "./records.ts";
 import { recordValueReader } from "./record-reader.ts";
 import { setOwn } from "../common/objects.ts";
+import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -717,111 +717,6 @@ export class Decoder<ContextType = undefined> {
     }
     return this.dv().getBigInt64(at);
   }
-}
-
-/**
- * What a decoder with `limits` says of a header that declares `n` bytes,
- * items or entries for an item of wire kind `kind` (see
- * src/format/forms.ts) at offset `at`, read at nesting depth `depth`, before
- * it reads what the header declares: the error it throws, or null when it
- * reads on. `binary`: a string read as a binary (`rawStrings`, except for a
- * map key), which `maxBinLength` bounds. The decoder's readers throw what
- * this returns, and the stream scanner asks it where a value split across
- * chunks breaks a limit, so each limit is decided in one place. (A
- * container's depth is reported once its items have a byte each: the
- * decoder checks that first.)
- *
- * @param limits the decoder's limits
- * @param kind the wire kind
- * @param n the declared length or count
- * @param depth the nesting depth of the item
- * @param binary a string read as a binary
- * @param at the header's offset, for the error
- * @returns the error, or null
- */
-export function headerError(limits: DecodeLimits, kind: number, n: number, depth: number, binary: boolean, at: number): DecodeError | null {
-  // the kinds as literals, as in the decoder's switch (see src/format/forms.ts)
-  if (kind === 11 /* WIRE_RESERVED */) return reservedByte(at);
-  const i = kind - 6; // WIRE_STR, WIRE_BIN, WIRE_ARRAY, WIRE_MAP, WIRE_EXT
-  if (i < 0) return null;
-  const name = `max${LIMIT_NAMES[binary && i === 0 ? 1 : i]}Length` as keyof DecodeLimits;
-  if (n > limits[name]) return overLimit(KIND_NAMES[i]!, at, n, name, limits[name]);
-  return i >> 1 === 1 && depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null; // an array or map too deep
-}
-
-/** From WIRE_STR on: what the messages of {@link headerError} call each kind, and the middle of its limit's name. */
-const KIND_NAMES = ["string", "binary", "array", "map", "extension"];
-const LIMIT_NAMES = ["Str", "Bin", "Array", "Map", "Ext"];
-
-const defaultDecoder = /* @__PURE__ */ new Decoder();
-/** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = /* @__PURE__ */ new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
-
-/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
-function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
-  if (options == null) return defaultDecoder as unknown as Decoder<C>;
-  return decoders.get(readDecodeOptions(options)) as unknown as Decoder<C>;
-}
-
-/**
- * Decodes exactly one MessagePack value that fills `input`.
- *
- * Maps decode as plain objects (a `__proto__` key becomes an own property,
- * as with `JSON.parse`; number and bigint keys become property names), or
- * as `Map` with `useMap` or when a key is a binary, boolean, nil, array,
- * map or extension (then in wire order). 64-bit integers decode as numbers
- * when safe, else as bigints.
- *
- * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
- *   array of byte values
- * @param options see {@link DecodeOptions}
- * @returns the value
- * @throws {DecodeError} with `offset` and `code`: truncated input, the
- *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes,
- *   input that is not bytes and invalid options (`INVALID_ARGUMENT`)
- *
- * @example
- * ```ts
- * import { decode, encode } from "@resizable/msgpack";
- * const value = decode(encode({ when: new Date(0), big: 2n ** 60n })) as { when: Date; big: bigint };
- * console.assert(value.when.getTime() === 0 && value.big === 2n ** 60n);
- * ```
- *
- * @example Map keys
- * ```ts
- * import { decode, encode } from "@resizable/msgpack";
- * const byNumber = decode(encode(new Map([[1, "a"]]))) as Record<string, string>;
- * console.assert(byNumber["1"] === "a");
- * const byFlag = decode(encode(new Map<unknown, number>([["b", 1], [2, 2], [true, 3]]))) as Map<unknown, number>;
- * console.assert([...byFlag.keys()].join() === "b,2,true" && byFlag.get("2") === 2);
- * const asDecoded = decode(encode(new Map([[1, "a"]])), { useMap: true }) as Map<number, string>;
- * console.assert(asDecoded.get(1) === "a");
- * ```
- */
-export function decode<ContextType = undefined>(input: DecodeInput, options?: DecodeOptions<ContextType>): unknown {
-  return decoderFor(options).decode(input);
-}
-
-/**
- * Decodes back-to-back MessagePack values in `input`, one at a time.
- *
- * @param input the bytes
- * @param options see {@link DecodeOptions}
- * @returns a generator of the values
- * @throws {DecodeError} when a value is malformed or truncated
- *
- * @example
- * ```ts
- * import { decodeMulti, encode } from "@resizable/msgpack";
- * const bytes = new Uint8Array([...encode("a"), ...encode(2)]);
- * console.assert([...decodeMulti(bytes)].join() === "a,2");
- * ```
- */
-export function decodeMulti<ContextType = undefined>(
-  input: DecodeInput,
-  options?: DecodeOptions<ContextType>,
-): Generator<unknown, void, unknown> {
-  return decoderFor(options).decodeMulti(input);
 }
 
 /** The options `decoder` was made with, read and resolved (for the stream decoders, which read them once, through it). */

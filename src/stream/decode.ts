@@ -29,7 +29,8 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { headerError, nestingDepth } from "../decode/decoder.ts";
+import { nestingDepth } from "../decode/decoder.ts";
+import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
 import { DecodeError, DecodeErrorCode } from "../common/errors.ts";
 import type { StreamStats } from "./queue.ts";

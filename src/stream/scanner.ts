@@ -8,7 +8,7 @@
  * @module
  */
 
-import { headerError } from "../decode/decoder.ts";
+import { headerError } from "../decode/limits.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import type { StreamStats } from "./queue.ts";

@@ -1,0 +1,83 @@
+/**
+ * `decode` and `decodeMulti`, the functions: each call finds its decoder,
+ * the default one or one made for its options (read once, then found by
+ * the values read, so an inline literal finds the same decoder).
+ *
+ * @module
+ */
+
+import type { DecodeInput } from "../common/input.ts";
+import { CoderCache } from "../common/options.ts";
+import { Decoder } from "./decoder.ts";
+import { readDecodeOptions, resolveDecodeOptions, type DecodeOptions } from "./options.ts";
+
+const defaultDecoder = /* @__PURE__ */ new Decoder();
+/** Decoders for options passed to `decode()`, by the values read from them. */
+const decoders = /* @__PURE__ */ new CoderCache<Decoder<unknown>>((values) => new Decoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
+
+/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
+function decoderFor<C>(options: DecodeOptions<C> | null | undefined): Decoder<C> {
+  if (options == null) return defaultDecoder as unknown as Decoder<C>;
+  return decoders.get(readDecodeOptions(options)) as unknown as Decoder<C>;
+}
+
+/**
+ * Decodes exactly one MessagePack value that fills `input`.
+ *
+ * Maps decode as plain objects (a `__proto__` key becomes an own property,
+ * as with `JSON.parse`; number and bigint keys become property names), or
+ * as `Map` with `useMap` or when a key is a binary, boolean, nil, array,
+ * map or extension (then in wire order). 64-bit integers decode as numbers
+ * when safe, else as bigints.
+ *
+ * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
+ *   array of byte values
+ * @param options see {@link DecodeOptions}
+ * @returns the value
+ * @throws {DecodeError} with `offset` and `code`: truncated input, the
+ *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes,
+ *   input that is not bytes and invalid options (`INVALID_ARGUMENT`)
+ *
+ * @example
+ * ```ts
+ * import { decode, encode } from "@resizable/msgpack";
+ * const value = decode(encode({ when: new Date(0), big: 2n ** 60n })) as { when: Date; big: bigint };
+ * console.assert(value.when.getTime() === 0 && value.big === 2n ** 60n);
+ * ```
+ *
+ * @example Map keys
+ * ```ts
+ * import { decode, encode } from "@resizable/msgpack";
+ * const byNumber = decode(encode(new Map([[1, "a"]]))) as Record<string, string>;
+ * console.assert(byNumber["1"] === "a");
+ * const byFlag = decode(encode(new Map<unknown, number>([["b", 1], [2, 2], [true, 3]]))) as Map<unknown, number>;
+ * console.assert([...byFlag.keys()].join() === "b,2,true" && byFlag.get("2") === 2);
+ * const asDecoded = decode(encode(new Map([[1, "a"]])), { useMap: true }) as Map<number, string>;
+ * console.assert(asDecoded.get(1) === "a");
+ * ```
+ */
+export function decode<ContextType = undefined>(input: DecodeInput, options?: DecodeOptions<ContextType>): unknown {
+  return decoderFor(options).decode(input);
+}
+
+/**
+ * Decodes back-to-back MessagePack values in `input`, one at a time.
+ *
+ * @param input the bytes
+ * @param options see {@link DecodeOptions}
+ * @returns a generator of the values
+ * @throws {DecodeError} when a value is malformed or truncated
+ *
+ * @example
+ * ```ts
+ * import { decodeMulti, encode } from "@resizable/msgpack";
+ * const bytes = new Uint8Array([...encode("a"), ...encode(2)]);
+ * console.assert([...decodeMulti(bytes)].join() === "a,2");
+ * ```
+ */
+export function decodeMulti<ContextType = undefined>(
+  input: DecodeInput,
+  options?: DecodeOptions<ContextType>,
+): Generator<unknown, void, unknown> {
+  return decoderFor(options).decodeMulti(input);
+}
