@@ -796,6 +796,18 @@ async function summary() {
   const perRun = runs.map(([, r]) => geometricMeans(r));
   const geoRows = perRun[0].map((row, i) => [row.label, ...perRun.flatMap((rows) => [rows[i].encode, rows[i].decode])]);
   lines.push("Geometric means of the speed ratios over the data sets (above 1 = faster, bigger is better; binary decode left out):", "", mdTable(["", ...header.slice(1)], geoRows), "");
+  // the same means for msgpackr too, against @msgpack/msgpack: the README's headline compares the three
+  const libMean = (/** @type {any} */ report, /** @type {string} */ op, /** @type {string} */ lib) => {
+    const xs = [];
+    for (const set of report.sets) {
+      if (op === "decode" && set.name.startsWith("blob")) continue;
+      const x = ratio(set.results[op][lib], set.results[op]["@msgpack/msgpack"]);
+      if (Number.isFinite(x)) xs.push(x);
+    }
+    return xs.length ? geomean(xs).toFixed(2) : "-";
+  };
+  const libRows = [OURS, "msgpackr"].map((lib) => [lib, ...runs.flatMap(([, r]) => [libMean(r, "encode", lib), libMean(r, "decode", lib)])]);
+  lines.push("Each library's speed ×@msgpack/msgpack, geometric means over the same data sets:", "", mdTable(["", ...header.slice(1)], libRows), "");
   // bulk bars
   const bars = [];
   for (const [name, ref] of [["blob-1m", SET_REF], ["blob-16m", SET_REF], ["ascii-1m", ENCODE_INTO_REF], ["unicode-1m", ENCODE_INTO_REF]]) {

@@ -222,6 +222,18 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     }
   });
 
+  test("README.md's headline speeds relative to @msgpack/msgpack are the saved Node run's (results/peers-summary.md)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const lines = saved("peers-summary.md").split("\n");
+    const from = lines.findIndex((l) => l.startsWith("Each library's speed ×@msgpack/msgpack"));
+    expect(from).toBeGreaterThan(0);
+    const row = (lib: string) => lines.slice(from).find((l) => l.startsWith(`| ${lib} |`))!.split("|").map((c) => c.trim());
+    const [oursEncode, oursDecode] = row("@resizable/msgpack").slice(2, 4);
+    const [peerEncode, peerDecode] = row("msgpackr").slice(2, 4); // node encode, node decode
+    expect(readme).toContain(`| encode speed, relative to @msgpack/msgpack (geometric mean, 14 data sets) | ${oursEncode}x | ${peerEncode}x | 1x |`);
+    expect(readme).toContain(`| decode speed, same (12 data sets: binaries left out) | ${oursDecode}x | ${peerDecode}x (with its native addon) | 1x |`);
+  });
+
   test("README.md shows the charts in its Benchmarks section and names the runs they come from", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("\n## Benchmarks\n"), readme.indexOf("\n## ", readme.indexOf("\n## Benchmarks\n") + 5));
