@@ -84,7 +84,7 @@ function recordData(r: Random): unknown {
 }
 
 describe("inspect() with useRecords agrees with decodeMulti() with useRecords", () => {
-  test("the sample from the README: a declaration, its first record, a second record", () => {
+  test("a declaration, its first record, then a second record: the tree, the values and the text view", () => {
     const bytes = new Uint8Array([0x92, 0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xa1, 0x62, 0x01, 0x02, 0x40, 0x03, 0x04]);
     agrees(bytes);
     const { nodes } = inspect(bytes, R);
