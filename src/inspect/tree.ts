@@ -8,9 +8,12 @@
  * that `decodeMulti` throws for the same bytes and limits. Where the
  * framing survives an error (invalid UTF-8, a bad timestamp, the reserved
  * byte, a length over a limit, a container that declares more items than
- * bytes left) it reads on, so the tree also shows the rest.
+ * bytes left) it reads on, so the tree also shows the rest. With
+ * `useRecords` it reads msgpackr's records as the decoder's record reader
+ * (src/decode/record-reader.ts) does, in the same order of checks.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ * Records: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
  * @module
  */
@@ -92,7 +95,8 @@ export interface InspectResult {
 
 /**
  * Options of {@link inspect}: the decoder's limits, which it checks as
- * `decode` does, and the offset of the first byte.
+ * `decode` does, the offset of the first byte, and the decoder's record
+ * options.
  */
 export interface InspectOptions {
   /** As the decode option: containers nested deeper are an error (`MAX_DEPTH`). @default 512 */
@@ -512,7 +516,8 @@ class Walk {
  *
  * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
  *   array of byte values
- * @param options the decoder's limits, and the offset of the first byte
+ * @param options the decoder's limits, the offset of the first byte, and
+ *   `useRecords` (with `structures`) to read msgpackr's records
  * @returns the nodes, the first error (or null) and where reading stopped
  * @throws {DecodeError} `INVALID_ARGUMENT` for input that is not bytes or
  *   an invalid option
