@@ -13,10 +13,10 @@ import { closeSync, openSync, readSync, statSync, createReadStream } from "node:
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { DecodeError } from "./common/errors.ts";
-import { inspect } from "./inspect/tree.ts";
+import { formOf, inspect, type InspectResult } from "./inspect/tree.ts";
 import { hexOf, renderText } from "./inspect/render.ts";
 import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";
-import { StreamWalker, type Tally } from "./inspect/walker.ts";
+import { MAX_PATHS, segment, StreamWalker, type Tally } from "./inspect/walker.ts";
 import { isoTime } from "./inspect/time.ts";
 import type { InspectNode } from "./inspect/tree.ts";
 
@@ -48,17 +48,25 @@ Options:
   --width N      characters of strings, bytes of binaries shown (default 64)
   --color        colours even when the output is not a terminal
   --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
+  --records      read msgpackr's records (useRecords): structures
+                 carry over from value to value; the whole input is
+                 held in memory (up to 1 GiB)
   -h, --help     this help
 `,
-  "to-json": `Usage: msgpack to-json [file|-]
+  "to-json": `Usage: msgpack to-json [options] [file|-]
 
 Writes each MessagePack value as one line of JSON. Values JSON lacks
 (bigints, binaries, extensions, timestamps with nanoseconds, non-string
 keys, -0, NaN, float 32) and forms other than the smallest are written as
 one-key objects such as {"$uint64": "18446744073709551615"} or
 {"$bin": "AQI="}, so "msgpack from-json" gives back the same bytes.
+With --records, a record is written as the map of its field names (and
+comes back from "msgpack from-json" as that map).
 
 Options:
+  --records      read msgpackr's records (useRecords): structures
+                 carry over from value to value; the whole input is
+                 held in memory (up to 1 GiB)
   -h, --help     this help
 `,
   "from-json": `Usage: msgpack from-json [file|-]
@@ -80,6 +88,9 @@ bytes read.
 Options:
   --json         the numbers as JSON
   --top N        key paths shown, largest first (default 20)
+  --records      read msgpackr's records (useRecords): structures
+                 carry over from value to value; the whole input is
+                 held in memory (up to 1 GiB)
   -h, --help     this help
 `,
   validate: `Usage: msgpack validate [options] [file|-]
@@ -90,6 +101,9 @@ message, with the bytes around it.
 
 Options:
   -q, --quiet    print nothing, only set the exit code
+  --records      read msgpackr's records (useRecords): structures
+                 carry over from value to value; the whole input is
+                 held in memory (up to 1 GiB)
   -h, --help     this help
 `,
 };
@@ -106,11 +120,11 @@ interface Args {
 
 const NUMBER_FLAGS = new Set(["--depth", "--items", "--width", "--top"]);
 const FLAGS: Record<string, string[]> = {
-  inspect: ["--json", "--color", "--no-color", "--depth", "--items", "--width"],
-  "to-json": [],
+  inspect: ["--json", "--color", "--no-color", "--depth", "--items", "--width", "--records"],
+  "to-json": ["--records"],
   "from-json": [],
-  stats: ["--json", "--top"],
-  validate: ["--quiet", "-q"],
+  stats: ["--json", "--top", "--records"],
+  validate: ["--quiet", "-q", "--records"],
 };
 
 function parseArgs(argv: string[]): Args {
@@ -221,6 +235,32 @@ async function* valuesOf(input: Readable): AsyncGenerator<{ bytes: Uint8Array; o
   }
 }
 
+/** The whole input, for --records (structures carry over, so values cannot be read apart); at most {@link MAX_VALUE_BYTES}. */
+async function readAll(input: Readable): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let held = 0;
+  for await (const raw of input) {
+    const chunk = raw as Uint8Array;
+    parts.push(chunk);
+    held += chunk.length;
+    if (held > MAX_VALUE_BYTES) throw new CliError(`the input is over ${MAX_VALUE_BYTES} bytes: too large to hold with --records`);
+  }
+  const out = new Uint8Array(held);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The values to inspect: one at a time, or with --records the whole input at once. */
+async function* inputValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+  const input = openInput(args.file);
+  if (args.flags.has("--records")) yield { bytes: await readAll(input), offset: 0 };
+  else yield* valuesOf(input);
+}
+
 /** A node of the tree as JSON (for inspect --json). */
 function nodeJson(node: InspectNode, bytes: Uint8Array, base: number): unknown {
   const at = node.offset - base;
@@ -235,6 +275,8 @@ function nodeJson(node: InspectNode, bytes: Uint8Array, base: number): unknown {
   else if (typeof v === "number" && (!Number.isFinite(v) || Object.is(v, -0))) out.value = Object.is(v, -0) ? "-0" : String(v);
   else if (v !== undefined && typeof v === "object" && v !== null && "data" in v) out.value = toBase64((v as { data: Uint8Array }).data);
   else if (v !== undefined) out.value = v;
+  if (node.recordId) out.recordId = node.recordId;
+  if (node.definition) out.definition = nodeJson(node.definition, bytes, base);
   if (node.children) out.children = node.children.map((c) => nodeJson(c, bytes, base));
   if (node.error) out.error = { code: node.error.code, offset: node.error.offset, message: node.error.message };
   return out;
@@ -244,8 +286,9 @@ async function cmdInspect(args: Args): Promise<number> {
   const color = useColor(args.flags);
   const json = args.flags.has("--json");
   let failed = false;
-  for await (const { bytes, offset } of valuesOf(openInput(args.file))) {
-    const result = inspect(bytes, { offset });
+  const useRecords = args.flags.has("--records");
+  for await (const { bytes, offset } of inputValues(args)) {
+    const result = inspect(bytes, { offset, useRecords });
     if (json) {
       for (const node of result.nodes) await write(process.stdout, JSON.stringify(nodeJson(node, bytes, offset)) + "\n");
       if (result.error) await write(process.stdout, JSON.stringify({ error: { code: result.error.code, offset: result.error.offset, message: result.error.message } }) + "\n");
@@ -259,8 +302,9 @@ async function cmdInspect(args: Args): Promise<number> {
 }
 
 async function cmdToJson(args: Args): Promise<number> {
-  for await (const { bytes, offset } of valuesOf(openInput(args.file))) {
-    const result = inspect(bytes, { offset });
+  const useRecords = args.flags.has("--records");
+  for await (const { bytes, offset } of inputValues(args)) {
+    const result = inspect(bytes, { offset, useRecords });
     if (result.error) {
       process.stderr.write(`msgpack to-json: invalid MessagePack: ${result.error.code}: ${result.error.message}\n`);
       return 1;
@@ -351,9 +395,81 @@ interface Recent {
   start: number;
 }
 
+/** What stats prints: the numbers of a {@link StreamWalker}, or of a tree. */
+interface Stats {
+  offset: number;
+  values: number;
+  forms(): Map<string, Tally>;
+  paths: Map<string, Tally>;
+  error: DecodeError | null;
+}
+
+/**
+ * The stats of an inspected input (for --records), counted as the
+ * stream walker counts them: per form, values and bytes (containers:
+ * their headers only; a record: its identifier, a structure's
+ * declaration: its extension header, under "record" and "record
+ * definition"), and per key path, where a record's fields are a map's
+ * values.
+ */
+function treeStats(result: InspectResult): Stats {
+  const forms = new Map<string, Tally>();
+  const paths = new Map<string, Tally>();
+  const tally = (m: Map<string, Tally>, name: string, bytes: number): void => {
+    let t = m.get(name);
+    if (t === undefined) {
+      if (m === paths && m.size >= MAX_PATHS) return tally(m, "(other paths)", bytes);
+      m.set(name, (t = { count: 0, bytes: 0 }));
+    }
+    t.count++;
+    t.bytes += bytes;
+  };
+  const { bytes, start } = result;
+  const keyOf = (k: InspectNode): string => {
+    if (k.type === "str") return segment(String(k.value));
+    if (k.type === "int" || k.type === "float" || k.type === "nil" || k.type === "boolean") return `[${String(k.value)}]`;
+    if (k.type === "bin") return "[<bin>]";
+    if (k.type === "ext") return `[<ext ${k.extType}>]`;
+    return "{}";
+  };
+  const visit = (node: InspectNode, path: string, counted: boolean): void => {
+    const t = bytes[node.offset - start]!;
+    const container = node.children !== undefined;
+    if (node.type === "record") {
+      if (node.definition) {
+        tally(forms, "record definition", node.definition.headerLength);
+        for (const names of node.definition.children ?? []) visit(names, path, false);
+      }
+      if (node.recordId && !node.definition) tally(forms, "record", node.recordId.length);
+      else if (node.definition) tally(forms, "record", 0);
+    } else if (node.length > 0) tally(forms, formOf(t), container ? node.headerLength : node.length);
+    if (counted && !node.error) tally(paths, path, node.length);
+    const children = node.children ?? [];
+    if (node.type === "map" || node.type === "record") {
+      for (let i = 0; i + 1 < children.length; i += 2) {
+        if (node.type === "map") visit(children[i]!, path + "{key}", false);
+        visit(children[i + 1]!, path + keyOf(children[i]!), counted);
+      }
+      if (children.length % 2 === 1 && node.type === "map") visit(children[children.length - 1]!, path + "{key}", false);
+    } else for (const c of children) visit(c, counted ? path + "[]" : path, counted);
+  };
+  let values = 0;
+  for (const node of result.nodes) {
+    const broken = result.error !== null && node.offset + node.length > result.error.offset;
+    if (!broken) values++;
+    visit(node, "$", true);
+  }
+  return { offset: start + bytes.length, values, forms: () => forms, paths, error: result.error };
+}
+
 async function cmdStats(args: Args): Promise<number> {
-  const walker = new StreamWalker();
-  await walkInput(openInput(args.file), walker, false);
+  let walker: Stats;
+  if (args.flags.has("--records")) walker = treeStats(inspect(await readAll(openInput(args.file)), { useRecords: true }));
+  else {
+    const w = new StreamWalker();
+    await walkInput(openInput(args.file), w, false);
+    walker = w;
+  }
   const top = args.numbers.get("--top") ?? 20;
   const sorted = (m: Map<string, Tally>) => [...m].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
   const error = walker.error;
@@ -407,10 +523,21 @@ function context(file: string, offset: number, recent: Recent): string {
 }
 
 async function cmdValidate(args: Args): Promise<number> {
-  const walker = new StreamWalker();
-  const input = openInput(args.file);
-  const recent = await walkInput(input, walker, true);
-  input.destroy();
+  let walker: { error: DecodeError | null; values: number; offset: number };
+  let recent: Recent;
+  if (args.flags.has("--records")) {
+    // records: the inspector, whose first error is decodeMulti's with useRecords
+    const bytes = await readAll(openInput(args.file));
+    const stats = treeStats(inspect(bytes, { useRecords: true }));
+    walker = stats;
+    recent = { prev: new Uint8Array(0), cur: bytes, start: 0 };
+  } else {
+    const w = new StreamWalker();
+    const input = openInput(args.file);
+    recent = await walkInput(input, w, true);
+    input.destroy();
+    walker = w;
+  }
   const quiet = args.flags.has("--quiet");
   const error = walker.error;
   if (!error) {

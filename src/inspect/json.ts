@@ -140,6 +140,25 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
       for (let i = 0; i < children.length; i += 2) pairs.push([jsonOf(children[i]!, bytes, base), jsonOf(children[i + 1]!, bytes, base)]);
       return { [canonical ? "$map" : t < 0x90 ? "$fixmap" : tagOf(t, "map")]: pairs };
     }
+    case "record": {
+      // a record is written as the map the decoder's object would be: its keys are strings, in the structure's order
+      const children = node.children!;
+      const names = new Set<string>();
+      let plain = true;
+      for (let i = 0; i < children.length; i += 2) {
+        const k = children[i]!.value as string;
+        if ((/^(0|[1-9]\d{0,9})$/.test(k) && Number(k) < 0xffffffff) || names.has(k)) plain = false;
+        names.add(k);
+      }
+      if (plain && !(names.size === 1 && [...names][0]!.startsWith("$"))) {
+        const obj: Record<string, unknown> = {};
+        for (let i = 0; i < children.length; i += 2) Object.defineProperty(obj, children[i]!.value as string, { value: jsonOf(children[i + 1]!, bytes, base), enumerable: true, writable: true, configurable: true });
+        return obj;
+      }
+      const pairs: unknown[] = [];
+      for (let i = 0; i < children.length; i += 2) pairs.push([children[i]!.value, jsonOf(children[i + 1]!, bytes, base)]);
+      return { $map: pairs };
+    }
     case "ext": {
       const n = node.count!;
       const type = node.extType!;
@@ -160,10 +179,12 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
 /**
  * MessagePack to JSON: each of the back-to-back values in `input` as one
  * line of JSON, in the lossless form described in the README ("JSON
- * form"), so that {@link fromJson} gives back the same bytes.
+ * form"), so that {@link fromJson} gives back the same bytes. With
+ * `useRecords`, a record is written as a map of its field names would be
+ * (so {@link fromJson} gives back a map that decodes to the same object).
  *
  * @param input the MessagePack bytes
- * @param options the decoder's limits (as `inspect` takes them)
+ * @param options the decoder's limits and `useRecords` (as `inspect` takes them)
  * @returns one line of JSON per value, each ending in "\n"
  * @throws {DecodeError} for malformed input, as `decodeMulti` throws it
  *

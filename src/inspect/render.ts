@@ -35,7 +35,9 @@ const HEADER_WIDTH = 26;
 /**
  * Renders the result of `inspect` as text: one line per value (offset in
  * hex, header bytes, form, value), indented by depth, map values under
- * their keys; each error on a line of its own (`!` code, message) under
+ * their keys, a record's field values under their names (and a
+ * structure's declaration on the lines before its first record); each
+ * error on a line of its own (`!` code, message) under
  * the value where it was found, and a last line for bytes left unread.
  *
  * @param result what `inspect` returned
@@ -73,25 +75,35 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
   const note = (offset: number, depth: number, text: string): void => line(offset, "", depth, paint("note", text));
 
   const show = (node: InspectNode, depth: number): void => {
-    const at = node.offset - base;
+    let at = node.offset - base;
     const isNumber = node.type === "int" || node.type === "float" || node.type === "nil" || node.type === "boolean";
-    const headerEnd = Math.min(bytes.length, at + (isNumber ? node.length : node.headerLength));
-    line(node.offset, hexOf(bytes, at, headerEnd), depth, `${paint("form", node.form)}${describe(node)}`);
+    let headerEnd = Math.min(bytes.length, at + (isNumber ? node.length : node.headerLength));
+    if (node.definition) {
+      // a record declared where it starts: the declaration, then the record (no header bytes of its own)
+      show(node.definition, depth);
+      at = headerEnd = Math.min(bytes.length, at + node.definition.length);
+    }
+    line(base + at, hexOf(bytes, at, headerEnd), depth, `${paint("form", node.form)}${describe(node)}`);
     if (node.error) {
       errorShown ||= node.error === result.error;
       lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth)}${paint("error", `! ${node.error.code}: ${node.error.message}`)}`);
     }
     const children = node.children;
     if (!children) return;
-    const isMap = node.type === "map";
+    const isRecord = node.type === "record";
+    const isMap = node.type === "map" || isRecord;
     const step = isMap ? 2 : 1;
-    const units = (n: number): string => `${n} ${isMap ? (n === 1 ? "entry" : "entries") : n === 1 ? "item" : "items"}`;
+    const units = (n: number): string => `${n} ${isRecord ? (n === 1 ? "field" : "fields") : isMap ? (n === 1 ? "entry" : "entries") : n === 1 ? "item" : "items"}`;
     if (depth >= maxDepth) {
       if (children.length > 0) note(children[0]!.offset, depth + 1, `... ${units(Math.ceil(children.length / step))}`);
       return;
     }
     const shown = Math.min(children.length, maxItems * step);
-    for (let i = 0; i < shown; i++) show(children[i]!, depth + 1 + (isMap && i % 2 === 1 ? 1 : 0));
+    for (let i = 0; i < shown; i++) {
+      // a record's field name is in its structure, not here: a line without offset or bytes
+      if (isRecord && i % 2 === 0) lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth + 1)}${paint("string", JSON.stringify(children[i]!.value))}:`);
+      else show(children[i]!, depth + 1 + (isMap && i % 2 === 1 ? 1 : 0));
+    }
     if (shown < children.length) note(children[shown]!.offset, depth + 1, `... ${units(Math.ceil((children.length - shown) / step)).replace(" ", " more ")}`);
   };
 
@@ -110,7 +122,10 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
       }
       case "bin":
         return ` (${node.count} B)${v instanceof Uint8Array ? " " + paint("string", bytesText(v, maxString)) : ""}`;
+      case "record":
+        return "";
       case "ext": {
+        if (node.form.startsWith("record definition")) return "";
         const data = node.value instanceof Date ? undefined : (node.value as { data?: Uint8Array } | undefined)?.data;
         if (node.time) return ` (${node.count} B) ${paint("string", isoTime(node.time.sec, node.time.nsec))}`;
         return ` (${node.count} B)${data ? " " + paint("string", bytesText(data, maxString)) : ""}`;

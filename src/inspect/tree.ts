@@ -8,9 +8,12 @@
  * that `decodeMulti` throws for the same bytes and limits. Where the
  * framing survives an error (invalid UTF-8, a bad timestamp, the reserved
  * byte, a length over a limit, a container that declares more items than
- * bytes left) it reads on, so the tree also shows the rest.
+ * bytes left) it reads on, so the tree also shows the rest. With
+ * `useRecords` it reads msgpackr's records as the decoder's record reader
+ * (src/decode/record-reader.ts) does, in the same order of checks.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ * Records: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
  * @module
  */
@@ -19,13 +22,14 @@ import { DecodeError, invalidUtf8, overLimit, reservedByte, stackOverflow, tooDe
 import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
-import { decodeOptionsOf } from "../decode/options.ts";
+import { decodeOptionsOf, type ResolvedDecodeOptions } from "../decode/options.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../decode/records.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 
 /** What a node holds: the kind of value its first byte starts. */
-export type InspectType = "nil" | "boolean" | "int" | "float" | "str" | "bin" | "array" | "map" | "ext" | "reserved";
+export type InspectType = "nil" | "boolean" | "int" | "float" | "str" | "bin" | "array" | "map" | "ext" | "reserved" | "record";
 
 /** One value in the bytes, as {@link inspect} reads it. */
 export interface InspectNode {
@@ -39,7 +43,7 @@ export interface InspectNode {
   form: string;
   /** The kind of value. */
   type: InspectType;
-  /** For str, bin and ext: the payload's declared bytes; for array: items; for map: entries. */
+  /** For str, bin and ext: the payload's declared bytes; for array: items; for map: entries; for a record: fields. */
   count?: number;
   /**
    * The value, as `decode` gives it with default options: null, a boolean,
@@ -52,8 +56,25 @@ export interface InspectNode {
   time?: { sec: number; nsec: number };
   /** For an extension: its type, -128..127. */
   extType?: number;
-  /** Items of an array; keys and values of a map, alternating. */
+  /**
+   * Items of an array; keys and values of a map, alternating; for a
+   * record (`useRecords`), its field names and values, alternating, as a
+   * map's (a field name's node has the offset of that name in the
+   * structure's definition, and no bytes of its own: `length` 0); for a
+   * record definition, the array of field names.
+   */
   children?: InspectNode[];
+  /**
+   * For a record (`useRecords`): its identifier, the first byte 0x40-0x7f
+   * and, for a two-byte identifier, the high byte (`[0x60, 1]`).
+   */
+  recordId?: number[];
+  /**
+   * For a record whose structure is declared where it starts: the
+   * declaration (form `record definition`, a fixext of type 0x72, its
+   * child the array of field names); the record's fields follow it.
+   */
+  definition?: InspectNode;
   /** The error found at this value, if any (the first one is also {@link InspectResult.error}). */
   error?: DecodeError;
 }
@@ -74,7 +95,8 @@ export interface InspectResult {
 
 /**
  * Options of {@link inspect}: the decoder's limits, which it checks as
- * `decode` does, and the offset of the first byte.
+ * `decode` does, the offset of the first byte, and the decoder's record
+ * options.
  */
 export interface InspectOptions {
   /** As the decode option: containers nested deeper are an error (`MAX_DEPTH`). @default 512 */
@@ -91,6 +113,32 @@ export interface InspectOptions {
   readonly maxExtLength?: number;
   /** Added to every offset (nodes and errors): the position of the input's first byte in a larger file or stream. @default 0 */
   readonly offset?: number;
+  /**
+   * As the decode option: read msgpackr's record extension. A structure
+   * declaration (fixext 1 or 2 of type 0x72) and the record that follows
+   * it are one node of type `"record"` with the declaration as its
+   * `definition`; a record's identifier byte (0x40-0x7f) starts a node of
+   * type `"record"` whose children are its field names and values,
+   * alternating, as a map's; structures carry over from one back-to-back
+   * value to the next, as in `decodeMulti`. Without it, such bytes show as
+   * what they are in plain MessagePack (an extension, positive fixints).
+   * @default false
+   *
+   * @example A record written with `useRecords`
+   * ```ts
+   * import { encode } from "@resizable/msgpack";
+   * import { inspect, nodeValue } from "@resizable/msgpack/inspect";
+   * const bytes = encode([{ a: 1 }, { a: 2 }], { useRecords: true });
+   * const { nodes } = inspect(bytes, { useRecords: true });
+   * const [first, second] = nodes[0]!.children!;
+   * console.assert(first!.form === "record 0x40 (1 field)" && first!.definition!.form === "record definition 0x40");
+   * console.assert(second!.form === "record 0x40 (1 field)" && second!.children![0]!.value === "a");
+   * console.assert(JSON.stringify(nodeValue(nodes[0]!)) === '[{"a":1},{"a":2}]');
+   * ```
+   */
+  readonly useRecords?: boolean;
+  /** As the decode option: record structures shared with the encoder (arrays of field names), used with `useRecords`. @default undefined */
+  readonly structures?: ReadonlyArray<readonly string[] | null | undefined>;
 }
 
 /** Thrown inside the walk to stop it (the error is on a node already). */
@@ -123,12 +171,18 @@ class Walk {
   private readonly end: number;
   private readonly base: number;
   private view: DataView | null = null;
+  /** The record structures in force (`useRecords`), else null. */
+  private readonly records: RecordTable | null;
+  /** Where the field names of each structure declared in this input are (the last declaration of those names). */
+  private readonly nameOffsets = new Map<Structure, number[]>();
 
-  constructor(b: Uint8Array, limits: DecodeLimits, base: number) {
+  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number) {
     this.b = b;
     this.limits = limits;
     this.end = b.length;
     this.base = base;
+    this.records = limits.useRecords ? new RecordTable(limits.structures) : null;
+    this.records?.begin();
   }
 
   /** Records `e` on `node` (and as the first error, if it is); returns the node. */
@@ -173,6 +227,11 @@ class Walk {
     const form = FIRST_BYTE[t]!;
     const kind = wireKindOf(form);
     const field = lengthFieldOf(form);
+    if (this.records !== null) {
+      // as the decoder's record reader: identifiers, then declarations, then the rest
+      if (t >= 0x40 && t < 0x80) return this.record(t, depth, start, into);
+      if ((t === 0xd4 || t === 0xd5) && b[start + 1] === RECORD_EXT_TYPE) return this.definition(t === 0xd5, depth, start, into);
+    }
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: formOf(t), type: TYPES[kind]! };
     into?.push(node);
     this.pos = start + 1;
@@ -302,6 +361,120 @@ class Walk {
     throw STOP;
   }
 
+  /** A record whose identifier's first byte `t` is at `start` (see the decoder's record-reader.ts). */
+  private record(t: number, depth: number, start: number, into?: InspectNode[]): InspectNode {
+    const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
+    into?.push(node);
+    this.pos = start + 1;
+    const slots = this.records!.slots;
+    let at = t - 0x40;
+    let s: Structure | undefined = slots[at];
+    if (s !== undefined && s.twoByte) {
+      if (start + 2 > this.end) this.short(node, start, 2, "record identifier");
+      const high = this.b[this.pos++]!;
+      node.headerLength = node.length = 2;
+      node.recordId!.push(high);
+      node.form += ` ${high}`;
+      if (high !== 0) s = slots[(at += high << 5)];
+    }
+    if (s === undefined) {
+      // its fields are unknown, so where the next value starts: the walk ends
+      node.form += " (no structure)";
+      this.fail(node, undefinedRecord(this.base + start, t, at));
+      throw STOP;
+    }
+    return this.fields(node, s, depth, start);
+  }
+
+  /** A structure declaration at `start` (fixext 1, or fixext 2 with `twoByte`, of type 0x72), its field names, then its first record. */
+  private definition(twoByte: boolean, depth: number, start: number, into?: InspectNode[]): InspectNode {
+    const size = twoByte ? 2 : 1;
+    const node: InspectNode = { offset: this.base + start, headerLength: 2 + size, length: 1, form: "record", type: "record" };
+    const def: InspectNode = { offset: this.base + start, headerLength: 2 + size, length: 1, form: "record definition", type: "ext", count: size, extType: RECORD_EXT_TYPE };
+    node.definition = def;
+    into?.push(node);
+    try {
+      if (start + 2 + size > this.end) this.short(def, start, 2 + size, "record definition");
+      const id = this.b[start + 2]!;
+      const high = twoByte ? this.b[start + 3]! : 0;
+      node.recordId = twoByte ? [id, high] : [id];
+      node.form = `record 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
+      def.form = `record definition 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
+      def.value = new ExtData(RECORD_EXT_TYPE, this.b.subarray(start + 2, start + 2 + size));
+      const badId = twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f;
+      if (badId) this.fail(def, badRecordId(this.base + start, id));
+      const p = (this.pos = def.length = start + 2 + size);
+      if (p >= this.end) this.short(def, start, p - start + 1, "record definition");
+      const t = this.b[p]!;
+      if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) {
+        // not an array of names: how many fields follow is unknown, the walk ends
+        this.fail(def, noFieldNames(this.base + start, t));
+        throw STOP;
+      }
+      const field = t <= 0x9f ? 0 : t === 0xdc ? 2 : 4;
+      const names: InspectNode = { offset: this.base + p, headerLength: 1 + field, length: 1 + field, form: formOf(t), type: "array", children: [] };
+      def.children = [names];
+      this.pos = p + 1;
+      if (field > 0) {
+        if (p + 1 + field > this.end) this.short(names, p, 1 + field, formName(t));
+        this.pos = p + 1 + field;
+      }
+      const n = field === 0 ? t & 0x0f : readLength(this.b, p + 1, field);
+      names.count = n;
+      if (n > this.limits.maxMapLength) this.fail(def, overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength));
+      else if (this.pos + n > this.end) this.fail(def, truncated(this.base + start, this.pos - start + n, this.base + this.end, `record definition of ${n} fields`));
+      this.deeper(def, start, depth);
+      const keys: string[] = [];
+      try {
+        for (let i = 0; i < n; i++) {
+          if (this.pos >= this.end) this.short(names, this.pos, 1, "value");
+          const name = this.value(depth + 1, names.children);
+          keys.push(this.fieldName(name));
+        }
+      } finally {
+        names.length = this.pos - p;
+        def.length = this.pos - start;
+      }
+      const s = this.records!.structure(keys, twoByte);
+      this.nameOffsets.set(s, names.children!.map((c) => c.offset));
+      if (!badId) this.records!.define(twoByte ? id - 0x40 + (high << 5) : id - 0x40, s);
+      return this.fields(node, s, depth, start);
+    } finally {
+      node.length = this.pos - start;
+    }
+  }
+
+  /** A field name as the decoder takes it: a string, or a number as a string; any other value is an error (named by `String`, to read on). */
+  private fieldName(name: InspectNode): string {
+    if (name.type === "str" || name.type === "int" || name.type === "float") return String(name.value);
+    const key = name.type === "nil" ? null : name.type === "boolean" ? false : {};
+    this.fail(name, badFieldName(name.offset, key));
+    return name.type === "nil" || name.type === "boolean" ? String(name.value) : `(${name.type} at ${name.offset})`;
+  }
+
+  /** The fields of a record of structure `s` (its identifier or declaration at `start`), read into `node`. */
+  private fields(node: InspectNode, s: Structure, depth: number, start: number): InspectNode {
+    const keys = s.keys;
+    const n = keys.length;
+    const named = this.nameOffsets.get(s);
+    node.count = n;
+    node.form += ` (${n} ${n === 1 ? "field" : "fields"})`;
+    const children: InspectNode[] = (node.children = []);
+    if (this.pos + n > this.end) this.fail(node, truncated(this.base + start, this.pos - start + n, this.base + this.end, `record of ${n} fields`));
+    this.deeper(node, start, depth);
+    try {
+      for (let i = 0; i < n; i++) {
+        if (this.pos >= this.end) this.short(node, this.pos, 1, "value");
+        // the name: where the declaration read it, if it is in this input
+        children.push({ offset: named?.[i] ?? node.offset, headerLength: 0, length: 0, form: "field", type: "str", value: keys[i]! });
+        this.value(depth + 1, children);
+      }
+    } finally {
+      node.length = this.pos - start;
+    }
+    return node;
+  }
+
   private ext(node: InspectNode, n: number, start: number): InspectNode {
     node.count = n;
     if (n > this.limits.maxExtLength) this.fail(node, overLimit("extension", this.base + start, n, "maxExtLength", this.limits.maxExtLength));
@@ -343,7 +516,8 @@ class Walk {
  *
  * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
  *   array of byte values
- * @param options the decoder's limits, and the offset of the first byte
+ * @param options the decoder's limits, the offset of the first byte, and
+ *   `useRecords` (with `structures`) to read msgpackr's records
  * @returns the nodes, the first error (or null) and where reading stopped
  * @throws {DecodeError} `INVALID_ARGUMENT` for input that is not bytes or
  *   an invalid option

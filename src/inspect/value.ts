@@ -2,7 +2,8 @@
  * The JavaScript value of an inspected node, as `decode` builds it with
  * default options: maps as plain objects (number and bigint keys as
  * property names, `__proto__` as an own property) or, from their first
- * key of another type on, as a `Map` in wire order.
+ * key of another type on, as a `Map` in wire order; records (`useRecords`)
+ * as the plain objects the decoder builds for them.
  *
  * @module
  */
@@ -27,6 +28,12 @@ import type { InspectNode } from "./tree.ts";
 export function nodeValue(node: InspectNode): unknown {
   const children = node.children;
   if (node.type === "array") return children!.map(nodeValue);
+  if (node.type === "record") {
+    // as the decoder builds a record: its fields in order, `__proto__` as an own property
+    const rec: Record<string, unknown> = {};
+    for (let i = 0; i + 1 < children!.length; i += 2) Object.defineProperty(rec, children![i]!.value as string, { value: nodeValue(children![i + 1]!), writable: true, enumerable: true, configurable: true });
+    return rec;
+  }
   if (node.type !== "map") return node.value;
   const obj: Record<string, unknown> = {};
   let order: string[] | null = null;

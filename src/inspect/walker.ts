@@ -51,7 +51,7 @@ const KEY_BYTES = 64;
 const lenient = new TextDecoder();
 
 /** The path segment of a string key: `.name`, or `["a b"]`. */
-function segment(key: string): string {
+export function segment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${JSON.stringify(key)}]`;
 }
 
