@@ -11,26 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, DecodeError, decodeMulti, encode } from "../src/index.ts";
+import { decode, decodeMulti, encode } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
 import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
+import { decodeAll, errorOf } from "./_support/decode-all.ts";
 import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
 
 const R = { useRecords: true } as const;
-
-/** What decodeMulti gives: the values before the error, and the error. */
-function decodeAll(bytes: Uint8Array, options: InspectOptions): { values: unknown[]; error: DecodeError | null } {
-  const values: unknown[] = [];
-  try {
-    for (const v of decodeMulti(bytes, options)) values.push(v);
-    return { values, error: null };
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e;
-    return { values, error: e };
-  }
-}
-
-const errorOf = (e: DecodeError | null) => e && { code: e.code, offset: e.offset, message: e.message, needed: e.needed };
 
 /** Asserts that inspect with useRecords agrees with decodeMulti with useRecords on `bytes`. */
 function agrees(bytes: Uint8Array, extra: InspectOptions = {}): void {

@@ -11,22 +11,9 @@ import { JsonSplitter } from "../src/inspect/json.ts";
 import { StreamWalker } from "../src/inspect/walker.ts";
 import { FIRST_BYTE, headerLength, wireKindOf } from "../src/format/forms.ts";
 import { forSeeds, fromHex, Random, value as randomValue } from "./_support/arbitrary.ts";
+import { decodeAll, errorOf } from "./_support/decode-all.ts";
 import { genInput } from "./_support/fuzz.ts";
 import { loadVectors } from "./_support/vectors.ts";
-
-/** What decodeMulti gives: the values before the error, and the error. */
-function decodeAll(bytes: Uint8Array, options?: InspectOptions): { values: unknown[]; error: DecodeError | null } {
-  const values: unknown[] = [];
-  try {
-    for (const v of decodeMulti(bytes, options)) values.push(v);
-    return { values, error: null };
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e;
-    return { values, error: e };
-  }
-}
-
-const errorOf = (e: DecodeError | null) => e && { code: e.code, offset: e.offset, message: e.message, needed: e.needed };
 
 /** Asserts that inspect agrees with decodeMulti and decode on `bytes`. */
 function agrees(bytes: Uint8Array, options?: InspectOptions): void {
