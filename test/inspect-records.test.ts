@@ -14,28 +14,14 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, encode } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
 import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
-import { decodeAll, errorOf } from "./_support/decode-all.ts";
+import { agrees, decodeAll } from "./_support/inspect-oracle.ts";
 import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
 
 const R = { useRecords: true } as const;
 
-/** Asserts that inspect with useRecords agrees with decodeMulti with useRecords on `bytes`. */
-function agrees(bytes: Uint8Array, extra: InspectOptions = {}): void {
-  const options = { ...R, ...extra };
-  const result = inspect(bytes, options);
-  const expected = decodeAll(bytes, options);
-  expect(errorOf(result.error)).toEqual(errorOf(expected.error));
-  expect(result.nodes.length).toBeGreaterThanOrEqual(expected.values.length);
-  expected.values.forEach((v, i) => expect(nodeValue(result.nodes[i]!)).toStrictEqual(v));
-  if (expected.error === null) {
-    expect(result.nodes.length).toBe(expected.values.length);
-    expect(result.end).toBe(bytes.length);
-    let at = 0;
-    for (const node of result.nodes) {
-      expect(node.offset).toBe(at);
-      at += node.length;
-    }
-  }
+/** Asserts that inspect with useRecords agrees with decodeMulti and decode with useRecords on `bytes`. */
+function agreesWithRecords(bytes: Uint8Array, extra: InspectOptions = {}): void {
+  agrees(bytes, { ...R, ...extra });
 }
 
 /** Every node of the tree (definitions included). */
@@ -73,7 +59,7 @@ function recordData(r: Random): unknown {
 describe("inspect() with useRecords agrees with decodeMulti() with useRecords", () => {
   test("a declaration, its first record, then a second record: the tree, the values and the text view", () => {
     const bytes = new Uint8Array([0x92, 0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xa1, 0x62, 0x01, 0x02, 0x40, 0x03, 0x04]);
-    agrees(bytes);
+    agreesWithRecords(bytes);
     const { nodes } = inspect(bytes, R);
     const [first, second] = nodes[0]!.children!;
     expect(first!.type).toBe("record");
@@ -114,7 +100,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
   test("our encoder's bytes: nested objects, arrays of records, objects as map keys' values", () => {
     for (const v of [{ a: 1 }, apiRecords(30), { list: apiRecords(3), one: { a: { b: { c: [{ d: 1 }] } } } }, {}, [{}, {}], [[{ a: 1 }], { b: { a: 2 } }]]) {
       const bytes = encode(v, R);
-      agrees(bytes);
+      agreesWithRecords(bytes);
       expect(nodeValue(inspect(bytes, R).nodes[0]!)).toEqual(v);
     }
   });
@@ -124,7 +110,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
     const many = Array.from({ length: 300 }, (_, i) => ({ [`k${i % 150}`]: i, common: i }));
     for (const v of [apiRecords(50), { list: apiRecords(3) }, many]) {
       const bytes = packr.pack(v);
-      agrees(bytes);
+      agreesWithRecords(bytes);
       expect(nodeValue(inspect(bytes, R).nodes[0]!)).toEqual(v);
     }
   });
@@ -136,7 +122,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
     const messages = values.map((v) => packr.pack(v));
     const shared = { structures: structures.map((s) => [...s]) };
     for (const i of [0, 31, 32, 33, 63, 64, 95, 96, 199]) {
-      agrees(messages[i]!, shared);
+      agreesWithRecords(messages[i]!, shared);
       const node = inspect(messages[i]!, { ...R, ...shared }).nodes[0]!;
       expect(node.recordId!.length, `message ${i}`).toBe(i >= 32 ? 2 : 1);
       expect(nodeValue(node)).toEqual(values[i]);
@@ -145,12 +131,12 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
     // as two bytes where the shared structure of 0x60 is a two-byte one, as in the decoder)
     const bytes = new Uint8Array([0x92, 0xd5, 0x72, 0x60, 0x01, 0x91, 0xa1, 0x6b, 0x05, 0x60, 0x01, 0x06]);
     const twoByte = { structures: Array.from({ length: 33 }, (_, i) => [`s${i}`]) };
-    agrees(bytes, twoByte);
+    agreesWithRecords(bytes, twoByte);
     const [a, b] = inspect(bytes, { ...R, ...twoByte }).nodes[0]!.children!;
     expect([a!.definition!.form, a!.form, b!.form]).toEqual(["record definition 0x60 1", "record 0x60 1 (1 field)", "record 0x60 1 (1 field)"]);
     expect(nodeValue(inspect(bytes, { ...R, ...twoByte }).nodes[0]!)).toEqual([{ k: 5 }, { k: 6 }]);
     // without a two-byte structure at 0x60, the identifier is one byte, with no structure: the decoder's error
-    agrees(bytes);
+    agreesWithRecords(bytes);
     expect(inspect(bytes, R).error!.code).toBe("INVALID_BYTE");
   });
 
@@ -158,7 +144,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
     const packr = new msgpackr.Packr({ sequential: true });
     const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...apiRecords(5), { b: 5 }];
     const bytes = new Uint8Array(Buffer.concat(values.map((v) => packr.pack(v))));
-    agrees(bytes);
+    agreesWithRecords(bytes);
     const result = inspect(bytes, R);
     expect(result.nodes.map(nodeValue)).toEqual(values);
     // the second message is only an identifier and its value: the structure is the first message's
@@ -171,7 +157,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
     forSeeds(60, (r) => {
       const x = recordData(r);
       for (const bytes of [encode(x, R), new Uint8Array(packr.pack(x))]) {
-        agrees(bytes);
+        agreesWithRecords(bytes);
         // the JSON form reads back (as maps) to the decoded value
         expect(decode(fromJson(toJson(bytes, R)))).toEqual(decode(bytes, R));
       }
@@ -185,12 +171,12 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
       const bytes = source.slice(0, r.bool(0.2) ? r.int(0, source.length) : source.length);
       const edits = r.int(1, 4);
       for (let i = 0; i < edits && bytes.length > 0; i++) bytes[r.int(0, bytes.length - 1)] = r.bool(0.6) ? r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xa1, 0xc1, 0x90, 0xdc, 0x00]) : r.int(0, 255);
-      agrees(bytes);
+      agreesWithRecords(bytes);
     });
     forSeeds(1000, (r) => {
       const bytes = r.bytes(r.int(1, 40));
       for (let i = 0; i < bytes.length; i++) if (r.bool(0.3)) bytes[i] = r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xa1]);
-      agrees(bytes, { structures: [["a"], ["b", "c"]] });
+      agreesWithRecords(bytes, { structures: [["a"], ["b", "c"]] });
     });
   });
 });
@@ -198,7 +184,7 @@ describe("inspect() with useRecords agrees with decodeMulti() with useRecords", 
 describe("inspect() with useRecords: errors and limits", () => {
   test("an identifier with no structure: INVALID_BYTE at its offset, the decoder's message; the walk stops there", () => {
     const bytes = new Uint8Array([0x92, 0x01, 0x45, 0x02]);
-    agrees(bytes);
+    agreesWithRecords(bytes);
     const result = inspect(bytes, R);
     expect(result.error!.code).toBe("INVALID_BYTE");
     expect(result.error!.offset).toBe(2);
@@ -209,7 +195,7 @@ describe("inspect() with useRecords: errors and limits", () => {
   });
 
   test("bad declarations: identifier out of range, no array of names, names that are not strings or numbers", () => {
-    for (const b of [[0xd4, 0x72, 0x20, 0x90], [0xd5, 0x72, 0x40, 0x01, 0x90], [0x91, 0xd4, 0x72, 0x40, 0xa1, 0x61], [0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xc0, 1, 2], [0xd4, 0x72, 0x40, 0x91, 0x80, 1], [0xd4, 0x72, 0x40, 0x91, 0x07, 1, 0x40, 2]]) agrees(new Uint8Array(b));
+    for (const b of [[0xd4, 0x72, 0x20, 0x90], [0xd5, 0x72, 0x40, 0x01, 0x90], [0x91, 0xd4, 0x72, 0x40, 0xa1, 0x61], [0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xc0, 1, 2], [0xd4, 0x72, 0x40, 0x91, 0x80, 1], [0xd4, 0x72, 0x40, 0x91, 0x07, 1, 0x40, 2]]) agreesWithRecords(new Uint8Array(b));
     // a numeric name becomes a string, as in the decoder
     expect(nodeValue(inspect(new Uint8Array([0xd4, 0x72, 0x40, 0x91, 0x07, 0x01]), R).nodes[0]!)).toEqual({ 7: 1 });
     // a bad name is an error where it is, and the record is still read
@@ -220,18 +206,18 @@ describe("inspect() with useRecords: errors and limits", () => {
 
   test("truncated records and declarations, at every length", () => {
     const full = encode([{ a: 1, b: [2, 3] }, { a: 4, b: [] }, { c: "x" }], R);
-    for (let n = 0; n <= full.length; n++) agrees(full.subarray(0, n));
+    for (let n = 0; n <= full.length; n++) agreesWithRecords(full.subarray(0, n));
     const two = new Uint8Array([0x92, 0xd5, 0x72, 0x60, 0x01, 0x91, 0xa1, 0x6b, 0x05, 0x60, 0x01, 0x06]);
     const structures = Array.from({ length: 33 }, (_, i) => [`s${i}`]);
-    for (let n = 0; n <= two.length; n++) agrees(two.subarray(0, n), { structures });
+    for (let n = 0; n <= two.length; n++) agreesWithRecords(two.subarray(0, n), { structures });
   });
 
   test("maxDepth and maxMapLength apply to records as the decoder applies them", () => {
     const deep = encode({ a: { a: { a: { a: 1 } } } }, R);
-    for (const maxDepth of [0, 1, 2, 3, 4, 5]) agrees(deep, { maxDepth });
+    for (const maxDepth of [0, 1, 2, 3, 4, 5]) agreesWithRecords(deep, { maxDepth });
     expect(inspect(deep, { ...R, maxDepth: 2 }).error!.code).toBe("MAX_DEPTH");
     const wide = encode([{ a: 1, b: 2, c: 3 }, { a: 1, b: 2, c: 3 }], R);
-    for (const maxMapLength of [0, 2, 3]) agrees(wide, { maxMapLength });
+    for (const maxMapLength of [0, 2, 3]) agreesWithRecords(wide, { maxMapLength });
     expect(inspect(wide, { ...R, maxMapLength: 2 }).error!.code).toBe("MAX_LENGTH");
   });
 });

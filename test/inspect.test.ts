@@ -6,37 +6,14 @@
 // directions (byte-exact round trips over every vector encoding).
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.ts";
-import { fromJson, inspect, nodeValue, renderText, toJson, type InspectOptions } from "../src/inspect.ts";
+import { fromJson, inspect, renderText, toJson } from "../src/inspect.ts";
 import { JsonSplitter } from "../src/inspect/json.ts";
 import { StreamWalker } from "../src/inspect/walker.ts";
 import { FIRST_BYTE, headerLength, wireKindOf } from "../src/format/forms.ts";
 import { forSeeds, fromHex, Random, value as randomValue } from "./_support/arbitrary.ts";
-import { decodeAll, errorOf } from "./_support/decode-all.ts";
+import { agrees, decodeAll, errorOf } from "./_support/inspect-oracle.ts";
 import { genInput } from "./_support/fuzz.ts";
 import { loadVectors } from "./_support/vectors.ts";
-
-/** Asserts that inspect agrees with decodeMulti and decode on `bytes`. */
-function agrees(bytes: Uint8Array, options?: InspectOptions): void {
-  const result = inspect(bytes, options);
-  const expected = decodeAll(bytes, options);
-  expect(errorOf(result.error)).toEqual(errorOf(expected.error));
-  // every value decodeMulti gave is a node read without error, with the same value
-  expect(result.nodes.length).toBeGreaterThanOrEqual(expected.values.length);
-  expected.values.forEach((v, i) => expect(nodeValue(result.nodes[i]!)).toStrictEqual(v));
-  if (expected.error === null) {
-    expect(result.nodes.length).toBe(expected.values.length);
-    expect(result.end).toBe(bytes.length);
-    // decode (one value) agrees too: extra bytes start at the second node
-    if (result.nodes.length === 1) expect(nodeValue(result.nodes[0]!)).toStrictEqual(decode(bytes, options));
-    else if (result.nodes.length > 1) expect(() => decode(bytes, options)).toThrow(expect.objectContaining({ code: "EXTRA_BYTES", offset: result.nodes[1]!.offset }));
-    // the nodes tile the input
-    let at = 0;
-    for (const node of result.nodes) {
-      expect(node.offset).toBe(at);
-      at += node.length;
-    }
-  }
-}
 
 describe("inspect() agrees with decode()", () => {
   const vectors = loadVectors().filter((v) => v.decodable);
