@@ -13,6 +13,7 @@ import { closeSync, openSync, readSync, statSync, createReadStream } from "node:
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { DecodeError } from "./common/errors.ts";
+import { concat } from "./encode/concat.ts";
 import { formOf, inspect, type InspectResult } from "./inspect/tree.ts";
 import { hexOf, renderText } from "./inspect/render.ts";
 import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";
@@ -245,13 +246,7 @@ async function readAll(input: Readable): Promise<Uint8Array> {
     held += chunk.length;
     if (held > MAX_VALUE_BYTES) throw new CliError(`the input is over ${MAX_VALUE_BYTES} bytes: too large to hold with --records`);
   }
-  const out = new Uint8Array(held);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts, held);
 }
 
 /** The values to inspect: one at a time, or with --records the whole input at once. */
