@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import * as theirModule from "@msgpack/msgpack";
 import { forSeeds, value as randomValue } from "./_support/arbitrary.ts";
 import { assertBuilt } from "./tools/harness.ts";
+import { rejection, thrown } from "./_support/thrown.ts";
 import * as ourModule from "@resizable/msgpack";
 
 vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
@@ -152,15 +153,6 @@ function describeValue(v: unknown): string {
   if (v instanceof theirModule.ExtData || v instanceof ourModule.ExtData) return `ExtData(${(v as { type: number }).type})`;
   if (v !== null && typeof v === "object") return `object(${Object.keys(v).length} keys)`;
   return String(v);
-}
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected an error, but nothing was thrown");
 }
 
 /** `depth` arrays nested around `leaf`. */
@@ -1210,14 +1202,6 @@ describe("error messages carry @msgpack/msgpack's words, with our codes and offs
   }
   async function* byteByByte(bytes: Uint8Array): AsyncGenerator<number[]> {
     for (const b of bytes) yield [b];
-  }
-  async function rejection(p: Promise<unknown>): Promise<unknown> {
-    try {
-      await p;
-    } catch (e) {
-      return e;
-    }
-    throw new Error("expected a rejection");
   }
 
   const LIMITS: Array<[string, unknown, Record<string, unknown>]> = [

@@ -7,6 +7,7 @@ import { describe, expect, test, vi } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "@resizable/msgpack";
 import { decodeMultiStream, EncoderStream } from "@resizable/msgpack/streams";
+import { plain } from "./_support/plain.ts";
 
 vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
 vi.mock("@resizable/msgpack/streams", async () => await import("../src/streams.ts"));
@@ -19,17 +20,6 @@ const VALUES: unknown[] = [
   new Uint8Array([1, 2, 3]), new Uint8Array(300), [], [1, [2, ["3"]]], Array.from({ length: 70 }, (_, i) => i),
   {}, { a: 1, nested: { list: [true, null, "s"], bin: new Uint8Array([9]) } }, new Date(0), new Date(1_700_000_000_123), new Date(-1),
 ];
-
-/** Plain data for comparing decoded values (a Buffer and a Uint8Array of the same bytes are equal). */
-function plain(v: unknown): unknown {
-  if (typeof v === "bigint") return `${v}n`;
-  if (v instanceof Uint8Array) return { bytes: Array.from(v) };
-  if (v instanceof Date) return { date: v.getTime() };
-  if (v instanceof Map) return { map: [...v].map(([k, x]) => [plain(k), plain(x)]) };
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
 
 /** msgpackr's decoder in standard mode (no records: maps decode as objects, as ours). */
 const unpackr = new msgpackr.Unpackr({ useRecords: false });

@@ -7,17 +7,9 @@ import * as peer from "@msgpack/msgpack";
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecoderOptions, encode, ExtensionCodec } from "../src/index.ts";
 import { forSeeds, fromHex, value } from "./_support/arbitrary.ts";
+import { thrown } from "./_support/thrown.ts";
 
 /** What `run` throws (failing if it returns). */
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected an error");
-}
-
 describe("decode() options of @msgpack/msgpack", () => {
   test("rawStrings: string values as Uint8Array copies, map keys as strings, checked against maxBinLength", () => {
     const long = "k".repeat(40);

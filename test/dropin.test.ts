@@ -13,24 +13,7 @@ import { EncoderStream, encodeIterable } from "../src/streams.ts";
 import { Decoder } from "../src/core.ts";
 import { encodedSize, estimateSize } from "../src/index.ts";
 import { forSeeds, hex } from "./_support/arbitrary.ts";
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected an error, but nothing was thrown");
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
-}
+import { rejection, thrown } from "./_support/thrown.ts";
 
 describe("boxed primitives encode as their values, as JSON.stringify writes them", () => {
   const CASES: Array<[unknown, unknown]> = [

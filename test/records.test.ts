@@ -8,21 +8,11 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
 import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
 import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
+import { plain } from "./_support/plain.ts";
 
 const R = { useRecords: true } as const;
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-/** Plain data for comparing decoded values (a Buffer and a Uint8Array of the same bytes are equal). */
-function plain(v: unknown): unknown {
-  if (typeof v === "bigint") return `${v}n`;
-  if (v instanceof Uint8Array) return { bytes: Array.from(v) };
-  if (v instanceof Date) return { date: v.getTime() };
-  if (v instanceof Map) return { map: [...v].map(([k, x]) => [plain(k), plain(x)]) };
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
 
 /** Every value type as a record field (no `undefined`: msgpackr writes it as extension 0, an ExtData here). */
 const FIELDS: Record<string, unknown> = {

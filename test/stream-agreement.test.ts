@@ -5,7 +5,7 @@
 // error without waiting, array-like chunks checked before allocating, and a
 // property test over random and hostile inputs, chunkings and options.
 import { describe, expect, it } from "vitest";
-import { chunked, collect, concat, readableOf, split } from "./_support/streams.ts";
+import { chunked, chunkings, collect, concat, readableOf, split } from "./_support/streams.ts";
 import { hex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, DecoderStream, decodeMultiStream, type ByteChunk, type StreamStats } from "../src/streams.ts";
@@ -458,16 +458,6 @@ describe("property: the stream decoders give what decode() and decodeMulti() giv
       default:
         return r.bytes(r.int(0, 40));
     }
-  }
-
-  function chunkings(r: Random, bytes: Uint8Array): Uint8Array[][] {
-    return [
-      [bytes],
-      Array.from(bytes, (b) => Uint8Array.of(b)),
-      split(bytes, () => r.int(1, 4)),
-      split(bytes, () => r.int(1, 64)),
-      split(bytes, () => (r.bool() ? 1 : r.int(1, 300))),
-    ];
   }
 
   function expectLinearWork(stats: StreamStats, n: number, where: string): void {

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { chunked, collect, concat, split } from "./_support/streams.ts";
+import { chunked, chunkings, collect, concat, split } from "./_support/streams.ts";
 import { hex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, DecoderStream, decodeMultiStream, type ByteChunk } from "../src/streams.ts";
@@ -242,16 +242,6 @@ describe("stream decoders: the same result as decode() / decodeMulti() for every
       default:
         return r.bytes(r.int(0, 40));
     }
-  }
-
-  function chunkings(r: Random, bytes: Uint8Array): Uint8Array[][] {
-    return [
-      [bytes],
-      Array.from(bytes, (b) => Uint8Array.of(b)),
-      split(bytes, () => r.int(1, 4)),
-      split(bytes, () => r.int(1, 64)),
-      split(bytes, () => (r.bool() ? 1 : r.int(1, 300))),
-    ];
   }
 
   it("decodeAsync() and DecoderStream/decodeMultiStream agree with decode() and decodeMulti() on random and mutated inputs", async () => {

@@ -4,6 +4,7 @@
  */
 import { expect } from "vitest";
 import type { StreamStats } from "../../src/streams.ts";
+import type { Random } from "./fixtures.mjs";
 
 /** The chunks as an async iterable, one at a time. */
 export async function* chunked<T>(chunks: Iterable<T>): AsyncGenerator<T> {
@@ -42,6 +43,17 @@ export function split(bytes: Uint8Array, size: () => number): Uint8Array[] {
     at += n;
   }
   return out;
+}
+
+/** The ways the stream tests cut `bytes`: whole, byte by byte, and in random pieces of up to 4, 64 and 300 bytes. */
+export function chunkings(r: Random, bytes: Uint8Array): Uint8Array[][] {
+  return [
+    [bytes],
+    Array.from(bytes, (b) => Uint8Array.of(b)),
+    split(bytes, () => r.int(1, 4)),
+    split(bytes, () => r.int(1, 64)),
+    split(bytes, () => (r.bool() ? 1 : r.int(1, 300))),
+  ];
 }
 
 /** The chunks joined into one array. */
