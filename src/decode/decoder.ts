@@ -449,15 +449,15 @@ export class Decoder<ContextType = undefined> {
       case 8: // WIRE_ARRAY: array 16 / 32
         return this.readArray(n, depth, pos);
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
-        return n === 8 ? this.readFloat64(this.need(8, pos, "float 64")) : this.readFloat32(this.need(4, pos, "float 32"));
+        return n === 8 ? this.readFloat64(this.need(8, pos)) : this.readFloat32(this.need(4, pos));
       case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
-        if (n === 1) return b[this.need(1, pos, "uint 8")];
-        if (n === 2) return this.u16(this.need(2, pos, "uint 16"));
-        return n === 4 ? this.u32(this.need(4, pos, "uint 32")) : this.readUint64(this.need(8, pos, "uint 64"));
+        if (n === 1) return b[this.need(1, pos)];
+        if (n === 2) return this.u16(this.need(2, pos));
+        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(8, pos));
       case 4: // WIRE_INT: int 8 / 16 / 32 / 64
-        if (n === 1) return (b[this.need(1, pos, "int 8")]! << 24) >> 24;
-        if (n === 2) return (this.u16(this.need(2, pos, "int 16")) << 16) >> 16;
-        return n === 4 ? this.u32(this.need(4, pos, "int 32")) | 0 : this.readInt64(this.need(8, pos, "int 64"));
+        if (n === 1) return (b[this.need(1, pos)]! << 24) >> 24;
+        if (n === 2) return (this.u16(this.need(2, pos)) << 16) >> 16;
+        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(8, pos));
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -488,12 +488,13 @@ export class Decoder<ContextType = undefined> {
 
   /**
    * Checks that `n` bytes follow the type byte at `start`, advances past
-   * them and returns where they begin.
+   * them and returns where they begin. `what` names the item in the error
+   * (by default, the form of the byte at `start`: "uint 16").
    * @internal
    */
-  need(n: number, start: number, what: string): number {
+  need(n: number, start: number, what?: string): number {
     const at = this.pos;
-    if (at + n > this.end) throw this.short(start, at - start + n, what);
+    if (at + n > this.end) throw this.short(start, at - start + n, what ?? formName(this.bytes[start]!));
     this.pos = at + n;
     return at;
   }
