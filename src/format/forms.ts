@@ -9,7 +9,7 @@
  * @module
  */
 
-/** Writes `n` (below 2^32) as a u32 big-endian at `p` in `b`; returns the position after it. */
+/** Writes the low 32 bits of `n` (an integer in -2^31..2^32-1) big-endian at `p` in `b`; returns the position after it. */
 export function writeU32(b: Uint8Array, p: number, n: number): number {
   b[p] = n >>> 24;
   b[p + 1] = n >> 16;
@@ -62,11 +62,8 @@ export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: n
     b[p++] = n >> 8;
     b[p++] = n;
   } else {
-    b[p++] = code16 + 1; // array 32 / map 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
+    b[p] = code16 + 1; // array 32 / map 32
+    return writeU32(b, p + 1, n);
   }
   return p;
 }
@@ -81,24 +78,14 @@ export function strHeaderSize(n: number): number {
   return n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
 }
 
-/** Writes the str header of `n` UTF-8 bytes, `size` bytes long (see {@link strHeaderSize}), at `p` in `b`. */
+/**
+ * Writes the str header of `n` UTF-8 bytes, `size` bytes long (which must be
+ * {@link strHeaderSize} of `n`), at `p` in `b`: fixstr, else str 8 / 16 / 32
+ * (0xd9..0xdb).
+ */
 export function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void {
-  if (size === 1) {
-    b[p] = 0xa0 | n; // fixstr
-  } else if (size === 2) {
-    b[p] = 0xd9; // str 8
-    b[p + 1] = n;
-  } else if (size === 3) {
-    b[p] = 0xda; // str 16
-    b[p + 1] = n >> 8;
-    b[p + 2] = n;
-  } else {
-    b[p] = 0xdb; // str 32
-    b[p + 1] = n >>> 24;
-    b[p + 2] = n >> 16;
-    b[p + 3] = n >> 8;
-    b[p + 4] = n;
-  }
+  if (size === 1) b[p] = 0xa0 | n; // fixstr
+  else writeSized(b, p, n, 0xd9); // str 8 / 16 / 32
 }
 
 // ---- value writers: each writes one value's bytes at `p` of `b` (room ensured by the caller) and returns the position after them ----
@@ -170,15 +157,8 @@ function writeInt64(b: Uint8Array, p: number, code: number, n: number): number {
   const hi = Math.floor(n / 0x100000000);
   const lo = n >>> 0;
   b[p] = code;
-  b[p + 1] = hi >> 24;
-  b[p + 2] = hi >> 16;
-  b[p + 3] = hi >> 8;
-  b[p + 4] = hi;
-  b[p + 5] = lo >>> 24;
-  b[p + 6] = lo >> 16;
-  b[p + 7] = lo >> 8;
-  b[p + 8] = lo;
-  return p + 9;
+  writeU32(b, p + 1, hi); // the high word's bytes, two's complement for a negative one
+  return writeU32(b, p + 5, lo);
 }
 
 /**
@@ -232,8 +212,8 @@ export function writeMapHeader(b: Uint8Array, p: number, n: number): number {
  * type byte. Returns the position where the payload goes.
  */
 export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number): number {
-  if (n === 1 || n === 2 || n === 4 || n === 8 || n === 16) {
-    b[p++] = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : 0xd8; // fixext 1/2/4/8/16
+  if (n > 0 && n <= 16 && (n & (n - 1)) === 0) {
+    b[p++] = 0xd4 + Math.log2(n); // fixext 1/2/4/8/16: 0xd4..0xd8
   } else {
     p = writeSized(b, p, n, 0xc7); // ext 8/16/32
   }
