@@ -265,28 +265,27 @@ export function fixedSizeOf(form: number): number {
 }
 
 /**
- * The first bytes 0xc0-0xdf in runs of one kind: per run, how many bytes
- * it has, their kind, and the length field and fixed size of its first
- * byte, which double from each byte of the run to the next. The kinds are
- * written as numbers (named in the comments): esbuild does not inline the
- * `WIRE_*` constants here, and the names would cost the bundles about
- * 60 bytes of gzip. test/format.test.ts reads every byte back
- * through the decoders.
+ * The forms of the first bytes 0xc0-0xdf, one per byte, as in
+ * {@link FIRST_BYTE}: `kind | field << 4 | size << 8`, written in hex so
+ * that the digits read from the right as the kind, the length field and
+ * the fixed size. The kinds are numbers (named in the comments): esbuild
+ * does not inline the `WIRE_*` constants here. test/format.test.ts reads
+ * every byte back through the decoders.
  */
-const RUNS_C0: readonly number[] = [
-  1, 0, 0, 0, // c0 nil (WIRE_NIL)
-  1, 11, 0, 0, // c1 never used (WIRE_RESERVED)
-  1, 1, 0, 0, // c2 false (WIRE_FALSE)
-  1, 2, 0, 0, // c3 true (WIRE_TRUE)
-  3, 7, 1, 0, // c4-c6 bin 8 / 16 / 32 (WIRE_BIN)
-  3, 10, 1, 0, // c7-c9 ext 8 / 16 / 32 (WIRE_EXT)
-  2, 5, 0, 4, // ca-cb float 32 / 64 (WIRE_FLOAT)
-  4, 3, 0, 1, // cc-cf uint 8 / 16 / 32 / 64 (WIRE_UINT)
-  4, 4, 0, 1, // d0-d3 int 8 / 16 / 32 / 64 (WIRE_INT)
-  5, 10, 0, 1, // d4-d8 fixext 1 / 2 / 4 / 8 / 16 (WIRE_EXT)
-  3, 6, 1, 0, // d9-db str 8 / 16 / 32 (WIRE_STR)
-  2, 8, 2, 0, // dc-dd array 16 / 32 (WIRE_ARRAY)
-  2, 9, 2, 0, // de-df map 16 / 32 (WIRE_MAP)
+const FORMS_C0: readonly number[] = [
+  0x000, // c0 nil (WIRE_NIL)
+  0x00b, // c1 never used (WIRE_RESERVED)
+  0x001, // c2 false (WIRE_FALSE)
+  0x002, // c3 true (WIRE_TRUE)
+  0x017, 0x027, 0x047, // c4-c6 bin 8 / 16 / 32 (WIRE_BIN)
+  0x01a, 0x02a, 0x04a, // c7-c9 ext 8 / 16 / 32 (WIRE_EXT)
+  0x405, 0x805, // ca-cb float 32 / 64 (WIRE_FLOAT)
+  0x103, 0x203, 0x403, 0x803, // cc-cf uint 8 / 16 / 32 / 64 (WIRE_UINT)
+  0x104, 0x204, 0x404, 0x804, // d0-d3 int 8 / 16 / 32 / 64 (WIRE_INT)
+  0x10a, 0x20a, 0x40a, 0x80a, 0x100a, // d4-d8 fixext 1 / 2 / 4 / 8 / 16 (WIRE_EXT)
+  0x016, 0x026, 0x046, // d9-db str 8 / 16 / 32 (WIRE_STR)
+  0x028, 0x048, // dc-dd array 16 / 32 (WIRE_ARRAY)
+  0x029, 0x049, // de-df map 16 / 32 (WIRE_MAP)
 ];
 
 /** Builds {@link FIRST_BYTE} (a function, so that a bundle without a reader drops it). */
@@ -295,13 +294,11 @@ function firstByteTable(): Uint16Array {
   for (let t = 0; t < 256; t++) {
     // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
     // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
-    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
+    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from FORMS_C0 below
     const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
     table[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
   }
-  for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
-    for (let i = 0; i < RUNS_C0[r]!; i++) table[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
-  }
+  table.set(FORMS_C0, 0xc0);
   return table;
 }
 
