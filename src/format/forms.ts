@@ -330,7 +330,7 @@ export function headerLength(t: number): number {
 export function formName(t: number): string {
   const form = FIRST_BYTE[t]!;
   const bits = 8 * (lengthFieldOf(form) || fixedSizeOf(form));
-  return ["nil", "false", "true", "uint", "int", "float", "str", "bin", "array", "map", "ext", "reserved"][wireKindOf(form)] + " " + bits;
+  return "nil false true uint int float str bin array map ext reserved".split(" ")[wireKindOf(form)] + " " + bits; // by WIRE_* kind
 }
 
 /** The big-endian unsigned integer of `size` (0 to 4, or up to 6 exactly) bytes at `at` of `b` (bounds already checked). */
