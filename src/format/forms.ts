@@ -185,13 +185,8 @@ export function writeFloat(view: DataView, p: number, n: number, float32: boolea
  * position after it.
  */
 export function writeBigInt(view: DataView, p: number, n: bigint): number {
-  if (n >= 0n) {
-    view.setUint8(p, 0xcf); // uint 64
-    view.setBigUint64(p + 1, n);
-  } else {
-    view.setUint8(p, 0xd3); // int 64
-    view.setBigInt64(p + 1, n);
-  }
+  view.setUint8(p, n >= 0n ? 0xcf : 0xd3); // uint 64 / int 64
+  view.setBigUint64(p + 1, n); // a negative n as its 64-bit two's complement, as setBigInt64 writes it
   return p + 9;
 }
 
