@@ -11,7 +11,7 @@
 
 import { ON_BUN } from "../common/engine.ts";
 import { bigintOutOfRange, tooLong } from "../common/errors.ts";
-import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32 } from "../format/forms.ts";
+import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32, writeU32 } from "../format/forms.ts";
 import type { Sink } from "./sink.ts";
 import { writeTimestamp } from "../format/timestamp.ts";
 
@@ -31,14 +31,8 @@ function writeUint64(s: Sink, n: number): void {
   if (ON_BUN) {
     const b = s.bytes;
     b[p] = 0xcf;
-    b[p + 1] = hi >>> 24;
-    b[p + 2] = hi >>> 16;
-    b[p + 3] = hi >>> 8;
-    b[p + 4] = hi;
-    b[p + 5] = lo >>> 24;
-    b[p + 6] = lo >>> 16;
-    b[p + 7] = lo >>> 8;
-    b[p + 8] = lo;
+    writeU32(b, p + 1, hi);
+    writeU32(b, p + 5, lo);
   } else {
     const v = s.view;
     v.setUint8(p, 0xcf);

@@ -111,8 +111,7 @@ export function encodeLongString(s: Sink, str: string): void {
   // the UTF-8 length is len..3*len bytes: guess the header from len
   const guess = strHeaderSize(len);
   const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
-  if (n > 0xffffffff) throw tooLong("string", n);
-  const size = strHeaderSize(n);
+  const size = checkedStrHeaderSize(n);
   if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);
   writeStrHeader(target, at, n, size);
   if (direct) s.commit(target, size + n);
@@ -122,15 +121,18 @@ export function encodeLongString(s: Sink, str: string): void {
 /** A long string in count mode: its size, without encoding it. */
 function countLongString(s: Sink, str: string): void {
   const n = utf8Length(str);
-  if (n > 0xffffffff) throw tooLong("string", n);
-  s.skip(strHeaderSize(n) + n);
+  s.skip(checkedStrHeaderSize(n) + n);
 }
 
 /** A long string as the whole value: its UTF-8 written straight into the result. */
 export function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
-  const { bytes, at } = encodeUtf8Exact(str, strHeaderSize);
-  const n = bytes.length - at;
-  if (n > 0xffffffff) throw tooLong("string", n);
-  writeStrHeader(bytes, 0, n, at);
+  const { bytes, at } = encodeUtf8Exact(str, checkedStrHeaderSize);
+  writeStrHeader(bytes, 0, bytes.length - at, at);
   return bytes;
+}
+
+/** The str header size of `n` UTF-8 bytes ({@link strHeaderSize}); an `EncodeError` past 2^32-1. */
+function checkedStrHeaderSize(n: number): number {
+  if (n > 0xffffffff) throw tooLong("string", n);
+  return strHeaderSize(n);
 }

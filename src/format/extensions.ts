@@ -156,8 +156,9 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
     if (typeof extension !== "object" || extension === null) throw badExtension("the argument", extension);
     const { type } = extension;
     checkExtType(type, "register");
-    if (typeof extension.encode !== "function") throw badExtension(`encode of type ${type}`, extension.encode);
-    if (typeof extension.decode !== "function") throw badExtension(`decode of type ${type}`, extension.decode);
+    for (const key of ["encode", "decode"] as const) {
+      if (typeof extension[key] !== "function") throw badExtension(`${key} of type ${type}`, extension[key]);
+    }
     const list = registryOf(this).encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);
@@ -244,9 +245,7 @@ export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknow
  * {@link WHOLE_CODEC} entry that asks it.
  */
 export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
-  const registry = REGISTRIES.get(codec);
-  if (registry !== undefined) return registry.encoders;
-  return [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+  return REGISTRIES.get(codec)?.encoders ?? [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
 }
 
 /**

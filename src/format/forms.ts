@@ -9,7 +9,7 @@
  * @module
  */
 
-/** Writes `n` (below 2^32) as a u32 big-endian at `p` in `b`; returns the position after it. */
+/** Writes the low 32 bits of `n` (an integer in -2^31..2^32-1) big-endian at `p` in `b`; returns the position after it. */
 export function writeU32(b: Uint8Array, p: number, n: number): number {
   b[p] = n >>> 24;
   b[p + 1] = n >> 16;
@@ -62,11 +62,8 @@ export function writeContainerHeader(b: Uint8Array, p: number, n: number, fix: n
     b[p++] = n >> 8;
     b[p++] = n;
   } else {
-    b[p++] = code16 + 1; // array 32 / map 32
-    b[p++] = n >>> 24;
-    b[p++] = n >> 16;
-    b[p++] = n >> 8;
-    b[p++] = n;
+    b[p] = code16 + 1; // array 32 / map 32
+    return writeU32(b, p + 1, n);
   }
   return p;
 }
@@ -81,24 +78,14 @@ export function strHeaderSize(n: number): number {
   return n < 32 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
 }
 
-/** Writes the str header of `n` UTF-8 bytes, `size` bytes long (see {@link strHeaderSize}), at `p` in `b`. */
+/**
+ * Writes the str header of `n` UTF-8 bytes, `size` bytes long (which must be
+ * {@link strHeaderSize} of `n`), at `p` in `b`: fixstr, else str 8 / 16 / 32
+ * (0xd9..0xdb).
+ */
 export function writeStrHeader(b: Uint8Array, p: number, n: number, size: number): void {
-  if (size === 1) {
-    b[p] = 0xa0 | n; // fixstr
-  } else if (size === 2) {
-    b[p] = 0xd9; // str 8
-    b[p + 1] = n;
-  } else if (size === 3) {
-    b[p] = 0xda; // str 16
-    b[p + 1] = n >> 8;
-    b[p + 2] = n;
-  } else {
-    b[p] = 0xdb; // str 32
-    b[p + 1] = n >>> 24;
-    b[p + 2] = n >> 16;
-    b[p + 3] = n >> 8;
-    b[p + 4] = n;
-  }
+  if (size === 1) b[p] = 0xa0 | n; // fixstr
+  else writeSized(b, p, n, 0xd9); // str 8 / 16 / 32
 }
 
 // ---- value writers: each writes one value's bytes at `p` of `b` (room ensured by the caller) and returns the position after them ----
@@ -170,15 +157,8 @@ function writeInt64(b: Uint8Array, p: number, code: number, n: number): number {
   const hi = Math.floor(n / 0x100000000);
   const lo = n >>> 0;
   b[p] = code;
-  b[p + 1] = hi >> 24;
-  b[p + 2] = hi >> 16;
-  b[p + 3] = hi >> 8;
-  b[p + 4] = hi;
-  b[p + 5] = lo >>> 24;
-  b[p + 6] = lo >> 16;
-  b[p + 7] = lo >> 8;
-  b[p + 8] = lo;
-  return p + 9;
+  writeU32(b, p + 1, hi); // the high word's bytes, two's complement for a negative one
+  return writeU32(b, p + 5, lo);
 }
 
 /**
@@ -205,13 +185,8 @@ export function writeFloat(view: DataView, p: number, n: number, float32: boolea
  * position after it.
  */
 export function writeBigInt(view: DataView, p: number, n: bigint): number {
-  if (n >= 0n) {
-    view.setUint8(p, 0xcf); // uint 64
-    view.setBigUint64(p + 1, n);
-  } else {
-    view.setUint8(p, 0xd3); // int 64
-    view.setBigInt64(p + 1, n);
-  }
+  view.setUint8(p, n >= 0n ? 0xcf : 0xd3); // uint 64 / int 64
+  view.setBigUint64(p + 1, n); // a negative n as its 64-bit two's complement, as setBigInt64 writes it
   return p + 9;
 }
 
@@ -232,8 +207,8 @@ export function writeMapHeader(b: Uint8Array, p: number, n: number): number {
  * type byte. Returns the position where the payload goes.
  */
 export function writeExtHeader(b: Uint8Array, p: number, type: number, n: number): number {
-  if (n === 1 || n === 2 || n === 4 || n === 8 || n === 16) {
-    b[p++] = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : 0xd8; // fixext 1/2/4/8/16
+  if (n > 0 && n <= 16 && (n & (n - 1)) === 0) {
+    b[p++] = 0xd4 + Math.log2(n); // fixext 1/2/4/8/16: 0xd4..0xd8
   } else {
     p = writeSized(b, p, n, 0xc7); // ext 8/16/32
   }
@@ -285,28 +260,27 @@ export function fixedSizeOf(form: number): number {
 }
 
 /**
- * The first bytes 0xc0-0xdf in runs of one kind: per run, how many bytes
- * it has, their kind, and the length field and fixed size of its first
- * byte, which double from each byte of the run to the next. The kinds are
- * written as numbers (named in the comments): esbuild does not inline the
- * `WIRE_*` constants here, and the names would cost the bundles about
- * 60 bytes of gzip. test/format.test.ts reads every byte back
- * through the decoders.
+ * The forms of the first bytes 0xc0-0xdf, one per byte, as in
+ * {@link FIRST_BYTE}: `kind | field << 4 | size << 8`, written in hex so
+ * that the digits read from the right as the kind, the length field and
+ * the fixed size. The kinds are numbers (named in the comments): esbuild
+ * does not inline the `WIRE_*` constants here. test/format.test.ts reads
+ * every byte back through the decoders.
  */
-const RUNS_C0: readonly number[] = [
-  1, 0, 0, 0, // c0 nil (WIRE_NIL)
-  1, 11, 0, 0, // c1 never used (WIRE_RESERVED)
-  1, 1, 0, 0, // c2 false (WIRE_FALSE)
-  1, 2, 0, 0, // c3 true (WIRE_TRUE)
-  3, 7, 1, 0, // c4-c6 bin 8 / 16 / 32 (WIRE_BIN)
-  3, 10, 1, 0, // c7-c9 ext 8 / 16 / 32 (WIRE_EXT)
-  2, 5, 0, 4, // ca-cb float 32 / 64 (WIRE_FLOAT)
-  4, 3, 0, 1, // cc-cf uint 8 / 16 / 32 / 64 (WIRE_UINT)
-  4, 4, 0, 1, // d0-d3 int 8 / 16 / 32 / 64 (WIRE_INT)
-  5, 10, 0, 1, // d4-d8 fixext 1 / 2 / 4 / 8 / 16 (WIRE_EXT)
-  3, 6, 1, 0, // d9-db str 8 / 16 / 32 (WIRE_STR)
-  2, 8, 2, 0, // dc-dd array 16 / 32 (WIRE_ARRAY)
-  2, 9, 2, 0, // de-df map 16 / 32 (WIRE_MAP)
+const FORMS_C0: readonly number[] = [
+  0x000, // c0 nil (WIRE_NIL)
+  0x00b, // c1 never used (WIRE_RESERVED)
+  0x001, // c2 false (WIRE_FALSE)
+  0x002, // c3 true (WIRE_TRUE)
+  0x017, 0x027, 0x047, // c4-c6 bin 8 / 16 / 32 (WIRE_BIN)
+  0x01a, 0x02a, 0x04a, // c7-c9 ext 8 / 16 / 32 (WIRE_EXT)
+  0x405, 0x805, // ca-cb float 32 / 64 (WIRE_FLOAT)
+  0x103, 0x203, 0x403, 0x803, // cc-cf uint 8 / 16 / 32 / 64 (WIRE_UINT)
+  0x104, 0x204, 0x404, 0x804, // d0-d3 int 8 / 16 / 32 / 64 (WIRE_INT)
+  0x10a, 0x20a, 0x40a, 0x80a, 0x100a, // d4-d8 fixext 1 / 2 / 4 / 8 / 16 (WIRE_EXT)
+  0x016, 0x026, 0x046, // d9-db str 8 / 16 / 32 (WIRE_STR)
+  0x028, 0x048, // dc-dd array 16 / 32 (WIRE_ARRAY)
+  0x029, 0x049, // de-df map 16 / 32 (WIRE_MAP)
 ];
 
 /** Builds {@link FIRST_BYTE} (a function, so that a bundle without a reader drops it). */
@@ -315,13 +289,11 @@ function firstByteTable(): Uint16Array {
   for (let t = 0; t < 256; t++) {
     // positive fixint 0x00-0x7f (WIRE_UINT), fixmap 0x80-0x8f (WIRE_MAP), fixarray 0x90-0x9f
     // (WIRE_ARRAY), fixstr 0xa0-0xbf (WIRE_STR) with the size in the low bits, negative fixint
-    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from RUNS_C0 below
+    // 0xe0-0xff (WIRE_INT); 0xc0-0xdf are set from FORMS_C0 below
     const kind = t < 0x80 ? 3 : t < 0x90 ? 9 : t < 0xa0 ? 8 : t < 0xc0 ? 6 : 4;
     table[t] = t >= 0x80 && t < 0xc0 ? kind | ((t & (t < 0xa0 ? 0x0f : 0x1f)) << 8) : kind;
   }
-  for (let t = 0xc0, r = 0; r < RUNS_C0.length; r += 4) {
-    for (let i = 0; i < RUNS_C0[r]!; i++) table[t++] = RUNS_C0[r + 1]! | (RUNS_C0[r + 2]! << (i + 4)) | (RUNS_C0[r + 3]! << (i + 8));
-  }
+  table.set(FORMS_C0, 0xc0);
   return table;
 }
 
@@ -353,7 +325,7 @@ export function headerLength(t: number): number {
 export function formName(t: number): string {
   const form = FIRST_BYTE[t]!;
   const bits = 8 * (lengthFieldOf(form) || fixedSizeOf(form));
-  return ["nil", "false", "true", "uint", "int", "float", "str", "bin", "array", "map", "ext", "reserved"][wireKindOf(form)] + " " + bits;
+  return "nil false true uint int float str bin array map ext reserved".split(" ")[wireKindOf(form)] + " " + bits; // by WIRE_* kind
 }
 
 /** The big-endian unsigned integer of `size` (0 to 4, or up to 6 exactly) bytes at `at` of `b` (bounds already checked). */

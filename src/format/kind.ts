@@ -107,9 +107,8 @@ function isBoxed(obj: object): boolean {
  * for numbers and strings).
  */
 export function unbox(obj: object): number | string | boolean {
-  if (obj instanceof Number) return Number.prototype.valueOf.call(obj);
-  if (obj instanceof String) return String.prototype.valueOf.call(obj);
-  return Boolean.prototype.valueOf.call(obj);
+  const box: { prototype: { valueOf(): number | string | boolean } } = obj instanceof Number ? Number : obj instanceof String ? String : Boolean;
+  return box.prototype.valueOf.call(obj);
 }
 
 /** Whether `obj` is written as bin: any `ArrayBuffer` view, an `ArrayBuffer` or a `SharedArrayBuffer`. */

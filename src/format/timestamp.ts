@@ -9,7 +9,7 @@
  * @module
  */
 
-import { decodeError, encodeError, type DecodeError } from "../common/errors.ts";
+import { decodeError, encodeError } from "../common/errors.ts";
 
 /** The extension type of timestamps. */
 export const TIMESTAMP_TYPE = -1;
@@ -17,19 +17,14 @@ export const TIMESTAMP_TYPE = -1;
 /** Largest |milliseconds| a `Date` can hold. */
 const MAX_DATE_MS = 8.64e15;
 
-/** The timestamp `length()` and `write()` are about; throws for an Invalid Date. */
-function seconds(ms: number): number {
-  if (ms !== ms) throw encodeError("Cannot encode an Invalid Date", "INVALID_DATE");
-  return Math.floor(ms / 1000);
-}
-
 /**
  * Writes the shortest timestamp extension for `ms` (header, type -1 and
  * payload: 6, 10 or 15 bytes) at `pos` of `view`, which has room for 15.
- * Returns the position after it.
+ * Returns the position after it; throws an `EncodeError` for an Invalid Date.
  */
 export function writeTimestamp(view: DataView, pos: number, ms: number): number {
-  const sec = seconds(ms);
+  if (ms !== ms) throw encodeError("Cannot encode an Invalid Date", "INVALID_DATE");
+  const sec = Math.floor(ms / 1000);
   const nsec = (ms - sec * 1000) * 1e6;
   if (sec >= 0 && sec < 0x400000000) {
     if (nsec === 0 && sec <= 0xffffffff) {
@@ -51,18 +46,20 @@ export function writeTimestamp(view: DataView, pos: number, ms: number): number 
 /** Decodes a timestamp payload found at `offset` of the input into a `Date`. */
 export function readTimestamp(data: Uint8Array, offset: number): Date {
   const n = data.length;
-  const fail = (problem: string): DecodeError =>
-    decodeError(`Cannot decode timestamp at offset ${offset}: ${problem}`, offset, "INVALID_EXT");
-  if (n !== 4 && n !== 8 && n !== 12) throw fail(`unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`);
-  const view = new DataView(data.buffer, data.byteOffset, n);
-  const first = view.getUint32(0);
-  // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
-  const nsec = n === 4 ? 0 : n === 8 ? first >>> 2 : first;
-  const sec = n === 4 ? first : n === 8 ? (first & 3) * 0x100000000 + view.getUint32(4) : Number(view.getBigInt64(4));
-  if (nsec >= 1e9) throw fail(`nanoseconds ${nsec} over 999999999`);
-  const ms = sec * 1000 + Math.floor(nsec / 1e6);
-  if (Math.abs(ms) > MAX_DATE_MS) throw fail("outside the range of Date");
-  return new Date(ms);
+  let problem = "outside the range of Date";
+  if (n === 4 || n === 8 || n === 12) {
+    const view = new DataView(data.buffer, data.byteOffset, n);
+    const first = view.getUint32(0);
+    // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
+    const nsec = n === 4 ? 0 : n === 8 ? first >>> 2 : first;
+    const sec = n === 4 ? first : n === 8 ? (first & 3) * 0x100000000 + view.getUint32(4) : Number(view.getBigInt64(4));
+    const ms = sec * 1000 + Math.floor(nsec / 1e6);
+    if (nsec >= 1e9) problem = `nanoseconds ${nsec} over 999999999`;
+    else if (Math.abs(ms) <= MAX_DATE_MS) return new Date(ms);
+  } else {
+    problem = `unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`;
+  }
+  throw decodeError(`Cannot decode timestamp at offset ${offset}: ${problem}`, offset, "INVALID_EXT");
 }
 
 // ---- the helpers @msgpack/msgpack exports, with its inputs, outputs and errors ----

@@ -133,7 +133,7 @@ export function encodeUtf8Into(out: Uint8Array, pos: number, str: string): numbe
  * bytes (left for the caller). Meant for long strings that start as ASCII
  * (see {@link startsAscii}): those are written once, straight into the
  * result. If a non-ASCII character turns up, the part that fit is kept and
- * the rest is measured (short rest) or encoded aside (long rest) and joined.
+ * the rest is encoded aside and joined.
  */
 export function encodeUtf8Exact(str: string, header: (n: number) => number): { bytes: Uint8Array<ArrayBuffer>; at: number } {
   const len = str.length;
@@ -144,20 +144,13 @@ export function encodeUtf8Exact(str: string, header: (n: number) => number): { b
   if (read === len) return { bytes: first, at: guess };
   // encodeInto stops between code points: the rest starts on a whole one
   const rest = str.slice(read);
-  let aside: Uint8Array | null = null;
-  let restBytes: number;
-  if (rest.length <= 1024) {
-    restBytes = utf8Length(rest);
-  } else {
-    aside = new Uint8Array(3 * rest.length);
-    restBytes = textEncoder.encodeInto(rest, aside).written;
-  }
+  const aside = new Uint8Array(3 * rest.length);
+  const restBytes = textEncoder.encodeInto(rest, aside).written;
   const n = written + restBytes;
   const at = header(n);
   const bytes = new Uint8Array(at + n);
   bytes.set(first.subarray(guess, guess + written), at);
-  if (aside === null) textEncoder.encodeInto(rest, bytes.subarray(at + written));
-  else bytes.set(aside.subarray(0, restBytes), at + written);
+  bytes.set(aside.subarray(0, restBytes), at + written);
   return { bytes, at };
 }
 
