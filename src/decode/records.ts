@@ -46,11 +46,6 @@ function plainMaker(): new () => object {
   return PlainRecord as unknown as new () => object;
 }
 
-/** A structure from its field names. */
-export function structureOf(keys: readonly string[], twoByte: boolean): Structure {
-  return { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
-}
-
 /**
  * The structures in force while one message (or, sequentially, one
  * stream) is read. Slot i holds the structure of index i (identifier
@@ -75,7 +70,7 @@ export class RecordTable {
   private readonly undo: unknown[] = [];
 
   /**
-   * Structures by their field names and identifier width, so that a shape
+   * Structures (shared ones too) by their field names and identifier width, so that a shape
    * declared again (by every message of a stream of separate messages)
    * gets the same constructor, and so the same object layout, each time:
    * a new constructor per declaration made each record a new map, and
@@ -91,13 +86,14 @@ export class RecordTable {
     this.shared = shared;
   }
 
-  /** The structure of `keys` (read from a declaration), the same object for the same names. */
+  /** The structure of `keys` (read from a declaration, or a shared one), the same object for the same names. */
   structure(keys: string[], twoByte: boolean): Structure {
     const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
     let s = this.known.get(id);
     if (s === undefined) {
       if (this.known.size >= STRUCTURE_CACHE_ENTRIES) this.known.clear();
-      this.known.set(id, (s = structureOf(keys, twoByte)));
+      s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
+      this.known.set(id, s);
     }
     return s;
   }
@@ -118,9 +114,9 @@ export class RecordTable {
     this.slots = shared.map((keys, i) => {
       if (keys == null) return undefined; // a hole: that identifier stays undefined
       if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
-      return structureOf(keys.slice(), i >= 32);
+      return this.structure(keys.slice(), i >= 32);
     });
-    this.sharedSeen = shared.length;
+    this.sharedSeen = n;
     this.undo.length = 0;
   }
 
