@@ -154,11 +154,10 @@ export class RecordTable {
     const shared = this.shared;
     if (shared !== null && shared.length < this.maxShared && this.sharedSeen === shared.length) {
       shape.index = shared.length;
-      shared.push(shape.keys.slice());
-      this.sharedSeen = shared.length;
+      this.sharedSeen = shared.push(shape.keys.slice());
       // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
       const counted = shared as string[][] & { sharedLength?: unknown };
-      if (typeof counted.sharedLength === "number") counted.sharedLength = shared.length;
+      if (typeof counted.sharedLength === "number") counted.sharedLength = this.sharedSeen;
       return false;
     }
     let at = this.nextOwn;
