@@ -111,7 +111,7 @@ export class RecordTable {
     }
     const n = shared.length;
     if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
-    this.slots = shared.map((keys, i) => {
+    this.slots = Array.from(shared, (keys, i) => {
       if (keys == null) return undefined; // a hole: that identifier stays undefined
       if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
       return this.structure(keys.slice(), i >= 32);
