@@ -288,6 +288,14 @@ describe("encoding records for msgpackr", () => {
     expect(() => new Decoder({ useRecords: "yes" as never })).toThrow(DecodeError);
     expect(() => new Decoder({ useRecords: true, structures: "a" as never })).toThrow(DecodeError);
     expect(() => decode(new Uint8Array([0xc0]), { useRecords: true, structures: [[1 as never]] })).toThrow(/structures\[0\]/);
+    // the limit is named in the message: maxSharedStructures when encoding, msgpackr's ceiling when decoding
+    expect(() => encode({ a: 1 }, { useRecords: true, structures: [["a"], ["b"]], maxSharedStructures: 1 })).toThrow(/2 structures.*at most maxSharedStructures \(1\) structures/);
+    const tooMany = Array.from({ length: 8161 }, () => ["a"]);
+    expect(() => decode(new Uint8Array([0xc0]), { useRecords: true, structures: tooMany })).toThrow(/8161 structures.*at most 8160 structures/);
+    // a hole is no structure when decoding, and not a structure to encode with
+    expect(decode(new Uint8Array([0x41, 0x01]), { useRecords: true, structures: [null, ["b"]] })).toEqual({ b: 1 });
+    expect(() => decode(new Uint8Array([0x40, 0x01]), { useRecords: true, structures: [null, ["b"]] })).toThrow(/no record structure for identifier 0x40/);
+    expect(() => encode({ a: 1 }, { useRecords: true, structures: [null as never, ["b"]] })).toThrow(/structures\[0\]/);
   });
 });
 
@@ -457,6 +465,17 @@ describe("records: hostile input", () => {
     const decoder = new Decoder(R);
     expect(decoder.decode(new Uint8Array(declare(0x40, ["a"], [1])))).toEqual({ a: 1 });
     expect(error(() => decoder.decode(new Uint8Array([0x40, 0x01]))).code).toBe("INVALID_BYTE");
+  });
+
+  test("definitions over shared identifiers last until the message ends: the next decode(), after a failed one too, has the shared structures", () => {
+    const decoder = new Decoder({ useRecords: true, structures: [["s"]] });
+    // 0x40 defined twice in one message, 0x41 once
+    const twice = [0x94, ...declare(0x40, ["a"], [1]), ...declare(0x40, ["b"], [2]), 0x40, 3, ...declare(0x41, ["c"], [4])];
+    expect(decoder.decode(new Uint8Array(twice))).toEqual([{ a: 1 }, { b: 2 }, { b: 3 }, { c: 4 }]);
+    expect(decoder.decode(new Uint8Array([0x40, 5]))).toEqual({ s: 5 });
+    expect(error(() => decoder.decode(new Uint8Array([0x41, 6]))).code).toBe("INVALID_BYTE");
+    expect(error(() => decoder.decode(new Uint8Array([0x92, ...declare(0x40, ["d"], [7]), 0x42]))).code).toBe("INVALID_BYTE");
+    expect(decoder.decode(new Uint8Array([0x40, 8]))).toEqual({ s: 8 });
   });
 
   test("a stream value cut short undoes its declarations: a record before a redefinition keeps the earlier structure", async () => {

@@ -72,16 +72,14 @@ function readDefinition(this: Decoder<unknown>, twoByte: boolean, depth: number,
   const at = this.need(twoByte ? 3 : 2, start, "record definition") + 1;
   const b = this.bytes;
   const id = b[at]!;
-  if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) throw badRecordId(this.base + start, id);
-  const slot = twoByte ? id - 0x40 + (b[at + 1]! << 5) : id - 0x40;
+  if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(this.base + start, id);
+  const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
   // the field names: an array of strings (numbers become names, as map keys do)
-  const p = this.pos;
-  if (p >= this.end) throw this.short(start, p - start + 1, "record definition");
+  const p = this.need(1, start, "record definition");
   const t = b[p]!;
-  if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) throw noFieldNames(this.base + start, t);
-  this.pos = p + 1;
-  const n = t <= 0x9f ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
-    if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
+  if ((t & 0xf0) !== 0x90 && t !== 0xdc && t !== 0xdd) throw noFieldNames(this.base + start, t); // fixarray, array 16 / 32
+  const n = t < 0xdc ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
+  if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
   // every name takes a byte at least: refuse before allocating
   if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record definition of ${n} fields`);
   if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);

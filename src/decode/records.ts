@@ -18,16 +18,10 @@
  * @module
  */
 
-import { badArgument, DecodeError, DecodeErrorCode, decodeError } from "../common/errors.ts";
+import { badArgument, type DecodeError, decodeError } from "../common/errors.ts";
+import { isFieldNames, MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
-/** The extension type that declares a record structure ("r"). */
-export const RECORD_EXT_TYPE = 0x72;
-
-/** Most shared structures msgpackr allows (its `maxSharedStructures` ceiling). */
-export const MAX_SHARED_STRUCTURES = 8160;
-
-/** Slots of the table: one-byte identifiers 0-63, two-byte ones up to 63 + 32 * 255. */
-const SLOTS = 64 + 32 * 255;
+export { RECORD_EXT_TYPE } from "../format/records.ts";
 
 /** How many structures a {@link RecordTable} keeps by their names: more than any program declares. */
 const STRUCTURE_CACHE_ENTRIES = 1024;
@@ -52,11 +46,6 @@ function plainMaker(): new () => object {
   return PlainRecord as unknown as new () => object;
 }
 
-/** A structure from its field names. */
-export function structureOf(keys: readonly string[], twoByte: boolean): Structure {
-  return { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
-}
-
 /**
  * The structures in force while one message (or, sequentially, one
  * stream) is read. Slot i holds the structure of index i (identifier
@@ -66,20 +55,22 @@ export function structureOf(keys: readonly string[], twoByte: boolean): Structur
  * read again once more bytes arrive) are undone by {@link rollback}.
  */
 export class RecordTable {
-  readonly slots: (Structure | undefined)[] = [];
+  /** The structure of each index: the shared ones, then what definitions replaced. */
+  slots: (Structure | undefined)[] = [];
   /** The user's `structures` array, or null. */
   private readonly shared: readonly unknown[] | null;
-  /** The structures loaded from it, by index, and its length when they were. */
-  private sharedSlots: (Structure | undefined)[] = [];
+  /** Its length when its structures were loaded into `slots`. */
   private sharedSeen = -1;
-  /** Slots defined since {@link begin}, each once (flag in `marked`). */
-  private readonly defined: number[] = [];
-  private readonly marked = new Uint8Array(SLOTS);
-  /** Since the last {@link commit}: slot, previous structure, slot, previous structure... */
+  /**
+   * The definitions to undo: slot, previous structure, slot, previous
+   * structure... since the last {@link commit} (a sequence), or since
+   * {@link begin} (a message: those are never committed, so begin undoes
+   * the last message's).
+   */
   private readonly undo: unknown[] = [];
 
   /**
-   * Structures by their field names and identifier width, so that a shape
+   * Structures (shared ones too) by their field names and identifier width, so that a shape
    * declared again (by every message of a stream of separate messages)
    * gets the same constructor, and so the same object layout, each time:
    * a new constructor per declaration made each record a new map, and
@@ -95,39 +86,43 @@ export class RecordTable {
     this.shared = shared;
   }
 
-  /** The structure of `keys` (read from a declaration), the same object for the same names. */
+  /** The structure of `keys` (read from a declaration, or a shared one), the same object for the same names. */
   structure(keys: string[], twoByte: boolean): Structure {
     const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
     let s = this.known.get(id);
     if (s === undefined) {
       if (this.known.size >= STRUCTURE_CACHE_ENTRIES) this.known.clear();
-      this.known.set(id, (s = structureOf(keys, twoByte)));
+      s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
+      this.known.set(id, s);
     }
     return s;
   }
 
-  /** Starts a message (or a stream): only the shared structures are defined, reloaded if the array changed. */
+  /**
+   * Starts a message (or a stream): only the shared structures are
+   * defined, index i in slot i (two-byte from index 32), reloaded if the
+   * array's length changed.
+   */
   begin(): void {
     const shared = this.shared;
-    if (shared !== null && shared.length !== this.sharedSeen) this.load(shared);
-    const slots = this.slots;
-    const own = this.defined;
-    for (let i = 0; i < own.length; i++) {
-      const at = own[i]!;
-      slots[at] = this.sharedSlots[at];
-      this.marked[at] = 0;
+    if (shared === null || shared.length === this.sharedSeen) {
+      this.rollback();
+      return;
     }
-    own.length = 0;
+    const n = shared.length;
+    if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
+    this.slots = Array.from(shared, (keys, i) => {
+      if (keys == null) return undefined; // a hole: that identifier stays undefined
+      if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
+      return this.structure(keys.slice(), i >= 32);
+    });
+    this.sharedSeen = n;
     this.undo.length = 0;
   }
 
   /** Defines slot `at` (0 to 8223). */
   define(at: number, structure: Structure): void {
     this.undo.push(at, this.slots[at]);
-    if (this.marked[at] === 0) {
-      this.marked[at] = 1;
-      this.defined.push(at);
-    }
     this.slots[at] = structure;
   }
 
@@ -136,54 +131,31 @@ export class RecordTable {
     if (this.undo.length !== 0) this.undo.length = 0;
   }
 
-  /** Undoes the definitions made since the last commit (the value failed). */
+  /** Undoes the definitions made since the last commit (the value failed), or since {@link begin}. */
   rollback(): void {
     const undo = this.undo;
     for (let i = undo.length - 2; i >= 0; i -= 2) this.slots[undo[i] as number] = undo[i + 1] as Structure | undefined;
     undo.length = 0;
-  }
-
-  /** Loads the shared structures: index i into slot i, two-byte from index 32. */
-  private load(shared: readonly unknown[]): void {
-    const n = shared.length;
-    if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
-    const loaded: (Structure | undefined)[] = [];
-    for (let i = 0; i < n; i++) {
-      const keys = shared[i];
-      if (keys == null) continue; // a hole: that identifier stays undefined
-      if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) {
-        throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
-      }
-      loaded[i] = structureOf(keys.slice(), i >= 32);
-    }
-    this.sharedSlots = loaded;
-    this.sharedSeen = n;
-    // every slot back to the shared state
-    const slots = this.slots;
-    slots.length = 0;
-    for (let i = 0; i < n; i++) slots[i] = loaded[i];
-    this.marked.fill(0);
-    this.defined.length = 0;
   }
 }
 
 /** A reference to an identifier that no structure was defined for. */
 export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
   const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;
-  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, DecodeErrorCode.INVALID_BYTE);
+  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, "INVALID_BYTE");
 }
 
 /** A record definition whose identifier byte is out of its range (0x40-0x7f, or 0x60-0x7f with a high byte). */
 export function badRecordId(offset: number, id: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, DecodeErrorCode.INVALID_BYTE);
+  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, "INVALID_BYTE");
 }
 
 /** A record definition not followed by an array of field names. */
 export function noFieldNames(offset: number, byte: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, DecodeErrorCode.INVALID_EXT);
+  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, "INVALID_EXT");
 }
 
 /** A field name that is neither a string nor a number. */
 export function badFieldName(offset: number, key: unknown): DecodeError {
-  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, DecodeErrorCode.INVALID_KEY);
+  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
 }

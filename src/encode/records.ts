@@ -20,10 +20,10 @@
  */
 
 import { invalidEncodeOption } from "../common/errors.ts";
+import { isFieldNames } from "../format/records.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 
-/** Most shared structures (msgpackr's ceiling for `maxSharedStructures`). */
-export const MAX_SHARED_STRUCTURES = 8160;
+export { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
 /**
  * Nodes of the key trie kept between messages: past this many, the trie
@@ -49,26 +49,15 @@ function newNode(): TrieNode {
   return { next: Object.create(null) as Record<string, TrieNode>, shape: null };
 }
 
-/** The resolved record options of an encoder. */
+/** What an encoder's {@link RecordTable} is made from: its resolved options, and whether it only counts bytes. */
 export interface RecordOptions {
-  /** `useRecords` as a function, or null for every object. */
-  readonly filter: ((obj: object) => boolean) | null;
-  readonly shared: string[][] | null;
-  readonly maxShared: number;
-  readonly sequential: boolean;
+  readonly options: ResolvedEncodeOptions;
+  readonly counting: boolean;
 }
 
 /** The record options of resolved encode options, or null without `useRecords`. */
 export function recordOptions(options: ResolvedEncodeOptions, counting: boolean): RecordOptions | null {
-  const use = options.useRecords;
-  if (use === false) return null;
-  return {
-    filter: typeof use === "function" ? use : null,
-    shared: options.structures ?? null,
-    maxShared: options.maxSharedStructures,
-    // a counting encoder (encodedSize) measures each value as a sequence's first
-    sequential: !counting && options.sequential,
-  };
+  return options.useRecords === false ? null : { options, counting };
 }
 
 /**
@@ -76,53 +65,57 @@ export function recordOptions(options: ResolvedEncodeOptions, counting: boolean)
  * shared structures, and the rotation of the message's own identifiers.
  */
 export class RecordTable {
+  /** `useRecords` as a function, or null for every object. */
   readonly filter: ((obj: object) => boolean) | null;
   /** Whether indexes from 32 take two bytes. */
   readonly twoByte: boolean;
   private readonly shared: string[][] | null;
+  /** `maxSharedStructures`: the shared indexes are [0, maxShared), the own ones [maxShared, ownEnd). */
   private readonly maxShared: number;
+  private readonly ownEnd: number;
   private readonly sequential: boolean;
   private root: TrieNode = newNode();
   private nodes = 0;
   private sharedSeen = -1;
-  /** The own indexes: [ownStart, ownEnd), the next one to give, and the shape holding each. */
-  private readonly ownStart: number;
-  private readonly ownEnd: number;
+  /** The next own index to give, and the shape holding each own index. */
   private nextOwn: number;
   private readonly owners: (RecordShape | null)[] = [];
   /** The last shape found per nesting depth: arrays of records repeat it. */
   private readonly recent: (RecordShape | null)[] = [];
 
-  constructor(o: RecordOptions) {
-    this.filter = o.filter;
-    this.shared = o.shared;
-    this.maxShared = o.maxShared;
-    this.sequential = o.sequential;
-    const maxOwn = o.shared === null ? 64 : 32;
-    this.twoByte = o.maxShared > 32 || o.maxShared + maxOwn > 64;
-    this.ownStart = o.maxShared;
-    this.ownEnd = o.maxShared + maxOwn;
-    this.nextOwn = this.ownStart;
+  constructor({ options, counting }: RecordOptions) {
+    const use = options.useRecords;
+    this.filter = typeof use === "function" ? use : null;
+    this.shared = options.structures ?? null;
+    const max = (this.maxShared = this.nextOwn = options.maxSharedStructures);
+    this.ownEnd = max + (this.shared === null ? 64 : 32);
+    this.twoByte = max > 32 || this.ownEnd > 64;
+    // a counting encoder (encodedSize) measures each value as a sequence's first
+    this.sequential = !counting && options.sequential;
   }
 
   /** Starts a message: reloads the shared structures if their array changed; starts the trie over if it grew too large. */
   begin(): void {
     const shared = this.shared;
-    if ((shared !== null && shared.length !== this.sharedSeen) || this.nodes > MAX_TRIE_NODES) this.reset();
+    if ((shared !== null && shared.length !== this.sharedSeen) || this.nodes > MAX_TRIE_NODES) this.abort();
   }
 
   /** Ends a message: unless sequential, its own structures are forgotten (the next message declares them again). */
   end(): void {
-    if (this.sequential) return;
+    if (!this.sequential) this.forgetOwn();
+  }
+
+  /** Forgets the own structures: their shapes lose their indexes, given again from the first. */
+  private forgetOwn(): void {
     const owners = this.owners;
-    for (let i = this.ownStart; i < owners.length; i++) {
+    for (let i = this.maxShared; i < owners.length; i++) {
       const s = owners[i];
       if (s != null) {
         s.index = -1;
         owners[i] = null;
       }
     }
-    this.nextOwn = this.ownStart;
+    this.nextOwn = this.maxShared;
   }
 
   /** The shape last found at nesting `depth`, or null. */
@@ -161,15 +154,14 @@ export class RecordTable {
     const shared = this.shared;
     if (shared !== null && shared.length < this.maxShared && this.sharedSeen === shared.length) {
       shape.index = shared.length;
-      shared.push(shape.keys.slice());
-      this.sharedSeen = shared.length;
+      this.sharedSeen = shared.push(shape.keys.slice());
       // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
       const counted = shared as string[][] & { sharedLength?: unknown };
-      if (typeof counted.sharedLength === "number") counted.sharedLength = shared.length;
+      if (typeof counted.sharedLength === "number") counted.sharedLength = this.sharedSeen;
       return false;
     }
     let at = this.nextOwn;
-    if (at >= this.ownEnd) at = this.ownStart; // all taken: the oldest goes
+    if (at >= this.ownEnd) at = this.maxShared; // all taken: the oldest goes
     this.nextOwn = at + 1;
     const old = this.owners[at];
     if (old != null) old.index = -1;
@@ -178,34 +170,32 @@ export class RecordTable {
     return true;
   }
 
-  /** After a failed message: forgets every own structure, so that none is used undeclared later (in sequential use too). */
+  /**
+   * Starts over (after a failed message, so that no own structure is used
+   * undeclared later, in sequential use too; or when {@link begin} says
+   * so): a new trie holding the shared structures at their indexes; no own
+   * structure.
+   */
   abort(): void {
-    this.reset();
-  }
-
-  /** Starts over: a new trie holding the shared structures at their indexes; no own structure. */
-  private reset(): void {
-    for (const s of this.owners) if (s != null) s.index = -1;
-    this.owners.length = 0;
-    this.recent.length = 0;
-    this.nextOwn = this.ownStart;
+    this.forgetOwn();
     this.root = newNode();
     this.nodes = 0;
     const shared = this.shared;
-    if (shared === null) return;
-    if (shared.length > this.maxShared) {
-      throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.maxShared}) structures`);
-    }
-    for (let i = 0; i < shared.length; i++) {
-      const keys = shared[i];
-      if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) {
-        throw invalidEncodeOption(`structures[${i}]`, keys, "an array of field names (strings)");
+    if (shared !== null) {
+      if (shared.length > this.maxShared) {
+        throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.maxShared}) structures`);
       }
-      const shape = this.find(keys, 0);
-      // the first index of a key sequence listed twice wins
-      if (shape.index < 0) shape.index = i;
+      for (let i = 0; i < shared.length; i++) {
+        const keys = shared[i];
+        if (!isFieldNames(keys)) {
+          throw invalidEncodeOption(`structures[${i}]`, keys, "an array of field names (strings)");
+        }
+        const shape = this.find(keys, 0);
+        // the first index of a key sequence listed twice wins
+        if (shape.index < 0) shape.index = i;
+      }
+      this.sharedSeen = shared.length;
     }
     this.recent.length = 0;
-    this.sharedSeen = shared.length;
   }
 }
