@@ -58,16 +58,16 @@ export class RecordTable {
   /** The structure of each index: the shared ones, then what definitions replaced. */
   slots: (Structure | undefined)[] = [];
   /** The user's `structures` array, or null. */
-  private readonly shared: readonly unknown[] | null;
+  readonly #shared: readonly unknown[] | null;
   /** Its length when its structures were loaded into `slots`. */
-  private sharedSeen = -1;
+  #sharedSeen = -1;
   /**
    * The definitions to undo: slot, previous structure, slot, previous
    * structure... since the last {@link commit} (a sequence), or since
    * {@link begin} (a message: those are never committed, so begin undoes
    * the last message's).
    */
-  private readonly undo: unknown[] = [];
+  readonly #undo: unknown[] = [];
 
   /**
    * Structures (shared ones too) by their field names and identifier width, so that a shape
@@ -79,21 +79,21 @@ export class RecordTable {
    * {@link STRUCTURE_CACHE_ENTRIES}, so hostile declarations cost only
    * their bytes.
    */
-  private readonly known = new Map<string, Structure>();
+  readonly #known = new Map<string, Structure>();
 
   /** @param shared the `structures` option (msgpackr's shape: arrays of field names), or null */
   constructor(shared: readonly unknown[] | null) {
-    this.shared = shared;
+    this.#shared = shared;
   }
 
   /** The structure of `keys` (read from a declaration, or a shared one), the same object for the same names. */
   structure(keys: string[], twoByte: boolean): Structure {
     const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
-    let s = this.known.get(id);
+    let s = this.#known.get(id);
     if (s === undefined) {
-      if (this.known.size >= STRUCTURE_CACHE_ENTRIES) this.known.clear();
+      if (this.#known.size >= STRUCTURE_CACHE_ENTRIES) this.#known.clear();
       s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
-      this.known.set(id, s);
+      this.#known.set(id, s);
     }
     return s;
   }
@@ -104,8 +104,8 @@ export class RecordTable {
    * array's length changed.
    */
   begin(): void {
-    const shared = this.shared;
-    if (shared === null || shared.length === this.sharedSeen) {
+    const shared = this.#shared;
+    if (shared === null || shared.length === this.#sharedSeen) {
       this.rollback();
       return;
     }
@@ -116,24 +116,24 @@ export class RecordTable {
       if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
       return this.structure(keys.slice(), i >= 32);
     });
-    this.sharedSeen = n;
-    this.undo.length = 0;
+    this.#sharedSeen = n;
+    this.#undo.length = 0;
   }
 
   /** Defines slot `at` (0 to 8223). */
   define(at: number, structure: Structure): void {
-    this.undo.push(at, this.slots[at]);
+    this.#undo.push(at, this.slots[at]);
     this.slots[at] = structure;
   }
 
   /** Keeps the definitions made since the last commit (a value was read whole). */
   commit(): void {
-    if (this.undo.length !== 0) this.undo.length = 0;
+    if (this.#undo.length !== 0) this.#undo.length = 0;
   }
 
   /** Undoes the definitions made since the last commit (the value failed), or since {@link begin}. */
   rollback(): void {
-    const undo = this.undo;
+    const undo = this.#undo;
     for (let i = undo.length - 2; i >= 0; i -= 2) this.slots[undo[i] as number] = undo[i + 1] as Structure | undefined;
     undo.length = 0;
   }

@@ -69,58 +69,58 @@ export class RecordTable {
   readonly filter: ((obj: object) => boolean) | null;
   /** Whether indexes from 32 take two bytes. */
   readonly twoByte: boolean;
-  private readonly shared: string[][] | null;
+  readonly #shared: string[][] | null;
   /** `maxSharedStructures`: the shared indexes are [0, maxShared), the own ones [maxShared, ownEnd). */
-  private readonly maxShared: number;
-  private readonly ownEnd: number;
-  private readonly sequential: boolean;
-  private root: TrieNode = newNode();
-  private nodes = 0;
-  private sharedSeen = -1;
+  readonly #maxShared: number;
+  readonly #ownEnd: number;
+  readonly #sequential: boolean;
+  #root: TrieNode = newNode();
+  #nodes = 0;
+  #sharedSeen = -1;
   /** The next own index to give, and the shape holding each own index. */
-  private nextOwn: number;
-  private readonly owners: (RecordShape | null)[] = [];
+  #nextOwn: number;
+  readonly #owners: (RecordShape | null)[] = [];
   /** The last shape found per nesting depth: arrays of records repeat it. */
-  private readonly recent: (RecordShape | null)[] = [];
+  readonly #recent: (RecordShape | null)[] = [];
 
   constructor({ options, counting }: RecordOptions) {
     const use = options.useRecords;
     this.filter = typeof use === "function" ? use : null;
-    this.shared = options.structures ?? null;
-    const max = (this.maxShared = this.nextOwn = options.maxSharedStructures);
-    this.ownEnd = max + (this.shared === null ? 64 : 32);
-    this.twoByte = max > 32 || this.ownEnd > 64;
+    this.#shared = options.structures ?? null;
+    const max = (this.#maxShared = this.#nextOwn = options.maxSharedStructures);
+    this.#ownEnd = max + (this.#shared === null ? 64 : 32);
+    this.twoByte = max > 32 || this.#ownEnd > 64;
     // a counting encoder (encodedSize) measures each value as a sequence's first
-    this.sequential = !counting && options.sequential;
+    this.#sequential = !counting && options.sequential;
   }
 
   /** Starts a message: reloads the shared structures if their array changed; starts the trie over if it grew too large. */
   begin(): void {
-    const shared = this.shared;
-    if ((shared !== null && shared.length !== this.sharedSeen) || this.nodes > MAX_TRIE_NODES) this.abort();
+    const shared = this.#shared;
+    if ((shared !== null && shared.length !== this.#sharedSeen) || this.#nodes > MAX_TRIE_NODES) this.abort();
   }
 
   /** Ends a message: unless sequential, its own structures are forgotten (the next message declares them again). */
   end(): void {
-    if (!this.sequential) this.forgetOwn();
+    if (!this.#sequential) this.#forgetOwn();
   }
 
   /** Forgets the own structures: their shapes lose their indexes, given again from the first. */
-  private forgetOwn(): void {
-    const owners = this.owners;
-    for (let i = this.maxShared; i < owners.length; i++) {
+  #forgetOwn(): void {
+    const owners = this.#owners;
+    for (let i = this.#maxShared; i < owners.length; i++) {
       const s = owners[i];
       if (s != null) {
         s.index = -1;
         owners[i] = null;
       }
     }
-    this.nextOwn = this.maxShared;
+    this.#nextOwn = this.#maxShared;
   }
 
   /** The shape last found at nesting `depth`, or null. */
   recentAt(depth: number): RecordShape | null {
-    return this.recent[depth] ?? null;
+    return this.#recent[depth] ?? null;
   }
 
   /**
@@ -129,18 +129,18 @@ export class RecordTable {
    */
   find(keys: readonly string[], depth: number): RecordShape {
     const n = keys.length;
-    let node = this.root;
+    let node = this.#root;
     for (let i = 0; i < n; i++) {
       const key = keys[i]!;
       let next = node.next[key];
       if (next === undefined) {
         next = node.next[key] = newNode();
-        this.nodes++;
+        this.#nodes++;
       }
       node = next;
     }
     const shape = node.shape ?? (node.shape = { keys: keys.slice(), index: -1 });
-    this.recent[depth] = shape;
+    this.#recent[depth] = shape;
     return shape;
   }
 
@@ -151,21 +151,21 @@ export class RecordTable {
    * it before the record).
    */
   assign(shape: RecordShape): boolean {
-    const shared = this.shared;
-    if (shared !== null && shared.length < this.maxShared && this.sharedSeen === shared.length) {
+    const shared = this.#shared;
+    if (shared !== null && shared.length < this.#maxShared && this.#sharedSeen === shared.length) {
       shape.index = shared.length;
-      this.sharedSeen = shared.push(shape.keys.slice());
+      this.#sharedSeen = shared.push(shape.keys.slice());
       // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
       const counted = shared as string[][] & { sharedLength?: unknown };
-      if (typeof counted.sharedLength === "number") counted.sharedLength = this.sharedSeen;
+      if (typeof counted.sharedLength === "number") counted.sharedLength = this.#sharedSeen;
       return false;
     }
-    let at = this.nextOwn;
-    if (at >= this.ownEnd) at = this.maxShared; // all taken: the oldest goes
-    this.nextOwn = at + 1;
-    const old = this.owners[at];
+    let at = this.#nextOwn;
+    if (at >= this.#ownEnd) at = this.#maxShared; // all taken: the oldest goes
+    this.#nextOwn = at + 1;
+    const old = this.#owners[at];
     if (old != null) old.index = -1;
-    this.owners[at] = shape;
+    this.#owners[at] = shape;
     shape.index = at;
     return true;
   }
@@ -177,13 +177,13 @@ export class RecordTable {
    * structure.
    */
   abort(): void {
-    this.forgetOwn();
-    this.root = newNode();
-    this.nodes = 0;
-    const shared = this.shared;
+    this.#forgetOwn();
+    this.#root = newNode();
+    this.#nodes = 0;
+    const shared = this.#shared;
     if (shared !== null) {
-      if (shared.length > this.maxShared) {
-        throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.maxShared}) structures`);
+      if (shared.length > this.#maxShared) {
+        throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.#maxShared}) structures`);
       }
       for (let i = 0; i < shared.length; i++) {
         const keys = shared[i];
@@ -194,8 +194,8 @@ export class RecordTable {
         // the first index of a key sequence listed twice wins
         if (shape.index < 0) shape.index = i;
       }
-      this.sharedSeen = shared.length;
+      this.#sharedSeen = shared.length;
     }
-    this.recent.length = 0;
+    this.#recent.length = 0;
   }
 }
