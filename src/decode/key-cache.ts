@@ -17,10 +17,10 @@ const SLOTS = 4096;
 
 /** A direct-mapped cache from key bytes to the decoded string. */
 export class KeyCache {
-  readonly #bytes = new Uint8Array(SLOTS * KEY_CACHE_MAX_BYTES);
+  private readonly bytes = new Uint8Array(SLOTS * KEY_CACHE_MAX_BYTES);
   /** Length + 1 of the key in each slot; 0 marks an empty slot. */
-  readonly #lengths = new Uint8Array(SLOTS);
-  readonly #strings: string[] = new Array<string>(SLOTS).fill("");
+  private readonly lengths = new Uint8Array(SLOTS);
+  private readonly strings: string[] = new Array<string>(SLOTS).fill("");
 
   /**
    * Returns the string for the `n` bytes at `at` of `src` (n ≤ 16),
@@ -38,22 +38,22 @@ export class KeyCache {
     for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + src[at + i]!) | 0;
     const slot = (h ^ (h >>> 13)) & (SLOTS - 1);
     const base = slot * KEY_CACHE_MAX_BYTES;
-    const cached = this.#bytes;
-    if (this.#lengths[slot] === n + 1) {
+    const cached = this.bytes;
+    if (this.lengths[slot] === n + 1) {
       let i = 0;
       while (i < n && cached[base + i] === src[at + i]) i++;
-      if (i === n) return this.#strings[slot]!;
+      if (i === n) return this.strings[slot]!;
     }
     for (let i = 0; i < n; i++) cached[base + i] = src[at + i]!;
     let str: string;
     try {
       str = decodeUtf8(cached, base, n);
     } catch {
-      this.#lengths[slot] = 0; // its bytes were overwritten
+      this.lengths[slot] = 0; // its bytes were overwritten
       throw invalidUtf8(at); // at its offset in the input, not in the slot
     }
-    this.#lengths[slot] = n + 1;
-    this.#strings[slot] = str;
+    this.lengths[slot] = n + 1;
+    this.strings[slot] = str;
     return str;
   }
 }
