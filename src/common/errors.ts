@@ -270,11 +270,9 @@ export function wrongInput(input: Uint8Array): string | null {
 
 // ---- decoder: arguments, options, map keys, the call stack ----
 
-/** An argument or option of a decode function that is not what it takes (`offset`: the offending offset, else 0). */
+/** An argument or option of a decode function that is not what it takes, shown as {@link describe} shows values (`offset`: the offending offset, else 0). */
 export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
-  const t = typeof value;
-  const shown = t === "string" ? JSON.stringify((value as string).slice(0, 32)) : t === "number" || t === "boolean" || value == null ? String(value) : t;
-  return decodeError(`Cannot decode: ${what} is ${shown}, not ${expected}`, offset, "INVALID_ARGUMENT");
+  return decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
 }
 
 /** A map key that `mapKeyConverter` turned into something other than a string or number. */
@@ -341,7 +339,7 @@ export function invalidEncodeOption(name: string, value: unknown, expected: stri
   return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");
 }
 
-/** A short, never-throwing text for a value in a message. */
+/** A short, never-throwing text for a value in a message of either direction: strings quoted (cut at 40 characters), bigints with their `n`, objects by their tag. */
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "..." : value);
   if (typeof value === "bigint") return `${value}n`;
