@@ -104,7 +104,6 @@ export function isLimit(v: unknown): boolean {
  * option names are far from ours and pass.
  */
 function misspelling(name: string): string | undefined {
-  if (OPTION_NAMES.includes(name)) return undefined;
   const lower = name.toLowerCase();
   return OPTION_NAMES.find((known) => oneEditApart(lower, known.toLowerCase()));
 }
@@ -137,8 +136,8 @@ const KEPT_CODERS = 64;
  * one comparison of their values.
  */
 export class CoderCache<T> {
-  private readonly keys: (readonly unknown[])[] = [];
-  private readonly coders: T[] = [];
+  /** Each option values read, with the coder made for them, the most recently used first. */
+  private readonly entries: (readonly [values: readonly unknown[], coder: T])[] = [];
   private readonly make: (values: readonly unknown[]) => T;
 
   /** @param make builds the coder for the values read from an options argument */
@@ -148,27 +147,16 @@ export class CoderCache<T> {
 
   /** The coder made from `values`, made on first need. */
   get(values: readonly unknown[]): T {
-    const keys = this.keys;
-    for (let i = 0; i < keys.length; i++) {
-      if (sameValues(keys[i]!, values)) {
-        const coder = this.coders[i]!;
-        if (i !== 0) {
-          // most recent first
-          keys.splice(i, 1);
-          this.coders.splice(i, 1);
-          keys.unshift(values);
-          this.coders.unshift(coder);
-        }
-        return coder;
+    const entries = this.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (sameValues(entry[0], values)) {
+        if (i !== 0) entries.unshift(entries.splice(i, 1)[0]!); // most recent first
+        return entry[1];
       }
     }
     const coder = this.make(values);
-    keys.unshift(values);
-    this.coders.unshift(coder);
-    if (keys.length > KEPT_CODERS) {
-      keys.pop();
-      this.coders.pop();
-    }
+    if (entries.unshift([values, coder]) > KEPT_CODERS) entries.pop();
     return coder;
   }
 }
