@@ -323,11 +323,6 @@ export function changedAt(what: string, path: string, before: unknown, after: un
   return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
 }
 
-/** A length or size that is no count (a Proxy or a subclass that answers so). */
-export function invalidCount(what: string, n: unknown): EncodeError {
-  return encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
-}
-
 /** A `what` at `path` whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
 export function unreadable(what: string, path: string, cause: unknown): EncodeError {
   const e = encodeError(`Cannot encode ${what} at ${path}: its entries cannot be read (${describe(cause)})`, "UNSUPPORTED_TYPE");
@@ -443,7 +438,7 @@ export function isEngineStackOverflow(e: unknown): boolean {
 
 /** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
 export function badCount(what: string, n: number): EncodeError {
-  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
+  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
 }
 
 /** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */
