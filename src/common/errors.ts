@@ -257,12 +257,13 @@ export function wrongInput(input: Uint8Array): string | null {
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);
-  for (let j = i; j < end; j++) {
-    const c = input[j]!;
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return null; // not text
+  let first = -1; // the first character that is not white space
+  for (; i < end; i++) {
+    const c = input[i]!;
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    if (c < 0x20 || c === 0x7f) return null; // not text
+    if (first < 0) first = c;
   }
-  while (i < end && (input[i] === 0x20 || input[i] === 0x09 || input[i] === 0x0a || input[i] === 0x0d)) i++;
-  const first = input[i];
   if (first === 0x3c) return "HTML or XML text"; // <
   if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text"; // { [ "
   return n >= 8 ? "text" : null;
