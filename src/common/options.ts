@@ -1,11 +1,13 @@
 /**
  * What the encoder's and the decoder's options have in common: the names
  * of every option (so a misspelled one is caught, not silently ignored),
- * and the cache that finds the coder for options written inline in a call.
+ * the rules their values are checked by, and the cache that finds the
+ * coder for options written inline in a call.
  *
  * Each direction reads its options through {@link readOptions}: every
  * option exactly once, by property access, so a getter is read once and
- * an inherited or non-enumerable option counts. What it read, in a fixed
+ * an inherited or non-enumerable option counts, each checked by the rule
+ * its direction lists for it ({@link OptionRule}). What it read, in a fixed
  * order, is the list of values the {@link CoderCache} is keyed by: no
  * object can change a coder after it was made.
  *
