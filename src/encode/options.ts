@@ -235,11 +235,6 @@ export interface ResolvedEncodeOptions {
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 
-/** Whether `options` is a resolved options object. */
-export function isResolvedEncodeOptions(options: unknown): options is ResolvedEncodeOptions {
-  return typeof options === "object" && options !== null && RESOLVED.has(options);
-}
-
 /**
  * Reads the encode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
@@ -313,9 +308,9 @@ export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown)
 
 /** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
-  if (isResolvedEncodeOptions(options)) return options;
-  const values = readEncodeOptions(options);
-  return resolveEncodeOptions(values, (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
+  return typeof options === "object" && options !== null && RESOLVED.has(options)
+    ? (options as ResolvedEncodeOptions)
+    : resolveEncodeOptions(readEncodeOptions(options), (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
 }
 
 /** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */
