@@ -1,7 +1,7 @@
 /**
  * Error classes thrown by the encoder and the decoder, and the cold helpers
  * that build them, so hot paths only say `throw truncated(...)` and every
- * reader and writer shares one text per error. The helpers, and every
+ * reader and writer shares one text per error. These functions, and every
  * module of the encoder and the decoder, name codes as string literals
  * (checked against the code types), not through the code objects below,
  * so a bundle that only throws or tests codes does not carry those objects.
