@@ -1,9 +1,10 @@
 /**
  * Error classes thrown by the encoder and the decoder, and the cold helpers
  * that build them, so hot paths only say `throw truncated(...)` and every
- * reader and writer shares one text per error. The helpers
- * name codes as string literals, not through the code objects below, so a
- * bundle that only throws does not carry those objects.
+ * reader and writer shares one text per error. These functions, and every
+ * module of the encoder and the decoder, name codes as string literals
+ * (checked against the code types), not through the code objects below,
+ * so a bundle that only throws or tests codes does not carry those objects.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -257,12 +258,13 @@ export function wrongInput(input: Uint8Array): string | null {
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);
-  for (let j = i; j < end; j++) {
-    const c = input[j]!;
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return null; // not text
+  let first = -1; // the first character that is not white space
+  for (; i < end; i++) {
+    const c = input[i]!;
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    if (c < 0x20 || c === 0x7f) return null; // not text
+    if (first < 0) first = c;
   }
-  while (i < end && (input[i] === 0x20 || input[i] === 0x09 || input[i] === 0x0a || input[i] === 0x0d)) i++;
-  const first = input[i];
   if (first === 0x3c) return "HTML or XML text"; // <
   if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text"; // { [ "
   return n >= 8 ? "text" : null;
@@ -270,11 +272,9 @@ export function wrongInput(input: Uint8Array): string | null {
 
 // ---- decoder: arguments, options, map keys, the call stack ----
 
-/** An argument or option of a decode function that is not what it takes (`offset`: the offending offset, else 0). */
+/** An argument or option of a decode function that is not what it takes, shown as {@link describe} shows values (`offset`: the offending offset, else 0). */
 export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
-  const t = typeof value;
-  const shown = t === "string" ? JSON.stringify((value as string).slice(0, 32)) : t === "number" || t === "boolean" || value == null ? String(value) : t;
-  return decodeError(`Cannot decode: ${what} is ${shown}, not ${expected}`, offset, "INVALID_ARGUMENT");
+  return decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
 }
 
 /** A map key that `mapKeyConverter` turned into something other than a string or number. */
@@ -325,11 +325,6 @@ export function changedAt(what: string, path: string, before: unknown, after: un
   return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
 }
 
-/** A length or size that is no count (a Proxy or a subclass that answers so). */
-export function invalidCount(what: string, n: unknown): EncodeError {
-  return encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
-}
-
 /** A `what` at `path` whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
 export function unreadable(what: string, path: string, cause: unknown): EncodeError {
   const e = encodeError(`Cannot encode ${what} at ${path}: its entries cannot be read (${describe(cause)})`, "UNSUPPORTED_TYPE");
@@ -341,7 +336,7 @@ export function invalidEncodeOption(name: string, value: unknown, expected: stri
   return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");
 }
 
-/** A short, never-throwing text for a value in a message. */
+/** A short, never-throwing text for a value in a message of either direction: strings quoted (cut at 40 characters), bigints with their `n`, objects by their tag. */
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? value.slice(0, 40) + "..." : value);
   if (typeof value === "bigint") return `${value}n`;
@@ -445,7 +440,7 @@ export function isEngineStackOverflow(e: unknown): boolean {
 
 /** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
 export function badCount(what: string, n: number): EncodeError {
-  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : invalidCount(what, n);
+  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
 }
 
 /** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */

@@ -1,11 +1,13 @@
 /**
  * What the encoder's and the decoder's options have in common: the names
  * of every option (so a misspelled one is caught, not silently ignored),
- * and the cache that finds the coder for options written inline in a call.
+ * the rules their values are checked by, and the cache that finds the
+ * coder for options written inline in a call.
  *
  * Each direction reads its options through {@link readOptions}: every
  * option exactly once, by property access, so a getter is read once and
- * an inherited or non-enumerable option counts. What it read, in a fixed
+ * an inherited or non-enumerable option counts, each checked by the rule
+ * its direction lists for it ({@link OptionRule}). What it read, in a fixed
  * order, is the list of values the {@link CoderCache} is keyed by: no
  * object can change a coder after it was made.
  *
@@ -35,21 +37,38 @@ export const DECODE_OPTIONS: readonly string[] = [
 const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "keyDecoder", "lengthPrefixed", "chunkSize", "preventClose", "maxValueBytes", "stats"];
 
 /**
+ * What an option takes: the text an error says its value should be, and
+ * the test of a value (never given undefined, which every option takes for
+ * its default); null for an option that takes anything. Each direction
+ * lists one per option, in the order of its names.
+ */
+export type OptionRule = readonly [expected: string, accepts: (v: unknown) => boolean] | null;
+
+/** A flag. */
+export const BOOLEAN: OptionRule = ["a boolean", (v) => typeof v === "boolean"];
+
+/** A list (the record `structures`). */
+export const ARRAY: OptionRule = ["an array of field name arrays", Array.isArray];
+
+/** A decode limit: a non-negative integer, or Infinity. */
+export const LIMIT: OptionRule = ["a non-negative integer", isLimit];
+
+/**
  * Reads the options `names` from `options` (null or undefined: none), each
  * exactly once, by property access, so a getter is read once and an
  * inherited or non-enumerable option counts; checks each value that is
- * not undefined with `check` (what it should be, or undefined when it is
- * fine) and the enumerable names for misspelled options (`maxStrLenght`);
- * returns the values in the order of `names`.
+ * not undefined against its rule in `rules` and the enumerable names for
+ * misspelled options (`maxStrLenght`); returns the values in the order of
+ * `names`.
  *
  * @throws what `fail` makes, for options that are not an object, a value
- *   `check` refuses, or a misspelled name
+ *   its rule refuses, or a misspelled name
  */
 export function readOptions(
   options: unknown,
   names: readonly string[],
   read: (o: Record<string, unknown>) => unknown[],
-  check: (index: number, value: unknown) => string | undefined,
+  rules: readonly OptionRule[],
   fail: (name: string, value: unknown, expected: string) => Error,
 ): unknown[] {
   if (options == null) return names.map(() => undefined);
@@ -59,8 +78,9 @@ export function readOptions(
   // and reading 17 options that way took a call with options from ~220 to ~480 ns on Node 20
   const values = read(o);
   for (let i = 0; i < values.length; i++) {
-    const expected = values[i] === undefined ? undefined : check(i, values[i]);
-    if (expected !== undefined) throw fail(names[i]!, values[i], expected);
+    const v = values[i];
+    const rule = rules[i];
+    if (v !== undefined && rule && !rule[1](v)) throw fail(names[i]!, v, rule[0]);
   }
   for (const name in o) {
     if (KNOWN.has(name)) continue;
@@ -86,7 +106,6 @@ export function isLimit(v: unknown): boolean {
  * option names are far from ours and pass.
  */
 function misspelling(name: string): string | undefined {
-  if (OPTION_NAMES.includes(name)) return undefined;
   const lower = name.toLowerCase();
   return OPTION_NAMES.find((known) => oneEditApart(lower, known.toLowerCase()));
 }
@@ -119,8 +138,8 @@ const KEPT_CODERS = 64;
  * one comparison of their values.
  */
 export class CoderCache<T> {
-  private readonly keys: (readonly unknown[])[] = [];
-  private readonly coders: T[] = [];
+  /** Each option values read, with the coder made for them, the most recently used first. */
+  private readonly entries: (readonly [values: readonly unknown[], coder: T])[] = [];
   private readonly make: (values: readonly unknown[]) => T;
 
   /** @param make builds the coder for the values read from an options argument */
@@ -130,27 +149,16 @@ export class CoderCache<T> {
 
   /** The coder made from `values`, made on first need. */
   get(values: readonly unknown[]): T {
-    const keys = this.keys;
-    for (let i = 0; i < keys.length; i++) {
-      if (sameValues(keys[i]!, values)) {
-        const coder = this.coders[i]!;
-        if (i !== 0) {
-          // most recent first
-          keys.splice(i, 1);
-          this.coders.splice(i, 1);
-          keys.unshift(values);
-          this.coders.unshift(coder);
-        }
-        return coder;
+    const entries = this.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (sameValues(entry[0], values)) {
+        if (i !== 0) entries.unshift(entries.splice(i, 1)[0]!); // most recent first
+        return entry[1];
       }
     }
     const coder = this.make(values);
-    keys.unshift(values);
-    this.coders.unshift(coder);
-    if (keys.length > KEPT_CODERS) {
-      keys.pop();
-      this.coders.pop();
-    }
+    if (entries.unshift([values, coder]) > KEPT_CODERS) entries.pop();
     return coder;
   }
 }

@@ -9,7 +9,7 @@
  */
 
 import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../common/engine.ts";
-import { badArgument, badKey, wrongInput, DecodeError, DecodeErrorCode, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
+import { badArgument, badKey, wrongInput, DecodeError, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -531,7 +531,7 @@ export class Decoder<ContextType = undefined> {
     try {
       return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
     } catch (e) {
-      if (!(e instanceof DecodeError && e.code === DecodeErrorCode.INVALID_UTF8)) throw e;
+      if (!(e instanceof DecodeError && e.code === "INVALID_UTF8")) throw e;
       if (this.#replaceUtf8) return decodeUtf8Lossy(this.bytes, at, n);
       throw invalidUtf8(this.base + at);
     }

@@ -36,11 +36,11 @@ export function headerError(limits: DecodeLimits, kind: number, n: number, depth
   if (kind === 11 /* WIRE_RESERVED */) return reservedByte(at);
   const i = kind - 6; // WIRE_STR, WIRE_BIN, WIRE_ARRAY, WIRE_MAP, WIRE_EXT
   if (i < 0) return null;
-  const name = `max${LIMIT_NAMES[binary && i === 0 ? 1 : i]}Length` as keyof DecodeLimits;
+  const name = LIMIT_NAMES[binary && i === 0 ? 1 : i]!;
   if (n > limits[name]) return overLimit(KIND_NAMES[i]!, at, n, name, limits[name]);
   return i >> 1 === 1 && depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null; // an array or map too deep
 }
 
-/** From WIRE_STR on: what the messages of {@link headerError} call each kind, and the middle of its limit's name. */
+/** From WIRE_STR on: what the messages of {@link headerError} call each kind, and its limit. */
 const KIND_NAMES = ["string", "binary", "array", "map", "extension"];
-const LIMIT_NAMES = ["Str", "Bin", "Array", "Map", "Ext"];
+const LIMIT_NAMES: readonly (keyof DecodeLimits)[] = ["maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"];

@@ -9,7 +9,7 @@
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
-import { DECODE_OPTIONS, isLimit, readOptions } from "../common/options.ts";
+import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, readOptions } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -229,7 +229,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   a `decode` method), or a misspelled option name
  */
 export function readDecodeOptions(options: unknown): unknown[] {
-  return readOptions(options, DECODE_OPTIONS, readDecodeValues, checkDecodeOption, (name, value, expected) =>
+  return readOptions(options, DECODE_OPTIONS, readDecodeValues, DECODE_RULES, (name, value, expected) =>
     badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
   );
 }
@@ -243,30 +243,19 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
   ];
 }
 
-/** What the decode option at `index` of `DECODE_OPTIONS` must be, unless `v` is that. */
-function checkDecodeOption(index: number, v: unknown): string | undefined {
-  switch (index) {
-    case 0:
-      return typeof (v as { decode?: unknown } | null)?.decode === "function" ? undefined : "an ExtensionCodec, or an object with a decode method";
-    case 1:
-      return undefined; // context: anything
-    case 6:
-      return v === "auto" || v === "number" || v === "bigint" ? undefined : '"auto", "number" or "bigint"';
-    case 7:
-      return typeof v === "function" ? undefined : "a function";
-    case 14:
-      return typeof v === "boolean" ? undefined : "a boolean"; // useRecords
-    case 15:
-      return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
-    case 16: // buffers
-    case 17: // undefinedAsExtension
-      return typeof v === "boolean" ? undefined : "a boolean";
-    case 18: // invalidUtf8
-      return v === "throw" || v === "replace" ? undefined : '"throw" or "replace"';
-  }
-  if (index < 6) return typeof v === "boolean" ? undefined : "a boolean";
-  return isLimit(v) ? undefined : "a non-negative integer";
-}
+/** What each decode option takes, in the order of `DECODE_OPTIONS`. */
+const DECODE_RULES: readonly OptionRule[] = [
+  ["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], // extensionCodec
+  null, // context: anything
+  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // useBigInt64, useMap, rawStrings, binaryAsView
+  ['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], // int64
+  ["a function", (v) => typeof v === "function"], // mapKeyConverter
+  LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, // maxDepth, maxStrLength ... maxExtLength
+  BOOLEAN, // useRecords
+  ARRAY, // structures
+  BOOLEAN, BOOLEAN, // buffers, undefinedAsExtension
+  ['"throw" or "replace"', (v) => v === "throw" || v === "replace"], // invalidUtf8
+];
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {

@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ENCODE_OPTIONS, isLimit, readOptions } from "../common/options.ts";
+import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, readOptions } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -235,11 +235,6 @@ export interface ResolvedEncodeOptions {
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 
-/** Whether `options` is a resolved options object. */
-export function isResolvedEncodeOptions(options: unknown): options is ResolvedEncodeOptions {
-  return typeof options === "object" && options !== null && RESOLVED.has(options);
-}
-
 /**
  * Reads the encode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
@@ -251,7 +246,7 @@ export function isResolvedEncodeOptions(options: unknown): options is ResolvedEn
  *   object, an invalid value, or a misspelled option name
  */
 export function readEncodeOptions(options: unknown): unknown[] {
-  return readOptions(options, ENCODE_OPTIONS, readEncodeValues, checkEncodeOption, invalidEncodeOption);
+  return readOptions(options, ENCODE_OPTIONS, readEncodeValues, ENCODE_RULES, invalidEncodeOption);
 }
 
 /** The encode options of `o`, each read once, by name, in the order of `ENCODE_OPTIONS`. */
@@ -262,21 +257,24 @@ function readEncodeValues(o: Record<string, unknown>): unknown[] {
   ];
 }
 
-/** What the encode option at `index` of `ENCODE_OPTIONS` must be, unless `v` is that. */
-function checkEncodeOption(index: number, v: unknown): string | undefined {
-  if (index === 0) {
-    return v instanceof ExtensionCodec || typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"
-      ? undefined
-      : "an ExtensionCodec, or an object with tryToEncode and decode";
-  }
-  if (index === 1) return undefined; // context: anything
-  if (index < 8 || index >= 14) return typeof v === "boolean" ? undefined : "a boolean"; // ... sequential, undefinedAsExtension, buffers
-  if (index === 11) return typeof v === "boolean" || typeof v === "function" ? undefined : "a boolean or a function"; // useRecords
-  if (index === 12) return Array.isArray(v) ? undefined : "an array of field name arrays"; // structures
-  if (index === 13) return isLimit(v) && (v as number) <= MAX_SHARED_STRUCTURES ? undefined : `an integer from 0 to ${MAX_SHARED_STRUCTURES}`; // maxSharedStructures
-  // maxDepth and maxByteLength may be Infinity; initialBufferSize is a size up to 2^32
-  return isLimit(v) && (index !== 9 || (v as number) <= MAX_STORE_BYTES) ? undefined : index === 9 ? `an integer from 0 to ${MAX_STORE_BYTES}` : "an integer from 0 to Infinity";
+/** An encode limit: an integer from 0 to `max` (Infinity: no bound). */
+function upTo(max: number): OptionRule {
+  return [`an integer from 0 to ${max}`, (v) => isLimit(v) && (v as number) <= max];
 }
+
+/** What each encode option takes, in the order of `ENCODE_OPTIONS`. */
+const ENCODE_RULES: readonly OptionRule[] = [
+  ["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], // extensionCodec
+  null, // context: anything
+  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // sortKeys ... poolResults
+  /* @__PURE__ */ upTo(Infinity), // maxDepth
+  /* @__PURE__ */ upTo(MAX_STORE_BYTES), // initialBufferSize
+  /* @__PURE__ */ upTo(Infinity), // maxByteLength
+  ["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], // useRecords
+  ARRAY, // structures
+  /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), // maxSharedStructures
+  BOOLEAN, BOOLEAN, BOOLEAN, // sequential, undefinedAsExtension, buffers
+];
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
@@ -310,9 +308,9 @@ export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown)
 
 /** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
-  if (isResolvedEncodeOptions(options)) return options;
-  const values = readEncodeOptions(options);
-  return resolveEncodeOptions(values, (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
+  return typeof options === "object" && options !== null && RESOLVED.has(options)
+    ? (options as ResolvedEncodeOptions)
+    : resolveEncodeOptions(readEncodeOptions(options), (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
 }
 
 /** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */

@@ -29,7 +29,7 @@
  */
 
 import { CAN_RESIZE, ON_BUN } from "../common/engine.ts";
-import { EncodeErrorCode, encodeError } from "../common/errors.ts";
+import { encodeError } from "../common/errors.ts";
 import { ChunkSpill } from "./spill-chunks.ts";
 import { StoreSpill } from "./spill-store.ts";
 import { COUNT_PLAN, type CountSpill, MAX_STORE_BYTES, type Spill, type SpillContext, type SpillPlan } from "./spill.ts";
@@ -230,7 +230,7 @@ export class Sink implements SpillContext {
       this.slab = null; // the next call starts a new one
       throw encodeError(
         "Cannot encode: the buffer of an earlier pooled result was transferred during this call, and the bytes written into it are gone (copy pooled results with slice() before transferring them)",
-        EncodeErrorCode.CHANGED,
+        "CHANGED",
       );
     }
   }
@@ -532,6 +532,6 @@ function growTarget(target: Uint8Array, size: number): void {
   }
   throw encodeError(
     `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
-    EncodeErrorCode.OUT_OF_SPACE,
+    "OUT_OF_SPACE",
   );
 }
