@@ -14,6 +14,7 @@
 import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf } from "../common/input.ts";
+import { REFERENCE_MIN_BYTES } from "./spill.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**
@@ -60,9 +61,10 @@ export function estimateSize(value: unknown): number {
 /**
  * The estimate the encoder sizes its store with: {@link estimateSize}
  * without the payloads of binaries and extensions of `referencedFrom` bytes
- * or more, which the encoder references instead of copying into the store.
+ * or more (by default those the encoder references instead of copying
+ * into the store). Never throws: 0 for a value it cannot look into.
  */
-export function estimateStoreSize(value: unknown, referencedFrom: number): number {
+export function estimateStoreSize(value: unknown, referencedFrom: number = REFERENCE_MIN_BYTES): number {
   try {
     return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
   } catch {
