@@ -122,11 +122,8 @@ export class Sink implements SpillContext {
   /** Where this call's output starts in `bytes`: 0, or the free part of the pool's slab while the call writes there. */
   start = 0;
 
-  /** The scratch of this call's workspace. */
+  /** The scratch of this call's workspace (its `DataView` and kept store are read from the workspace). */
   private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
-  private scratchView: DataView = NO_VIEW;
-  /** The workspace's kept store, while no spill of this call has taken it. */
-  private store: ArrayBuffer | null = null;
   /** The workspace this sink used last (another sink may have taken it since). */
   private ws: Workspace | null = null;
   /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
@@ -229,27 +226,25 @@ export class Sink implements SpillContext {
     this.root = undefined;
     this.pos = this.start = 0;
     const spill = this.spill;
+    const ws = this.ws!;
     // small messages touch none of this: keep the common call free of allocations
     if (spill !== null) {
       this.spill = null;
       const kept = spill.close();
-      if (kept !== null) this.store = kept;
+      if (kept !== null) ws.store = kept;
     }
     if (this.bytes !== this.scratch) {
       // a chunk of the spill, or the pool's slab
       this.bytes = this.scratch;
-      this.view = this.scratchView;
+      this.view = ws.view;
     }
     // the workspace is idle, with the scratch and store as this call leaves them
-    const ws = this.ws!;
-    ws.store = this.store;
     ws.busy = false;
     if (ws.spare) {
       // not one of the shared ones: let it go, so an idle encoder holds no memory
       this.ws = null;
       this.scratch = this.bytes = NO_BYTES;
-      this.scratchView = this.view = NO_VIEW;
-      this.store = null;
+      this.view = NO_VIEW;
     }
   }
 
@@ -273,8 +268,7 @@ export class Sink implements SpillContext {
     ws.user = this;
     this.ws = ws;
     this.scratch = this.bytes = ws.scratch;
-    this.scratchView = this.view = ws.view;
-    this.store = ws.store;
+    this.view = ws.view;
     return ws;
   }
 
@@ -298,7 +292,7 @@ export class Sink implements SpillContext {
     if (len + n > scratch.length) return false;
     scratch.set(new Uint8Array(this.bytes.buffer, this.start, len));
     this.bytes = scratch;
-    this.view = this.scratchView;
+    this.view = this.ws!.view;
     this.pos = len;
     this.start = 0;
     return true;
@@ -464,7 +458,7 @@ export class Sink implements SpillContext {
     const next = spill.room(n) ?? (n <= this.scratch.length ? this.scratch : new Uint8Array(n));
     if (next === this.bytes) return;
     this.bytes = next;
-    this.view = next === this.scratch ? this.scratchView : new DataView(next.buffer, next.byteOffset, next.length);
+    this.view = next === this.scratch ? this.ws!.view : new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   /** The spill is full (a store at its ceiling): its bytes move to a chunk list, which continues the call. */
@@ -482,8 +476,9 @@ export class Sink implements SpillContext {
 
   openStore(need: number, estimate: boolean): Spill | null {
     if (!CAN_RESIZE) return null;
-    const spill = StoreSpill.open(need, this.store, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, this.scratch.length);
-    if (spill !== null) this.store = null; // the spill holds it now, and gives it back at close() if worth keeping
+    const ws = this.ws!;
+    const spill = StoreSpill.open(need, ws.store, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, this.scratch.length);
+    if (spill !== null) ws.store = null; // the spill holds it now, and gives it back at close() if worth keeping
     return spill;
   }
 

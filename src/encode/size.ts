@@ -14,6 +14,7 @@
 import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf } from "../common/input.ts";
+import { writeInt } from "../format/forms.ts";
 import { REFERENCE_MIN_BYTES } from "./spill.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
@@ -172,13 +173,12 @@ function sampleSum(n: number, budget: number, size: (i: number, share: number) =
   return (sum * n) / samples;
 }
 
-/** Encoded size of a number (the estimate's guess; the encoder decides the exact form). */
+/** Where {@link numberSize} writes a number to see its size. */
+const NUMBER_PROBE = /* @__PURE__ */ new Uint8Array(9);
+
+/** Encoded size of a number (the estimate's guess: the smallest integer form, else 9; the encoder decides the exact form). */
 function numberSize(n: number): number {
-  if (Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0)) {
-    if (n >= 0) return n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n <= 0xffffffff ? 5 : 9;
-    return n >= -0x20 ? 1 : n >= -0x80 ? 2 : n >= -0x8000 ? 3 : n >= -0x80000000 ? 5 : 9;
-  }
-  return 9;
+  return Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0) ? writeInt(NUMBER_PROBE, 0, n) : 9;
 }
 
 /**

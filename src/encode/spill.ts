@@ -111,7 +111,8 @@ export interface SpillPlan {
   /**
    * A spill to start the call with, before its first byte (null: the
    * scratch, as usual). Runs before the sink takes its workspace (its
-   * `scratchLength` may still be 0). May throw: the call then never starts.
+   * `scratchLength` may still be 0; `openStore` is for `open` only). May
+   * throw: the call then never starts.
    */
   begin?: ((root: unknown, sink: SpillContext) => Spill | null) | undefined;
   /** The spill for a call whose scratch overflows with `need` bytes written. */
