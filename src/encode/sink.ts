@@ -100,6 +100,8 @@ const SHARED_WORKSPACES = 4;
 /** The shared workspaces (calls are synchronous: one is busy only during a call or its re-entrant calls). */
 const SHARED: Workspace[] = [];
 
+const isIdle = (ws: Workspace): boolean => !ws.busy;
+
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 const NO_VIEW = /* @__PURE__ */ new DataView(NO_BYTES.buffer);
 
@@ -114,9 +116,9 @@ export const PROBE: Uint8Array = /* @__PURE__ */ new Uint8Array(256);
  */
 export class Sink implements SpillContext {
   /** Where the encoder writes now: the scratch, or a buffer the spill gave (a chunk). */
-  bytes: Uint8Array<ArrayBuffer>;
+  bytes: Uint8Array<ArrayBuffer> = NO_BYTES;
   /** A `DataView` over `bytes`. */
-  view: DataView;
+  view: DataView = NO_VIEW;
   /** Write position in `bytes`. */
   pos = 0;
   /** Where this call's output starts in `bytes`: 0, or the free part of the pool's slab while the call writes there. */
@@ -142,7 +144,7 @@ export class Sink implements SpillContext {
   private readonly plan: SpillPlan;
   /** The plan's hook that opens a spill before a call's first byte, if it has one. */
   private readonly opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
-  /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.count}. */
+  /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.offset}. */
   readonly counting: boolean;
   private readonly pool: boolean;
   readonly maxByteLength: number;
@@ -158,8 +160,6 @@ export class Sink implements SpillContext {
    */
   constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false) {
     this.pool = pool && POOLING_PAYS;
-    this.bytes = NO_BYTES;
-    this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
     this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.plan = plan;
@@ -250,15 +250,7 @@ export class Sink implements SpillContext {
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
   private claim(): Workspace {
-    let ws: Workspace | undefined;
-    if (this.shared) {
-      for (const w of SHARED) {
-        if (!w.busy) {
-          ws = w;
-          break;
-        }
-      }
-    }
+    let ws = this.shared ? SHARED.find(isIdle) : undefined;
     if (ws === undefined) {
       const scratch = new Uint8Array(this.scratchBytes);
       ws = { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
@@ -306,21 +298,18 @@ export class Sink implements SpillContext {
    */
   append(src: Uint8Array): void {
     const n = src.length;
-    if (this.pos + n <= this.bytes.length || (this.bytes === this.slab && this.leaveSlab(n))) {
-      this.bytes.set(src, this.pos);
-      this.pos += n;
-      return;
+    if (this.pos + n > this.bytes.length) {
+      if ((n > this.scratch.length >>> 1 || this.counting) && !(this.bytes === this.slab && this.leaveSlab(n))) {
+        // large (or a count, which only counts it): to the spill
+        let spill = this.flush();
+        if (!spill.append(src)) (spill = this.overflow()).append(src);
+        this.resume(spill, 0);
+        return;
+      }
+      this.grow(n);
     }
-    let spill = this.flush();
-    // (a count only counts it)
-    if (n <= this.scratch.length >>> 1 && !this.counting) {
-      this.resume(spill, n);
-      this.bytes.set(src, 0);
-      this.pos = n;
-      return;
-    }
-    if (!spill.append(src)) (spill = this.overflow()).append(src);
-    this.resume(spill, 0);
+    this.bytes.set(src, this.pos);
+    this.pos += n;
   }
 
   /**

@@ -261,16 +261,11 @@ function boundOf(value: unknown, limit: number, levels: number): number {
  * engines would throw a bare `TypeError` or see an empty binary.
  */
 export function binaryBytes(value: object): Uint8Array | undefined {
-  checkAttached(value);
-  return bytesOf(value);
-}
-
-/** Throws an `EncodeError` if `value` is an `ArrayBuffer`, or a view of one, that was detached. */
-function checkAttached(value: object): void {
   const buffer = ArrayBuffer.isView(value) ? value.buffer : value;
   if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
     throw detachedBinary(buffer === value ? "an ArrayBuffer" : `a ${value.constructor?.name ?? "view"} over an ArrayBuffer`);
   }
+  return bytesOf(value);
 }
 
 /** Whether `buffer` was detached; asked only of empty buffers. */

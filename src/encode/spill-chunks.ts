@@ -1,5 +1,6 @@
 /**
- * The chunk list: the spill that never fills. Output continues in plain
+ * The chunk list: the spill that never fills (so it is never asked to
+ * pass its bytes on). Output continues in plain
  * chunks (up to 16 MiB each) that the sink writes into directly; large
  * binaries are kept by reference. `encode` concatenates the list once,
  * `encodeChunks` hands the chunks over without copying them.
@@ -53,7 +54,6 @@ export class ChunkSpill extends BaseSpill implements PartList {
   }
 
   take(bytes: Uint8Array, n: number): boolean {
-    if (n === 0) return true;
     if (bytes.buffer === this.chunk.buffer) {
       // written in place, in the tail room() gave
       this.commit(n);
@@ -83,10 +83,6 @@ export class ChunkSpill extends BaseSpill implements PartList {
   commit(n: number): void {
     this.push(this.chunk.subarray(this.used, this.used + n), false);
     this.used += n;
-  }
-
-  override passTo(list: PartList): void {
-    for (let i = 0; i < this.list.length; i++) list.push(this.list[i]!, this.lent[i]!);
   }
 
   parts(): Uint8Array[] {

@@ -47,7 +47,7 @@ export interface Spill {
   /** Bytes of output this spill holds: where the sink's next byte lands in the result. */
   readonly length: number;
   /**
-   * Takes the `n` bytes at the start of `bytes` (the buffer the sink wrote
+   * Takes the `n` bytes (at least 1) at the start of `bytes` (the buffer the sink wrote
    * them into: its scratch, or one this spill gave by {@link Spill.room}).
    * Returns false, having taken nothing, when the spill is full.
    */
