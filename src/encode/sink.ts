@@ -207,7 +207,7 @@ export class Sink implements SpillContext {
     if (this.bytes === this.slab && this.bytes.byteLength === 0) {
       this.slab = null; // the next call starts a new one
       throw encodeError(
-        "Cannot encode: the buffer of an earlier pooled result was transferred during this call, and the bytes written into it are gone (copy pooled results with slice() before transferring them)",
+        "Cannot encode: an earlier pooled result's buffer was transferred during this call, losing the bytes written there (slice() pooled results before transferring them)",
         EncodeErrorCode.CHANGED,
       );
     }
