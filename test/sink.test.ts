@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { decode, encode, Encoder, ExtensionCodec } from "../src/index.ts";
+import { decode, encode, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { RETAIN_MAX_BYTES } from "../src/encode/sink.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
+
+const concatChunks = (chunks: Uint8Array[]) => {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  chunks.reduce((at, c) => (out.set(c, at), at + c.length), 0);
+  return out;
+};
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record number ${i}`, score: i / 3, ok: i % 2 === 0 }));
 
@@ -146,6 +152,22 @@ describe("sink: growth", () => {
     expect(chunks.map(hex).join("-")).toBe(expected);
     expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
     expect(chunks.every((c) => c.buffer !== blob.buffer && c.length > 0)).toBe(true);
+  });
+
+  test("an extension payload that is a Node Buffer is copied into the chunks too, not handed over (Buffer's slice() is a view)", () => {
+    const payload = new Uint8Array(40_000).fill(7);
+    // a Uint8Array subclass whose slice() returns a view, as Node's Buffer does
+    class ViewSlicing extends Uint8Array {
+      override slice(start?: number, end?: number): Uint8Array<ArrayBuffer> {
+        return this.subarray(start, end) as Uint8Array<ArrayBuffer>;
+      }
+    }
+    const data = new ViewSlicing(payload.buffer);
+    for (const name of ["default", "chunks"] as const) {
+      const chunks = new Encoder(withSpill(name, { initialBufferSize: 1024 })).encodeChunks([new ExtData(5, data), "x".repeat(100)]);
+      expect(chunks.every((c) => c.buffer !== payload.buffer && c.constructor === Uint8Array)).toBe(true);
+      expect(decode(concatChunks(chunks))).toEqual([new ExtData(5, payload), "x".repeat(100)]);
+    }
   });
 
   test("a store that reaches its ceiling passes its bytes and references on to the chunk list", () => {

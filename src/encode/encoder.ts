@@ -19,21 +19,20 @@ import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOpti
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
 import { CoderCache } from "../common/options.ts";
-import { REFERENCE_MIN_BYTES, Sink } from "./sink.ts";
+import { PROBE, Sink } from "./sink.ts";
 import { COUNT_PLAN } from "./spill.ts";
-import { estimateStoreSize } from "./size.ts";
 import { startsAscii } from "../format/utf8.ts";
 import { asBuffer, type BufferClass, nodeBuffer, type NodeBuffer } from "../common/engine.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
-/** A new encoder for resolved `options`; `counting`: one that only counts the bytes it would write. */
-function newEncoder<C>(options: ResolvedEncodeOptions, counting: boolean): Encoder<C> {
-  return new Encoder((counting ? withResolved(options, { spillPlan: COUNT_PLAN }) : options) as EncodeOptions<C>);
-}
-
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
+
+// How the methods that share Encoder.call end it: what each returns of the sink's output.
+const FINISH_SHARED = (sink: Sink): Uint8Array<ArrayBuffer> => sink.finishShared();
+const FINISH_CHUNKS = (sink: Sink): Uint8Array<ArrayBuffer>[] => sink.finishChunks();
+const FINISH_COUNT = (sink: Sink): number => sink.offset();
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
@@ -97,14 +96,7 @@ export class Encoder<ContextType = undefined> {
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     const resolved = encodeOptionsOf(encoderArguments(first ?? undefined, rest));
     this.options = resolved;
-    this.sink = new Sink(
-      resolved.initialBufferSize,
-      resolved.spillPlan,
-      resolved.maxByteLength,
-      (root) => estimateStoreSize(root, REFERENCE_MIN_BYTES),
-      (root) => this.encodedSize(root),
-      resolved.poolResults,
-    );
+    this.sink = new Sink(resolved.initialBufferSize, resolved.spillPlan, resolved.maxByteLength, (root) => this.encodedSize(root), resolved.poolResults);
     this.writer = new ValueWriter(this.sink, resolved);
     this.bufferClass = resolved.buffers ? nodeBuffer() : null;
     if (resolved.buffers && this.bufferClass === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
@@ -131,7 +123,7 @@ export class Encoder<ContextType = undefined> {
    */
   encode(value: unknown): Uint8Array<ArrayBuffer> {
     if (this.busy) return this.reentrant().encode(value);
-    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, this.sink.probe())) {
+    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
       return this.out(encodeLoneString(value));
     }
     this.run(value, 0);
@@ -171,14 +163,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
-    if (this.busy) return this.reentrant().encodeSharedRef(value);
-    this.run(value, 0);
-    try {
-      const s = this.sink;
-      return this.out(s.offset() === s.pos ? s.finishShared() : s.finish());
-    } finally {
-      this.stop();
-    }
+    return this.out(this.call(value, FINISH_SHARED));
   }
 
   /**
@@ -199,14 +184,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
-    if (this.busy) return this.reentrant().encodeChunks(value);
-    this.run(value, 0);
-    try {
-      const chunks = this.sink.finishChunks();
-      return this.bufferClass === null ? chunks : chunks.map((c) => this.out(c));
-    } finally {
-      this.stop();
-    }
+    const chunks = this.call(value, FINISH_CHUNKS);
+    return this.bufferClass === null ? chunks : chunks.map((c) => this.out(c));
   }
 
   /**
@@ -248,13 +227,15 @@ export class Encoder<ContextType = undefined> {
    * throwaway encoder (not kept, so deep re-entry retains no memory).
    */
   private reentrant(): Encoder<ContextType> {
+    // (the same resolved options: a counting encoder's children count too)
+    const options = this.options as EncodeOptions<ContextType>;
     let e: Encoder<ContextType> = this;
     for (let i = 0; i < KEPT_REENTRANT; i++) {
-      const child = e.child ?? (e.child = newEncoder(this.options, this.sink.counting));
+      const child = e.child ?? (e.child = new Encoder(options));
       if (!child.busy) return child;
       e = child;
     }
-    return newEncoder(this.options, this.sink.counting);
+    return new Encoder(options);
   }
 
   /**
@@ -275,16 +256,21 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodedSize(value: unknown): number {
-    if (this.sink.counting) return this.measure(value);
-    return (this.counter ??= newEncoder(this.options, true)).measure(value);
+    if (this.sink.counting) return this.call(value, FINISH_COUNT);
+    return (this.counter ??= new Encoder(withResolved(this.options, { spillPlan: COUNT_PLAN }) as EncodeOptions<ContextType>)).encodedSize(value);
   }
 
-  /** Counts the bytes of `value` (this encoder's sink counts). */
-  private measure(value: unknown): number {
-    if (this.busy) return this.reentrant().measure(value);
+  /**
+   * A call whose output starts the result (`encodeSharedRef`,
+   * `encodeChunks`, `encodedSize`): encodes `value` and returns what
+   * `finish` makes of the sink's output (a re-entrant call runs on
+   * another encoder).
+   */
+  private call<T>(value: unknown, finish: (sink: Sink) => T): T {
+    if (this.busy) return this.reentrant().call(value, finish);
     this.run(value, 0);
     try {
-      return this.sink.count();
+      return finish(this.sink);
     } finally {
       this.stop();
     }

@@ -71,21 +71,17 @@ export function encodeExtension(w: ExtensionWriter, value: unknown, depth: numbe
  * output position where the payload will start (written as ext 32).
  */
 export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): void {
-  if (data instanceof Uint8Array) {
-    writeExt(w.sink, type, data, false);
-    return;
-  }
-  if (typeof data === "function") {
-    checkExtType(type);
+  const ext32 = typeof data === "function";
+  if (ext32) {
+    checkExtType(type); // before the function runs
     // ext 32: 1 + 4 + 1 header bytes, then the payload
-    const payload = bytesOf((data as (dataPos: number) => unknown)(w.base + w.sink.offset() + 6));
-    if (payload === undefined) throw badExtPayload(type);
-    writeExt(w.sink, type, payload, true);
-    return;
+    data = (data as (dataPos: number) => unknown)(w.base + w.sink.offset() + 6);
   }
-  const bytes = bytesOf(data);
+  // a plain Uint8Array as it is; any other view (a Buffer too) as a plain view of its bytes, so
+  // that a payload the spill references is copied by Uint8Array's slice(), not Buffer's
+  const bytes = data instanceof Uint8Array && data.constructor === Uint8Array ? data : bytesOf(data);
   if (bytes === undefined) throw badExtPayload(type);
-  writeExt(w.sink, type, bytes, false);
+  writeExt(w.sink, type, bytes, ext32);
 }
 
 /** Writes the header of an extension of `type` and its payload `data`; `ext32`: ext 32 whatever the size. */

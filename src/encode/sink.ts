@@ -30,6 +30,7 @@
 
 import { CAN_RESIZE, ON_BUN } from "../common/engine.ts";
 import { encodeError } from "../common/errors.ts";
+import { estimateStoreSize } from "./size.ts";
 import { ChunkSpill } from "./spill-chunks.ts";
 import { StoreSpill } from "./spill-store.ts";
 import { COUNT_PLAN, type CountSpill, MAX_STORE_BYTES, type Spill, type SpillContext, type SpillPlan } from "./spill.ts";
@@ -99,19 +100,13 @@ const SHARED_WORKSPACES = 4;
 /** The shared workspaces (calls are synchronous: one is busy only during a call or its re-entrant calls). */
 const SHARED: Workspace[] = [];
 
-function newWorkspace(size: number): Workspace {
-  const scratch = new Uint8Array(size);
-  return { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
-}
+const isIdle = (ws: Workspace): boolean => !ws.busy;
 
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 const NO_VIEW = /* @__PURE__ */ new DataView(NO_BYTES.buffer);
 
-/** Where {@link Sink.probe} lets callers test-encode: any call may use it, none keeps it. */
-const PROBE = /* @__PURE__ */ new Uint8Array(256);
-
-/** How the encoder sizes its first store: a function of the root value, called only once the scratch overflows. */
-export type SizeGuess = (root: unknown) => number;
+/** 256 bytes for a caller to test-encode into before a call (synchronously: any call may use them, none keeps them). */
+export const PROBE: Uint8Array = /* @__PURE__ */ new Uint8Array(256);
 
 /**
  * The scratch, and the spill a call opens when it overflows. The encoder
@@ -121,19 +116,16 @@ export type SizeGuess = (root: unknown) => number;
  */
 export class Sink implements SpillContext {
   /** Where the encoder writes now: the scratch, or a buffer the spill gave (a chunk). */
-  bytes: Uint8Array<ArrayBuffer>;
+  bytes: Uint8Array<ArrayBuffer> = NO_BYTES;
   /** A `DataView` over `bytes`. */
-  view: DataView;
+  view: DataView = NO_VIEW;
   /** Write position in `bytes`. */
   pos = 0;
   /** Where this call's output starts in `bytes`: 0, or the free part of the pool's slab while the call writes there. */
   start = 0;
 
-  /** The scratch of this call's workspace. */
+  /** The scratch of this call's workspace (its `DataView` and kept store are read from the workspace). */
   private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
-  private scratchView: DataView = NO_VIEW;
-  /** The workspace's kept store, while no spill of this call has taken it. */
-  private store: ArrayBuffer | null = null;
   /** The workspace this sink used last (another sink may have taken it since). */
   private ws: Workspace | null = null;
   /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
@@ -152,38 +144,29 @@ export class Sink implements SpillContext {
   private readonly plan: SpillPlan;
   /** The plan's hook that opens a spill before a call's first byte, if it has one. */
   private readonly opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
-  /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.count}. */
+  /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.offset}. */
   readonly counting: boolean;
   private readonly pool: boolean;
   readonly maxByteLength: number;
-  private readonly guess: SizeGuess;
-  private readonly exactSize: SizeGuess;
+  /** The exact encoded size of a value (for plans that measure first). */
+  readonly measure: (value: unknown) => number;
 
   /**
    * @param scratchBytes size of the reusable scratch
    * @param plan which spill a call opens ({@link COUNT_PLAN}: count bytes only)
    * @param maxByteLength ceiling of one buffer; past it, the chunk list
-   * @param guess the size estimate that sizes a resizable store
-   * @param exactSize the exact size (for plans that measure first)
+   * @param measure the exact size (for plans that measure first); a resizable store is sized from size.ts's estimate
    * @param pool whether small results are views into a shared slab
    */
-  constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, guess: SizeGuess, exactSize: SizeGuess, pool = false) {
+  constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false) {
     this.pool = pool && POOLING_PAYS;
-    this.bytes = NO_BYTES;
-    this.view = NO_VIEW;
     this.scratchBytes = Math.max(64, scratchBytes);
     this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.plan = plan;
     this.opening = plan.begin ?? null;
     this.counting = plan === COUNT_PLAN;
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
-    this.guess = guess;
-    this.exactSize = exactSize;
-  }
-
-  /** 256 bytes for a caller to test-encode into before a call (synchronously: they are shared). */
-  probe(): Uint8Array {
-    return PROBE;
+    this.measure = measure;
   }
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
@@ -200,36 +183,31 @@ export class Sink implements SpillContext {
     ws.busy = true;
     this.root = root;
     this.spill = first;
-    if (this.pool && first === null) this.writeInSlab();
-    else this.pos = 0;
+    if (this.pool && first === null) {
+      // With `poolResults`: the call writes straight into the slab's free part
+      // (a new slab when less than a pooled result's most is free, or when a
+      // transfer of a result's buffer detached it: its length is then 0), so a
+      // small result is a view of what was written, with no copy. Earlier
+      // results stay before `start`; a call that outgrows the slab moves its
+      // bytes to the scratch (see leaveSlab) and goes on as any other, so the
+      // slab changes no spill decision.
+      const slab = this.slab;
+      this.bytes = slab === null || slab.length - this.slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
+      this.view = this.slabView;
+      this.pos = this.start = this.slabPos;
+    } else this.pos = 0;
   }
 
   /**
-   * With `poolResults`: the call writes straight into the slab's free part
-   * (a new slab when less than a pooled result's most is free, or when a
-   * transfer of a result's buffer detached it: its length is then 0), so a
-   * small result is a view of what was written, with no copy. Earlier
-   * results stay before `start`; a call that outgrows the slab moves its
-   * bytes to the scratch (see {@link Sink.leaveSlab}) and goes on as any
-   * other, so the slab changes no spill decision.
-   */
-  private writeInSlab(): void {
-    const slab = this.slab;
-    this.bytes = slab === null || slab.length - this.slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
-    this.view = this.slabView;
-    this.pos = this.start = this.slabPos;
-  }
-
-  /**
-   * Throws when the slab this call writes into was detached during the
-   * call (user code, a getter say, transferred the buffer of an earlier
+   * Throws when this call writes into the slab and it was detached during
+   * the call (user code, a getter say, transferred the buffer of an earlier
    * pooled result): what the call wrote there is gone.
    */
   private checkSlab(): void {
-    if (this.slab!.byteLength === 0) {
+    if (this.bytes === this.slab && this.bytes.byteLength === 0) {
       this.slab = null; // the next call starts a new one
       throw encodeError(
-        "Cannot encode: the buffer of an earlier pooled result was transferred during this call, and the bytes written into it are gone (copy pooled results with slice() before transferring them)",
+        "Cannot encode: an earlier pooled result's buffer was transferred during this call, losing the bytes written there (slice() pooled results before transferring them)",
         "CHANGED",
       );
     }
@@ -248,55 +226,41 @@ export class Sink implements SpillContext {
     this.root = undefined;
     this.pos = this.start = 0;
     const spill = this.spill;
+    const ws = this.ws!;
     // small messages touch none of this: keep the common call free of allocations
     if (spill !== null) {
       this.spill = null;
       const kept = spill.close();
-      if (kept !== null) this.store = kept;
+      if (kept !== null) ws.store = kept;
     }
     if (this.bytes !== this.scratch) {
       // a chunk of the spill, or the pool's slab
       this.bytes = this.scratch;
-      this.view = this.scratchView;
+      this.view = ws.view;
     }
-    this.release();
-  }
-
-  /** Marks the workspace idle, with the scratch and store as this call leaves them. */
-  private release(): void {
-    const ws = this.ws!;
-    ws.store = this.store;
+    // the workspace is idle, with the scratch and store as this call leaves them
     ws.busy = false;
     if (ws.spare) {
       // not one of the shared ones: let it go, so an idle encoder holds no memory
       this.ws = null;
       this.scratch = this.bytes = NO_BYTES;
-      this.scratchView = this.view = NO_VIEW;
-      this.store = null;
+      this.view = NO_VIEW;
     }
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
   private claim(): Workspace {
-    let ws: Workspace | undefined;
-    if (this.shared) {
-      for (const w of SHARED) {
-        if (!w.busy) {
-          ws = w;
-          break;
-        }
-      }
-    }
+    let ws = this.shared ? SHARED.find(isIdle) : undefined;
     if (ws === undefined) {
-      ws = newWorkspace(this.scratchBytes);
+      const scratch = new Uint8Array(this.scratchBytes);
+      ws = { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
       if (this.shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
       else ws.spare = this.shared;
     }
     ws.user = this;
     this.ws = ws;
     this.scratch = this.bytes = ws.scratch;
-    this.scratchView = this.view = ws.view;
-    this.store = ws.store;
+    this.view = ws.view;
     return ws;
   }
 
@@ -307,11 +271,11 @@ export class Sink implements SpillContext {
   }
 
   /**
-   * Moves this call's bytes from the pool's slab to the start of the
-   * scratch, where they would have been without the slab, when they and
-   * `n` more fit there. Returns false, having moved nothing, when they do
-   * not (a scratch smaller than the slab): the spill then takes them from
-   * the slab.
+   * Moves this call's bytes from the pool's slab (the caller checks that it
+   * writes there) to the start of the scratch, where they would have been
+   * without the slab, when they and `n` more fit there. Returns false,
+   * having moved nothing, when they do not (a scratch smaller than the
+   * slab): the spill then takes them from the slab.
    */
   private leaveSlab(n: number): boolean {
     this.checkSlab();
@@ -320,7 +284,7 @@ export class Sink implements SpillContext {
     if (len + n > scratch.length) return false;
     scratch.set(new Uint8Array(this.bytes.buffer, this.start, len));
     this.bytes = scratch;
-    this.view = this.scratchView;
+    this.view = this.ws!.view;
     this.pos = len;
     this.start = 0;
     return true;
@@ -334,21 +298,18 @@ export class Sink implements SpillContext {
    */
   append(src: Uint8Array): void {
     const n = src.length;
-    if (this.pos + n <= this.bytes.length || (this.bytes === this.slab && this.leaveSlab(n))) {
-      this.bytes.set(src, this.pos);
-      this.pos += n;
-      return;
+    if (this.pos + n > this.bytes.length) {
+      if ((n > this.scratch.length >>> 1 || this.counting) && !(this.bytes === this.slab && this.leaveSlab(n))) {
+        // large (or a count, which only counts it): to the spill
+        let spill = this.flush();
+        if (!spill.append(src)) (spill = this.overflow()).append(src);
+        this.resume(spill, 0);
+        return;
+      }
+      this.grow(n);
     }
-    let spill = this.flush();
-    // (a count only counts it)
-    if (n <= this.scratch.length >>> 1 && !this.counting) {
-      this.resume(spill, n);
-      this.bytes.set(src, 0);
-      this.pos = n;
-      return;
-    }
-    if (!spill.append(src)) (spill = this.overflow()).append(src);
-    this.resume(spill, 0);
+    this.bytes.set(src, this.pos);
+    this.pos += n;
   }
 
   /**
@@ -378,14 +339,9 @@ export class Sink implements SpillContext {
     this.resume(spill, 0);
   }
 
-  /** Count mode: `n` more bytes of output, not written (a payload, a long string). */
+  /** Count mode: `n` more bytes of output, not written (a long string). */
   skip(n: number): void {
-    (this.flush() as CountSpill).skip(n);
-  }
-
-  /** Count mode: the bytes of output so far. */
-  count(): number {
-    return this.offset();
+    (this.flush() as CountSpill).length += n;
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
@@ -394,34 +350,30 @@ export class Sink implements SpillContext {
     const start = this.start;
     const n = this.pos - start;
     if (n > POOL_MAX_RESULT_BYTES || !this.pool) return this.bytes.slice(start, this.pos);
-    if (this.bytes !== this.slab) return this.pooled(n);
-    this.checkSlab();
-    // written in the slab: a view, no copy; the next result starts after it, 8-byte aligned
-    this.slabPos = (this.pos + 7) & ~7;
-    return new Uint8Array(this.bytes.buffer, start, n); // not subarray(): its species lookup costs ~0.3 µs on Node 20
-  }
-
-  /**
-   * The `n` bytes at the start of the scratch (a call that left the slab
-   * for the scratch), copied into the slab: a view, no allocation (a new
-   * slab when this one has no room).
-   */
-  private pooled(n: number): Uint8Array<ArrayBuffer> {
     let slab = this.slab;
-    if (slab === null || this.slabPos + n > slab.length) slab = this.newSlab();
+    if (this.bytes === slab) {
+      this.checkSlab();
+    } else {
+      // written at the start of the scratch (the call left the slab): copied into the slab
+      // (a new one when this one has no room), still a view and no allocation
+      if (slab === null || this.slabPos + n > slab.length) slab = this.newSlab();
+      slab.set(new Uint8Array(this.bytes.buffer, 0, n), this.slabPos);
+    }
+    // a view, no copy (not subarray(): its species lookup costs ~0.3 µs on Node 20); the next result starts after it, 8-byte aligned
     const at = this.slabPos;
-    slab.set(new Uint8Array(this.bytes.buffer, 0, n), at);
     this.slabPos = (at + n + 7) & ~7;
-    return new Uint8Array(slab.buffer, at, n);
+    return new Uint8Array(slab!.buffer, at, n);
   }
 
   /**
-   * Ends a call whose output fit the scratch and returns a view of it, not
-   * a copy (`encodeSharedRef`). From now on this sink keeps its workspace
-   * to itself: no other encoder, and no `encode()`, writes into the bytes
-   * of the view; only this sink's next call does.
+   * Ends the call and returns a view of its output, not a copy, when it
+   * fit the scratch (`encodeSharedRef`); else as {@link Sink.finish}.
+   * From then on this sink keeps its workspace to itself: no other
+   * encoder, and no `encode()`, writes into the bytes of the view; only
+   * this sink's next call does.
    */
   finishShared(): Uint8Array<ArrayBuffer> {
+    if (this.offset() !== this.pos) return this.finish();
     const ws = this.ws!;
     if (!ws.owned) {
       ws.owned = true;
@@ -434,30 +386,37 @@ export class Sink implements SpillContext {
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (this.spill === null) {
-      if (this.bytes === this.slab) this.checkSlab();
-      return [this.bytes.slice(this.start, this.pos)];
-    }
-    return this.flush().chunks();
+    if (this.spill !== null) return this.flush().chunks();
+    this.checkSlab();
+    return [this.bytes.slice(this.start, this.pos)];
   }
 
   /**
    * Ends the call by copying the output into `target` at `offset`, with no
-   * allocation when it fit the scratch. Returns the byte count.
+   * allocation when it fit the scratch. Returns the byte count. A target
+   * too small is grown in place when it is a length-tracking view of a
+   * resizable buffer, else left unchanged, with an error.
    */
   finishInto(target: Uint8Array, offset: number): number {
-    let parts: Uint8Array[];
-    let total: number;
-    if (this.spill === null) {
-      if (this.bytes === this.slab) this.checkSlab();
-      parts = [this.bytes.subarray(this.start, this.pos)];
-      total = this.pos - this.start;
-    } else {
-      const spill = this.flush();
-      parts = spill.parts();
-      total = spill.length;
+    this.checkSlab();
+    const parts = this.spill === null ? [this.bytes.subarray(this.start, this.pos)] : this.flush().parts();
+    const total = this.offset(); // (the spill's length, once flushed)
+    const size = offset + total;
+    if (size > target.length) {
+      const buffer = target.buffer as ArrayBuffer;
+      const before = buffer.byteLength;
+      const want = target.byteOffset + size;
+      if (buffer.resizable && want <= buffer.maxByteLength) {
+        buffer.resize(want);
+        if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
+      }
+      if (target.length < size) {
+        throw encodeError(
+          `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
+          "OUT_OF_SPACE",
+        );
+      }
     }
-    if (offset + total > target.length) growTarget(target, offset + total);
     let at = offset;
     for (const part of parts) {
       target.set(part, at);
@@ -470,7 +429,7 @@ export class Sink implements SpillContext {
 
   /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
   private flush(): Spill {
-    if (this.bytes === this.slab) this.checkSlab();
+    this.checkSlab();
     const start = this.start;
     const n = this.pos - start;
     let spill = this.spill ?? (this.spill = this.plan.open(n, this));
@@ -488,12 +447,12 @@ export class Sink implements SpillContext {
     const next = spill.room(n) ?? (n <= this.scratch.length ? this.scratch : new Uint8Array(n));
     if (next === this.bytes) return;
     this.bytes = next;
-    this.view = next === this.scratch ? this.scratchView : new DataView(next.buffer, next.byteOffset, next.length);
+    this.view = next === this.scratch ? this.ws!.view : new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   /** The spill is full (a store at its ceiling): its bytes move to a chunk list, which continues the call. */
   private overflow(): Spill {
-    const chunks = new ChunkSpill(this.scratch.length);
+    const chunks = this.openChunks();
     this.spill!.passTo(chunks);
     return (this.spill = chunks);
   }
@@ -504,34 +463,15 @@ export class Sink implements SpillContext {
     return this.scratch.length;
   }
 
-  measure(value: unknown): number {
-    return this.exactSize(value);
-  }
-
   openStore(need: number, estimate: boolean): Spill | null {
     if (!CAN_RESIZE) return null;
-    const spill = StoreSpill.open(need, this.store, estimate ? this.guess(this.root) : null, this.maxByteLength, this.scratch.length);
-    if (spill !== null) this.store = null; // the spill holds it now, and gives it back at close() if worth keeping
+    const ws = this.ws!;
+    const spill = StoreSpill.open(need, ws.store, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, this.scratch.length);
+    if (spill !== null) ws.store = null; // the spill holds it now, and gives it back at close() if worth keeping
     return spill;
   }
 
-  openChunks(): Spill {
+  openChunks(): ChunkSpill {
     return new ChunkSpill(this.scratch.length);
   }
-}
-
-/** Grows a length-tracking view of a resizable buffer to `size`, or throws with the target unchanged. */
-function growTarget(target: Uint8Array, size: number): void {
-  const buffer = target.buffer as ArrayBuffer;
-  const before = buffer.byteLength;
-  const want = target.byteOffset + size;
-  if (buffer.resizable && want <= buffer.maxByteLength) {
-    buffer.resize(want);
-    if (target.length >= size) return;
-    buffer.resize(before); // a fixed-length view does not follow: undo
-  }
-  throw encodeError(
-    `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
-    "OUT_OF_SPACE",
-  );
 }

@@ -14,6 +14,8 @@
 import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf } from "../common/input.ts";
+import { writeInt } from "../format/forms.ts";
+import { REFERENCE_MIN_BYTES } from "./spill.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**
@@ -60,9 +62,10 @@ export function estimateSize(value: unknown): number {
 /**
  * The estimate the encoder sizes its store with: {@link estimateSize}
  * without the payloads of binaries and extensions of `referencedFrom` bytes
- * or more, which the encoder references instead of copying into the store.
+ * or more (by default those the encoder references instead of copying
+ * into the store). Never throws: 0 for a value it cannot look into.
  */
-export function estimateStoreSize(value: unknown, referencedFrom: number): number {
+export function estimateStoreSize(value: unknown, referencedFrom: number = REFERENCE_MIN_BYTES): number {
   try {
     return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
   } catch {
@@ -84,23 +87,14 @@ function dataValue(obj: object, key: PropertyKey): unknown {
 const mapEntries = Map.prototype.entries;
 const setValues = Set.prototype.values;
 
-/**
- * The first `limit` items of a `Map`'s entries or a `Set`'s values through
- * the built-in iterator (a subclass's own iterator is not run), and how
- * many items there are.
- */
-function firstItems(value: Map<unknown, unknown> | Set<unknown>, limit: number): [unknown[], number] {
-  const iterator = value instanceof Map ? mapEntries.call(value) : setValues.call(value);
-  const items: unknown[] = [];
-  for (let r = iterator.next(); !r.done && items.length < limit; r = iterator.next()) items.push(r.value);
-  return [items, value.size];
-}
-
 /** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
 interface EstimateState {
   big: number;
   visits: number;
 }
+
+/** Where the estimate writes a number to see its size. */
+const NUMBER_PROBE = /* @__PURE__ */ new Uint8Array(9);
 
 /** Objects with more keys than this are sampled. */
 const ESTIMATE_KEYS = 16;
@@ -117,7 +111,8 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
     case KIND_STRING:
       return (value as string).length + ((value as string).length < 32 ? 1 : 5);
     case KIND_NUMBER:
-      return numberSize(value as number);
+      // the smallest integer form (what writeInt writes), else 9: a guess, the encoder decides the exact form
+      return Number.isSafeInteger(value) && (value !== 0 || 1 / (value as number) > 0) ? writeInt(NUMBER_PROBE, 0, value as number) : 9;
     case KIND_BIGINT:
       return 9;
     case KIND_BINARY: {
@@ -134,14 +129,17 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
     return 5 + sampleSum(n, budget, (i, share) => estimate(dataValue(value, i), share, depth + 1, state));
   }
   if (kind === KIND_MAP || kind === KIND_SET) {
-    // the first items, not spread ones: reaching item i takes i steps
-    const [items, size] = firstItems(value as Map<unknown, unknown> | Set<unknown>, Math.max(1, Math.floor(budget)));
+    // the first items, not spread ones (reaching item i takes i steps), through the built-in
+    // iterator: a subclass's own iterator is not run
     const isMap = kind === KIND_MAP;
+    const iterator = isMap ? mapEntries.call(value as Map<unknown, unknown>) : setValues.call(value as Set<unknown>);
+    const items: unknown[] = [];
+    for (let r = iterator.next(); !r.done && items.length < Math.max(1, Math.floor(budget)); r = iterator.next()) items.push(r.value);
     const sum = sampleSum(items.length, budget, (i, share) => {
       const item = items[i];
       return isMap ? estimate((item as unknown[])[0], share, depth + 1, state) + estimate((item as unknown[])[1], share, depth + 1, state) : estimate(item, share, depth + 1, state);
     });
-    return 5 + (sum * size) / Math.max(1, items.length);
+    return 5 + (sum * (value as Set<unknown>).size) / Math.max(1, items.length);
   }
   if (kind === KIND_DATE) return 15;
   if (kind === KIND_BOXED) return estimate(unbox(value as object), budget, depth, state);
@@ -168,15 +166,6 @@ function sampleSum(n: number, budget: number, size: (i: number, share: number) =
   let sum = 0;
   for (let k = 0; k < samples; k++) sum += size(Math.floor(k * step), share);
   return (sum * n) / samples;
-}
-
-/** Encoded size of a number (the estimate's guess; the encoder decides the exact form). */
-function numberSize(n: number): number {
-  if (Number.isSafeInteger(n) && (n !== 0 || 1 / n > 0)) {
-    if (n >= 0) return n < 0x80 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n <= 0xffffffff ? 5 : 9;
-    return n >= -0x20 ? 1 : n >= -0x80 ? 2 : n >= -0x8000 ? 3 : n >= -0x80000000 ? 5 : 9;
-  }
-  return 9;
 }
 
 /**
@@ -259,16 +248,11 @@ function boundOf(value: unknown, limit: number, levels: number): number {
  * engines would throw a bare `TypeError` or see an empty binary.
  */
 export function binaryBytes(value: object): Uint8Array | undefined {
-  checkAttached(value);
-  return bytesOf(value);
-}
-
-/** Throws an `EncodeError` if `value` is an `ArrayBuffer`, or a view of one, that was detached. */
-function checkAttached(value: object): void {
   const buffer = ArrayBuffer.isView(value) ? value.buffer : value;
   if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
     throw detachedBinary(buffer === value ? "an ArrayBuffer" : `a ${value.constructor?.name ?? "view"} over an ArrayBuffer`);
   }
+  return bytesOf(value);
 }
 
 /** Whether `buffer` was detached; asked only of empty buffers. */

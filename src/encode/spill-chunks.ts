@@ -1,5 +1,6 @@
 /**
- * The chunk list: the spill that never fills. Output continues in plain
+ * The chunk list: the spill that never fills (so it is never asked to
+ * pass its bytes on). Output continues in plain
  * chunks (up to 16 MiB each) that the sink writes into directly; large
  * binaries are kept by reference. `encode` concatenates the list once,
  * `encodeChunks` hands the chunks over without copying them.
@@ -11,8 +12,7 @@
  * @module
  */
 
-import { concat } from "./concat.ts";
-import { type PartList, REFERENCE_MIN_BYTES, type Spill, TOO_BIG_HINT } from "./spill.ts";
+import { BaseSpill, type PartList, REFERENCE_MIN_BYTES } from "./spill.ts";
 
 /** Largest chunk the list allocates at once. */
 const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -23,8 +23,7 @@ const MIN_ROOM_BYTES = 4096;
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 
 /** The output as a list of parts: views of the list's own chunks, and binaries of the user's. */
-export class ChunkSpill implements Spill, PartList {
-  length = 0;
+export class ChunkSpill extends BaseSpill implements PartList {
   private readonly list: Uint8Array[] = [];
   /** Per part: not the list's to give away (a user's binary, a view of a resizable store). */
   private readonly lent: boolean[] = [];
@@ -36,6 +35,7 @@ export class ChunkSpill implements Spill, PartList {
 
   /** @param minChunk the smallest chunk to allocate (the scratch size) */
   constructor(minChunk: number) {
+    super();
     this.minChunk = minChunk;
   }
 
@@ -54,7 +54,6 @@ export class ChunkSpill implements Spill, PartList {
   }
 
   take(bytes: Uint8Array, n: number): boolean {
-    if (n === 0) return true;
     if (bytes.buffer === this.chunk.buffer) {
       // written in place, in the tail room() gave
       this.commit(n);
@@ -65,7 +64,7 @@ export class ChunkSpill implements Spill, PartList {
     return true;
   }
 
-  room(n: number): Uint8Array<ArrayBuffer> {
+  override room(n: number): Uint8Array<ArrayBuffer> {
     if (this.chunk.length - this.used < Math.max(n, MIN_ROOM_BYTES)) this.newChunk(n);
     return this.chunk.subarray(this.used);
   }
@@ -86,19 +85,11 @@ export class ChunkSpill implements Spill, PartList {
     this.used += n;
   }
 
-  passTo(list: PartList): void {
-    for (let i = 0; i < this.list.length; i++) list.push(this.list[i]!, this.lent[i]!);
-  }
-
   parts(): Uint8Array[] {
     return this.list;
   }
 
-  result(): Uint8Array<ArrayBuffer> {
-    return concat(this.list, this.length, TOO_BIG_HINT);
-  }
-
-  chunks(): Uint8Array<ArrayBuffer>[] {
+  override chunks(): Uint8Array<ArrayBuffer>[] {
     const out: Uint8Array<ArrayBuffer>[] = [];
     let given: ArrayBufferLike | null = null;
     for (let i = 0; i < this.list.length; i++) {
@@ -111,10 +102,6 @@ export class ChunkSpill implements Spill, PartList {
       if (own) given = part.buffer;
     }
     return out;
-  }
-
-  close(): null {
-    return null;
   }
 
   /** Copies `src` into the current chunk (a new one if it has no room) as the next part. */

@@ -15,8 +15,7 @@
  * @module
  */
 
-import { concat } from "./concat.ts";
-import { MAX_STORE_BYTES, type PartList, REFERENCE_MIN_BYTES, type Spill, TOO_BIG_HINT } from "./spill.ts";
+import { BaseSpill, MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./spill.ts";
 import { ENCODE_INTO_RESIZABLE } from "../format/utf8.ts";
 
 /** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
@@ -32,8 +31,7 @@ const SHRINK_COPY_MIN_BYTES = 16 * 1024 * 1024;
 const SHRINK_COPY_STEP_BYTES = 4 * 1024 * 1024;
 
 /** A resizable `ArrayBuffer` the output is copied into, with the large binaries it references. */
-export class StoreSpill implements Spill {
-  length = 0;
+export class StoreSpill extends BaseSpill {
   private readonly store: ArrayBuffer;
   /** A length-tracking view of the store: it follows `resize()`. */
   private readonly bytes: Uint8Array<ArrayBuffer>;
@@ -44,10 +42,9 @@ export class StoreSpill implements Spill {
   private cuts: number[] = [];
   /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
   private detour: Uint8Array<ArrayBuffer> | null = null;
-  /** Set once the store's bytes went to a result or a chunk list: it is not kept. */
-  private given = false;
 
   private constructor(store: ArrayBuffer) {
+    super();
     this.store = store;
     this.bytes = new Uint8Array(store);
   }
@@ -84,10 +81,6 @@ export class StoreSpill implements Spill {
     return true;
   }
 
-  room(): null {
-    return null;
-  }
-
   append(src: Uint8Array): boolean {
     if (src.length < REFERENCE_MIN_BYTES) return this.take(src, src.length);
     this.cuts.push(this.used);
@@ -113,13 +106,10 @@ export class StoreSpill implements Spill {
     this.length += n;
   }
 
-  passTo(list: PartList): void {
-    // views of the store (resizable: copied before they are handed out) and the user's binaries
-    for (const part of this.parts()) list.push(part, true);
-    this.given = true;
-  }
-
-  /** The store's bytes interleaved with the referenced binaries. */
+  /**
+   * The store's bytes interleaved with the referenced binaries: all lent
+   * (views of the store, which is resizable, and the user's binaries).
+   */
   parts(): Uint8Array[] {
     const parts: Uint8Array[] = [];
     const bytes = this.bytes;
@@ -134,18 +124,15 @@ export class StoreSpill implements Spill {
     return parts;
   }
 
-  result(): Uint8Array<ArrayBuffer> {
+  override result(): Uint8Array<ArrayBuffer> {
     const total = this.length;
-    if (total >= SHRINK_COPY_MIN_BYTES) return this.takeShrinking(total);
-    return concat(this.parts(), total, TOO_BIG_HINT);
+    // past one result's most, the joining throws (OUT_OF_SPACE)
+    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.takeShrinking(total) : super.result();
   }
 
-  chunks(): Uint8Array<ArrayBuffer>[] {
-    return this.parts().map((c) => c.slice() as Uint8Array<ArrayBuffer>);
-  }
-
-  close(): ArrayBuffer | null {
-    return this.given || this.bytes.length > RETAIN_MAX_BYTES ? null : this.store;
+  /** The store, for the next call, unless it grew large. (A store whose bytes went on to a chunk list is not asked: the list is the call's spill then.) */
+  override close(): ArrayBuffer | null {
+    return this.bytes.length > RETAIN_MAX_BYTES ? null : this.store;
   }
 
   /**
@@ -170,7 +157,6 @@ export class StoreSpill implements Spill {
    * the output.
    */
   private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
-    if (total > MAX_STORE_BYTES) concat([], total, TOO_BIG_HINT); // throws OUT_OF_SPACE
     const out = new Uint8Array(total);
     const store = this.store;
     const bytes = this.bytes;

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { MAX_RESULT_BYTES } from "./concat.ts";
+import { concat, MAX_RESULT_BYTES } from "./concat.ts";
 
 /**
  * The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse
@@ -33,7 +33,7 @@ export const MAX_STORE_BYTES: number = MAX_RESULT_BYTES;
 export const REFERENCE_MIN_BYTES: number = 32 * 1024;
 
 /** How an error for a result too large for one `Uint8Array` ends. */
-export const TOO_BIG_HINT = "; use Encoder.encodeChunks";
+const TOO_BIG_HINT = "; use Encoder.encodeChunks";
 
 /**
  * The key of the internal option that replaces the encoder's
@@ -47,7 +47,7 @@ export interface Spill {
   /** Bytes of output this spill holds: where the sink's next byte lands in the result. */
   readonly length: number;
   /**
-   * Takes the `n` bytes at the start of `bytes` (the buffer the sink wrote
+   * Takes the `n` bytes (at least 1) at the start of `bytes` (the buffer the sink wrote
    * them into: its scratch, or one this spill gave by {@link Spill.room}).
    * Returns false, having taken nothing, when the spill is full.
    */
@@ -111,7 +111,8 @@ export interface SpillPlan {
   /**
    * A spill to start the call with, before its first byte (null: the
    * scratch, as usual). Runs before the sink takes its workspace (its
-   * `scratchLength` may still be 0). May throw: the call then never starts.
+   * `scratchLength` may still be 0; `openStore` is for `open` only). May
+   * throw: the call then never starts.
    */
   begin?: ((root: unknown, sink: SpillContext) => Spill | null) | undefined;
   /** The spill for a call whose scratch overflows with `need` bytes written. */
@@ -124,30 +125,57 @@ export const AUTO_PLAN: SpillPlan = { open: (need, sink) => sink.openStore(need,
 /** The plan of a counting sink (`encodedSize`): a count. */
 export const COUNT_PLAN: SpillPlan = { open: () => new CountSpill() };
 
-/** Counts the bytes it is given and keeps none: the spill behind `encodedSize`. */
-export class CountSpill implements Spill {
+/**
+ * What the spills share: each overrides what it does differently. By
+ * default a spill has no buffer for the sink to write into (the sink writes
+ * into its scratch), every part it holds is lent (copied when handed out),
+ * its result is its parts joined, and it keeps nothing after the call.
+ */
+export abstract class BaseSpill implements Spill {
   length = 0;
 
+  abstract take(bytes: Uint8Array, n: number): boolean;
+  abstract append(src: Uint8Array): boolean;
+  abstract reserve(n: number): { target: Uint8Array; offset: number } | null;
+  abstract commit(n: number): void;
+  abstract parts(): Uint8Array[];
+
+  room(_n: number): Uint8Array<ArrayBuffer> | null {
+    return null;
+  }
+
+  passTo(list: PartList): void {
+    for (const part of this.parts()) list.push(part, true);
+  }
+
+  result(): Uint8Array<ArrayBuffer> {
+    return concat(this.parts(), this.length, TOO_BIG_HINT);
+  }
+
+  chunks(): Uint8Array<ArrayBuffer>[] {
+    return this.parts().map((c) => c.slice() as Uint8Array<ArrayBuffer>);
+  }
+
+  close(): ArrayBuffer | null {
+    return null;
+  }
+}
+
+/**
+ * Counts the bytes it is given and keeps none: the spill behind
+ * `encodedSize`. A long string is counted, not encoded: the sink adds its
+ * size to `length` (so `reserve`/`commit` are never asked).
+ */
+export class CountSpill extends BaseSpill {
   take(_bytes: Uint8Array, n: number): boolean {
     this.length += n;
     return true;
   }
 
-  /** `n` more bytes of output that were never written (a long string counted, not encoded). */
-  skip(n: number): void {
-    this.length += n;
-  }
-
-  room(): null {
-    return null;
-  }
-
   append(src: Uint8Array): boolean {
-    this.length += src.length;
-    return true;
+    return this.take(src, src.length);
   }
 
-  /** Never asked: a counting encoder skips long strings ({@link CountSpill.skip}). */
   reserve(): null {
     return null;
   }
@@ -156,21 +184,7 @@ export class CountSpill implements Spill {
     this.length += n;
   }
 
-  passTo(): void {}
-
   parts(): Uint8Array[] {
     return [];
-  }
-
-  result(): Uint8Array<ArrayBuffer> {
-    return new Uint8Array(0);
-  }
-
-  chunks(): Uint8Array<ArrayBuffer>[] {
-    return [];
-  }
-
-  close(): null {
-    return null;
   }
 }
