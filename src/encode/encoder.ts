@@ -55,13 +55,13 @@ export class Encoder<ContextType = undefined> {
   /** What writes values into the sink, with the options resolved. */
   protected readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
-  private busy = false;
+  #busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
   private child: Encoder<ContextType> | null = null;
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
-  private counter: Encoder<ContextType> | null = null;
+  #counter: Encoder<ContextType> | null = null;
   /** With `buffers`: Node's `Buffer` class, whose instances the results become (without a copy); else null. */
-  private readonly bufferClass: BufferClass | null;
+  readonly #bufferClass: BufferClass | null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
@@ -98,13 +98,13 @@ export class Encoder<ContextType = undefined> {
     this.options = resolved;
     this.sink = new Sink(resolved.initialBufferSize, resolved.spillPlan, resolved.maxByteLength, (root) => this.encodedSize(root), resolved.poolResults);
     this.writer = new ValueWriter(this.sink, resolved);
-    this.bufferClass = resolved.buffers ? nodeBuffer() : null;
-    if (resolved.buffers && this.bufferClass === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.#bufferClass = resolved.buffers ? nodeBuffer() : null;
+    if (resolved.buffers && this.#bufferClass === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 
   /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
-  private out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-    return this.bufferClass === null ? bytes : (asBuffer(this.bufferClass, bytes) as Uint8Array<ArrayBuffer>);
+  #out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    return this.#bufferClass === null ? bytes : (asBuffer(this.#bufferClass, bytes) as Uint8Array<ArrayBuffer>);
   }
 
   /**
@@ -122,14 +122,14 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encode(value: unknown): Uint8Array<ArrayBuffer> {
-    if (this.busy) return this.reentrant().encode(value);
+    if (this.#busy) return this.#reentrant().encode(value);
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
-      return this.out(encodeLoneString(value));
+      return this.#out(encodeLoneString(value));
     }
-    this.run(value, 0);
+    this.#run(value, 0);
     try {
       const bytes = this.sink.finish();
-      return this.bufferClass === null ? bytes : this.out(bytes);
+      return this.#bufferClass === null ? bytes : this.#out(bytes);
     } finally {
       this.stop();
     }
@@ -163,7 +163,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
-    return this.out(this.call(value, FINISH_SHARED));
+    return this.#out(this.#call(value, FINISH_SHARED));
   }
 
   /**
@@ -184,8 +184,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
-    const chunks = this.call(value, FINISH_CHUNKS);
-    return this.bufferClass === null ? chunks : chunks.map((c) => this.out(c));
+    const chunks = this.#call(value, FINISH_CHUNKS);
+    return this.#bufferClass === null ? chunks : chunks.map((c) => this.#out(c));
   }
 
   /**
@@ -210,8 +210,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
-    if (this.busy) return this.reentrant().encodeInto(value, target, offset);
-    this.run(value, offset);
+    if (this.#busy) return this.#reentrant().encodeInto(value, target, offset);
+    this.#run(value, offset);
     try {
       return this.sink.finishInto(target, offset);
     } finally {
@@ -226,13 +226,13 @@ export class Encoder<ContextType = undefined> {
    * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
    * throwaway encoder (not kept, so deep re-entry retains no memory).
    */
-  private reentrant(): Encoder<ContextType> {
+  #reentrant(): Encoder<ContextType> {
     // (the same resolved options: a counting encoder's children count too)
     const options = this.options as EncodeOptions<ContextType>;
     let e: Encoder<ContextType> = this;
     for (let i = 0; i < KEPT_REENTRANT; i++) {
       const child = e.child ?? (e.child = new Encoder(options));
-      if (!child.busy) return child;
+      if (!child.#busy) return child;
       e = child;
     }
     return new Encoder(options);
@@ -256,8 +256,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodedSize(value: unknown): number {
-    if (this.sink.counting) return this.call(value, FINISH_COUNT);
-    return (this.counter ??= new Encoder(withResolved(this.options, { spillPlan: COUNT_PLAN }) as EncodeOptions<ContextType>)).encodedSize(value);
+    if (this.sink.counting) return this.#call(value, FINISH_COUNT);
+    return (this.#counter ??= new Encoder(withResolved(this.options, { spillPlan: COUNT_PLAN }) as EncodeOptions<ContextType>)).encodedSize(value);
   }
 
   /**
@@ -266,9 +266,9 @@ export class Encoder<ContextType = undefined> {
    * `finish` makes of the sink's output (a re-entrant call runs on
    * another encoder).
    */
-  private call<T>(value: unknown, finish: (sink: Sink) => T): T {
-    if (this.busy) return this.reentrant().call(value, finish);
-    this.run(value, 0);
+  #call<T>(value: unknown, finish: (sink: Sink) => T): T {
+    if (this.#busy) return this.#reentrant().#call(value, finish);
+    this.#run(value, 0);
     try {
       return finish(this.sink);
     } finally {
@@ -277,7 +277,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
-  private run(value: unknown, base: number): void {
+  #run(value: unknown, base: number): void {
     this.start(value, base);
     try {
       this.writer.encodeValue(value, startDepth());
@@ -288,7 +288,7 @@ export class Encoder<ContextType = undefined> {
 
   /** Starts a call: `estimated` is what the sink sizes its store from; `base`, where the output starts in the result. */
   protected start(estimated: unknown, base: number): void {
-    this.busy = true;
+    this.#busy = true;
     const w = this.writer;
     w.base = base;
     try {
@@ -296,7 +296,7 @@ export class Encoder<ContextType = undefined> {
       this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
-      this.busy = false;
+      this.#busy = false;
       throw e;
     }
   }
@@ -314,7 +314,7 @@ export class Encoder<ContextType = undefined> {
     this.sink.end();
     const trail = this.writer.trail;
     if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
-    this.busy = false;
+    this.#busy = false;
   }
 }
 

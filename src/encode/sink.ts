@@ -125,28 +125,28 @@ export class Sink implements SpillContext {
   start = 0;
 
   /** The scratch of this call's workspace (its `DataView` and kept store are read from the workspace). */
-  private scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
+  #scratch: Uint8Array<ArrayBuffer> = NO_BYTES;
   /** The workspace this sink used last (another sink may have taken it since). */
   private ws: Workspace | null = null;
   /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
-  private readonly shared: boolean;
-  private readonly scratchBytes: number;
+  readonly #shared: boolean;
+  readonly #scratchBytes: number;
   /** Where this call's output went past the scratch, or null while it fits the scratch. */
-  private spill: Spill | null = null;
+  #spill: Spill | null = null;
   /** The value this call encodes (for the estimate, taken only on overflow). */
   root: unknown = undefined;
 
   /** With `poolResults`: the slab small results are written into, a `DataView` of it, and where its free part starts. */
-  private slab: Uint8Array<ArrayBuffer> | null = null;
-  private slabView: DataView = NO_VIEW;
-  private slabPos = 0;
+  #slab: Uint8Array<ArrayBuffer> | null = null;
+  #slabView: DataView = NO_VIEW;
+  #slabPos = 0;
 
-  private readonly plan: SpillPlan;
+  readonly #plan: SpillPlan;
   /** The plan's hook that opens a spill before a call's first byte, if it has one. */
-  private readonly opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
+  readonly #opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
   /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.offset}. */
   readonly counting: boolean;
-  private readonly pool: boolean;
+  readonly #pool: boolean;
   readonly maxByteLength: number;
   /** The exact encoded size of a value (for plans that measure first). */
   readonly measure: (value: unknown) => number;
@@ -159,11 +159,11 @@ export class Sink implements SpillContext {
    * @param pool whether small results are views into a shared slab
    */
   constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false) {
-    this.pool = pool && POOLING_PAYS;
-    this.scratchBytes = Math.max(64, scratchBytes);
-    this.shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
-    this.plan = plan;
-    this.opening = plan.begin ?? null;
+    this.#pool = pool && POOLING_PAYS;
+    this.#scratchBytes = Math.max(64, scratchBytes);
+    this.#shared = this.#scratchBytes === DEFAULT_SCRATCH_BYTES;
+    this.#plan = plan;
+    this.#opening = plan.begin ?? null;
     this.counting = plan === COUNT_PLAN;
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
     this.measure = measure;
@@ -171,19 +171,19 @@ export class Sink implements SpillContext {
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
   offset(): number {
-    return this.spill === null ? this.pos - this.start : this.spill.length + this.pos;
+    return this.#spill === null ? this.pos - this.start : this.#spill.length + this.pos;
   }
 
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
     // a plan may open its spill before the first byte (and before borrowing a workspace: it may throw)
-    const first = this.opening === null ? null : this.opening(root, this);
+    const first = this.#opening === null ? null : this.#opening(root, this);
     let ws = this.ws;
-    if (ws === null || ws.user !== this || ws.busy) ws = this.claim();
+    if (ws === null || ws.user !== this || ws.busy) ws = this.#claim();
     ws.busy = true;
     this.root = root;
-    this.spill = first;
-    if (this.pool && first === null) {
+    this.#spill = first;
+    if (this.#pool && first === null) {
       // With `poolResults`: the call writes straight into the slab's free part
       // (a new slab when less than a pooled result's most is free, or when a
       // transfer of a result's buffer detached it: its length is then 0), so a
@@ -191,10 +191,10 @@ export class Sink implements SpillContext {
       // results stay before `start`; a call that outgrows the slab moves its
       // bytes to the scratch (see leaveSlab) and goes on as any other, so the
       // slab changes no spill decision.
-      const slab = this.slab;
-      this.bytes = slab === null || slab.length - this.slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
-      this.view = this.slabView;
-      this.pos = this.start = this.slabPos;
+      const slab = this.#slab;
+      this.bytes = slab === null || slab.length - this.#slabPos < POOL_MAX_RESULT_BYTES ? this.#newSlab() : slab;
+      this.view = this.#slabView;
+      this.pos = this.start = this.#slabPos;
     } else this.pos = 0;
   }
 
@@ -203,9 +203,9 @@ export class Sink implements SpillContext {
    * the call (user code, a getter say, transferred the buffer of an earlier
    * pooled result): what the call wrote there is gone.
    */
-  private checkSlab(): void {
-    if (this.bytes === this.slab && this.bytes.byteLength === 0) {
-      this.slab = null; // the next call starts a new one
+  #checkSlab(): void {
+    if (this.bytes === this.#slab && this.bytes.byteLength === 0) {
+      this.#slab = null; // the next call starts a new one
       throw encodeError(
         "Cannot encode: an earlier pooled result's buffer was transferred during this call, losing the bytes written there (slice() pooled results before transferring them)",
         "CHANGED",
@@ -214,10 +214,10 @@ export class Sink implements SpillContext {
   }
 
   /** A new slab for pooled results, empty. */
-  private newSlab(): Uint8Array<ArrayBuffer> {
-    const slab = (this.slab = new Uint8Array(POOL_SLAB_BYTES));
-    this.slabView = new DataView(slab.buffer);
-    this.slabPos = 0;
+  #newSlab(): Uint8Array<ArrayBuffer> {
+    const slab = (this.#slab = new Uint8Array(POOL_SLAB_BYTES));
+    this.#slabView = new DataView(slab.buffer);
+    this.#slabPos = 0;
     return slab;
   }
 
@@ -225,17 +225,17 @@ export class Sink implements SpillContext {
   end(): void {
     this.root = undefined;
     this.pos = this.start = 0;
-    const spill = this.spill;
+    const spill = this.#spill;
     const ws = this.ws!;
     // small messages touch none of this: keep the common call free of allocations
     if (spill !== null) {
-      this.spill = null;
+      this.#spill = null;
       const kept = spill.close();
       if (kept !== null) ws.store = kept;
     }
-    if (this.bytes !== this.scratch) {
+    if (this.bytes !== this.#scratch) {
       // a chunk of the spill, or the pool's slab
-      this.bytes = this.scratch;
+      this.bytes = this.#scratch;
       this.view = ws.view;
     }
     // the workspace is idle, with the scratch and store as this call leaves them
@@ -243,31 +243,31 @@ export class Sink implements SpillContext {
     if (ws.spare) {
       // not one of the shared ones: let it go, so an idle encoder holds no memory
       this.ws = null;
-      this.scratch = this.bytes = NO_BYTES;
+      this.#scratch = this.bytes = NO_BYTES;
       this.view = NO_VIEW;
     }
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
-  private claim(): Workspace {
-    let ws = this.shared ? SHARED.find(isIdle) : undefined;
+  #claim(): Workspace {
+    let ws = this.#shared ? SHARED.find(isIdle) : undefined;
     if (ws === undefined) {
-      const scratch = new Uint8Array(this.scratchBytes);
+      const scratch = new Uint8Array(this.#scratchBytes);
       ws = { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
-      if (this.shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
-      else ws.spare = this.shared;
+      if (this.#shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
+      else ws.spare = this.#shared;
     }
     ws.user = this;
     this.ws = ws;
-    this.scratch = this.bytes = ws.scratch;
+    this.#scratch = this.bytes = ws.scratch;
     this.view = ws.view;
     return ws;
   }
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   grow(n: number): void {
-    if (this.bytes === this.slab && this.leaveSlab(n)) return;
-    this.resume(this.flush(), n);
+    if (this.bytes === this.#slab && this.#leaveSlab(n)) return;
+    this.#resume(this.#flush(), n);
   }
 
   /**
@@ -277,10 +277,10 @@ export class Sink implements SpillContext {
    * having moved nothing, when they do not (a scratch smaller than the
    * slab): the spill then takes them from the slab.
    */
-  private leaveSlab(n: number): boolean {
-    this.checkSlab();
+  #leaveSlab(n: number): boolean {
+    this.#checkSlab();
     const len = this.pos - this.start;
-    const scratch = this.scratch;
+    const scratch = this.#scratch;
     if (len + n > scratch.length) return false;
     scratch.set(new Uint8Array(this.bytes.buffer, this.start, len));
     this.bytes = scratch;
@@ -299,11 +299,11 @@ export class Sink implements SpillContext {
   append(src: Uint8Array): void {
     const n = src.length;
     if (this.pos + n > this.bytes.length) {
-      if ((n > this.scratch.length >>> 1 || this.counting) && !(this.bytes === this.slab && this.leaveSlab(n))) {
+      if ((n > this.#scratch.length >>> 1 || this.counting) && !(this.bytes === this.#slab && this.#leaveSlab(n))) {
         // large (or a count, which only counts it): to the spill
-        let spill = this.flush();
-        if (!spill.append(src)) (spill = this.overflow()).append(src);
-        this.resume(spill, 0);
+        let spill = this.#flush();
+        if (!spill.append(src)) (spill = this.#overflow()).append(src);
+        this.#resume(spill, 0);
         return;
       }
       this.grow(n);
@@ -318,13 +318,13 @@ export class Sink implements SpillContext {
    * spill. Call {@link commit} with the bytes written.
    */
   reserveDirect(n: number): { target: Uint8Array; offset: number } {
-    if (this.bytes === this.slab && n <= this.scratch.length >>> 1 && this.leaveSlab(0)) {
+    if (this.bytes === this.#slab && n <= this.#scratch.length >>> 1 && this.#leaveSlab(0)) {
       // small for the scratch, only large for the slab: written in the scratch, as without the slab
       if (this.pos + n > this.bytes.length) this.grow(n);
       return { target: this.bytes, offset: this.pos };
     }
-    const spill = this.flush();
-    return spill.reserve(n) ?? this.overflow().reserve(n)!;
+    const spill = this.#flush();
+    return spill.reserve(n) ?? this.#overflow().reserve(n)!;
   }
 
   /** Records `n` bytes written into the target of {@link reserveDirect}. */
@@ -334,34 +334,34 @@ export class Sink implements SpillContext {
       this.pos += n;
       return;
     }
-    const spill = this.spill!;
+    const spill = this.#spill!;
     spill.commit(n);
-    this.resume(spill, 0);
+    this.#resume(spill, 0);
   }
 
   /** Count mode: `n` more bytes of output, not written (a long string). */
   skip(n: number): void {
-    (this.flush() as CountSpill).length += n;
+    (this.#flush() as CountSpill).length += n;
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
   finish(): Uint8Array<ArrayBuffer> {
-    if (this.spill !== null) return this.flush().result();
+    if (this.#spill !== null) return this.#flush().result();
     const start = this.start;
     const n = this.pos - start;
-    if (n > POOL_MAX_RESULT_BYTES || !this.pool) return this.bytes.slice(start, this.pos);
-    let slab = this.slab;
+    if (n > POOL_MAX_RESULT_BYTES || !this.#pool) return this.bytes.slice(start, this.pos);
+    let slab = this.#slab;
     if (this.bytes === slab) {
-      this.checkSlab();
+      this.#checkSlab();
     } else {
       // written at the start of the scratch (the call left the slab): copied into the slab
       // (a new one when this one has no room), still a view and no allocation
-      if (slab === null || this.slabPos + n > slab.length) slab = this.newSlab();
-      slab.set(new Uint8Array(this.bytes.buffer, 0, n), this.slabPos);
+      if (slab === null || this.#slabPos + n > slab.length) slab = this.#newSlab();
+      slab.set(new Uint8Array(this.bytes.buffer, 0, n), this.#slabPos);
     }
     // a view, no copy (not subarray(): its species lookup costs ~0.3 µs on Node 20); the next result starts after it, 8-byte aligned
-    const at = this.slabPos;
-    this.slabPos = (at + n + 7) & ~7;
+    const at = this.#slabPos;
+    this.#slabPos = (at + n + 7) & ~7;
     return new Uint8Array(slab!.buffer, at, n);
   }
 
@@ -386,8 +386,8 @@ export class Sink implements SpillContext {
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (this.spill !== null) return this.flush().chunks();
-    this.checkSlab();
+    if (this.#spill !== null) return this.#flush().chunks();
+    this.#checkSlab();
     return [this.bytes.slice(this.start, this.pos)];
   }
 
@@ -398,8 +398,8 @@ export class Sink implements SpillContext {
    * resizable buffer, else left unchanged, with an error.
    */
   finishInto(target: Uint8Array, offset: number): number {
-    this.checkSlab();
-    const parts = this.spill === null ? [this.bytes.subarray(this.start, this.pos)] : this.flush().parts();
+    this.#checkSlab();
+    const parts = this.#spill === null ? [this.bytes.subarray(this.start, this.pos)] : this.#flush().parts();
     const total = this.offset(); // (the spill's length, once flushed)
     const size = offset + total;
     if (size > target.length) {
@@ -428,50 +428,50 @@ export class Sink implements SpillContext {
   // ---- the spill (slow paths) ----
 
   /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
-  private flush(): Spill {
-    this.checkSlab();
+  #flush(): Spill {
+    this.#checkSlab();
     const start = this.start;
     const n = this.pos - start;
-    let spill = this.spill ?? (this.spill = this.plan.open(n, this));
+    let spill = this.#spill ?? (this.#spill = this.#plan.open(n, this));
     if (n !== 0) {
       // from the pool's slab: its part of this call (spills copy what they take, so none keeps the slab)
       const bytes = start === 0 ? this.bytes : new Uint8Array(this.bytes.buffer, start, n);
-      if (!spill.take(bytes, n)) (spill = this.overflow()).take(bytes, n);
+      if (!spill.take(bytes, n)) (spill = this.#overflow()).take(bytes, n);
     }
     this.pos = this.start = 0;
     return spill;
   }
 
   /** Points `bytes` at where the next `n` bytes go: a buffer of the spill's own, else the scratch (or a buffer of its own for an item larger than the scratch). */
-  private resume(spill: Spill, n: number): void {
-    const next = spill.room(n) ?? (n <= this.scratch.length ? this.scratch : new Uint8Array(n));
+  #resume(spill: Spill, n: number): void {
+    const next = spill.room(n) ?? (n <= this.#scratch.length ? this.#scratch : new Uint8Array(n));
     if (next === this.bytes) return;
     this.bytes = next;
-    this.view = next === this.scratch ? this.ws!.view : new DataView(next.buffer, next.byteOffset, next.length);
+    this.view = next === this.#scratch ? this.ws!.view : new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   /** The spill is full (a store at its ceiling): its bytes move to a chunk list, which continues the call. */
-  private overflow(): Spill {
+  #overflow(): Spill {
     const chunks = this.openChunks();
-    this.spill!.passTo(chunks);
-    return (this.spill = chunks);
+    this.#spill!.passTo(chunks);
+    return (this.#spill = chunks);
   }
 
   // ---- SpillContext: what plans may use ----
 
   get scratchLength(): number {
-    return this.scratch.length;
+    return this.#scratch.length;
   }
 
   openStore(need: number, estimate: boolean): Spill | null {
     if (!CAN_RESIZE) return null;
     const ws = this.ws!;
-    const spill = StoreSpill.open(need, ws.store, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, this.scratch.length);
+    const spill = StoreSpill.open(need, ws.store, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, this.#scratch.length);
     if (spill !== null) ws.store = null; // the spill holds it now, and gives it back at close() if worth keeping
     return spill;
   }
 
   openChunks(): ChunkSpill {
-    return new ChunkSpill(this.scratch.length);
+    return new ChunkSpill(this.#scratch.length);
   }
 }

@@ -24,80 +24,80 @@ const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 
 /** The output as a list of parts: views of the list's own chunks, and binaries of the user's. */
 export class ChunkSpill extends BaseSpill implements PartList {
-  private readonly list: Uint8Array[] = [];
+  readonly #list: Uint8Array[] = [];
   /** Per part: not the list's to give away (a user's binary, a view of a resizable store). */
-  private readonly lent: boolean[] = [];
+  readonly #lent: boolean[] = [];
   /** The chunk being filled, and how much of it the list holds. */
-  private chunk: Uint8Array<ArrayBuffer> = NO_BYTES;
-  private used = 0;
+  #chunk: Uint8Array<ArrayBuffer> = NO_BYTES;
+  #used = 0;
   /** The smallest new chunk: the sink's scratch size. */
-  private readonly minChunk: number;
+  readonly #minChunk: number;
 
   /** @param minChunk the smallest chunk to allocate (the scratch size) */
   constructor(minChunk: number) {
     super();
-    this.minChunk = minChunk;
+    this.#minChunk = minChunk;
   }
 
   push(part: Uint8Array, lent: boolean): void {
-    const list = this.list;
+    const list = this.#list;
     const last = list.length - 1;
     const prev = list[last];
-    if (!lent && prev !== undefined && !this.lent[last] && prev.buffer === part.buffer && prev.byteOffset + prev.length === part.byteOffset) {
+    if (!lent && prev !== undefined && !this.#lent[last] && prev.buffer === part.buffer && prev.byteOffset + prev.length === part.byteOffset) {
       // continues the previous part in the same chunk: one part, not two
       list[last] = new Uint8Array(prev.buffer, prev.byteOffset, prev.length + part.length);
     } else {
       list.push(part);
-      this.lent.push(lent);
+      this.#lent.push(lent);
     }
     this.length += part.length;
   }
 
   take(bytes: Uint8Array, n: number): boolean {
-    if (bytes.buffer === this.chunk.buffer) {
+    if (bytes.buffer === this.#chunk.buffer) {
       // written in place, in the tail room() gave
       this.commit(n);
     } else {
       // the sink's scratch (or a buffer of its own): copied, it stays the sink's
-      this.copy(bytes.subarray(0, n));
+      this.#copy(bytes.subarray(0, n));
     }
     return true;
   }
 
   override room(n: number): Uint8Array<ArrayBuffer> {
-    if (this.chunk.length - this.used < Math.max(n, MIN_ROOM_BYTES)) this.newChunk(n);
-    return this.chunk.subarray(this.used);
+    if (this.#chunk.length - this.#used < Math.max(n, MIN_ROOM_BYTES)) this.#newChunk(n);
+    return this.#chunk.subarray(this.#used);
   }
 
   append(src: Uint8Array): boolean {
     if (src.length >= REFERENCE_MIN_BYTES) this.push(src, true);
-    else this.copy(src);
+    else this.#copy(src);
     return true;
   }
 
   reserve(n: number): { target: Uint8Array; offset: number } {
-    if (this.chunk.length - this.used < n) this.newChunk(n);
-    return { target: this.chunk, offset: this.used };
+    if (this.#chunk.length - this.#used < n) this.#newChunk(n);
+    return { target: this.#chunk, offset: this.#used };
   }
 
   commit(n: number): void {
-    this.push(this.chunk.subarray(this.used, this.used + n), false);
-    this.used += n;
+    this.push(this.#chunk.subarray(this.#used, this.#used + n), false);
+    this.#used += n;
   }
 
   parts(): Uint8Array[] {
-    return this.list;
+    return this.#list;
   }
 
   override chunks(): Uint8Array<ArrayBuffer>[] {
     const out: Uint8Array<ArrayBuffer>[] = [];
     let given: ArrayBufferLike | null = null;
-    for (let i = 0; i < this.list.length; i++) {
-      const part = this.list[i]!;
+    for (let i = 0; i < this.#list.length; i++) {
+      const part = this.#list[i]!;
       if (part.length === 0) continue;
       // the user's binaries are copied; so is a second part of a chunk already given (after a
       // binary in the middle of it), so that no two results share a buffer
-      const own = !this.lent[i] && part.buffer !== given;
+      const own = !this.#lent[i] && part.buffer !== given;
       out.push((own ? part : part.slice()) as Uint8Array<ArrayBuffer>);
       if (own) given = part.buffer;
     }
@@ -105,16 +105,16 @@ export class ChunkSpill extends BaseSpill implements PartList {
   }
 
   /** Copies `src` into the current chunk (a new one if it has no room) as the next part. */
-  private copy(src: Uint8Array): void {
+  #copy(src: Uint8Array): void {
     const n = src.length;
-    if (this.chunk.length - this.used < n) this.newChunk(n + this.minChunk);
-    this.chunk.set(src, this.used);
+    if (this.#chunk.length - this.#used < n) this.#newChunk(n + this.#minChunk);
+    this.#chunk.set(src, this.#used);
     this.commit(n);
   }
 
   /** Starts a chunk of at least `n` bytes, larger as the output grows (a quarter of it, up to 16 MiB). */
-  private newChunk(n: number): void {
-    this.chunk = new Uint8Array(Math.max(n, Math.min(MAX_CHUNK_BYTES, Math.max(this.minChunk, this.length >>> 2))));
-    this.used = 0;
+  #newChunk(n: number): void {
+    this.#chunk = new Uint8Array(Math.max(n, Math.min(MAX_CHUNK_BYTES, Math.max(this.#minChunk, this.length >>> 2))));
+    this.#used = 0;
   }
 }

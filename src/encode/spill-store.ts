@@ -32,21 +32,21 @@ const SHRINK_COPY_STEP_BYTES = 4 * 1024 * 1024;
 
 /** A resizable `ArrayBuffer` the output is copied into, with the large binaries it references. */
 export class StoreSpill extends BaseSpill {
-  private readonly store: ArrayBuffer;
+  readonly #store: ArrayBuffer;
   /** A length-tracking view of the store: it follows `resize()`. */
-  private readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly #bytes: Uint8Array<ArrayBuffer>;
   /** Bytes of the store in use. */
-  private used = 0;
+  #used = 0;
   /** Referenced binaries, and the store offset each one follows. */
-  private refs: Uint8Array[] = [];
-  private cuts: number[] = [];
+  #refs: Uint8Array[] = [];
+  #cuts: number[] = [];
   /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
-  private detour: Uint8Array<ArrayBuffer> | null = null;
+  #detour: Uint8Array<ArrayBuffer> | null = null;
 
   private constructor(store: ArrayBuffer) {
     super();
-    this.store = store;
-    this.bytes = new Uint8Array(store);
+    this.#store = store;
+    this.#bytes = new Uint8Array(store);
   }
 
   /**
@@ -74,35 +74,35 @@ export class StoreSpill extends BaseSpill {
   }
 
   take(bytes: Uint8Array, n: number): boolean {
-    if (!this.fits(n)) return false;
-    this.bytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.used);
-    this.used += n;
+    if (!this.#fits(n)) return false;
+    this.#bytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.#used);
+    this.#used += n;
     this.length += n;
     return true;
   }
 
   append(src: Uint8Array): boolean {
     if (src.length < REFERENCE_MIN_BYTES) return this.take(src, src.length);
-    this.cuts.push(this.used);
-    this.refs.push(src);
+    this.#cuts.push(this.#used);
+    this.#refs.push(src);
     this.length += src.length;
     return true;
   }
 
   reserve(n: number): { target: Uint8Array; offset: number } | null {
-    if (!this.fits(n)) return null;
-    if (ENCODE_INTO_RESIZABLE) return { target: this.bytes, offset: this.used };
+    if (!this.#fits(n)) return null;
+    if (ENCODE_INTO_RESIZABLE) return { target: this.#bytes, offset: this.#used };
     // this platform's encodeInto refuses resizable buffers: write to a plain detour, then copy
-    this.detour = new Uint8Array(n);
-    return { target: this.detour, offset: 0 };
+    this.#detour = new Uint8Array(n);
+    return { target: this.#detour, offset: 0 };
   }
 
   commit(n: number): void {
-    if (this.detour !== null) {
-      this.bytes.set(this.detour.subarray(0, n), this.used);
-      this.detour = null;
+    if (this.#detour !== null) {
+      this.#bytes.set(this.#detour.subarray(0, n), this.#used);
+      this.#detour = null;
     }
-    this.used += n;
+    this.#used += n;
     this.length += n;
   }
 
@@ -112,27 +112,27 @@ export class StoreSpill extends BaseSpill {
    */
   parts(): Uint8Array[] {
     const parts: Uint8Array[] = [];
-    const bytes = this.bytes;
+    const bytes = this.#bytes;
     let from = 0;
-    for (let i = 0; i < this.refs.length; i++) {
-      const cut = this.cuts[i]!;
+    for (let i = 0; i < this.#refs.length; i++) {
+      const cut = this.#cuts[i]!;
       if (cut > from) parts.push(bytes.subarray(from, cut));
-      parts.push(this.refs[i]!);
+      parts.push(this.#refs[i]!);
       from = cut;
     }
-    if (this.used > from) parts.push(bytes.subarray(from, this.used));
+    if (this.#used > from) parts.push(bytes.subarray(from, this.#used));
     return parts;
   }
 
   override result(): Uint8Array<ArrayBuffer> {
     const total = this.length;
     // past one result's most, the joining throws (OUT_OF_SPACE)
-    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.takeShrinking(total) : super.result();
+    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.#takeShrinking(total) : super.result();
   }
 
   /** The store, for the next call, unless it grew large. (A store whose bytes went on to a chunk list is not asked: the list is the call's spill then.) */
   override close(): ArrayBuffer | null {
-    return this.bytes.length > RETAIN_MAX_BYTES ? null : this.store;
+    return this.#bytes.length > RETAIN_MAX_BYTES ? null : this.#store;
   }
 
   /**
@@ -140,13 +140,13 @@ export class StoreSpill extends BaseSpill {
    * quarter (shrinking it later touches its unused tail, which V8 zeroes,
    * so the tail is kept small). False past the ceiling.
    */
-  private fits(n: number): boolean {
-    const need = this.used + n;
-    const cap = this.bytes.length;
+  #fits(n: number): boolean {
+    const need = this.#used + n;
+    const cap = this.#bytes.length;
     if (need <= cap) return true;
-    const ceiling = this.store.maxByteLength;
+    const ceiling = this.#store.maxByteLength;
     if (need > ceiling) return false;
-    this.store.resize(Math.min(ceiling, Math.max(need, Math.ceil(cap * 1.25))));
+    this.#store.resize(Math.min(ceiling, Math.max(need, Math.ceil(cap * 1.25))));
     return true;
   }
 
@@ -156,18 +156,18 @@ export class StoreSpill extends BaseSpill {
    * back, so the peak is about the output plus one step instead of twice
    * the output.
    */
-  private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
+  #takeShrinking(total: number): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(total);
-    const store = this.store;
-    const bytes = this.bytes;
+    const store = this.#store;
+    const bytes = this.#bytes;
     let at = total;
-    let storeEnd = this.used;
+    let storeEnd = this.#used;
     // V8 zeroes what a shrink cuts off before releasing it: cut the unwritten tail (up to a quarter
     // of the store after a growth step) in steps too, or its untouched pages all count at the peak
     for (let end = store.byteLength; end > storeEnd; ) store.resize((end = Math.max(storeEnd, end - SHRINK_COPY_STEP_BYTES)));
-    for (let i = this.refs.length; i >= 0; i--) {
+    for (let i = this.#refs.length; i >= 0; i--) {
       // the store's bytes after cut i-1 (or from 0), then the reference before them
-      const from = i === 0 ? 0 : this.cuts[i - 1]!;
+      const from = i === 0 ? 0 : this.#cuts[i - 1]!;
       while (storeEnd > from) {
         const start = Math.max(from, storeEnd - SHRINK_COPY_STEP_BYTES);
         at -= storeEnd - start;
@@ -176,12 +176,12 @@ export class StoreSpill extends BaseSpill {
         store.resize(start);
       }
       if (i > 0) {
-        const ref = this.refs[i - 1]!;
+        const ref = this.#refs[i - 1]!;
         at -= ref.length;
         out.set(ref, at);
       }
     }
-    this.used = 0;
+    this.#used = 0;
     return out;
   }
 }
