@@ -14,10 +14,10 @@ import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { DecodeError } from "./common/errors.ts";
 import { concat } from "./encode/concat.ts";
-import { formOf, inspect, type InspectResult } from "./inspect/tree.ts";
+import { inspect } from "./inspect/tree.ts";
 import { hexOf, renderText } from "./inspect/render.ts";
 import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";
-import { MAX_PATHS, segment, StreamWalker, type Tally } from "./inspect/walker.ts";
+import { StreamWalker, type Tally } from "./inspect/walker.ts";
 import { isoTime } from "./inspect/time.ts";
 import type { InspectNode } from "./inspect/tree.ts";
 
@@ -90,8 +90,8 @@ Options:
   --json         the numbers as JSON
   --top N        key paths shown, largest first (default 20)
   --records      read msgpackr's records (useRecords): structures
-                 carry over from value to value; the whole input is
-                 held in memory (up to 1 GiB)
+                 carry over from value to value; records are counted
+                 under "record", their fields as map values
   -h, --help     this help
 `,
   validate: `Usage: msgpack validate [options] [file|-]
@@ -103,8 +103,7 @@ message, with the bytes around it.
 Options:
   -q, --quiet    print nothing, only set the exit code
   --records      read msgpackr's records (useRecords): structures
-                 carry over from value to value; the whole input is
-                 held in memory (up to 1 GiB)
+                 carry over from value to value
   -h, --help     this help
 `,
 };
@@ -390,81 +389,9 @@ interface Recent {
   start: number;
 }
 
-/** What stats prints: the numbers of a {@link StreamWalker}, or of a tree. */
-interface Stats {
-  offset: number;
-  values: number;
-  forms(): Map<string, Tally>;
-  paths: Map<string, Tally>;
-  error: DecodeError | null;
-}
-
-/**
- * The stats of an inspected input (for --records), counted as the
- * stream walker counts them: per form, values and bytes (containers:
- * their headers only; a record: its identifier, a structure's
- * declaration: its extension header, under "record" and "record
- * definition"), and per key path, where a record's fields are a map's
- * values.
- */
-function treeStats(result: InspectResult): Stats {
-  const forms = new Map<string, Tally>();
-  const paths = new Map<string, Tally>();
-  const tally = (m: Map<string, Tally>, name: string, bytes: number): void => {
-    let t = m.get(name);
-    if (t === undefined) {
-      if (m === paths && m.size >= MAX_PATHS) return tally(m, "(other paths)", bytes);
-      m.set(name, (t = { count: 0, bytes: 0 }));
-    }
-    t.count++;
-    t.bytes += bytes;
-  };
-  const { bytes, start } = result;
-  const keyOf = (k: InspectNode): string => {
-    if (k.type === "str") return segment(String(k.value));
-    if (k.type === "int" || k.type === "float" || k.type === "nil" || k.type === "boolean") return `[${String(k.value)}]`;
-    if (k.type === "bin") return "[<bin>]";
-    if (k.type === "ext") return `[<ext ${k.extType}>]`;
-    return "{}";
-  };
-  const visit = (node: InspectNode, path: string, counted: boolean): void => {
-    const t = bytes[node.offset - start]!;
-    const container = node.children !== undefined;
-    if (node.type === "record") {
-      if (node.definition) {
-        tally(forms, "record definition", node.definition.headerLength);
-        for (const names of node.definition.children ?? []) visit(names, path, false);
-      }
-      if (node.recordId && !node.definition) tally(forms, "record", node.recordId.length);
-      else if (node.definition) tally(forms, "record", 0);
-    } else if (node.length > 0) tally(forms, formOf(t), container ? node.headerLength : node.length);
-    if (counted && !node.error) tally(paths, path, node.length);
-    const children = node.children ?? [];
-    if (node.type === "map" || node.type === "record") {
-      for (let i = 0; i + 1 < children.length; i += 2) {
-        if (node.type === "map") visit(children[i]!, path + "{key}", false);
-        visit(children[i + 1]!, path + keyOf(children[i]!), counted);
-      }
-      if (children.length % 2 === 1 && node.type === "map") visit(children[children.length - 1]!, path + "{key}", false);
-    } else for (const c of children) visit(c, counted ? path + "[]" : path, counted);
-  };
-  let values = 0;
-  for (const node of result.nodes) {
-    const broken = result.error !== null && node.offset + node.length > result.error.offset;
-    if (!broken) values++;
-    visit(node, "$", true);
-  }
-  return { offset: start + bytes.length, values, forms: () => forms, paths, error: result.error };
-}
-
 async function cmdStats(args: Args): Promise<number> {
-  let walker: Stats;
-  if (args.flags.has("--records")) walker = treeStats(inspect(await readAll(openInput(args.file)), { useRecords: true }));
-  else {
-    const w = new StreamWalker();
-    await walkInput(openInput(args.file), w, false);
-    walker = w;
-  }
+  const walker = new StreamWalker({ useRecords: args.flags.has("--records") });
+  await walkInput(openInput(args.file), walker, false);
   const top = args.numbers.get("--top") ?? 20;
   const sorted = (m: Map<string, Tally>) => [...m].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
   const error = walker.error;
@@ -518,21 +445,10 @@ function context(file: string, offset: number, recent: Recent): string {
 }
 
 async function cmdValidate(args: Args): Promise<number> {
-  let walker: { error: DecodeError | null; values: number; offset: number };
-  let recent: Recent;
-  if (args.flags.has("--records")) {
-    // records: the inspector, whose first error is decodeMulti's with useRecords
-    const bytes = await readAll(openInput(args.file));
-    const stats = treeStats(inspect(bytes, { useRecords: true }));
-    walker = stats;
-    recent = { prev: new Uint8Array(0), cur: bytes, start: 0 };
-  } else {
-    const w = new StreamWalker();
-    const input = openInput(args.file);
-    recent = await walkInput(input, w, true);
-    input.destroy();
-    walker = w;
-  }
+  const walker = new StreamWalker({ useRecords: args.flags.has("--records") });
+  const input = openInput(args.file);
+  const recent = await walkInput(input, walker, true);
+  input.destroy();
   const quiet = args.flags.has("--quiet");
   const error = walker.error;
   if (!error) {

@@ -4,12 +4,14 @@
 // input (1) and for a missing file, a directory or a bad option (2),
 // colours (--color, FORCE_COLOR, NO_COLOR), to-json/from-json round trips
 // byte for byte over the shared vectors, a stream of more than 4 GiB that
-// is never held, and stats in bounded memory on a large input.
+// is never held, and stats and validate in bounded memory on a large
+// input, with --records too.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import * as msgpackr from "msgpackr";
 import { encode } from "../src/index.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { loadVectors } from "./_support/vectors.ts";
@@ -234,4 +236,36 @@ describe("msgpack (dist/bin/msgpack.js)", () => {
     expect(r.peakKb).toBeGreaterThan(0);
     expect(r.peakKb, `peak ${r.peakKb} kB for ${total / 1e6} MB`).toBeLessThan(160 * 1024);
   }, 120_000);
+
+  test("stats --records and validate --records stream too: peak memory far below the input's size", async () => {
+    if (!existsSync("/proc/self/status")) return;
+    // msgpackr's sequential messages: the first declares the structure, the rest are an identifier and the fields
+    const packr = new msgpackr.Packr({ sequential: true });
+    const row = { id: 1, name: "user".repeat(50), blob: new Uint8Array(2000).fill(7), tags: ["a", "b"] };
+    const first = new Uint8Array(packr.pack(row));
+    const next = new Uint8Array(packr.pack(row));
+    expect(next.length).toBeLessThan(first.length);
+    const copies = Math.floor((1 << 20) / next.length);
+    const chunk = new Uint8Array(copies * next.length);
+    for (let i = 0; i < copies; i++) chunk.set(next, i * next.length);
+    const total = 256e6;
+    const chunks = Math.ceil(total / chunk.length);
+    async function* large(): AsyncGenerator<Uint8Array> {
+      yield first;
+      for (let i = 0; i < chunks; i++) yield chunk;
+    }
+    const bytes = first.length + chunks * chunk.length;
+    const values = 1 + chunks * copies;
+    const stats = await cli(["stats", "--json", "--records", "-"], large);
+    expect(stats.code, stats.stderr).toBe(0);
+    const out = JSON.parse(stats.stdout.toString());
+    expect([out.bytes, out.values, out.error]).toEqual([bytes, values, null]);
+    expect(out.paths["$.blob"]).toEqual({ count: values, bytes: values * 2003 });
+    expect(out.forms.record).toEqual({ count: values, bytes: values - 1 });
+    expect(stats.peakKb).toBeGreaterThan(0);
+    expect(stats.peakKb, `peak ${stats.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
+    const validate = await cli(["validate", "--records", "-"], large);
+    expect([validate.code, validate.stdout.toString()]).toEqual([0, `valid: ${values} values, ${bytes} bytes\n`]);
+    expect(validate.peakKb, `peak ${validate.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
+  }, 240_000);
 });

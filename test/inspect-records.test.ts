@@ -3,8 +3,10 @@
 // (nested records, arrays of records, two-byte identifiers, back-to-back
 // messages), on random record-shaped data and on mutated bytes, its values
 // are decodeMulti's and its first error is decodeMulti's (code, offset,
-// message). Also: the text view, the JSON form, the limits, and the
-// command line's --records flag on every command that reads MessagePack.
+// message). Also: the text view, the JSON form, the limits, the stream
+// walker with useRecords (the numbers the tree gives, decodeMulti's first
+// error, in chunks of any size), and the command line's --records flag on
+// every command that reads MessagePack.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,8 +15,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, encode } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
-import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
-import { agrees, decodeAll } from "./_support/inspect-oracle.ts";
+import { StreamWalker } from "../src/inspect/walker.ts";
+import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
+import { agrees, decodeAll, errorOf } from "./_support/inspect-oracle.ts";
+import { chunkings } from "./_support/streams.ts";
+import { treeStats } from "./_support/tree-stats.ts";
 import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
 
 const R = { useRecords: true } as const;
@@ -234,6 +239,165 @@ describe("toJson() with useRecords", () => {
   });
 });
 
+describe("StreamWalker with useRecords (stats --records, validate --records): the tree's numbers, decodeMulti's first error, in any chunks", () => {
+  /** The walker's reading of `chunks`: its first error, values, value ends and numbers, sorted as stats prints them. */
+  function walkRecords(chunks: Uint8Array[], maxDepth?: number) {
+    const w = new StreamWalker({ useRecords: true, ...(maxDepth === undefined ? {} : { maxDepth }) });
+    const ends: number[] = [];
+    w.onValue = (end) => ends.push(end);
+    for (const c of chunks) w.push(c);
+    const error = w.finish();
+    return { error: errorOf(error), values: w.values, ends, offset: w.offset, forms: sorted(w.forms()), paths: sorted(w.paths) };
+  }
+  const sorted = (m: Map<string, { count: number; bytes: number }>) => [...m].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+
+  /** Asserts that the walker gives, in every chunking, what the whole-input reading gives: the numbers of valid input, decodeMulti's first error. */
+  function agreesInChunks(r: Random, bytes: Uint8Array, maxDepth?: number): void {
+    const options = { ...R, ...(maxDepth === undefined ? {} : { maxDepth }) };
+    const expected = decodeAll(bytes, options);
+    const tree = treeStats(inspect(bytes, options));
+    const label = Array.from(bytes.subarray(0, 200), (b) => b.toString(16)).join("-");
+    for (const chunks of chunkings(r, bytes)) {
+      const got = walkRecords(chunks, maxDepth);
+      expect(got.error, label).toEqual(errorOf(expected.error));
+      expect(got.offset).toBe(bytes.length);
+      if (expected.error === null) {
+        expect(got.values, label).toBe(expected.values.length);
+        expect(got.ends).toEqual(inspect(bytes, options).nodes.map((n) => n.offset + n.length));
+        expect(got.forms, label).toEqual(sorted(tree.forms));
+        expect(got.paths, label).toEqual(sorted(tree.paths));
+      } else expect(got.values).toBeGreaterThanOrEqual(expected.values.length);
+    }
+  }
+
+  test("counts records under \"record\", declarations under \"record definition\", fields as map values", () => {
+    const bytes = encode([{ id: 1, name: "a", sub: { x: [1, 2] } }, { id: 2, name: "b", sub: { x: [] } }], R);
+    const got = walkRecords([bytes]);
+    expect(got.error).toBe(null);
+    expect(Object.fromEntries(got.forms)).toEqual({
+      fixarray: { count: 5, bytes: 5 },
+      fixstr: { count: 6, bytes: 18 },
+      "positive fixint": { count: 4, bytes: 4 },
+      record: { count: 4, bytes: 2 },
+      "record definition": { count: 2, bytes: 6 },
+    });
+    expect(Object.fromEntries(got.paths)).toEqual({
+      $: { count: 1, bytes: 35 },
+      "$[]": { count: 2, bytes: 34 },
+      "$[].id": { count: 2, bytes: 2 },
+      "$[].name": { count: 2, bytes: 4 },
+      "$[].sub": { count: 2, bytes: 11 },
+      "$[].sub.x": { count: 2, bytes: 4 },
+      "$[].sub.x[]": { count: 2, bytes: 2 },
+    });
+    // without useRecords: the same bytes as plain MessagePack (an extension, positive fixints)
+    const plain = new StreamWalker();
+    plain.push(bytes);
+    expect(plain.finish()).toBe(null);
+    expect(plain.forms().get("fixext 1")).toEqual({ count: 2, bytes: 6 });
+    expect(plain.forms().has("record")).toBe(false);
+  });
+
+  test("our encoder's and msgpackr's bytes, and random record-shaped data, in several chunkings", () => {
+    const r = new Random(11);
+    const packr = new msgpackr.Packr();
+    for (const v of [{ a: 1 }, apiRecords(30), { list: apiRecords(3), one: { a: { b: { c: [{ d: 1 }] } } } }, {}, [{}, {}], [[{ a: 1 }], { b: { a: 2 } }]]) {
+      agreesInChunks(r, encode(v, R));
+      agreesInChunks(r, new Uint8Array(packr.pack(v)));
+    }
+    // more shapes than one-byte identifiers
+    agreesInChunks(r, new Uint8Array(packr.pack(Array.from({ length: 300 }, (_, i) => ({ [`k${i % 150}`]: i, common: i })))));
+    forSeeds(30, (r) => {
+      const x = recordData(r);
+      agreesInChunks(r, encode(x, R));
+      agreesInChunks(r, new Uint8Array(packr.pack(x)));
+    });
+  });
+
+  test("back-to-back values: structures carry over (sequential Packr), and two-byte identifiers declared by a fixext 2", () => {
+    const r = new Random(12);
+    const packr = new msgpackr.Packr({ sequential: true });
+    const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...apiRecords(5), { b: 5 }];
+    const bytes = new Uint8Array(Buffer.concat(values.map((v) => packr.pack(v))));
+    agreesInChunks(r, bytes);
+    expect(walkRecords([bytes]).values).toBe(values.length);
+    // a record whose structure a previous value declared: its identifier, then its field
+    const again = new Uint8Array([...encode([{ k: 1 }], R), 0x40, 0x07]);
+    expect(walkRecords([again]).paths).toContainEqual(["$.k", { count: 1, bytes: 1 }]);
+    // 0x60 with high byte 0 (slot 32, a two-byte structure; high byte 1 would be slot 64, which 0x60 alone does not reach)
+    const twoByte = new Uint8Array([0x92, 0xd5, 0x72, 0x60, 0x00, 0x91, 0xa1, 0x6b, 0x05, 0x60, 0x00, 0x06, 0x60, 0x00, 0x07]);
+    agreesInChunks(r, twoByte);
+    expect(Object.fromEntries(walkRecords([twoByte]).forms).record).toEqual({ count: 3, bytes: 4 });
+    expect(walkRecords([twoByte]).paths).toContainEqual(["$.k", { count: 1, bytes: 1 }]);
+    expect(walkRecords([twoByte.subarray(0, 13)]).error).toMatchObject({ code: "TRUNCATED", offset: 12, message: expect.stringContaining("record identifier") });
+    // high byte 1: the identifier 0x60 then names slot 0, which has no structure
+    const high = twoByte.slice();
+    high[4] = 1;
+    agreesInChunks(r, high);
+    expect(walkRecords([high]).error).toMatchObject({ code: "INVALID_BYTE", offset: 9 });
+    // a record read across sequential messages of random data
+    forSeeds(20, (r) => {
+      const many = Array.from({ length: r.int(1, 6) }, () => recordData(r));
+      agreesInChunks(r, new Uint8Array(Buffer.concat(many.map((v) => packr.pack(v)))));
+    });
+  });
+
+  test("an identifier with no structure is INVALID_BYTE at its offset; bad declarations and names as the decoder refuses them", () => {
+    const r = new Random(13);
+    const got = walkRecords([new Uint8Array([0x92, 0x01, 0x45, 0x02])]);
+    expect(got.error).toMatchObject({ code: "INVALID_BYTE", offset: 2 });
+    for (const b of [
+      [0x92, 0x01, 0x45],
+      [0xd4, 0x72, 0x20, 0x90],
+      [0xd5, 0x72, 0x40, 0x01, 0x90],
+      [0x91, 0xd4, 0x72, 0x40, 0xa1, 0x61],
+      [0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xc0, 1, 2],
+      [0xd4, 0x72, 0x40, 0x92, 0xa1, 0x61, 0xc3, 1, 2],
+      [0xd4, 0x72, 0x40, 0x91, 0x80, 1],
+      [0xd4, 0x72, 0x40, 0x91, 0xc4, 0x00, 1],
+      [0xd4, 0x72, 0x40, 0x91, 0xd6, 0xff, 0, 0, 0, 0, 1],
+      [0xd4, 0x72, 0x40, 0x91, 0x07, 1, 0x40, 2],
+      [0xd4, 0x72, 0x40, 0x91, 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 1, 0x40, 2],
+      [0xd4, 0x72, 0x40, 0x91, 0xd4, 0x72, 0x41, 0x90, 1, 0x40, 2],
+      [0xd4, 0x72, 0x40, 0x91, 0x45, 1],
+      [0xd4, 0x72, 0x40, 0x90, 0x40, 0x40],
+      [0xd4, 0x72, 0x40, 0xdc, 0x00, 0x01, 0xa1, 0x61, 0x05],
+      [0xd4, 0x72, 0x40, 0xdd, 0x00, 0x00, 0x00, 0x01, 0xa1, 0x61, 0x05],
+      [0xd4, 0x72, 0x40, 0x91, 0xa2, 0xff, 0xfe, 1],
+    ]) {
+      const bytes = new Uint8Array(b);
+      // the whole, and every prefix
+      for (let n = 0; n <= bytes.length; n++) agreesInChunks(r, bytes.subarray(0, n));
+    }
+  });
+
+  test("truncated records and declarations at every length, and maxDepth", () => {
+    const r = new Random(14);
+    const full = encode([{ a: 1, b: [2, 3] }, { a: 4, b: [] }, { c: "x" }], R);
+    for (let n = 0; n <= full.length; n++) agreesInChunks(r, full.subarray(0, n));
+    const deep = encode({ a: { a: { a: { a: [1, {}] } } } }, R);
+    for (const maxDepth of [0, 1, 2, 3, 4, 5, 6]) for (let n = 0; n <= deep.length; n++) agreesInChunks(r, deep.subarray(0, n), maxDepth);
+  });
+
+  test("random mutations of record bytes: the same first error as decodeMulti (code, offset, message) in every chunking", () => {
+    const packr = new msgpackr.Packr();
+    const seq = new msgpackr.Packr({ sequential: true });
+    forSeeds(150, (r) => {
+      const pick = r.int(0, 2);
+      const source = pick === 0 ? encode(recordData(r), R) : pick === 1 ? new Uint8Array(packr.pack(recordData(r))) : new Uint8Array(Buffer.concat([seq.pack(recordData(r)), seq.pack(recordData(r))]));
+      const bytes = source.slice(0, r.bool(0.2) ? r.int(0, source.length) : source.length);
+      const edits = r.int(1, 4);
+      for (let i = 0; i < edits && bytes.length > 0; i++) bytes[r.int(0, bytes.length - 1)] = r.bool(0.6) ? r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xa1, 0xc1, 0x90, 0xdc, 0x00, 0xc0]) : r.int(0, 255);
+      agreesInChunks(r, bytes, r.bool(0.2) ? r.int(0, 6) : undefined);
+    });
+    forSeeds(400, (r) => {
+      const bytes = r.bytes(r.int(1, 40));
+      for (let i = 0; i < bytes.length; i++) if (r.bool(0.3)) bytes[i] = r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xa1, 0x90]);
+      agreesInChunks(r, bytes);
+    });
+  });
+});
+
 // ---- the command line ----
 
 const BIN = join(ROOT, readJson("package.json").bin.msgpack);
@@ -242,12 +406,13 @@ let work: string;
 function cli(args: string[], input?: Uint8Array): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { PATH: process.env.PATH } });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d));
-    child.stderr.on("data", (d: Buffer) => (err += d));
+    // chunks joined before decoding: a character may be split between two
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => err.push(d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout: out, stderr: err }));
+    child.on("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
     child.stdin.on("error", () => {});
     child.stdin.end(input ?? "");
   });
@@ -317,6 +482,41 @@ describe("msgpack --records", () => {
     expect(out.error).toBeNull();
     const text = await cli(["stats", "--records"], BYTES);
     expect(text.stdout).toMatch(/\nrecord {16}\s+11 /);
+  });
+
+  test("stats --records (now read as a stream) prints the numbers of the whole input's tree; on mutated input, decodeMulti's error", async () => {
+    const byBytes = (m: Map<string, { count: number; bytes: number }>) => [...m].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
+    const expected = (bytes: Uint8Array) => {
+      const t = treeStats(inspect(bytes, R));
+      return { bytes: t.offset, values: t.values, forms: Object.fromEntries(byBytes(t.forms)), paths: Object.fromEntries(byBytes(t.paths).slice(0, 1000)), error: null };
+    };
+    const plain = new msgpackr.Packr();
+    const inputs = [BYTES, new Uint8Array(plain.pack(apiRecords(40))), encode(apiRecords(7), R)];
+    forSeeds(3, (r) => {
+      // a sequential Packr of its own: its structures carry over from message to message, not from other inputs
+      const seq = new msgpackr.Packr({ sequential: true });
+      inputs.push(encode(recordData(r), R), new Uint8Array(Buffer.concat([seq.pack(recordData(r)), seq.pack(recordData(r))])));
+    });
+    for (const [i, bytes] of inputs.entries()) {
+      writeFileSync(join(work, "stats.bin"), bytes);
+      const fromFile = await cli(["stats", "--json", "--top", "1000", "--records", "stats.bin"]);
+      expect(fromFile.code, fromFile.stdout).toBe(0);
+      expect(JSON.parse(fromFile.stdout), `input ${i}`).toEqual(expected(bytes));
+      const fromStdin = await cli(["stats", "--json", "--top", "1000", "--records"], bytes);
+      expect(fromStdin.stdout).toBe(fromFile.stdout);
+    }
+    forSeeds(10, (r) => {
+      const bytes = BYTES.slice(0, r.bool(0.3) ? r.int(1, BYTES.length) : BYTES.length);
+      bytes[r.int(0, bytes.length - 1)] = r.pick([0x40, 0x41, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xc1, 0x00]);
+      inputs.push(bytes);
+    });
+    for (const bytes of inputs.slice(-10)) {
+      const { error } = decodeAll(bytes, R);
+      const r = await cli(["stats", "--json", "--records"], bytes);
+      const out = JSON.parse(r.stdout);
+      expect([r.code, out.bytes]).toEqual([error ? 1 : 0, bytes.length]);
+      expect(out.error).toEqual(error && { code: error.code, offset: error.offset, message: error.message });
+    }
   });
 
   test("validate --records agrees with decodeMulti(bytes, { useRecords: true }) on valid and mutated inputs", async () => {

@@ -3,7 +3,8 @@
 // the shipped file: it makes no request but its own, runs under its own
 // hash-pinned Content-Security-Policy without console errors, shows the
 // tree of pasted hex, highlights a node's bytes on hover and a byte's node,
-// shows errors at their offset, turns JSON into MessagePack, and looks like
+// shows errors at their offset, turns JSON into MessagePack, reads
+// msgpackr's records behind its switch, and looks like
 // test/playground.png (the README's picture; compared by pixels that
 // differ, not pixel for pixel).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -110,6 +111,95 @@ describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chrom
     await tab.click("#to-msgpack");
     expect(await tab.textContent("#json-error")).toMatch(/unknown tag "\$nope"/);
     expect(problems).toEqual([]);
+  });
+
+  test("the records switch reads msgpackr's records: definition, record rows with field names, their bytes; off, the plain reading", async () => {
+    const rows = [
+      { id: 1, name: "a" },
+      { id: 2, name: "b" },
+    ];
+    const bytes = encode(rows, { useRecords: true });
+    // a page of its own, so the page the screenshot is taken of stays as the other tests left it
+    const tab = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    tab.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    tab.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    await tab.goto(pathToFileURL(PAGE).href);
+    await tab.waitForSelector("#tree .node");
+    expect(hex(bytes)).toBe("92 d4 72 40 92 a2 69 64 a4 6e 61 6d 65 01 a1 61 40 02 a1 62");
+    const lines = () =>
+      tab.$$eval("#tree .node > .line", (ls) => ls.map((l) => Array.from(l.querySelectorAll("span")).map((s) => s.textContent!.trim()).filter((t) => t !== "").join(" ")));
+    await tab.fill("#input", hex(bytes));
+    await tab.waitForFunction((n) => document.querySelectorAll("#bytes .b").length === n, bytes.length);
+    expect(await tab.isChecked("#records")).toBe(false);
+    expect(await tab.textContent("label.switch")).toContain("msgpackr records (useRecords)");
+    const plain = [
+      "00000000 fixarray 2 items",
+      "00000001 fixext 1 (type 114) 40",
+      "00000004 fixarray 2 items",
+      '00000005 fixstr "id"',
+      '00000008 fixstr "name"',
+      "0000000d positive fixint 1",
+      '0000000e fixstr "a"',
+      "00000010 positive fixint 64",
+      "00000011 positive fixint 2",
+      '00000012 fixstr "b"',
+    ];
+    expect(await lines()).toEqual(plain);
+    // on: the same bytes read again, with records
+    await tab.check("#records");
+    await tab.waitForSelector("#tree .node[data-start='13']");
+    expect(await lines()).toEqual([
+      "00000000 fixarray 2 items",
+      "00000001 record definition 0x40",
+      "00000004 fixarray 2 items",
+      '00000005 fixstr "id"',
+      '00000008 fixstr "name"',
+      "0000000d record 0x40 (2 fields)",
+      'key field "id"',
+      "0000000d value positive fixint 1",
+      'key field "name"',
+      '0000000e value fixstr "a"',
+      "00000010 record 0x40 (2 fields)",
+      'key field "id"',
+      "00000011 value positive fixint 2",
+      'key field "name"',
+      '00000012 value fixstr "b"',
+    ]);
+    expect(await tab.textContent("#error")).toBe("");
+    const lit = () => tab.$$eval("#bytes .b.hl", (spans) => spans.map((s) => Number((s as HTMLElement).dataset.i)));
+    // the second record: its identifier and its two values
+    await tab.hover("#tree .node[data-start='16'] > .line");
+    expect(await lit()).toEqual([16, 17, 18, 19]);
+    // the definition: its header and the array of names
+    await tab.hover("#tree .node[data-start='1'] > .line");
+    expect(await lit()).toEqual(Array.from({ length: 12 }, (_, i) => 1 + i));
+    // the first record (declared where it starts): its fields, after the definition
+    await tab.hover("#tree .node[data-start='13'] > .line");
+    expect(await lit()).toEqual([13, 14, 15]);
+    // a field name lights up its name in the definition; a byte of the record's identifier, the record
+    await tab.locator("#tree .node > .line").filter({ hasText: /key\s*field\s*"name"/ }).first().hover();
+    expect(await lit()).toEqual([8, 9, 10, 11, 12]);
+    await tab.hover("#bytes .b[data-i='16']");
+    expect(await tab.$$eval("#tree .node.hl", (nodes) => nodes.map((n) => (n as HTMLElement).querySelector(".form")!.textContent))).toEqual(["record 0x40 (2 fields)"]);
+    // MessagePack to JSON reads records too
+    await tab.click("#to-json");
+    expect(await tab.inputValue("#json")).toBe('[{"id":1,"name":"a"},{"id":2,"name":"b"}]\n');
+    // an identifier with no structure: decode's error at its offset
+    await tab.fill("#input", "40 01");
+    await tab.waitForSelector("#error strong");
+    expect(await tab.textContent("#error strong")).toBe("INVALID_BYTE");
+    expect(await tab.$$eval("#bytes .b.err", (spans) => spans.map((s) => (s as HTMLElement).dataset.i))).toEqual(["0"]);
+    // off again: the fixext and fixint reading, and JSON of the plain values
+    await tab.fill("#input", hex(bytes));
+    await tab.uncheck("#records");
+    await tab.waitForFunction(() => !document.querySelector("#tree .node[data-start='13'] .node"));
+    expect(await lines()).toEqual(plain);
+    await tab.click("#to-json");
+    expect(await tab.inputValue("#json")).toBe('[{"$ext":[114,"QA=="]},["id","name"]]\n1\n"a"\n64\n2\n"b"\n');
+    expect(problems).toEqual([]);
+    await tab.close();
   });
 
   test("looks like test/playground.png: a sample with a highlighted node (compared by differing pixels)", async () => {

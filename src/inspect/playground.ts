@@ -4,7 +4,8 @@
  * base64, or drop a file, and see the bytes beside the tree `inspect`
  * reads from them; hovering a node highlights its bytes and hovering a
  * byte its node; errors are shown at their offset; JSON in gives
- * MessagePack out. No network, no eval, no inline styles or handlers.
+ * MessagePack out; a switch reads msgpackr's records (`useRecords`).
+ * No network, no eval, no inline styles or handlers.
  *
  * @module
  */
@@ -50,6 +51,8 @@ function hex2(b: number): string {
 function valueText(node: InspectNode): string {
   const v = node.value;
   if (node.time) return isoTime(node.time.sec, node.time.nsec);
+  // a record's form counts its fields; a declaration's payload is its identifier, in its form too
+  if (node.type === "record" || node.form.startsWith("record definition")) return "";
   if (node.type === "array") return `${node.count} item${node.count === 1 ? "" : "s"}`;
   if (node.type === "map") return `${node.count} entr${node.count === 1 ? "y" : "ies"}`;
   if (v instanceof Uint8Array || (typeof v === "object" && v !== null && "data" in v)) {
@@ -63,6 +66,10 @@ function valueText(node: InspectNode): string {
 
 class Playground {
   private result: InspectResult | null = null;
+  /** The bytes shown and what they are (for the status line), read again when the records switch changes. */
+  private shown: { bytes: Uint8Array; what: string } | null = null;
+  /** Whether to read msgpackr's records (the records switch). */
+  private useRecords = false;
   private byteSpans: HTMLElement[] = [];
   /** Per shown byte, the innermost node row that covers it. */
   private owner: (HTMLElement | null)[] = [];
@@ -73,6 +80,12 @@ class Playground {
     input.addEventListener("input", () => this.show(input.value));
     $("to-msgpack").addEventListener("click", () => this.fromJsonText());
     $("to-json").addEventListener("click", () => this.toJsonText());
+    const records = $<HTMLInputElement>("records");
+    this.useRecords = records.checked;
+    records.addEventListener("change", () => {
+      this.useRecords = records.checked;
+      if (this.shown) this.showBytes(this.shown.bytes, this.shown.what);
+    });
     const drop = document.body;
     drop.addEventListener("dragover", (e) => {
       e.preventDefault();
@@ -105,6 +118,7 @@ class Playground {
     const parsed = parseInput(text);
     if ("error" in parsed) {
       this.status(parsed.error);
+      this.shown = null;
       this.render(null);
       return;
     }
@@ -112,8 +126,9 @@ class Playground {
   }
 
   private showBytes(bytes: Uint8Array, what: string): void {
+    this.shown = { bytes, what };
     this.status(what);
-    this.render(inspect(bytes));
+    this.render(inspect(bytes, { useRecords: this.useRecords }));
   }
 
   private status(text: string): void {
@@ -148,13 +163,25 @@ class Playground {
     if (shown < bytes.length) bytesView.append(el("div", "note", `... ${bytes.length - shown} more bytes`));
     this.owner = new Array<HTMLElement | null>(shown).fill(null);
     let count = 0;
+    /** Where each field name read in a record definition ends, by its offset: a record's field name row highlights it. */
+    const nameEnds = new Map<number, number>();
     const add = (node: InspectNode, depth: number, parent: HTMLElement, label: string): void => {
       if (count++ >= MAX_NODES) return;
+      // a record declared where it starts: the declaration's row first, then the record's from its first field
+      const def = node.definition;
+      if (def) {
+        add(def, depth, parent, "");
+        for (const name of def.children?.[0]?.children ?? []) nameEnds.set(name.offset, name.offset + name.length);
+      }
       const row = el("div", "node" + (node.error ? " err" : ""));
-      row.dataset.start = String(node.offset);
-      row.dataset.end = String(node.offset + node.length);
+      // a field name has no bytes of its own: it lights up its name in the definition, if that is in the input
+      const start = def ? def.offset + def.length : node.offset;
+      const end = node.form === "field" ? (nameEnds.get(node.offset) ?? node.offset) : node.offset + node.length;
+      row.dataset.start = String(start);
+      row.dataset.end = String(end);
       const line = el("div", "line");
-      line.append(el("span", "off", node.offset.toString(16).padStart(8, "0")));
+      // a field name's offset is in the definition, not here: none shown (as in the text view)
+      line.append(el("span", "off", node.form === "field" ? " ".repeat(8) : start.toString(16).padStart(8, "0")));
       line.append(el("span", "indent", "  ".repeat(depth)));
       if (label) line.append(el("span", "label", label));
       line.append(el("span", "form", node.form));
@@ -162,9 +189,10 @@ class Playground {
       row.append(line);
       if (node.error) row.append(el("div", "msg", `${node.error.code}: ${node.error.message}`));
       parent.append(row);
-      for (let i = node.offset; i < Math.min(node.offset + node.length, shown); i++) this.owner[i] = row;
+      if (node.form !== "field") for (let i = start; i < Math.min(node.offset + node.length, shown); i++) this.owner[i] = row;
       const kids = node.children ?? [];
-      kids.forEach((child, i) => add(child, depth + 1, row, node.type === "map" ? (i % 2 === 0 ? "key " : "value ") : ""));
+      const paired = node.type === "map" || node.type === "record";
+      kids.forEach((child, i) => add(child, depth + 1, row, paired ? (i % 2 === 0 ? "key " : "value ") : ""));
     };
     for (const node of result.nodes) add(node, 0, tree, "");
     if (count > MAX_NODES) tree.append(el("div", "note", `... ${count - MAX_NODES} more values`));
@@ -207,7 +235,7 @@ class Playground {
     out.textContent = "";
     if (!this.result) return;
     try {
-      $<HTMLTextAreaElement>("json").value = toJson(this.result.bytes);
+      $<HTMLTextAreaElement>("json").value = toJson(this.result.bytes, { useRecords: this.useRecords });
     } catch (e) {
       out.textContent = String((e as Error).message);
     }

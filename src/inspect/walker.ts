@@ -9,7 +9,20 @@
  * is known, since the decoder first checks that each container's items
  * can fit in the input. Only the default limits apply, and `maxDepth`.
  *
+ * With `useRecords` it reads msgpackr's records as the decoder's record
+ * reader (src/decode/record-reader.ts) does, in the same order of checks:
+ * a structure's declaration (fixext 1 or 2 of type 0x72, then the array of
+ * its field names) and its first record, an identifier byte 0x40-0x7f
+ * (and a high byte for a two-byte structure) and the record's fields.
+ * Structures carry over from one back-to-back value to the next, as in
+ * `decodeMulti`; what it keeps of them is each field name's path segment
+ * (cut at 64 bytes, as a map key's). A record's fields are counted as a
+ * map's values (`$.name`); records under the form `record` (their
+ * identifier bytes), declarations under `record definition` (their
+ * extension header).
+ *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
+ * Records: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
  * @module
  */
@@ -17,6 +30,7 @@
 import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../decode/records.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";
@@ -27,21 +41,49 @@ export interface Tally {
   bytes: number;
 }
 
+/** What a {@link Frame} holds. */
+const ARRAY = 0;
+const MAP = 1;
+/** A record's field values. */
+const RECORD = 2;
+/** The field names of a structure's declaration (a record whose fields follow). */
+const NAMES = 3;
+
 /** One open container. */
 interface Frame {
-  /** Items (array) or keys and values (map) still to read. */
+  /** Items (array, record, names) or keys and values (map) still to read. */
   left: number;
-  isMap: boolean;
-  /** Its first byte's offset. */
+  /** {@link ARRAY}, {@link MAP}, {@link RECORD} or {@link NAMES}. */
+  kind: number;
+  /** Its first byte's offset (a record's or a declaration's: the declaration's). */
   start: number;
   /** The offset its items need the input to reach at least (the decoder checks this first). */
   need: number;
-  /** The items (array) or entries (map) it declares. */
+  /** The items (array), entries (map) or fields (record, names) it declares. */
   declared: number;
+  /** Its path (names: the path of the record they declare). */
   path: string;
   /** The path of its items (arrays), or of the value of the last key read (maps). */
   itemPath: string;
+  /** A record's field path segments; the names' segments read so far. */
+  segments: string[] | null;
+  /** Names: the slot the structure is declared for, and whether its identifier takes a second byte. */
+  slot: number;
+  twoByte: boolean;
 }
+
+/** A record structure: the path segments of its fields, and whether its identifier takes a second byte. */
+interface Shape {
+  readonly segments: readonly string[];
+  readonly twoByte: boolean;
+}
+
+/** A payload kind beside the wire kinds: a structure declaration's identifier bytes. */
+const DECLARATION = 12;
+
+/** Where records and record definitions are counted among the forms (past the 256 first bytes). */
+const RECORD_FORM = 256;
+const DEFINITION_FORM = 257;
 
 /** Distinct key paths counted; the rest are counted together. */
 export const MAX_PATHS = 10_000;
@@ -60,9 +102,9 @@ export function segment(key: string): string {
  * {@link push} for each chunk and {@link finish} at the end.
  */
 export class StreamWalker {
-  /** Per first byte: values, and their bytes (containers: their headers only). */
-  private readonly formCount = new Float64Array(256);
-  private readonly formBytes = new Float64Array(256);
+  /** Per first byte: values, and their bytes (containers: their headers only); after them, records and record definitions. */
+  private readonly formCount = new Float64Array(256 + 2);
+  private readonly formBytes = new Float64Array(256 + 2);
   /** Paths by parent path and segment, so each path is one string (one hash) however often it is met. */
   private readonly pathMemo = new Map<string, Map<string, string>>();
   /** Path segments by key text. */
@@ -100,17 +142,29 @@ export class StreamWalker {
   /** A strict UTF-8 decoder for a string split across chunks, else null. */
   private utf8: TextDecoder | null = null;
   private utf8Bad = false;
+  /** The path of the declaration being read (the path of its record). */
+  private declPath = "";
 
-  constructor(options?: { maxDepth?: number }) {
+  /** The record structures in force, by slot (identifier 0x40 + slot, two-byte ones from 32 up), with `useRecords`; else null. */
+  private readonly shapes: (Shape | undefined)[] | null;
+  /** A declaration whose identifier is read and whose array of field names comes next, else null. */
+  private declared: { start: number; path: string; slot: number; twoByte: boolean } | null = null;
+
+  /**
+   * @param options `maxDepth`, as the decode option; `useRecords`, to read
+   *   msgpackr's records as `decodeMulti(bytes, { useRecords: true })` does
+   */
+  constructor(options?: { maxDepth?: number; useRecords?: boolean }) {
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.shapes = options?.useRecords ? [] : null;
   }
 
-  /** Per form name ("fixstr", "uint 16", "fixext 4"): values and bytes (containers: their headers only). */
+  /** Per form name ("fixstr", "uint 16", "fixext 4", "record", "record definition"): values and bytes (containers: their headers only). */
   forms(): Map<string, Tally> {
     const out = new Map<string, Tally>();
-    for (let t = 0; t < 256; t++) {
+    for (let t = 0; t < 256 + 2; t++) {
       if (this.formCount[t] === 0) continue;
-      const name = formOf(t);
+      const name = t === RECORD_FORM ? "record" : t === DEFINITION_FORM ? "record definition" : formOf(t);
       const tally = out.get(name) ?? { count: 0, bytes: 0 };
       tally.count += this.formCount[t]!;
       tally.bytes += this.formBytes[t]!;
@@ -164,10 +218,17 @@ export class StreamWalker {
       if (this.headLen === 0) {
         // a new item: how many header bytes it has
         const t = chunk[i]!;
+        if (this.declared !== null && !((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) {
+          // a declaration not followed by an array of field names: how many fields follow is unknown
+          this.hold(noFieldNames(this.declared.start, t));
+          continue;
+        }
         const form = FIRST_BYTE[t]!;
         const kind = wireKindOf(form);
         this.itemStart = this.offset;
-        this.headNeed = 1 + lengthFieldOf(form) + (kind === 10 ? 1 : kind >= 3 && kind <= 5 ? fixedSizeOf(form) : 0);
+        // a record identifier: a second byte when its structure is a two-byte one
+        if (this.shapes !== null && t >= 0x40 && t < 0x80) this.headNeed = this.shapes[t - 0x40]?.twoByte ? 2 : 1;
+        else this.headNeed = 1 + lengthFieldOf(form) + (kind === 10 ? 1 : kind >= 3 && kind <= 5 ? fixedSizeOf(form) : 0);
       }
       // header bytes (a header split across chunks is collected over several calls)
       while (this.headLen < this.headNeed && i < n) {
@@ -186,13 +247,15 @@ export class StreamWalker {
     // the decoder checks each container's item count against the input before reading its items
     for (const f of open) {
       if (f.need > end) {
-        const what = f.isMap ? `map of ${f.declared} entries` : `array of ${f.declared} items`;
+        const n = f.declared;
+        const what = f.kind === MAP ? `map of ${n} entries` : f.kind === ARRAY ? `array of ${n} items` : f.kind === RECORD ? `record of ${n} fields` : `record definition of ${n} fields`;
         return (this.error = truncated(f.start, f.need - f.start, end, what));
       }
     }
     if (this.pending) return (this.error = this.pending);
     if (this.headLen > 0) {
       const t = this.head[0]!;
+      if (this.shapes !== null && t >= 0x40 && t < 0x80) return (this.error = truncated(this.itemStart, 2, end, "record identifier"));
       const form = FIRST_BYTE[t]!;
       const field = lengthFieldOf(form);
       const kind = wireKindOf(form);
@@ -200,9 +263,11 @@ export class StreamWalker {
       return (this.error = truncated(this.itemStart, 2 + field, end, "extension type"));
     }
     if (this.payloadLeft > 0) {
-      const what = this.payloadKind === 6 ? "string" : this.payloadKind === 7 ? "binary" : "extension";
+      const what = this.payloadKind === 6 ? "string" : this.payloadKind === 7 ? "binary" : this.payloadKind === DECLARATION ? "record definition" : "extension";
       return (this.error = truncated(this.itemStart, this.headNeed + this.payloadSize, end, what));
     }
+    // a declaration's array of field names has not begun
+    if (this.declared !== null) return (this.error = truncated(this.declared.start, end - this.declared.start + 1, end, "record definition"));
     if (this.frames.length > 0) return (this.error = truncated(end, 1, end, "value"));
     return null;
   }
@@ -222,7 +287,8 @@ export class StreamWalker {
   private path(): string {
     const f = this.frames[this.frames.length - 1];
     if (f === undefined) return "$";
-    return f.isMap && f.left % 2 === 0 ? this.child(f.path, "{key}") : f.itemPath;
+    if (f.kind === RECORD) return this.child(f.path, f.segments![f.declared - f.left]!);
+    return f.kind === MAP && f.left % 2 === 0 ? this.child(f.path, "{key}") : f.itemPath;
   }
 
   private countPath(path: string, bytes: number): void {
@@ -247,12 +313,14 @@ export class StreamWalker {
     const n = field === 0 ? fixedSizeOf(form) : readLength(h, 1, field);
     const start = this.itemStart;
     this.headLen = 0;
+    if (this.shapes !== null && t >= 0x40 && t < 0x80) return this.record(t, start);
     if (kind === 11) return this.hold(reservedByte(start));
     if (kind === 8 || kind === 9) {
       this.countForm(t, this.headNeed);
+      if (this.declared !== null) return this.names(n);
       const need = this.offset + (kind === 9 ? 2 * n : n);
       const path = this.path();
-      const frame: Frame = { left: kind === 9 ? 2 * n : n, isMap: kind === 9, start, need, declared: n, path, itemPath: kind === 9 ? path : this.child(path, "[]") };
+      const frame: Frame = { left: kind === 9 ? 2 * n : n, kind: kind === 9 ? MAP : ARRAY, start, need, declared: n, path, itemPath: kind === 9 ? path : this.child(path, "[]"), segments: null, slot: 0, twoByte: false };
       if (this.frames.length >= this.maxDepth) {
         // the decoder checks the item count first
         this.frames.push(frame);
@@ -269,9 +337,15 @@ export class StreamWalker {
       this.payloadSize = n;
       this.extType = kind === 10 ? (h[1 + field]! << 24) >> 24 : 0;
       const top = this.frames[this.frames.length - 1];
-      const isKey = top !== undefined && top.isMap && top.left % 2 === 0;
+      const isKey = top !== undefined && ((top.kind === MAP && top.left % 2 === 0) || top.kind === NAMES);
       this.keepLen = 0;
       this.keepMax = kind === 6 && isKey ? KEY_BYTES : kind === 10 && this.extType === TIMESTAMP_TYPE && n <= 12 ? n : 0;
+      if (this.shapes !== null && (t === 0xd4 || t === 0xd5) && this.extType === RECORD_EXT_TYPE) {
+        // a structure declaration: its identifier bytes, kept
+        this.payloadKind = DECLARATION;
+        this.keepMax = n;
+        this.declPath = this.path();
+      }
       this.utf8 = null;
       this.utf8Bad = false;
       this.payloadLeft = n;
@@ -281,11 +355,68 @@ export class StreamWalker {
     // nil, booleans, numbers
     this.countForm(t, this.headNeed);
     let key = "";
-    if (kind >= 3 && kind <= 5) {
-      const top = this.frames[this.frames.length - 1];
-      if (top !== undefined && top.isMap && top.left % 2 === 0) key = `[${numberAt(h, t, form)}]`;
+    const top = this.frames[this.frames.length - 1];
+    if (top !== undefined && top.kind === NAMES) {
+      // a field name: a number becomes a string, nil and booleans are refused
+      if (kind < 3) return this.hold(badFieldName(start, kind === 0 ? null : false));
+      key = segment(numberAt(h, t, form));
+    } else if (kind >= 3 && kind <= 5) {
+      if (top !== undefined && top.kind === MAP && top.left % 2 === 0) key = `[${numberAt(h, t, form)}]`;
     } else key = `[${kind === 0 ? "null" : kind === 2}]`;
     this.done(start, this.path(), key);
+  }
+
+  /** A record identifier, first byte `t` at `start` (and, for a two-byte structure, its high byte), complete in `head`. */
+  private record(t: number, start: number): void {
+    const shapes = this.shapes!;
+    let at = t - 0x40;
+    let s = shapes[at];
+    if (s !== undefined && s.twoByte) {
+      const high = this.head[1]!;
+      if (high !== 0) s = shapes[(at += high << 5)];
+    }
+    // its fields are unknown, so where the next value starts: the walk ends
+    if (s === undefined) return this.hold(undefinedRecord(start, t, at));
+    this.formCount[RECORD_FORM]!++;
+    this.formBytes[RECORD_FORM]! += this.headNeed;
+    this.fields(start, this.path(), s.segments);
+  }
+
+  /** The fields of a record of `segments` (its identifier or declaration at `start`, its path `path`): a container of one item per field. */
+  private fields(start: number, path: string, segments: readonly string[]): void {
+    const n = segments.length;
+    const frame: Frame = { left: n, kind: RECORD, start, need: this.offset + n, declared: n, path, itemPath: path, segments: segments as string[], slot: 0, twoByte: false };
+    if (this.frames.length >= this.maxDepth) {
+      // the decoder checks that the fields can fit first
+      this.frames.push(frame);
+      this.hold(tooDeepToDecode(start, this.maxDepth));
+      this.frames.pop();
+      return;
+    }
+    if (n === 0) return this.done(start, path, "{}");
+    this.frames.push(frame);
+  }
+
+  /** The header of a declaration's array of `n` field names, complete. */
+  private names(n: number): void {
+    const d = this.declared!;
+    this.declared = null;
+    const frame: Frame = { left: n, kind: NAMES, start: d.start, need: this.offset + n, declared: n, path: d.path, itemPath: d.path, segments: [], slot: d.slot, twoByte: d.twoByte };
+    if (this.frames.length >= this.maxDepth) {
+      this.frames.push(frame);
+      this.hold(tooDeepToDecode(d.start, this.maxDepth));
+      this.frames.pop();
+      return;
+    }
+    if (n === 0) return this.declare(frame);
+    this.frames.push(frame);
+  }
+
+  /** A declaration's names are read: its structure is in force, and its first record's fields follow. */
+  private declare(names: Frame): void {
+    const shape: Shape = { segments: names.segments!, twoByte: names.twoByte };
+    this.shapes![names.slot] = shape;
+    this.fields(names.start, names.path, shape.segments);
   }
 
   /** `take` payload bytes at `i` of `chunk`. */
@@ -317,6 +448,7 @@ export class StreamWalker {
     const kind = this.payloadKind;
     const n = this.payloadSize;
     const t = this.head[0]!;
+    if (kind === DECLARATION) return this.declaration(start, n);
     this.countForm(t, this.headNeed + n);
     if (kind === 6 && this.utf8Bad) return this.hold(invalidUtf8(start + this.headNeed));
     if (kind === 10 && this.extType === TIMESTAMP_TYPE) {
@@ -338,25 +470,46 @@ export class StreamWalker {
         if (this.segments.size < MAX_PATHS) this.segments.set(text, key);
       }
     } else if (kind === 6) key = "";
-    else key = kind === 7 ? "[<bin>]" : `[<ext ${this.extType}>]`;
+    else {
+      const top = this.frames[this.frames.length - 1];
+      if (top !== undefined && top.kind === NAMES) return this.hold(badFieldName(start, {}));
+      key = kind === 7 ? "[<bin>]" : `[<ext ${this.extType}>]`;
+    }
     this.done(start, this.path(), key);
+  }
+
+  /** A declaration's identifier bytes (`n`: 1, or 2 with a high byte) are read: its array of field names comes next. */
+  private declaration(start: number, n: number): void {
+    this.formCount[DEFINITION_FORM]!++;
+    this.formBytes[DEFINITION_FORM]! += this.headNeed + n;
+    // its first record, counted with no bytes of its own
+    this.formCount[RECORD_FORM]!++;
+    const id = this.keep[0]!;
+    const twoByte = n === 2;
+    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) return this.hold(badRecordId(start, id));
+    this.declared = { start, path: this.declPath, slot: twoByte ? id - 0x40 + (this.keep[1]! << 5) : id - 0x40, twoByte };
   }
 
   /** An item from `start` to here is complete; `key` is its path segment if it is a map key. */
   private done(start: number, path: string, key: string): void {
     for (;;) {
       const top = this.frames[this.frames.length - 1];
-      const isKey = top !== undefined && top.isMap && top.left % 2 === 0;
-      if (isKey) top.itemPath = this.child(top.path, key);
-      else this.countPath(path, this.offset - start);
       if (top === undefined) {
+        this.countPath(path, this.offset - start);
         this.values++;
         this.onValue?.(this.offset);
         return;
       }
+      if (top.kind === NAMES) {
+        // a field name: a string or a number (their segments); a container is refused
+        if (key === "{}") return this.hold(badFieldName(start, {}));
+        top.segments!.push(key);
+      } else if (top.kind === MAP && top.left % 2 === 0) top.itemPath = this.child(top.path, key);
+      else this.countPath(path, this.offset - start);
       if (--top.left > 0) return;
-      // the container is complete: it is an item of the one around it
+      // the container is complete: it is an item of the one around it (names: their record's fields follow)
       this.frames.pop();
+      if (top.kind === NAMES) return this.declare(top);
       start = top.start;
       path = top.path;
       key = "{}";

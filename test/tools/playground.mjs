@@ -27,6 +27,7 @@ textarea { width: 100%; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace;
 #json { height: 84px; }
 .wide { grid-column: 1 / -1; }
 #status { color: var(--dim); font-size: 12px; }
+.switch { float: right; font-size: 12px; color: var(--dim); }
 #error { color: #a00000; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; min-height: 1.4em; }
 #bytes, #tree { font: 13px/1.5 ui-monospace, Menlo, Consolas, monospace; white-space: pre; overflow: auto; max-height: 70vh; }
 .off { color: var(--dim); margin-right: 10px; }
@@ -77,7 +78,7 @@ const html = `<!doctype html>
 <section class="wide">
 <h2>MessagePack (hex or base64)</h2>
 <textarea id="input" spellcheck="false" aria-label="MessagePack bytes as hex or base64">${SAMPLE}</textarea>
-<div><input type="file" id="file" aria-label="Open a file"> <span id="status"></span></div>
+<div><input type="file" id="file" aria-label="Open a file"> <span id="status"></span><label class="switch"><input type="checkbox" id="records"> msgpackr records (useRecords)</label></div>
 <div id="error" role="status"></div>
 </section>
 <section><h2>Bytes</h2><div id="bytes"></div></section>
