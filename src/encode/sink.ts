@@ -141,7 +141,7 @@ export class Sink implements SpillContext {
   #slabView: DataView = NO_VIEW;
   #slabPos = 0;
 
-  readonly #plan: SpillPlan;
+  private readonly plan: SpillPlan;
   /** The plan's hook that opens a spill before a call's first byte, if it has one. */
   readonly #opening: ((root: unknown, sink: SpillContext) => Spill | null) | null;
   /** Counts bytes only (behind `encodedSize`): the spill is a count; the total is {@link Sink.offset}. */
@@ -162,7 +162,7 @@ export class Sink implements SpillContext {
     this.#pool = pool && POOLING_PAYS;
     this.#scratchBytes = Math.max(64, scratchBytes);
     this.#shared = this.#scratchBytes === DEFAULT_SCRATCH_BYTES;
-    this.#plan = plan;
+    this.plan = plan;
     this.#opening = plan.begin ?? null;
     this.counting = plan === COUNT_PLAN;
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
@@ -432,7 +432,7 @@ export class Sink implements SpillContext {
     this.#checkSlab();
     const start = this.start;
     const n = this.pos - start;
-    let spill = this.#spill ?? (this.#spill = this.#plan.open(n, this));
+    let spill = this.#spill ?? (this.#spill = this.plan.open(n, this));
     if (n !== 0) {
       // from the pool's slab: its part of this call (spills copy what they take, so none keeps the slab)
       const bytes = start === 0 ? this.bytes : new Uint8Array(this.bytes.buffer, start, n);
