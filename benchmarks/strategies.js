@@ -213,12 +213,12 @@ function scratchOf(report) {
 }
 
 /**
- * The default scratch size of this build: read off a fresh Encoder (not
+ * The default scratch size of this build: read off a fresh Encoder's sink (not
  * exported; private fields are plain properties in the build), else 256 KiB.
  * @param {any} lib
  */
 function scratchBytes(lib) {
-  const n = /** @type {any} */ (new lib.Encoder()).sink?.scratch?.length;
+  const n = /** @type {any} */ (new lib.Encoder()).sink?.scratchBytes;
   return typeof n === "number" && n > 0 ? n : 256 * 1024;
 }
 

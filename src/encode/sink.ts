@@ -130,7 +130,7 @@ export class Sink implements SpillContext {
   private ws: Workspace | null = null;
   /** Whether this sink takes workspaces from {@link SHARED} (default scratch size) or makes its own. */
   readonly #shared: boolean;
-  readonly #scratchBytes: number;
+  private readonly scratchBytes: number;
   /** Where this call's output went past the scratch, or null while it fits the scratch. */
   #spill: Spill | null = null;
   /** The value this call encodes (for the estimate, taken only on overflow). */
@@ -160,8 +160,8 @@ export class Sink implements SpillContext {
    */
   constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false) {
     this.#pool = pool && POOLING_PAYS;
-    this.#scratchBytes = Math.max(64, scratchBytes);
-    this.#shared = this.#scratchBytes === DEFAULT_SCRATCH_BYTES;
+    this.scratchBytes = Math.max(64, scratchBytes);
+    this.#shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.plan = plan;
     this.#opening = plan.begin ?? null;
     this.counting = plan === COUNT_PLAN;
@@ -252,7 +252,7 @@ export class Sink implements SpillContext {
   #claim(): Workspace {
     let ws = this.#shared ? SHARED.find(isIdle) : undefined;
     if (ws === undefined) {
-      const scratch = new Uint8Array(this.#scratchBytes);
+      const scratch = new Uint8Array(this.scratchBytes);
       ws = { scratch, view: new DataView(scratch.buffer), store: null, user: null, busy: false, spare: false, owned: false };
       if (this.#shared && SHARED.length < SHARED_WORKSPACES) SHARED.push(ws);
       else ws.spare = this.#shared;
