@@ -223,13 +223,13 @@ export class Decoder<ContextType = undefined> {
   decode(input: DecodeInput): unknown {
     // a busy decoder (called from an extension decoder) hands over to an idle
     // one without a frame of its own: nesting through extensions is stack-bound
-    const d = this.#busy ? this.#reentrant() : this;
+    const d = this.#busy ? this.reentrant() : this;
     const bytes = toBytes(input);
     d.#busy = true;
     try {
-      d.#setInput(bytes, 0, 0);
+      d.setInput(bytes, 0, 0);
       if (bytes !== input && this.#binaryAsView && input instanceof Uint8Array) d.#source = input;
-      if (d.#messageRecords !== null) d.#beginRecords(); // a call, not locals: this frame is on every level of nested extensions
+      if (d.#messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
@@ -264,10 +264,10 @@ export class Decoder<ContextType = undefined> {
    */
   decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
     const bytes = toBytes(input);
-    return this.#values(bytes, bytes !== input && this.#binaryAsView && input instanceof Uint8Array ? input : null);
+    return this.values(bytes, bytes !== input && this.#binaryAsView && input instanceof Uint8Array ? input : null);
   }
 
-  *#values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
+  private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
     let offset = 0;
     // the values of one input are a sequence: record structures carry over from one to the next
     const records = this.newRecords();
@@ -280,11 +280,11 @@ export class Decoder<ContextType = undefined> {
 
   /** See {@link decodeAt}. */
   private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordTable | null, source: Uint8Array | null = null): [unknown, number] {
-    const d = this.#busy ? this.#reentrant() : this;
+    const d = this.#busy ? this.reentrant() : this;
     const depth = nesting + extra;
     d.#busy = true;
     try {
-      d.#setInput(bytes, offset, base);
+      d.setInput(bytes, offset, base);
       d.#source = source;
       d.records = records;
       const value = d.readValue(depth);
@@ -304,7 +304,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** Starts a `decode()` call with this decoder's own record table. */
-  #beginRecords(): void {
+  private beginRecords(): void {
     const records = this.#messageRecords!;
     records.begin();
     this.records = records;
@@ -325,13 +325,13 @@ export class Decoder<ContextType = undefined> {
    * with equal options finds this same busy decoder at every level of nested
    * extensions, and a call at level k must not cost k stack frames.
    */
-  #reentrant(): Decoder<ContextType> {
+  private reentrant(): Decoder<ContextType> {
     let d: Decoder<ContextType> = this;
     while (d.#busy) d = d.#child ?? (d.#child = new Decoder(this.options as DecodeOptions<ContextType>));
     return d;
   }
 
-  #setInput(bytes: Uint8Array, offset: number, base: number): void {
+  private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
     this.direct = base === 0 && !this.#replaceUtf8;
@@ -342,13 +342,13 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** Big-endian uint 16 at `at` (bounds already checked). */
-  #u16(at: number): number {
+  private u16(at: number): number {
     const b = this.bytes;
     return (b[at]! << 8) | b[at + 1]!;
   }
 
   /** Big-endian uint 32 at `at` (bounds already checked). */
-  #u32(at: number): number {
+  private u32(at: number): number {
     const b = this.bytes;
     return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
   }
@@ -358,8 +358,8 @@ export class Decoder<ContextType = undefined> {
    * an input are read through an 8-byte scratch, sparing small messages a
    * DataView (~100 ns to create on Node); inputs with more floats get one.
    */
-  #readFloat64(at: number): number {
-    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.#dv().getFloat64(at);
+  private readFloat64(at: number): number {
+    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.dv().getFloat64(at);
     const f = this.#floatBytes;
     const b = this.bytes;
     f[0] = b[at + 7]!;
@@ -374,8 +374,8 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** Big-endian float 32 at `at` (bounds already checked). */
-  #readFloat32(at: number): number {
-    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.#dv().getFloat32(at);
+  private readFloat32(at: number): number {
+    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.dv().getFloat32(at);
     const f = this.#floatBytes;
     const b = this.bytes;
     f[0] = b[at + 3]!;
@@ -385,7 +385,7 @@ export class Decoder<ContextType = undefined> {
     return this.#float32[0]!;
   }
 
-  #dv(): DataView {
+  private dv(): DataView {
     return this.#view ?? (this.#view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
@@ -407,14 +407,14 @@ export class Decoder<ContextType = undefined> {
     if (t < 0x80) return t; // positive fixint
     if (t >= 0xe0) return t - 0x100; // negative fixint
     if (t >= 0xa0) {
-      if (t < 0xc0) return this.#readString(t & 0x1f, pos); // fixstr
+      if (t < 0xc0) return this.readString(t & 0x1f, pos); // fixstr
     } else {
-      return t < 0x90 ? this.#readMap(t & 0x0f, depth, pos) : this.#readArray(t & 0x0f, depth, pos); // fixmap / fixarray
+      return t < 0x90 ? this.readMap(t & 0x0f, depth, pos) : this.readArray(t & 0x0f, depth, pos); // fixmap / fixarray
     }
     // the commonest fixed-size forms inline
     if (t === 0xcb && pos + 9 <= end) {
       this.pos = pos + 9;
-      return this.#readFloat64(pos + 1); // float 64
+      return this.readFloat64(pos + 1); // float 64
     }
     if (t === 0xcc && pos + 2 <= end) {
       this.pos = pos + 2;
@@ -423,7 +423,7 @@ export class Decoder<ContextType = undefined> {
     if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.#int64 !== "bigint") {
       // uint 64 below 2^53 (millisecond timestamps and the like): a number in every int64 mode but "bigint"
       this.pos = pos + 9;
-      return this.#u32(pos + 1) * 0x100000000 + this.#u32(pos + 5);
+      return this.u32(pos + 1) * 0x100000000 + this.u32(pos + 5);
     }
     if (t === 0xcd && pos + 3 <= end) {
       this.pos = pos + 3;
@@ -443,21 +443,21 @@ export class Decoder<ContextType = undefined> {
     const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
     switch (form & 0x0f) {
       case 6: // WIRE_STR: str 8 / 16 / 32
-        return this.#readString(n, pos);
+        return this.readString(n, pos);
       case 9: // WIRE_MAP: map 16 / 32
-        return this.#readMap(n, depth, pos);
+        return this.readMap(n, depth, pos);
       case 8: // WIRE_ARRAY: array 16 / 32
-        return this.#readArray(n, depth, pos);
+        return this.readArray(n, depth, pos);
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
-        return n === 8 ? this.#readFloat64(this.need(8, pos)) : this.#readFloat32(this.need(4, pos));
+        return n === 8 ? this.readFloat64(this.need(8, pos)) : this.readFloat32(this.need(4, pos));
       case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
         if (n === 1) return b[this.need(1, pos)];
-        if (n === 2) return this.#u16(this.need(2, pos));
-        return n === 4 ? this.#u32(this.need(4, pos)) : this.#readUint64(this.need(8, pos));
+        if (n === 2) return this.u16(this.need(2, pos));
+        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(8, pos));
       case 4: // WIRE_INT: int 8 / 16 / 32 / 64
         if (n === 1) return (b[this.need(1, pos)]! << 24) >> 24;
-        if (n === 2) return (this.#u16(this.need(2, pos)) << 16) >> 16;
-        return n === 4 ? this.#u32(this.need(4, pos)) | 0 : this.#readInt64(this.need(8, pos));
+        if (n === 2) return (this.u16(this.need(2, pos)) << 16) >> 16;
+        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(8, pos));
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -465,9 +465,9 @@ export class Decoder<ContextType = undefined> {
       case 2: // WIRE_TRUE
         return true;
       case 7: // WIRE_BIN: bin 8 / 16 / 32
-        return this.#readBinary(n, pos);
+        return this.readBinary(n, pos);
       case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
-        return this.#readExt(n, pos, depth);
+        return this.readExt(n, pos, depth);
       default: // WIRE_RESERVED: 0xc1
         throw reservedByte(this.base + pos);
     }
@@ -478,7 +478,7 @@ export class Decoder<ContextType = undefined> {
     const at = this.pos;
     if (at + field > this.end) throw this.short(start, at - start + field, formName(this.bytes[start]!));
     this.pos = at + field;
-    return field === 1 ? this.bytes[at]! : field === 2 ? this.#u16(at) : this.#u32(at);
+    return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
   }
 
   /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. @internal */
@@ -504,16 +504,16 @@ export class Decoder<ContextType = undefined> {
    * {@link headerError} applies to a header of `kind`) and the bytes
    * left; returns where the payload begins.
    */
-  #payload(n: number, max: number, start: number, what: string, kind: number): number {
-    if (n > max) throw this.#refused(kind, n, 0, start);
+  private payload(n: number, max: number, start: number, what: string, kind: number): number {
+    if (n > max) throw this.refused(kind, n, 0, start);
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, what);
     this.pos = at + n;
     return at;
   }
 
-  #readString(n: number, start: number): string | Uint8Array {
-    if (n > this.strMax) return this.#readStringCold(n, start);
+  private readString(n: number, start: number): string | Uint8Array {
+    if (n > this.strMax) return this.readStringCold(n, start);
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, "string");
     this.pos = at + n;
@@ -538,10 +538,10 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** A string value over `maxStrLength`, or any string value with `rawStrings` (then a binary). */
-  #readStringCold(n: number, start: number): string | Uint8Array {
-    if (this.strMax >= 0) throw this.#refused(6 /* WIRE_STR */, n, 0, start);
-    const at = this.#payload(n, this.limits.maxBinLength, start, "string", 6 /* WIRE_STR */);
-    return this.#binary(at, n);
+  private readStringCold(n: number, start: number): string | Uint8Array {
+    if (this.strMax >= 0) throw this.refused(6 /* WIRE_STR */, n, 0, start);
+    const at = this.payload(n, this.limits.maxBinLength, start, "string", 6 /* WIRE_STR */);
+    return this.binary(at, n);
   }
 
   /**
@@ -549,7 +549,7 @@ export class Decoder<ContextType = undefined> {
    * string as a binary while `strMax` says so). A method of few arguments:
    * it is called from the recursive readers, whose frames it must not grow.
    */
-  #refused(kind: number, n: number, depth: number, start: number): DecodeError {
+  private refused(kind: number, n: number, depth: number, start: number): DecodeError {
     return headerError(this.limits, kind, n, depth, kind === 6 /* WIRE_STR */ && this.strMax < 0, this.base + start)!;
   }
 
@@ -565,23 +565,23 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  #readBinary(n: number, start: number): Uint8Array {
-    const at = this.#payload(n, this.limits.maxBinLength, start, "binary", 7 /* WIRE_BIN */);
-    return this.#binary(at, n);
+  private readBinary(n: number, start: number): Uint8Array {
+    const at = this.payload(n, this.limits.maxBinLength, start, "binary", 7 /* WIRE_BIN */);
+    return this.binary(at, n);
   }
 
   /** The `n` bytes at `at` as a binary result: a copy or (`binaryAsView`) a view; a `Buffer` with `buffers`, or a view of a `Buffer` input. */
-  #binary(at: number, n: number): Uint8Array {
+  private binary(at: number, n: number): Uint8Array {
     if (this.#source !== null) return this.#source.subarray(at, at + n);
     if (this.#bufferClass !== null) return asBuffer(this.#bufferClass, this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
     return this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
-  #readArray(n: number, depth: number, start: number): unknown[] {
-    if (n > this.limits.maxArrayLength) throw this.#refused(8 /* WIRE_ARRAY */, n, 0, start);
+  private readArray(n: number, depth: number, start: number): unknown[] {
+    if (n > this.limits.maxArrayLength) throw this.refused(8 /* WIRE_ARRAY */, n, 0, start);
     // every item takes at least one byte: refuse before allocating
     if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw this.#refused(8 /* WIRE_ARRAY */, n, depth, start);
+    if (depth >= this.limits.maxDepth) throw this.refused(8 /* WIRE_ARRAY */, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -589,7 +589,7 @@ export class Decoder<ContextType = undefined> {
       const p = this.pos;
       if (FLOAT64_IN_ARRAY_LOOP && b[p] === 0xcb && p + 9 <= this.end) {
         this.pos = p + 9;
-        arr[i] = this.#readFloat64(p + 1);
+        arr[i] = this.readFloat64(p + 1);
       } else {
         arr[i] = this.readValue(depth + 1);
       }
@@ -597,12 +597,12 @@ export class Decoder<ContextType = undefined> {
     return arr;
   }
 
-  #readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) throw this.#refused(9 /* WIRE_MAP */, n, 0, start);
+  private readMap(n: number, depth: number, start: number): unknown {
+    if (n > this.limits.maxMapLength) throw this.refused(9 /* WIRE_MAP */, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw this.#refused(9 /* WIRE_MAP */, n, depth, start);
-    if (this.#coldMaps) return this.#readMapCold(n, depth);
+    if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
+    if (this.#coldMaps) return this.readMapCold(n, depth);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
     // the keys in wire order, kept from the first key that may be an array
@@ -623,7 +623,7 @@ export class Decoder<ContextType = undefined> {
       }
       if (typeof key !== "string") {
         // numbers and bigints become property names; other keys switch to a Map
-        if (typeof key !== "number" && typeof key !== "bigint") return this.#switchToMap(obj, order, key, n - i - 1, depth);
+        if (typeof key !== "number" && typeof key !== "bigint") return this.switchToMap(obj, order, key, n - i - 1, depth);
         key = String(key);
       }
       if (order !== null) order.push(key as string);
@@ -643,7 +643,7 @@ export class Decoder<ContextType = undefined> {
    * number or bigint (`key`; its value comes next): the entries so far in
    * wire order, then the `n` left, number keys still as strings.
    */
-  #switchToMap(obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
+  private switchToMap(obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
     const map = new Map<unknown, unknown>();
     for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
     map.set(key, this.readValue(depth + 1));
@@ -656,7 +656,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** A map with `useMap` (a `Map`, keys as decoded) or a `mapKeyConverter` (keys as it returns them). */
-  #readMapCold(n: number, depth: number): unknown {
+  private readMapCold(n: number, depth: number): unknown {
     const convert = this.#keyConverter;
     const map = this.#useMap ? new Map<unknown, unknown>() : null;
     const obj: Record<string, unknown> = {};
@@ -674,12 +674,12 @@ export class Decoder<ContextType = undefined> {
     return map ?? obj;
   }
 
-  #readExt(n: number, start: number, depth: number): unknown {
-    if (n > this.limits.maxExtLength) throw this.#refused(10 /* WIRE_EXT */, n, 0, start);
+  private readExt(n: number, start: number, depth: number): unknown {
+    if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
-    const at = this.#payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
+    const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
     const decodeExt = this.#codec.get(type);
-    if (decodeExt !== undefined) return this.#callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
+    if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
     if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
     if (type === 0 && n === 1 && this.#undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
     return new ExtData(type, this.bytes.slice(at, at + n));
@@ -689,7 +689,7 @@ export class Decoder<ContextType = undefined> {
    * Runs an extension decoder on a view of its payload, as one more level
    * of nesting: decodes it calls continue at `depth + 1`.
    */
-  #callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
+  private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
     if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
     const outer = nesting;
     nesting = depth + 1; // decodes the extension decoder calls continue one level down
@@ -702,21 +702,21 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  #readUint64(at: number): number | bigint {
-    const hi = this.#u32(at);
-    if (this.#int64 === "bigint") return this.#dv().getBigUint64(at);
-    if (this.#int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.#u32(at + 4);
-    return this.#dv().getBigUint64(at);
+  private readUint64(at: number): number | bigint {
+    const hi = this.u32(at);
+    if (this.#int64 === "bigint") return this.dv().getBigUint64(at);
+    if (this.#int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
+    return this.dv().getBigUint64(at);
   }
 
-  #readInt64(at: number): number | bigint {
-    const hi = this.#u32(at) | 0;
-    if (this.#int64 === "bigint") return this.#dv().getBigInt64(at);
+  private readInt64(at: number): number | bigint {
+    const hi = this.u32(at) | 0;
+    if (this.#int64 === "bigint") return this.dv().getBigInt64(at);
     if (this.#int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
-      const value = hi * 0x100000000 + this.#u32(at + 4);
+      const value = hi * 0x100000000 + this.u32(at + 4);
       if (this.#int64 === "number" || Number.isSafeInteger(value)) return value;
     }
-    return this.#dv().getBigInt64(at);
+    return this.dv().getBigInt64(at);
   }
 }
 

@@ -103,7 +103,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
-  #out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  private out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
     return this.#bufferClass === null ? bytes : (asBuffer(this.#bufferClass, bytes) as Uint8Array<ArrayBuffer>);
   }
 
@@ -122,14 +122,14 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encode(value: unknown): Uint8Array<ArrayBuffer> {
-    if (this.#busy) return this.#reentrant().encode(value);
+    if (this.#busy) return this.reentrant().encode(value);
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
-      return this.#out(encodeLoneString(value));
+      return this.out(encodeLoneString(value));
     }
-    this.#run(value, 0);
+    this.run(value, 0);
     try {
       const bytes = this.sink.finish();
-      return this.#bufferClass === null ? bytes : this.#out(bytes);
+      return this.#bufferClass === null ? bytes : this.out(bytes);
     } finally {
       this.stop();
     }
@@ -163,7 +163,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
-    return this.#out(this.#call(value, FINISH_SHARED));
+    return this.out(this.call(value, FINISH_SHARED));
   }
 
   /**
@@ -184,8 +184,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
-    const chunks = this.#call(value, FINISH_CHUNKS);
-    return this.#bufferClass === null ? chunks : chunks.map((c) => this.#out(c));
+    const chunks = this.call(value, FINISH_CHUNKS);
+    return this.#bufferClass === null ? chunks : chunks.map((c) => this.out(c));
   }
 
   /**
@@ -210,8 +210,8 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
-    if (this.#busy) return this.#reentrant().encodeInto(value, target, offset);
-    this.#run(value, offset);
+    if (this.#busy) return this.reentrant().encodeInto(value, target, offset);
+    this.run(value, offset);
     try {
       return this.sink.finishInto(target, offset);
     } finally {
@@ -226,7 +226,7 @@ export class Encoder<ContextType = undefined> {
    * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
    * throwaway encoder (not kept, so deep re-entry retains no memory).
    */
-  #reentrant(): Encoder<ContextType> {
+  private reentrant(): Encoder<ContextType> {
     // (the same resolved options: a counting encoder's children count too)
     const options = this.options as EncodeOptions<ContextType>;
     let e: Encoder<ContextType> = this;
@@ -256,7 +256,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodedSize(value: unknown): number {
-    if (this.sink.counting) return this.#call(value, FINISH_COUNT);
+    if (this.sink.counting) return this.call(value, FINISH_COUNT);
     return (this.#counter ??= new Encoder(withResolved(this.options, { spillPlan: COUNT_PLAN }) as EncodeOptions<ContextType>)).encodedSize(value);
   }
 
@@ -266,9 +266,9 @@ export class Encoder<ContextType = undefined> {
    * `finish` makes of the sink's output (a re-entrant call runs on
    * another encoder).
    */
-  #call<T>(value: unknown, finish: (sink: Sink) => T): T {
-    if (this.#busy) return this.#reentrant().#call(value, finish);
-    this.#run(value, 0);
+  private call<T>(value: unknown, finish: (sink: Sink) => T): T {
+    if (this.#busy) return this.reentrant().call(value, finish);
+    this.run(value, 0);
     try {
       return finish(this.sink);
     } finally {
@@ -277,7 +277,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
-  #run(value: unknown, base: number): void {
+  private run(value: unknown, base: number): void {
     this.start(value, base);
     try {
       this.writer.encodeValue(value, startDepth());

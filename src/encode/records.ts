@@ -102,11 +102,11 @@ export class RecordTable {
 
   /** Ends a message: unless sequential, its own structures are forgotten (the next message declares them again). */
   end(): void {
-    if (!this.#sequential) this.#forgetOwn();
+    if (!this.#sequential) this.forgetOwn();
   }
 
   /** Forgets the own structures: their shapes lose their indexes, given again from the first. */
-  #forgetOwn(): void {
+  private forgetOwn(): void {
     const owners = this.#owners;
     for (let i = this.#maxShared; i < owners.length; i++) {
       const s = owners[i];
@@ -177,7 +177,7 @@ export class RecordTable {
    * structure.
    */
   abort(): void {
-    this.#forgetOwn();
+    this.forgetOwn();
     this.#root = newNode();
     this.#nodes = 0;
     const shared = this.#shared;

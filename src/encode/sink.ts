@@ -179,7 +179,7 @@ export class Sink implements SpillContext {
     // a plan may open its spill before the first byte (and before borrowing a workspace: it may throw)
     const first = this.#opening === null ? null : this.#opening(root, this);
     let ws = this.ws;
-    if (ws === null || ws.user !== this || ws.busy) ws = this.#claim();
+    if (ws === null || ws.user !== this || ws.busy) ws = this.claim();
     ws.busy = true;
     this.root = root;
     this.#spill = first;
@@ -192,7 +192,7 @@ export class Sink implements SpillContext {
       // bytes to the scratch (see leaveSlab) and goes on as any other, so the
       // slab changes no spill decision.
       const slab = this.#slab;
-      this.bytes = slab === null || slab.length - this.#slabPos < POOL_MAX_RESULT_BYTES ? this.#newSlab() : slab;
+      this.bytes = slab === null || slab.length - this.#slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
       this.view = this.#slabView;
       this.pos = this.start = this.#slabPos;
     } else this.pos = 0;
@@ -203,7 +203,7 @@ export class Sink implements SpillContext {
    * the call (user code, a getter say, transferred the buffer of an earlier
    * pooled result): what the call wrote there is gone.
    */
-  #checkSlab(): void {
+  private checkSlab(): void {
     if (this.bytes === this.#slab && this.bytes.byteLength === 0) {
       this.#slab = null; // the next call starts a new one
       throw encodeError(
@@ -214,7 +214,7 @@ export class Sink implements SpillContext {
   }
 
   /** A new slab for pooled results, empty. */
-  #newSlab(): Uint8Array<ArrayBuffer> {
+  private newSlab(): Uint8Array<ArrayBuffer> {
     const slab = (this.#slab = new Uint8Array(POOL_SLAB_BYTES));
     this.#slabView = new DataView(slab.buffer);
     this.#slabPos = 0;
@@ -249,7 +249,7 @@ export class Sink implements SpillContext {
   }
 
   /** Takes an idle shared workspace (or makes one) and points this sink's fields at it. */
-  #claim(): Workspace {
+  private claim(): Workspace {
     let ws = this.#shared ? SHARED.find(isIdle) : undefined;
     if (ws === undefined) {
       const scratch = new Uint8Array(this.scratchBytes);
@@ -266,8 +266,8 @@ export class Sink implements SpillContext {
 
   /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   grow(n: number): void {
-    if (this.bytes === this.#slab && this.#leaveSlab(n)) return;
-    this.#resume(this.#flush(), n);
+    if (this.bytes === this.#slab && this.leaveSlab(n)) return;
+    this.resume(this.flush(), n);
   }
 
   /**
@@ -277,8 +277,8 @@ export class Sink implements SpillContext {
    * having moved nothing, when they do not (a scratch smaller than the
    * slab): the spill then takes them from the slab.
    */
-  #leaveSlab(n: number): boolean {
-    this.#checkSlab();
+  private leaveSlab(n: number): boolean {
+    this.checkSlab();
     const len = this.pos - this.start;
     const scratch = this.#scratch;
     if (len + n > scratch.length) return false;
@@ -299,11 +299,11 @@ export class Sink implements SpillContext {
   append(src: Uint8Array): void {
     const n = src.length;
     if (this.pos + n > this.bytes.length) {
-      if ((n > this.#scratch.length >>> 1 || this.counting) && !(this.bytes === this.#slab && this.#leaveSlab(n))) {
+      if ((n > this.#scratch.length >>> 1 || this.counting) && !(this.bytes === this.#slab && this.leaveSlab(n))) {
         // large (or a count, which only counts it): to the spill
-        let spill = this.#flush();
-        if (!spill.append(src)) (spill = this.#overflow()).append(src);
-        this.#resume(spill, 0);
+        let spill = this.flush();
+        if (!spill.append(src)) (spill = this.overflow()).append(src);
+        this.resume(spill, 0);
         return;
       }
       this.grow(n);
@@ -318,13 +318,13 @@ export class Sink implements SpillContext {
    * spill. Call {@link commit} with the bytes written.
    */
   reserveDirect(n: number): { target: Uint8Array; offset: number } {
-    if (this.bytes === this.#slab && n <= this.#scratch.length >>> 1 && this.#leaveSlab(0)) {
+    if (this.bytes === this.#slab && n <= this.#scratch.length >>> 1 && this.leaveSlab(0)) {
       // small for the scratch, only large for the slab: written in the scratch, as without the slab
       if (this.pos + n > this.bytes.length) this.grow(n);
       return { target: this.bytes, offset: this.pos };
     }
-    const spill = this.#flush();
-    return spill.reserve(n) ?? this.#overflow().reserve(n)!;
+    const spill = this.flush();
+    return spill.reserve(n) ?? this.overflow().reserve(n)!;
   }
 
   /** Records `n` bytes written into the target of {@link reserveDirect}. */
@@ -336,27 +336,27 @@ export class Sink implements SpillContext {
     }
     const spill = this.#spill!;
     spill.commit(n);
-    this.#resume(spill, 0);
+    this.resume(spill, 0);
   }
 
   /** Count mode: `n` more bytes of output, not written (a long string). */
   skip(n: number): void {
-    (this.#flush() as CountSpill).length += n;
+    (this.flush() as CountSpill).length += n;
   }
 
   /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
   finish(): Uint8Array<ArrayBuffer> {
-    if (this.#spill !== null) return this.#flush().result();
+    if (this.#spill !== null) return this.flush().result();
     const start = this.start;
     const n = this.pos - start;
     if (n > POOL_MAX_RESULT_BYTES || !this.#pool) return this.bytes.slice(start, this.pos);
     let slab = this.#slab;
     if (this.bytes === slab) {
-      this.#checkSlab();
+      this.checkSlab();
     } else {
       // written at the start of the scratch (the call left the slab): copied into the slab
       // (a new one when this one has no room), still a view and no allocation
-      if (slab === null || this.#slabPos + n > slab.length) slab = this.#newSlab();
+      if (slab === null || this.#slabPos + n > slab.length) slab = this.newSlab();
       slab.set(new Uint8Array(this.bytes.buffer, 0, n), this.#slabPos);
     }
     // a view, no copy (not subarray(): its species lookup costs ~0.3 µs on Node 20); the next result starts after it, 8-byte aligned
@@ -386,8 +386,8 @@ export class Sink implements SpillContext {
 
   /** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
   finishChunks(): Uint8Array<ArrayBuffer>[] {
-    if (this.#spill !== null) return this.#flush().chunks();
-    this.#checkSlab();
+    if (this.#spill !== null) return this.flush().chunks();
+    this.checkSlab();
     return [this.bytes.slice(this.start, this.pos)];
   }
 
@@ -398,8 +398,8 @@ export class Sink implements SpillContext {
    * resizable buffer, else left unchanged, with an error.
    */
   finishInto(target: Uint8Array, offset: number): number {
-    this.#checkSlab();
-    const parts = this.#spill === null ? [this.bytes.subarray(this.start, this.pos)] : this.#flush().parts();
+    this.checkSlab();
+    const parts = this.#spill === null ? [this.bytes.subarray(this.start, this.pos)] : this.flush().parts();
     const total = this.offset(); // (the spill's length, once flushed)
     const size = offset + total;
     if (size > target.length) {
@@ -428,22 +428,22 @@ export class Sink implements SpillContext {
   // ---- the spill (slow paths) ----
 
   /** Moves the bytes written so far to the spill, opening it on the call's first overflow. Returns the spill. */
-  #flush(): Spill {
-    this.#checkSlab();
+  private flush(): Spill {
+    this.checkSlab();
     const start = this.start;
     const n = this.pos - start;
     let spill = this.#spill ?? (this.#spill = this.plan.open(n, this));
     if (n !== 0) {
       // from the pool's slab: its part of this call (spills copy what they take, so none keeps the slab)
       const bytes = start === 0 ? this.bytes : new Uint8Array(this.bytes.buffer, start, n);
-      if (!spill.take(bytes, n)) (spill = this.#overflow()).take(bytes, n);
+      if (!spill.take(bytes, n)) (spill = this.overflow()).take(bytes, n);
     }
     this.pos = this.start = 0;
     return spill;
   }
 
   /** Points `bytes` at where the next `n` bytes go: a buffer of the spill's own, else the scratch (or a buffer of its own for an item larger than the scratch). */
-  #resume(spill: Spill, n: number): void {
+  private resume(spill: Spill, n: number): void {
     const next = spill.room(n) ?? (n <= this.#scratch.length ? this.#scratch : new Uint8Array(n));
     if (next === this.bytes) return;
     this.bytes = next;
@@ -451,7 +451,7 @@ export class Sink implements SpillContext {
   }
 
   /** The spill is full (a store at its ceiling): its bytes move to a chunk list, which continues the call. */
-  #overflow(): Spill {
+  private overflow(): Spill {
     const chunks = this.openChunks();
     this.#spill!.passTo(chunks);
     return (this.#spill = chunks);

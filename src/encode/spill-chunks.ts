@@ -59,24 +59,24 @@ export class ChunkSpill extends BaseSpill implements PartList {
       this.commit(n);
     } else {
       // the sink's scratch (or a buffer of its own): copied, it stays the sink's
-      this.#copy(bytes.subarray(0, n));
+      this.copy(bytes.subarray(0, n));
     }
     return true;
   }
 
   override room(n: number): Uint8Array<ArrayBuffer> {
-    if (this.#chunk.length - this.#used < Math.max(n, MIN_ROOM_BYTES)) this.#newChunk(n);
+    if (this.#chunk.length - this.#used < Math.max(n, MIN_ROOM_BYTES)) this.newChunk(n);
     return this.#chunk.subarray(this.#used);
   }
 
   append(src: Uint8Array): boolean {
     if (src.length >= REFERENCE_MIN_BYTES) this.push(src, true);
-    else this.#copy(src);
+    else this.copy(src);
     return true;
   }
 
   reserve(n: number): { target: Uint8Array; offset: number } {
-    if (this.#chunk.length - this.#used < n) this.#newChunk(n);
+    if (this.#chunk.length - this.#used < n) this.newChunk(n);
     return { target: this.#chunk, offset: this.#used };
   }
 
@@ -105,15 +105,15 @@ export class ChunkSpill extends BaseSpill implements PartList {
   }
 
   /** Copies `src` into the current chunk (a new one if it has no room) as the next part. */
-  #copy(src: Uint8Array): void {
+  private copy(src: Uint8Array): void {
     const n = src.length;
-    if (this.#chunk.length - this.#used < n) this.#newChunk(n + this.#minChunk);
+    if (this.#chunk.length - this.#used < n) this.newChunk(n + this.#minChunk);
     this.#chunk.set(src, this.#used);
     this.commit(n);
   }
 
   /** Starts a chunk of at least `n` bytes, larger as the output grows (a quarter of it, up to 16 MiB). */
-  #newChunk(n: number): void {
+  private newChunk(n: number): void {
     this.#chunk = new Uint8Array(Math.max(n, Math.min(MAX_CHUNK_BYTES, Math.max(this.#minChunk, this.length >>> 2))));
     this.#used = 0;
   }

@@ -74,7 +74,7 @@ export class StoreSpill extends BaseSpill {
   }
 
   take(bytes: Uint8Array, n: number): boolean {
-    if (!this.#fits(n)) return false;
+    if (!this.fits(n)) return false;
     this.#bytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.#used);
     this.#used += n;
     this.length += n;
@@ -90,7 +90,7 @@ export class StoreSpill extends BaseSpill {
   }
 
   reserve(n: number): { target: Uint8Array; offset: number } | null {
-    if (!this.#fits(n)) return null;
+    if (!this.fits(n)) return null;
     if (ENCODE_INTO_RESIZABLE) return { target: this.#bytes, offset: this.#used };
     // this platform's encodeInto refuses resizable buffers: write to a plain detour, then copy
     this.#detour = new Uint8Array(n);
@@ -127,7 +127,7 @@ export class StoreSpill extends BaseSpill {
   override result(): Uint8Array<ArrayBuffer> {
     const total = this.length;
     // past one result's most, the joining throws (OUT_OF_SPACE)
-    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.#takeShrinking(total) : super.result();
+    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.takeShrinking(total) : super.result();
   }
 
   /** The store, for the next call, unless it grew large. (A store whose bytes went on to a chunk list is not asked: the list is the call's spill then.) */
@@ -140,7 +140,7 @@ export class StoreSpill extends BaseSpill {
    * quarter (shrinking it later touches its unused tail, which V8 zeroes,
    * so the tail is kept small). False past the ceiling.
    */
-  #fits(n: number): boolean {
+  private fits(n: number): boolean {
     const need = this.#used + n;
     const cap = this.#bytes.length;
     if (need <= cap) return true;
@@ -156,7 +156,7 @@ export class StoreSpill extends BaseSpill {
    * back, so the peak is about the output plus one step instead of twice
    * the output.
    */
-  #takeShrinking(total: number): Uint8Array<ArrayBuffer> {
+  private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(total);
     const store = this.#store;
     const bytes = this.#bytes;

@@ -62,14 +62,14 @@ export class ValueWriter implements ExtensionWriter {
     this.maxDepth = options.maxDepth;
     if (options.forceIntegerToFloat) {
       // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
-      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.#encodeFloat;
+      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
     }
     const records = recordOptions(options, sink.counting);
     if (records !== null) {
       // objects and numbers of such writers go through their own methods: the default ones keep their shape
       this.records = new RecordTable(records);
-      (this as unknown as { encodeRecord: ValueWriter["encodeRecord"] }).encodeRecord = this.#writeRecord;
-      if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.#encodeNumberBelowRecords;
+      (this as unknown as { encodeRecord: ValueWriter["encodeRecord"] }).encodeRecord = this.writeRecord;
+      if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
     }
   }
 
@@ -85,32 +85,32 @@ export class ValueWriter implements ExtensionWriter {
         this.encodeNumber(value);
         return;
       case "object":
-        if (value === null) this.#writeByte(0xc0); // nil
-        else this.#encodeObject(value, depth);
+        if (value === null) this.writeByte(0xc0); // nil
+        else this.encodeObject(value, depth);
         return;
       case "boolean":
-        this.#writeByte(value ? 0xc3 : 0xc2); // true / false
+        this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.#undefinedAsExtension) this.#writeUndefinedExtension();
-        else this.#writeByte(0xc0); // nil
+        if (this.#undefinedAsExtension) this.writeUndefinedExtension();
+        else this.writeByte(0xc0); // nil
         return;
       case "bigint":
-        this.#encodeBigInt(value, depth);
+        this.encodeBigInt(value, depth);
         return;
       default:
-        this.#encodeFunctionOrSymbol(value, depth);
+        this.encodeFunctionOrSymbol(value, depth);
     }
   }
 
-  #writeByte(byte: number): void {
+  private writeByte(byte: number): void {
     const s = this.sink;
     if (s.pos + 1 > s.bytes.length) s.grow(1);
     s.bytes[s.pos++] = byte;
   }
 
   /** `undefined` as msgpackr writes it: fixext 1 (0xd4), type 0, payload 0. */
-  #writeUndefinedExtension(): void {
+  private writeUndefinedExtension(): void {
     const s = this.sink;
     if (s.pos + 3 > s.bytes.length) s.grow(3);
     s.bytes[s.pos++] = 0xd4;
@@ -123,33 +123,33 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** `encodeNumber` with forceIntegerToFloat. */
-  #encodeFloat(n: number): void {
+  private encodeFloat(n: number): void {
     encodeFloat(this.sink, n, this.#forceFloat32);
   }
 
-  #encodeObject(obj: object, depth: number): void {
+  private encodeObject(obj: object, depth: number): void {
     if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
     if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
     const kind = objectKind(obj);
-    if (kind === KIND_ARRAY) this.#encodeArray(obj as unknown[], depth);
+    if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
     else if (kind === KIND_RECORD) this.encodeRecord(obj as Record<string, unknown>, depth);
-    else this.#encodeOtherObject(obj, kind, depth);
+    else this.encodeOtherObject(obj, kind, depth);
   }
 
   /** Cold object kinds: binaries, Map, Set, Date, boxed primitives, ExtData (functions and symbols never get here). */
-  #encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
+  private encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
         encodeBinary(this.sink, binaryBytes(obj)!);
         return;
       case KIND_MAP:
-        this.#encodeMap(obj as Map<unknown, unknown>, depth);
+        this.encodeMap(obj as Map<unknown, unknown>, depth);
         return;
       case KIND_DATE:
         encodeDate(this.sink, obj as Date);
         return;
       case KIND_SET:
-        this.#encodeSet(obj as Set<unknown>, depth);
+        this.encodeSet(obj as Set<unknown>, depth);
         return;
       case KIND_BOXED:
         this.encodeValue(unbox(obj), depth);
@@ -161,7 +161,7 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** An array (or the values of `owner`, a Set), its length checked after. */
-  #encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
+  private encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
     const n = arr.length;
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
     let i = 0;
@@ -175,14 +175,14 @@ export class ValueWriter implements ExtensionWriter {
         else this.encodeValue(item, depth + 1);
       }
     } catch (e) {
-      throw this.#through(e, `[${i}]`, owner);
+      throw this.through(e, `[${i}]`, owner);
     }
     const after = arr.length;
     if (after !== n) throw changed(arr, "array", n, after);
   }
 
   /** A Set, written as an array of its values (policy), its size checked after. */
-  #encodeSet(set: Set<unknown>, depth: number): void {
+  private encodeSet(set: Set<unknown>, depth: number): void {
     let n: number;
     let items: unknown[];
     try {
@@ -191,7 +191,7 @@ export class ValueWriter implements ExtensionWriter {
     } catch (e) {
       throw new Unplaced(set, depth, (path) => unreadable("Set", path, e)); // a Proxy around a Set, say
     }
-    this.#encodeArray(items, depth, set);
+    this.encodeArray(items, depth, set);
     const after = set.size;
     if (after !== n) throw changed(set, "Set", n, after);
   }
@@ -199,7 +199,7 @@ export class ValueWriter implements ExtensionWriter {
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
     if (this.#sortKeys || this.#ignoreUndefined) {
-      this.#encodeRecordEntries(recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined), depth, obj);
+      this.encodeRecordEntries(recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined), depth, obj);
       return;
     }
     const n = keys.length;
@@ -229,7 +229,7 @@ export class ValueWriter implements ExtensionWriter {
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.#through(e, propertySegment(keys[i]!), obj);
+      throw this.through(e, propertySegment(keys[i]!), obj);
     }
   }
 
@@ -240,7 +240,7 @@ export class ValueWriter implements ExtensionWriter {
    * first when new to the message), then its values in key order. With a
    * `useRecords` function that says no, as a map.
    */
-  #writeRecord(obj: Record<string, unknown>, depth: number): void {
+  private writeRecord(obj: Record<string, unknown>, depth: number): void {
     const table = this.records!;
     if (table.filter !== null && !table.filter(obj)) {
       ValueWriter.prototype["encodeRecord"].call(this, obj, depth); // the default writer (this writer's own encodeRecord is this method)
@@ -262,8 +262,8 @@ export class ValueWriter implements ExtensionWriter {
       keys = own;
       shape = table.find(own, depth);
     }
-    if (shape.index < 0 && table.assign(shape)) this.#declareShape(shape);
-    else this.#writeRecordId(shape.index);
+    if (shape.index < 0 && table.assign(shape)) this.declareShape(shape);
+    else this.writeRecordId(shape.index);
     // exactly one value per key, read as encodeRecord reads them (for-in while it agrees with `keys`)
     const n = keys.length;
     let i = 0;
@@ -287,12 +287,12 @@ export class ValueWriter implements ExtensionWriter {
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.#through(e, propertySegment(keys[i]!), obj);
+      throw this.through(e, propertySegment(keys[i]!), obj);
     }
   }
 
   /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
-  #writeRecordId(index: number): void {
+  private writeRecordId(index: number): void {
     const s = this.sink;
     if (s.pos + 2 > s.bytes.length) s.grow(2);
     if (index < 32 || !this.records!.twoByte) {
@@ -304,19 +304,19 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
-  #declareShape(shape: RecordShape): void {
+  private declareShape(shape: RecordShape): void {
     const s = this.sink;
     if (s.pos + 4 > s.bytes.length) s.grow(4);
     s.bytes[s.pos++] = shape.index < 32 || !this.records!.twoByte ? 0xd4 : 0xd5;
     s.bytes[s.pos++] = 0x72;
-    this.#writeRecordId(shape.index);
+    this.writeRecordId(shape.index);
     const keys = shape.keys;
     this.writeContainerHeader(keys.length, 0x90, 0xdc, "array");
     for (let i = 0; i < keys.length; i++) encodeKey(s, keys[i]!);
   }
 
   /** `encodeNumber` with records: 64-127 as uint 8, since their fixint bytes start records. */
-  #encodeNumberBelowRecords(n: number): void {
+  private encodeNumberBelowRecords(n: number): void {
     if (n >= 64 && n < 128 && (n | 0) === n) {
       const s = this.sink;
       if (s.pos + 2 > s.bytes.length) s.grow(2);
@@ -328,7 +328,7 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /** A map of `entries` (key, value, key, value...), read before the header. */
-  #encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
+  private encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
     const n = entries.length;
     this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
     let i = 0;
@@ -338,11 +338,11 @@ export class ValueWriter implements ExtensionWriter {
         this.encodeValue(entries[i + 1], depth + 1);
       }
     } catch (e) {
-      throw this.#through(e, propertySegment(entries[i] as string), owner);
+      throw this.through(e, propertySegment(entries[i] as string), owner);
     }
   }
 
-  #encodeMap(map: Map<unknown, unknown>, depth: number): void {
+  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
     // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
     let n: number;
     let entries: Iterator<unknown>;
@@ -369,7 +369,7 @@ export class ValueWriter implements ExtensionWriter {
         i++;
       }
     } catch (e) {
-      throw e instanceof Unplaced && e.make !== null && e.value === map ? e : this.#through(e, mapSegment(i, key, inValue), map);
+      throw e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
     }
     if (i !== n) throw changed(map, "Map", n, i);
   }
@@ -382,13 +382,13 @@ export class ValueWriter implements ExtensionWriter {
     s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
   }
 
-  #encodeBigInt(n: bigint, depth: number): void {
+  private encodeBigInt(n: bigint, depth: number): void {
     if (!this.#useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
     encodeBigInt64(this.sink, n);
   }
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
-  #encodeFunctionOrSymbol(value: unknown, depth: number): void {
+  private encodeFunctionOrSymbol(value: unknown, depth: number): void {
     if (depth >= this.maxDepth) throw new Unplaced(value, depth, null);
     if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
     throw new Unplaced(value, depth, (path) => unsupportedAt(value, path));
@@ -397,7 +397,7 @@ export class ValueWriter implements ExtensionWriter {
   // ---- errors: cold, with the path the walk noted while the error unwound ----
 
   /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. */
-  #through(e: unknown, seg: string, container: object): unknown {
+  private through(e: unknown, seg: string, container: object): unknown {
     this.trail.push(seg, container);
     return e;
   }
