@@ -277,33 +277,30 @@ const ENCODE_RULES: readonly OptionRule[] = [
 ];
 
 /**
+ * Each encode option's default, in the order of `ENCODE_OPTIONS`
+ * (`maxSharedStructures`: 32 with `structures`, else 0, filled in after).
+ */
+const ENCODE_DEFAULTS: readonly unknown[] = [
+  ExtensionCodec.defaultCodec, undefined, // extensionCodec, context
+  false, false, false, false, false, false, // sortKeys ... poolResults
+  DEFAULT_MAX_DEPTH, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, // maxDepth, initialBufferSize, maxByteLength
+  false, undefined, undefined, // useRecords, structures, maxSharedStructures
+  false, false, false, // sequential, undefinedAsExtension, buffers
+];
+
+/**
  * The resolved options for values read by {@link readEncodeOptions}:
  * defaults filled in, frozen. `plan`: the value of the internal
  * {@link SPILL_PLAN} option, which only `new Encoder(options)` reads.
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
-  const resolved: ResolvedEncodeOptions = Object.freeze({
-    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
-    context: values[1],
-    sortKeys: values[2] === true,
-    forceFloat32: values[3] === true,
-    forceIntegerToFloat: values[4] === true,
-    useBigInt64: values[5] === true,
-    ignoreUndefined: values[6] === true,
-    poolResults: values[7] === true,
-    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
-    initialBufferSize: (values[9] as number | undefined) ?? DEFAULT_SCRATCH_BYTES,
-    maxByteLength: (values[10] as number | undefined) ?? MAX_STORE_BYTES,
-    useRecords: (values[11] as boolean | ((obj: object) => boolean) | undefined) ?? false,
-    structures: values[12] as string[][] | undefined,
-    maxSharedStructures: (values[13] as number | undefined) ?? (values[12] === undefined ? 0 : 32),
-    sequential: values[14] === true,
-    undefinedAsExtension: values[15] === true,
-    buffers: values[16] === true,
-    spillPlan: typeof (plan as SpillPlan | undefined)?.open === "function" ? (plan as SpillPlan) : AUTO_PLAN,
-  });
-  RESOLVED.add(resolved);
-  return resolved;
+  // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
+  const resolved: Record<string, unknown> = {};
+  ENCODE_OPTIONS.forEach((name, i) => (resolved[name] = values[i] === undefined ? ENCODE_DEFAULTS[i] : values[i]));
+  resolved.maxSharedStructures ??= values[12] === undefined ? 0 : 32;
+  resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
+  RESOLVED.add(Object.freeze(resolved));
+  return resolved as unknown as ResolvedEncodeOptions;
 }
 
 /** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
