@@ -76,8 +76,7 @@ export class StoreSpill extends BaseSpill {
   take(bytes: Uint8Array, n: number): boolean {
     if (!this.fits(n)) return false;
     this.#bytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.#used);
-    this.#used += n;
-    this.length += n;
+    this.commit(n); // (take never runs between a reserve and its commit: no detour is open)
     return true;
   }
 
