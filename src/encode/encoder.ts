@@ -292,7 +292,7 @@ export class Encoder<ContextType = undefined> {
     const w = this.writer;
     w.base = base;
     try {
-      if (w.records !== null) w.records.begin();
+      w.records?.begin();
       this.sink.begin(estimated);
     } catch (e) {
       // the call never started (a spill plan that measures first threw): the sink holds nothing to end
