@@ -209,6 +209,17 @@ describe("encode()/decode() with inline options", () => {
     expect(() => decode(encode(v), 5 as never)).toThrow(DecodeError);
   });
 
+  test("a null context reaches the extension encoders as null, not as the default undefined", () => {
+    const seen: unknown[] = [];
+    const extensionCodec = new ExtensionCodec<unknown>();
+    extensionCodec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? (seen.push(ctx), new Uint8Array(0)) : null), decode: () => null });
+    encode(new Set(), { extensionCodec, context: null });
+    new Encoder({ extensionCodec, context: null }).encode(new Set());
+    new Encoder(extensionCodec, null).encode(new Set());
+    encode(new Set(), { extensionCodec });
+    expect(seen).toEqual([null, null, null, undefined]);
+  });
+
   test("mutating an options object after first use takes effect (decode)", () => {
     const options: { useMap?: boolean } = {};
     const bytes = encode({ a: 1 });
