@@ -285,5 +285,5 @@ export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecode
 
 /** `options` resolved: as it is when it already is, else read and resolved. */
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
-  return typeof options === "object" && options !== null && RESOLVED.has(options) ? (options as ResolvedDecodeOptions) : resolveDecodeOptions(readDecodeOptions(options));
+  return RESOLVED.has(options as object) ? (options as ResolvedDecodeOptions) : resolveDecodeOptions(readDecodeOptions(options)); // false for a primitive
 }

@@ -19,6 +19,7 @@
 
 import { overLimit, tooDeepToDecode } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
+import { FIRST_BYTE } from "../format/forms.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import type { Decoder } from "./decoder.ts";
 import { badFieldName, badRecordId, noFieldNames, type Structure, undefinedRecord } from "./records.ts";
@@ -75,10 +76,12 @@ function readDefinition(this: Decoder<unknown>, twoByte: boolean, depth: number,
   if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(this.base + start, id);
   const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
   // the field names: an array of strings (numbers become names, as map keys do)
-  const p = this.need(1, start, "record definition");
-  const t = b[p]!;
-  if ((t & 0xf0) !== 0x90 && t !== 0xdc && t !== 0xdd) throw noFieldNames(this.base + start, t); // fixarray, array 16 / 32
-  const n = t < 0xdc ? t & 0x0f : this.readLengthField(t === 0xdc ? 2 : 4, p);
+  const pos = this.need(1, start, "record definition");
+  const t = b[pos]!;
+  const form = FIRST_BYTE[t]!;
+  if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(this.base + start, t); // fixarray, array 16 / 32
+  const field = (form >> 4) & 0x07;
+  const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
   if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
   // every name takes a byte at least: refuse before allocating
   if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record definition of ${n} fields`);

@@ -104,11 +104,9 @@ export class RecordTable {
    * array's length changed.
    */
   begin(): void {
+    this.rollback();
     const shared = this.#shared;
-    if (shared === null || shared.length === this.#sharedSeen) {
-      this.rollback();
-      return;
-    }
+    if (shared === null || shared.length === this.#sharedSeen) return;
     const n = shared.length;
     if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
     this.slots = Array.from(shared, (keys, i) => {
@@ -117,7 +115,6 @@ export class RecordTable {
       return this.structure(keys.slice(), i >= 32);
     });
     this.#sharedSeen = n;
-    this.#undo.length = 0;
   }
 
   /** Defines slot `at` (0 to 8223). */

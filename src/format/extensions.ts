@@ -107,10 +107,6 @@ interface Registry {
  */
 const REGISTRIES = /* @__PURE__ */ new WeakMap<object, Registry>();
 
-function registryOf(codec: object): Registry {
-  return REGISTRIES.get(codec)!;
-}
-
 /**
  * A registry of extension types, passed as the `extensionCodec` option of
  * the encoder and the decoder. Encoders are tried on every object (and on
@@ -159,13 +155,13 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
     for (const key of ["encode", "decode"] as const) {
       if (typeof extension[key] !== "function") throw badExtension(`${key} of type ${type}`, extension[key]);
     }
-    const list = registryOf(this).encoders;
+    const list = REGISTRIES.get(this)!.encoders;
     // -1, -2, ..., -128, then 0, 1, ..., 127
     const rank = (t: number): number => (t < 0 ? -t : 200 + t);
     let i = 0;
     while (i < list.length && rank(list[i]!.type) < rank(type)) i++;
     list.splice(i, list[i]?.type === type ? 1 : 0, { type, encode: extension.encode as ExtensionEncoderType<unknown> });
-    registryOf(this).decoders.set(type, extension.decode as ExtensionDecoderType<unknown>);
+    REGISTRIES.get(this)!.decoders.set(type, extension.decode as ExtensionDecoderType<unknown>);
   }
 
   /**
@@ -187,12 +183,12 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   tryToEncode(object: unknown, context: ContextType): ExtData<ExtDataPayload> | null {
-    if (timestampFirst(registryOf(this).encoders, object)) {
+    if (timestampFirst(REGISTRIES.get(this)!.encoders, object)) {
       const bytes = new Uint8Array(15);
       const end = writeTimestamp(new DataView(bytes.buffer), 0, (object as Date).getTime());
       return new ExtData(-1, bytes.slice(end === 15 ? 3 : 2, end)); // the payload, after the header and type
     }
-    for (const e of registryOf(this).encoders) {
+    for (const e of REGISTRIES.get(this)!.encoders) {
       const data = e.encode(object, context);
       if (data != null) return new ExtData(e.type, data);
     }
@@ -218,7 +214,7 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * ```
    */
   decode(data: Uint8Array, type: number, context: ContextType): unknown {
-    const d = registryOf(this).decoders.get(type);
+    const d = REGISTRIES.get(this)!.decoders.get(type);
     return d ? d(data, type, context) : type === -1 ? readTimestamp(data, 0) : new ExtData(type, data);
   }
 }
