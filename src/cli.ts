@@ -13,8 +13,7 @@ import { closeSync, openSync, readSync, statSync, createReadStream } from "node:
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { DecodeError } from "./common/errors.ts";
-import { concat } from "./encode/concat.ts";
-import { inspect } from "./inspect/tree.ts";
+import { inspectSequence, type InspectResult } from "./inspect/tree.ts";
 import { hexOf, renderText } from "./inspect/render.ts";
 import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";
 import { StreamWalker, type Tally } from "./inspect/walker.ts";
@@ -50,8 +49,7 @@ Options:
   --color        colours even when the output is not a terminal
   --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
   --records      read msgpackr's records (useRecords): structures
-                 carry over from value to value; the whole input is
-                 held in memory (up to 1 GiB)
+                 carry over from value to value
   -h, --help     this help
 `,
   "to-json": `Usage: msgpack to-json [options] [file|-]
@@ -66,8 +64,7 @@ comes back from "msgpack from-json" as that map).
 
 Options:
   --records      read msgpackr's records (useRecords): structures
-                 carry over from value to value; the whole input is
-                 held in memory (up to 1 GiB)
+                 carry over from value to value
   -h, --help     this help
 `,
   "from-json": `Usage: msgpack from-json [file|-]
@@ -185,10 +182,11 @@ const MAX_VALUE_BYTES = 1 << 30;
 /**
  * The top-level values of a stream, each as its bytes and offset; after
  * an error, the bytes of the broken value (and enough after it for the
- * decoder's checks), then stops.
+ * decoder's checks), then stops. With `useRecords`, msgpackr's records
+ * are framed as the decoder frames them.
  */
-async function* valuesOf(input: Readable): AsyncGenerator<{ bytes: Uint8Array; offset: number; broken: boolean }> {
-  const walker = new StreamWalker();
+async function* valuesOf(input: Readable, useRecords: boolean): AsyncGenerator<{ bytes: Uint8Array; offset: number; broken: boolean }> {
+  const walker = new StreamWalker({ useRecords });
   let parts: Uint8Array[] = [];
   let held = 0;
   let start = 0;
@@ -235,24 +233,15 @@ async function* valuesOf(input: Readable): AsyncGenerator<{ bytes: Uint8Array; o
   }
 }
 
-/** The whole input, for --records (structures carry over, so values cannot be read apart); at most {@link MAX_VALUE_BYTES}. */
-async function readAll(input: Readable): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let held = 0;
-  for await (const raw of input) {
-    const chunk = raw as Uint8Array;
-    parts.push(chunk);
-    held += chunk.length;
-    if (held > MAX_VALUE_BYTES) throw new CliError(`the input is over ${MAX_VALUE_BYTES} bytes: too large to hold with --records`);
-  }
-  return concat(parts, held);
-}
-
-/** The values to inspect: one at a time, or with --records the whole input at once. */
-async function* inputValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
-  const input = openInput(args.file);
-  if (args.flags.has("--records")) yield { bytes: await readAll(input), offset: 0 };
-  else yield* valuesOf(input);
+/**
+ * The values to inspect, one at a time, each with the function that
+ * inspects it: with --records, one sequence, so that structures declared
+ * in a value stay declared for the next.
+ */
+async function* inputValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number; read: (bytes: Uint8Array, offset: number) => InspectResult }> {
+  const useRecords = args.flags.has("--records");
+  const read = inspectSequence({ useRecords });
+  for await (const { bytes, offset } of valuesOf(openInput(args.file), useRecords)) yield { bytes, offset, read };
 }
 
 /** A node of the tree as JSON (for inspect --json). */
@@ -280,9 +269,8 @@ async function cmdInspect(args: Args): Promise<number> {
   const color = useColor(args.flags);
   const json = args.flags.has("--json");
   let failed = false;
-  const useRecords = args.flags.has("--records");
-  for await (const { bytes, offset } of inputValues(args)) {
-    const result = inspect(bytes, { offset, useRecords });
+  for await (const { bytes, offset, read } of inputValues(args)) {
+    const result = read(bytes, offset);
     if (json) {
       for (const node of result.nodes) await write(process.stdout, JSON.stringify(nodeJson(node, bytes, offset)) + "\n");
       if (result.error) await write(process.stdout, JSON.stringify({ error: { code: result.error.code, offset: result.error.offset, message: result.error.message } }) + "\n");
@@ -296,9 +284,8 @@ async function cmdInspect(args: Args): Promise<number> {
 }
 
 async function cmdToJson(args: Args): Promise<number> {
-  const useRecords = args.flags.has("--records");
-  for await (const { bytes, offset } of inputValues(args)) {
-    const result = inspect(bytes, { offset, useRecords });
+  for await (const { bytes, offset, read } of inputValues(args)) {
+    const result = read(bytes, offset);
     if (result.error) {
       process.stderr.write(`msgpack to-json: invalid MessagePack: ${result.error.code}: ${result.error.message}\n`);
       return 1;

@@ -268,4 +268,36 @@ describe("msgpack (dist/bin/msgpack.js)", () => {
     expect([validate.code, validate.stdout.toString()]).toEqual([0, `valid: ${values} values, ${bytes} bytes\n`]);
     expect(validate.peakKb, `peak ${validate.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
   }, 240_000);
+
+  test("inspect --records and to-json --records hold one value at a time: peak memory far below the input's size", async () => {
+    if (!existsSync("/proc/self/status")) return;
+    // sequential messages of 100 kB: the first declares the structure, the rest only use it
+    const packr = new msgpackr.Packr({ sequential: true });
+    const row = { id: 1, blob: new Uint8Array(100_000).fill(7) };
+    const first = new Uint8Array(packr.pack(row));
+    const next = new Uint8Array(packr.pack(row));
+    expect(next.length).toBeLessThan(first.length);
+    const chunk = new Uint8Array(10 * next.length);
+    for (let i = 0; i < 10; i++) chunk.set(next, i * next.length);
+    const chunks = Math.ceil(192e6 / chunk.length);
+    async function* large(): AsyncGenerator<Uint8Array> {
+      yield first;
+      for (let i = 0; i < chunks; i++) yield chunk;
+    }
+    const bytes = first.length + chunks * chunk.length;
+    const values = 1 + 10 * chunks;
+    const json = await cli(["to-json", "--records", "-"], large);
+    expect(json.code, json.stderr).toBe(0);
+    const lines = json.stdout.toString().trimEnd().split("\n");
+    expect(lines.length).toBe(values);
+    // every value, the first (declaration and record) and the ones that only name the structure, as the plain map
+    const plain = `{"id":1,"blob":{"$bin":"${Buffer.from(row.blob).toString("base64")}"}}`;
+    expect(new Set(lines)).toEqual(new Set([plain]));
+    expect(json.peakKb, `peak ${json.peakKb} kB for ${bytes / 1e6} MB`).toBeGreaterThan(0);
+    expect(json.peakKb, `peak ${json.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
+    const text = await cli(["inspect", "--records", "--no-color", "-"], large);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.toString().match(/^[0-9a-f]{8} .*record 0x40 \(2 fields\)$/gm)?.length).toBe(values);
+    expect(text.peakKb, `peak ${text.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
+  }, 240_000);
 });

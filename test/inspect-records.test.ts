@@ -13,8 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, encode } from "../src/index.ts";
+import { decode, decodeMulti, encode, Encoder } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
+import { inspectSequence } from "../src/inspect/tree.ts";
+import { nodeToJson } from "../src/inspect/json.ts";
 import { StreamWalker } from "../src/inspect/walker.ts";
 import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { agrees, decodeAll, errorOf } from "./_support/inspect-oracle.ts";
@@ -398,6 +400,60 @@ describe("StreamWalker with useRecords (stats --records, validate --records): th
   });
 });
 
+describe("inspectSequence: the values of one input read apart, in order, give the whole input's tree", () => {
+  /** The top-level values of `bytes` as parts (bytes and offset), cut where the stream walker ends each (as the command line cuts them); after an error, the rest in one part. */
+  function parts(bytes: Uint8Array, options: InspectOptions): { bytes: Uint8Array; offset: number }[] {
+    const walker = new StreamWalker({ useRecords: options.useRecords });
+    const ends: number[] = [];
+    walker.onValue = (end) => ends.push(end);
+    walker.push(bytes);
+    if (!walker.stopped) walker.finish();
+    const cuts = [0, ...ends, bytes.length];
+    return cuts.slice(0, -1).map((at, i) => ({ bytes: bytes.slice(at, cuts[i + 1]!), offset: at })).filter((p) => p.bytes.length > 0);
+  }
+
+  function agreesApart(bytes: Uint8Array, options: InspectOptions): void {
+    const whole = inspect(bytes, options);
+    const read = inspectSequence(options);
+    const results = parts(bytes, options).map((p) => read(p.bytes, p.offset));
+    expect(results.flatMap((r) => r.nodes)).toEqual(whole.nodes);
+    expect(results.find((r) => r.error !== null)?.error ?? null).toEqual(whole.error);
+  }
+
+  test("messages of a sequential Packr and of our encoder (structures declared in one value, used in the next), two-byte identifiers, shared structures", () => {
+    forSeeds(30, (r) => {
+      const seq = new msgpackr.Packr({ sequential: true });
+      const values = Array.from({ length: r.int(1, 6) }, () => recordData(r));
+      agreesApart(new Uint8Array(Buffer.concat(values.map((v) => seq.pack(v)))), R);
+      const ours = new Encoder({ ...R, sequential: true });
+      agreesApart(new Uint8Array(Buffer.concat(values.map((v) => ours.encode(v)))), R);
+      // more than 32 shapes: two-byte identifiers
+      const wide = Array.from({ length: 40 }, (_, i) => ({ [`k${i}`]: i }));
+      agreesApart(new Uint8Array(Buffer.concat([seq.pack(wide), seq.pack(wide.slice(r.int(0, 39)))])), R);
+      const structures: string[][] = [];
+      const shared = new msgpackr.Packr({ structures, sequential: true });
+      const bytes = new Uint8Array(Buffer.concat(values.map((v) => shared.pack(v))));
+      agreesApart(bytes, { ...R, structures: structures.map((s) => s.slice()) });
+    });
+  });
+
+  test("mutated inputs: the same nodes up to the value with the first error, and that error", () => {
+    forSeeds(80, (r) => {
+      const seq = new msgpackr.Packr({ sequential: true });
+      const bytes = new Uint8Array(Buffer.concat(Array.from({ length: r.int(2, 5) }, () => seq.pack(recordData(r)))));
+      bytes[r.int(0, bytes.length - 1)] = r.pick([0x40, 0x41, 0x60, 0x7f, 0xd4, 0xd5, 0x72, 0x91, 0xc1, 0x00]);
+      const options = R;
+      const whole = inspect(bytes, options);
+      const read = inspectSequence(options);
+      const apart = parts(bytes, options).map((p) => read(p.bytes, p.offset));
+      const firstError = apart.findIndex((x) => x.error !== null);
+      const upTo = firstError < 0 ? apart : apart.slice(0, firstError);
+      expect(upTo.flatMap((x) => x.nodes)).toEqual(whole.nodes.slice(0, upTo.flatMap((x) => x.nodes).length));
+      expect(firstError < 0 ? null : apart[firstError]!.error).toEqual(whole.error);
+    });
+  });
+});
+
 // ---- the command line ----
 
 const BIN = join(ROOT, readJson("package.json").bin.msgpack);
@@ -457,6 +513,22 @@ describe("msgpack --records", () => {
     expect(lines[2].definition).toBeUndefined();
     // without it: the plain view, which the records misframe
     expect((await cli(["inspect", "--no-color", "records.bin"])).stdout).not.toBe(expected);
+  });
+
+  test("inspect --records and to-json --records, one value at a time: the text and JSON of the whole input's tree", async () => {
+    const inputs = [BYTES];
+    forSeeds(4, (r) => {
+      const seq = new msgpackr.Packr({ sequential: true });
+      inputs.push(new Uint8Array(Buffer.concat(Array.from({ length: r.int(2, 5) }, () => seq.pack(recordData(r))))));
+      inputs.push(new Uint8Array(Buffer.concat(Array.from({ length: 3 }, (_, i) => seq.pack(Array.from({ length: 40 }, (_, k) => ({ [`k${k}`]: i })))))));
+    });
+    for (const bytes of inputs) {
+      const { nodes } = inspect(bytes, R);
+      const text = await cli(["inspect", "--records", "--no-color"], bytes);
+      expect([text.code, text.stdout]).toEqual([0, renderText(inspect(bytes, R))]);
+      const json = await cli(["to-json", "--records"], bytes);
+      expect([json.code, json.stdout]).toEqual([0, nodes.map((n) => JSON.stringify(nodeToJson(n, bytes, 0)) + "\n").join("")]);
+    }
   });
 
   test("to-json --records: one line per value, as the plain maps", async () => {

@@ -141,6 +141,23 @@ export interface InspectOptions {
   readonly structures?: ReadonlyArray<readonly string[] | null | undefined>;
 }
 
+/**
+ * What records carry from one back-to-back value to the next: the
+ * structures in force (null without `useRecords`) and where the field
+ * names of each were declared.
+ */
+interface RecordState {
+  readonly records: RecordTable | null;
+  readonly nameOffsets: Map<Structure, number[]>;
+}
+
+/** The record state at the start of an input: the shared `structures` only. */
+function recordState(limits: ResolvedDecodeOptions): RecordState {
+  const records = limits.useRecords ? new RecordTable(limits.structures) : null;
+  records?.begin();
+  return { records, nameOffsets: new Map() };
+}
+
 /** Thrown inside the walk to stop it (the error is on a node already). */
 const STOP = Symbol("stop");
 
@@ -174,15 +191,16 @@ class Walk {
   /** The record structures in force (`useRecords`), else null. */
   private readonly records: RecordTable | null;
   /** Where the field names of each structure declared in this input are (the last declaration of those names). */
-  private readonly nameOffsets = new Map<Structure, number[]>();
+  private readonly nameOffsets: Map<Structure, number[]>;
 
-  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number) {
+  /** @param sequence the record state of the values read before this input (see {@link inspectSequence}), else a new one */
+  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number, sequence: RecordState = recordState(limits)) {
     this.b = b;
     this.limits = limits;
     this.end = b.length;
     this.base = base;
-    this.records = limits.useRecords ? new RecordTable(limits.structures) : null;
-    this.records?.begin();
+    this.records = sequence.records;
+    this.nameOffsets = sequence.nameOffsets;
   }
 
   /** Records `e` on `node` (and as the first error, if it is); returns the node. */
@@ -541,4 +559,26 @@ export function inspect(input: DecodeInput, options?: InspectOptions): InspectRe
   const walk = new Walk(bytes, limits, base);
   walk.run();
   return { bytes, start: base, nodes: walk.nodes, error: walk.error, end: base + walk.pos };
+}
+
+/**
+ * {@link inspect} for the parts of one input read apart, in order (each
+ * top-level value of a stream, with its offset in the stream as
+ * `offset`): with `useRecords`, the structures declared in one part stay
+ * declared for the next, so the parts give the nodes that `inspect` gives
+ * for the whole input. Internal: the command line reads its input this
+ * way, one value at a time.
+ *
+ * @param options as for `inspect`, without `offset`
+ * @returns a function that inspects the next part, starting at `offset`
+ */
+export function inspectSequence(options?: InspectOptions): (input: DecodeInput, offset: number) => InspectResult {
+  const limits = decodeOptionsOf(options);
+  const sequence = recordState(limits);
+  return (input, offset) => {
+    const bytes = toBytes(input);
+    const walk = new Walk(bytes, limits, offset, sequence);
+    walk.run();
+    return { bytes, start: offset, nodes: walk.nodes, error: walk.error, end: offset + walk.pos };
+  };
 }
