@@ -277,11 +277,14 @@ const ENCODE_RULES: readonly OptionRule[] = [
 ];
 
 /**
- * Each encode option's default, in the order of `ENCODE_OPTIONS`
- * (`maxSharedStructures`: 32 with `structures`, else 0, filled in after).
+ * Each encode option's default, in the order of `ENCODE_OPTIONS`; those
+ * filled in after: `extensionCodec` (`ExtensionCodec.defaultCodec`, read
+ * when options are resolved) and `maxSharedStructures` (32 with
+ * `structures`, else 0). Constants only, so a bundle without the encoder
+ * leaves it out.
  */
 const ENCODE_DEFAULTS: readonly unknown[] = [
-  ExtensionCodec.defaultCodec, undefined, // extensionCodec, context
+  undefined, undefined, // extensionCodec, context
   false, false, false, false, false, false, // sortKeys ... poolResults
   DEFAULT_MAX_DEPTH, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, // maxDepth, initialBufferSize, maxByteLength
   false, undefined, undefined, // useRecords, structures, maxSharedStructures
@@ -297,6 +300,7 @@ export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown)
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
   const resolved: Record<string, unknown> = {};
   ENCODE_OPTIONS.forEach((name, i) => (resolved[name] = values[i] === undefined ? ENCODE_DEFAULTS[i] : values[i]));
+  resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
   resolved.maxSharedStructures ??= values[12] === undefined ? 0 : 32;
   resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
   RESOLVED.add(Object.freeze(resolved));
