@@ -18,7 +18,7 @@ function isBun(): boolean {
 }
 
 /** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024; not Node 18). */
-export const CAN_RESIZE: boolean = typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function";
+export const CAN_RESIZE: boolean = /* @__PURE__ */ (() => typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function")();
 
 /** What the library uses of Node's `Buffer` class: making a `Buffer` over existing memory, without a copy. */
 export interface BufferClass {

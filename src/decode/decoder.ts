@@ -26,7 +26,7 @@ import { headerError } from "./limits.ts";
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
-const LITTLE_ENDIAN: boolean = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LITTLE_ENDIAN: boolean = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();
 
 /**
  * The depth at which a decode starts: 0, except while an extension decoder

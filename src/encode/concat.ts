@@ -8,7 +8,7 @@
 import { encodeError } from "../common/errors.ts";
 
 /** The largest result one `Uint8Array` may hold here: 2^32 bytes. */
-export const MAX_RESULT_BYTES: number = 2 ** 32;
+export const MAX_RESULT_BYTES: number = 4_294_967_296; // 2^32
 
 /**
  * Copies `parts` into one plain buffer of `total` bytes, or throws an

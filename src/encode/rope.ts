@@ -28,7 +28,7 @@ import { ON_BUN } from "../common/engine.ts";
  * memory it saves only matters for large outputs: for 130 MB of rope
  * records the peak was the same within noise from 256 KiB or from 8 MiB.
  */
-export const ROPE_COPY_AFTER_BYTES: number = 8 * 1024 * 1024;
+export const ROPE_COPY_AFTER_BYTES: number = 8_388_608; // 8 MiB
 
 /** Strings shorter than this are read in place (the JS loop reads them, and a copy costs more than it saves). */
 export const ROPE_COPY_MIN_CHARS: number = 64;

@@ -43,7 +43,7 @@ export { RETAIN_MAX_BYTES } from "./spill-store.ts";
  * beat 64 KiB for ~100 KB record arrays (0.83x -> 1.00x msgpackr, round-robin
  * on Node 20) by skipping the estimate, the store and the final copy.
  */
-export const DEFAULT_SCRATCH_BYTES: number = 256 * 1024;
+export const DEFAULT_SCRATCH_BYTES: number = 262_144; // 256 KiB
 
 /** With `poolResults`, results up to this size are views into a shared slab. */
 export const POOL_MAX_RESULT_BYTES: number = 4096;
@@ -66,7 +66,7 @@ const POOLING_PAYS: boolean = !ON_BUN;
  * messages of ~125 B (slabs of 8-64 KiB took the same time per result,
  * Node 20, Bun and Deno).
  */
-export const POOL_SLAB_BYTES: number = 16 * 1024;
+export const POOL_SLAB_BYTES: number = 16_384; // 16 KiB
 
 /**
  * The memory a call writes into: the scratch (and a `DataView` of it) and
@@ -103,7 +103,7 @@ const SHARED: Workspace[] = [];
 const isIdle = (ws: Workspace): boolean => !ws.busy;
 
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
-const NO_VIEW = /* @__PURE__ */ new DataView(NO_BYTES.buffer);
+const NO_VIEW = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(0));
 
 /** 256 bytes for a caller to test-encode into before a call (synchronously: any call may use them, none keeps them). */
 export const PROBE: Uint8Array = /* @__PURE__ */ new Uint8Array(256);

@@ -84,8 +84,9 @@ function dataValue(obj: object, key: PropertyKey): unknown {
   return d === undefined ? undefined : "value" in d ? d.value : ACCESSOR;
 }
 
-const mapEntries = Map.prototype.entries;
-const setValues = Set.prototype.values;
+// the built-in iterators as the module loads (a later patch of the prototypes runs no user code here)
+const mapEntries = /* @__PURE__ */ (() => Map.prototype.entries)();
+const setValues = /* @__PURE__ */ (() => Set.prototype.values)();
 
 /** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
 interface EstimateState {

@@ -15,7 +15,7 @@
 import { BaseSpill, type PartList, REFERENCE_MIN_BYTES } from "./spill.ts";
 
 /** Largest chunk the list allocates at once. */
-const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
+const MAX_CHUNK_BYTES = 16_777_216; // 16 MiB
 
 /** A chunk's free tail smaller than this is left unused: the sink gets a new chunk. */
 const MIN_ROOM_BYTES = 4096;

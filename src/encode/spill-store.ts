@@ -19,16 +19,16 @@ import { BaseSpill, MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./spill.ts";
 import { ENCODE_INTO_RESIZABLE } from "../format/utf8.ts";
 
 /** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
-export const RETAIN_MAX_BYTES: number = 16 * 1024 * 1024;
+export const RETAIN_MAX_BYTES: number = 16_777_216; // 16 MiB
 
 /** The smallest ceiling for a store: small estimates still get room to be wrong. */
-const MIN_CEILING_BYTES = 64 * 1024 * 1024;
+const MIN_CEILING_BYTES = 67_108_864; // 64 MiB
 
 /** Outputs at least this large are copied out by {@link StoreSpill.takeShrinking}. */
-const SHRINK_COPY_MIN_BYTES = 16 * 1024 * 1024;
+const SHRINK_COPY_MIN_BYTES = 16_777_216; // 16 MiB
 
 /** How much of the store each step of {@link StoreSpill.takeShrinking} copies and releases. */
-const SHRINK_COPY_STEP_BYTES = 4 * 1024 * 1024;
+const SHRINK_COPY_STEP_BYTES = 4_194_304; // 4 MiB
 
 /** A resizable `ArrayBuffer` the output is copied into, with the large binaries it references. */
 export class StoreSpill extends BaseSpill {

@@ -30,7 +30,7 @@ export const MAX_STORE_BYTES: number = MAX_RESULT_BYTES;
  * Binaries (and extension payloads) at least this long are referenced, not
  * copied into a spill: they are copied once, straight into the result.
  */
-export const REFERENCE_MIN_BYTES: number = 32 * 1024;
+export const REFERENCE_MIN_BYTES: number = 32_768; // 32 KiB
 
 /** How an error for a result too large for one `Uint8Array` ends. */
 const TOO_BIG_HINT = "; use Encoder.encodeChunks";

@@ -20,7 +20,7 @@ import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, write
  * goes straight into its exact-size result (no scratch, no store, no final
  * copy): {@link encodeLoneString}.
  */
-export const LONE_STRING_MIN_CHARS: number = 16 * 1024;
+export const LONE_STRING_MIN_CHARS: number = 16_384;
 
 /** Writes `str` as fixstr / str 8 / 16 / 32. */
 export function encodeString(s: Sink, str: string): void {

@@ -72,7 +72,7 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 const MIN_BUFFER = 4096;
 
 /** An empty buffer larger than this is released instead of being kept for reuse, so one huge value does not pin its memory. */
-const MAX_IDLE_BUFFER = 16 << 20;
+const MAX_IDLE_BUFFER = 16_777_216; // 16 MiB
 
 /**
  * Received bytes not yet decoded, at `bytes[start..end)`: either the last

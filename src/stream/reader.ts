@@ -39,7 +39,7 @@ function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
  * bad element, or a `length` no buffer can have, fails before the chunk's
  * whole declared length is allocated.
  */
-const ARRAY_CHUNK_STEP = 1 << 16;
+const ARRAY_CHUNK_STEP = 65_536;
 
 /** Copies an array-like chunk of byte values, checking each: an integer 0..255. */
 function arrayChunk(chunk: unknown, offset: number): Uint8Array {

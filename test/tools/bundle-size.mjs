@@ -49,13 +49,26 @@ const BROWSER = join(ROOT, "dist/browser");
  * 19,008 B; a second pass over the cold code (the encode defaults as a
  * table, the record tables and the extension registries) took encode to
  * 12,429 / 12,469 B, decode to 9,478 / 9,586 B and both to 18,983 /
- * 18,964 B.
+ * 18,964 B. Module-level constants written as literals or marked pure
+ * (see {@link NPM_SLACK_GZIP}) took the npm build to 12,447 / 9,460 /
+ * 18,963 B (the source: 12,435 / 9,464 / 18,992 B).
  */
 export const IMPORTS = [
   { names: ["encode"], ceiling: 12650 },
   { names: ["decode"], ceiling: 9700 },
   { names: ["encode", "decode"], ceiling: 19200 },
 ];
+/**
+ * How much more an import from the npm build may keep than the same import
+ * from the source. The npm build puts the modules that its entries share
+ * in shared chunks, so one chunk holds encoder and decoder modules alike,
+ * and a bundler drops what a page does not use declaration by
+ * declaration, not module by module: only declarations it can prove have
+ * no effect. Module-level values are therefore literals or marked pure
+ * (`16_777_216`, not `16 * 1024 * 1024`, which esbuild keeps). Before that,
+ * `decode` alone from the npm build kept about 110 B of encoder constants.
+ */
+export const NPM_SLACK_GZIP = 60;
 /**
  * The main entry's ceiling (msgpack.min.js, the main entry without stream
  * decoding): today's size plus a little room, so that growth is a
@@ -90,7 +103,7 @@ export const IMPORTS = [
  * 30 B off; uint 64 numbers written and read by paths of their own
  * (millisecond timestamps: time series 1.07-1.12x as fast either way on
  * V8) added about 165 B: 20,748 B. Every module made smaller with the
- * same behaviour and speed (see {@link IMPORTS}): 19,590 B, then 19,562 B.
+ * same behaviour and speed (see {@link IMPORTS}): 19,590 B, then 19,564 B.
  */
 export const BUDGET_GZIP = 19800;
 /** The main entry's bundle. */
@@ -198,10 +211,13 @@ async function main() {
   const bundles = measureBundles();
   const imports = await importSizes();
   const importBudgets = imports.map((b, i) => ({ bundle: b.bundle, gzip: IMPORTS[i].ceiling, actual: b.gzip, ok: b.gzip <= IMPORTS[i].ceiling }));
-  // the same imports from the built package (dist/index.js, what a bundler reads from npm), held to the same ceilings:
-  // its module-level values are marked pure, so that a bundler drops what a page does not import
+  // the same imports from the built package (dist/index.js, what a bundler reads from npm), held to the same
+  // ceilings and to the source's size plus NPM_SLACK_GZIP (see there)
   const packageImports = (await importSizes("./dist/index.js")).map((b) => ({ ...b, bundle: b.bundle.replace("main entry", "npm build") }));
-  const packageBudgets = packageImports.map((b, i) => ({ bundle: b.bundle, gzip: IMPORTS[i].ceiling, actual: b.gzip, ok: b.gzip <= IMPORTS[i].ceiling }));
+  const packageBudgets = packageImports.map((b, i) => {
+    const ceiling = Math.min(IMPORTS[i].ceiling, imports[i].gzip + NPM_SLACK_GZIP);
+    return { bundle: b.bundle, gzip: ceiling, actual: b.gzip, ok: b.gzip <= ceiling };
+  });
   const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...importBudgets, ...packageBudgets];
   const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules: await breakdown(), peers: await peers() };
 
