@@ -234,14 +234,14 @@ async function* valuesOf(input: Readable, useRecords: boolean): AsyncGenerator<{
 }
 
 /**
- * The values to inspect, one at a time, each with the function that
- * inspects it: with --records, one sequence, so that structures declared
- * in a value stay declared for the next.
+ * The input's values, one at a time, each with its bytes, offset and what
+ * `inspect` reads in it: with --records as one sequence, so that
+ * structures declared in a value stay declared for the next.
  */
-async function* inputValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number; read: (bytes: Uint8Array, offset: number) => InspectResult }> {
+async function* inspectedValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number; result: InspectResult }> {
   const useRecords = args.flags.has("--records");
   const read = inspectSequence({ useRecords });
-  for await (const { bytes, offset } of valuesOf(openInput(args.file), useRecords)) yield { bytes, offset, read };
+  for await (const { bytes, offset } of valuesOf(openInput(args.file), useRecords)) yield { bytes, offset, result: read(bytes, offset) };
 }
 
 /** A node of the tree as JSON (for inspect --json). */
@@ -269,8 +269,7 @@ async function cmdInspect(args: Args): Promise<number> {
   const color = useColor(args.flags);
   const json = args.flags.has("--json");
   let failed = false;
-  for await (const { bytes, offset, read } of inputValues(args)) {
-    const result = read(bytes, offset);
+  for await (const { bytes, offset, result } of inspectedValues(args)) {
     if (json) {
       for (const node of result.nodes) await write(process.stdout, JSON.stringify(nodeJson(node, bytes, offset)) + "\n");
       if (result.error) await write(process.stdout, JSON.stringify({ error: { code: result.error.code, offset: result.error.offset, message: result.error.message } }) + "\n");
@@ -284,8 +283,7 @@ async function cmdInspect(args: Args): Promise<number> {
 }
 
 async function cmdToJson(args: Args): Promise<number> {
-  for await (const { bytes, offset, read } of inputValues(args)) {
-    const result = read(bytes, offset);
+  for await (const { bytes, offset, result } of inspectedValues(args)) {
     if (result.error) {
       process.stderr.write(`msgpack to-json: invalid MessagePack: ${result.error.code}: ${result.error.message}\n`);
       return 1;

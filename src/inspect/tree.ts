@@ -193,8 +193,8 @@ class Walk {
   /** Where the field names of each structure declared in this input are (the last declaration of those names). */
   private readonly nameOffsets: Map<Structure, number[]>;
 
-  /** @param sequence the record state of the values read before this input (see {@link inspectSequence}), else a new one */
-  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number, sequence: RecordState = recordState(limits)) {
+  /** @param sequence the record state left by the parts read before this one (see {@link inspectSequence}) */
+  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number, sequence: RecordState) {
     this.b = b;
     this.limits = limits;
     this.end = b.length;
@@ -553,12 +553,7 @@ class Walk {
  * ```
  */
 export function inspect(input: DecodeInput, options?: InspectOptions): InspectResult {
-  const bytes = toBytes(input);
-  const limits = decodeOptionsOf(options);
-  const base = options?.offset ?? 0;
-  const walk = new Walk(bytes, limits, base);
-  walk.run();
-  return { bytes, start: base, nodes: walk.nodes, error: walk.error, end: base + walk.pos };
+  return inspectSequence(options)(input, options?.offset ?? 0);
 }
 
 /**
@@ -569,7 +564,7 @@ export function inspect(input: DecodeInput, options?: InspectOptions): InspectRe
  * for the whole input. Internal: the command line reads its input this
  * way, one value at a time.
  *
- * @param options as for `inspect`, without `offset`
+ * @param options as for `inspect` (its `offset` is not read: each part gives its own)
  * @returns a function that inspects the next part, starting at `offset`
  */
 export function inspectSequence(options?: InspectOptions): (input: DecodeInput, offset: number) => InspectResult {
