@@ -52,6 +52,7 @@ const args = parseCli({
     "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
     "is checked before it is timed. Needs the library built (npm run build).",
   fullRun: "5-7 minutes per runtime on 2 cores",
+  quickRun: "about 46 s (measured on 2 cores at load average 10-12, shared with other jobs)",
   deno: "-A",
   options: {
     quick: "small data sets, one round (what the tests run)",

@@ -43,6 +43,9 @@ describe.each(scripts)("benchmarks/%s under node", (script) => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.stdout).toMatch(new RegExp(`^usage: node benchmarks/${script.replace(".", "\\.")} \\[options\\]`));
     expect(r.stdout).toMatch(/A full run takes \d+-\d+ minutes/);
+    // how long --quick takes, as measured (a number of seconds, not "a few seconds")
+    expect(r.stdout).toMatch(/--quick\s+takes\s+about\s+\d+\s+s\s+\(measured\s/);
+    expect(r.stdout).not.toMatch(/a few seconds/);
     const flags = declaredFlags(script);
     expect(flags).toContain("--quick");
     for (const flag of [...flags, "--help"]) expect(r.stdout, flag).toMatch(new RegExp(`^ {2}${flag}\\b`, "m"));
@@ -65,6 +68,16 @@ describe.each(scripts)("benchmarks/%s under node", (script) => {
     expect(dash.code, explain(`${script} -q`, dash)).toBe(2);
     expect(dash.stderr).toMatch(/unknown option -q/);
   });
+});
+
+test("buffers.js says at its top and in --help (bench-smoke: when it runs) that it measures the platform's ArrayBuffer costs, not this library, and why that matters", async () => {
+  const source = readFileSync(join(ROOT, "benchmarks/buffers.js"), "utf8");
+  expect(source.split("\n")[0]).toBe("// Buffers benchmark: the platform's ArrayBuffer costs, not this library.");
+  expect(source.slice(0, 1500)).toMatch(/Why it matters to this library/);
+  const r = await run(process.execPath, ["benchmarks/buffers.js", "--help"], quick);
+  const summary = r.stdout.split("\n\n")[1]!.replace(/\n/g, " ");
+  expect(summary).toMatch(/^The platform's ArrayBuffer costs, not this library \(none of its code runs here\)/);
+  expect(summary).toMatch(/Why it matters: .*encoder's design/);
 });
 
 test("peers.js --help says that --summary rewrites results/peers-summary.md", async () => {
