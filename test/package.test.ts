@@ -214,7 +214,9 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     assertBuilt();
     work = mkdtempSync(join(tmpdir(), "msgpack-pack-"));
     const [npm, npmArgs] = npmCommand();
-    const pack = await run(npm, [...npmArgs, "pack", "--json", "--pack-destination", work], { env: cleanEnv() });
+    // --ignore-scripts: this tree is built already (assertBuilt), and the
+    // prepare script's rebuild would delete dist/ under the other tests.
+    const pack = await run(npm, [...npmArgs, "pack", "--ignore-scripts", "--json", "--pack-destination", work], { env: cleanEnv() });
     if (pack.code !== 0) throw new Error(explain("npm pack", pack));
     packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0];
     project = join(work, "consumer");
