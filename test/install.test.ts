@@ -8,11 +8,11 @@
 // Also: the command that docs/contributing.md gives for running this
 // package's `msgpack` command inside the repository runs ours, not
 // msgpack-lite's (whose `bin` has the same name).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ROOT, cleanEnv, explain, npmCommand, readJson, run } from "./tools/harness.ts";
+import { type Packed, ROOT, cleanEnv, explain, installTarball, npmPack, readJson, run } from "./tools/harness.ts";
 
 const NAME = "@resizable/msgpack";
 
@@ -20,7 +20,7 @@ describe("a fresh clone: npm pack builds dist/ and the tarball installs", () => 
   let work: string;
   let clone: string;
   let app: string;
-  let packed: { filename: string; files: { path: string }[] };
+  let packed: Packed;
   let distBeforePack: boolean;
 
   beforeAll(async () => {
@@ -30,19 +30,9 @@ describe("a fresh clone: npm pack builds dist/ and the tarball installs", () => 
     if (cloned.code !== 0) throw new Error(explain("git clone", cloned));
     distBeforePack = existsSync(join(clone, "dist"));
     symlinkSync(realpathSync(join(ROOT, "node_modules")), join(clone, "node_modules"));
-    const [npm, npmArgs] = npmCommand();
-    const pack = await run(npm, [...npmArgs, "pack", "--json", "--pack-destination", work], { cwd: clone, env: cleanEnv(), timeout: 180_000 });
-    if (pack.code !== 0) throw new Error(explain("npm pack in a fresh clone", pack));
-    packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0];
+    packed = await npmPack(clone, work, false);
     app = join(work, "app");
-    mkdirSync(app);
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    const install = await run(
-      npm,
-      [...npmArgs, "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(work, packed.filename)],
-      { cwd: app, env: cleanEnv() },
-    );
-    if (install.code !== 0) throw new Error(explain("npm install <tarball>", install));
+    await installTarball(join(work, packed.filename), app);
   }, 240_000);
 
   afterAll(() => {
