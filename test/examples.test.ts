@@ -1,6 +1,6 @@
 /**
- * Runs every code block of README.md and every code block in the JSDoc of
- * src/, each in a fresh process with a timeout, as written: only the package
+ * Runs every code block of README.md and docs/*.md and every code block in
+ * the JSDoc of src/, each in a fresh process with a timeout, as written: only the package
  * name is pointed at this checkout (src/ for TypeScript and JavaScript, the
  * built dist/browser/ bundles for HTML). `console.assert` throws there, so an
  * example's assertions are real tests; an example must also end by itself
@@ -82,7 +82,9 @@ function fromMarkdown(path: string): Example[] {
 }
 
 const files = (readdirSync(join(ROOT, "src"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
-const all = [...files.flatMap(fromJsDoc), ...fromMarkdown("README.md")];
+const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const all = [...files.flatMap(fromJsDoc), ...pages.flatMap(fromMarkdown)];
+const isPage = (e: Example) => !e.name.startsWith("src/");
 const runnable = all.filter((e) => RUN_AS[e.lang] !== "skip");
 
 /** The package's specifiers, pointed at this checkout (relative to `from`, if given, for tsc). */
@@ -127,19 +129,20 @@ describe("documentation code blocks", () => {
     const unknown = all.filter((e) => !(e.lang in RUN_AS)).map((e) => e.name);
     expect(unknown).toEqual([]);
     expect(runnable.filter((e) => e.name.startsWith("src/")).length).toBeGreaterThan(20);
-    expect(runnable.filter((e) => e.name.startsWith("README.md")).length).toBeGreaterThan(3);
+    expect(runnable.filter((e) => e.name.startsWith("README.md")).length).toBeGreaterThan(1);
+    expect(runnable.filter((e) => e.name.startsWith("docs/")).length).toBeGreaterThan(10);
   });
 
-  test("the README's TypeScript blocks type-check (strict, against src/)", async () => {
+  test("the TypeScript blocks of the README and docs/ type-check (strict, against src/)", async () => {
     // JSDoc examples are type-checked by `deno task test` (test/deno-tasks.test.ts).
-    const blocks = all.filter((e) => e.name.startsWith("README.md") && RUN_AS[e.lang] === "ts");
+    const blocks = all.filter((e) => isPage(e) && RUN_AS[e.lang] === "ts");
     expect(blocks.length).toBeGreaterThan(3);
     const dir = join(outDir, "typecheck");
     mkdirSync(dir, { recursive: true });
-    blocks.forEach((e, i) => writeFileSync(join(dir, `readme-${i}.ts`), `// ${e.name}\n${localize(e.code, dir)}\nexport {};\n`));
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["readme-*.ts"] }));
+    blocks.forEach((e, i) => writeFileSync(join(dir, `page-${i}.ts`), `// ${e.name}\n${localize(e.code, dir)}\nexport {};\n`));
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["page-*.ts"] }));
     const r = await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { timeout: 120_000 });
-    expect(r.code, explain("tsc on the README's TypeScript blocks (test/.examples/typecheck/)", r)).toBe(0);
+    expect(r.code, explain("tsc on the TypeScript blocks of the README and docs/ (test/.examples/typecheck/)", r)).toBe(0);
   }, 130_000);
 
   test.each(runnable.map((e, i) => [e.name, e, i] as const))("%s runs and ends", async (_, example, i) => {

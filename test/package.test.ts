@@ -4,13 +4,12 @@
 // moduleResolution nodenext, bundler and node, skipLibCheck off,
 // exactOptionalPropertyTypes on) against the published .d.ts/.d.cts files.
 // Also: the shipped code never uses eval, new Function, Buffer or process.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ROOT, RUNTIMES, assertBuilt, cleanEnv, entryName, entrySubpaths, explain, npmCommand, requireBinary, run } from "./tools/harness.ts";
+import { type Packed, ROOT, RUNTIMES, assertBuilt, cleanEnv, entryName, entrySubpaths, explain, installTarball, npmCommand, npmPack, requireBinary, run } from "./tools/harness.ts";
 
 const NAME = "@resizable/msgpack";
 
@@ -207,25 +206,17 @@ const COMPILERS = [
 describe("npm package (npm pack + install in a temporary project)", () => {
   let work: string;
   let project: string;
-  let packed: { filename: string; files: { path: string }[] };
+  let packed: Packed;
   const hasStreams = () => entrySubpaths().includes("./streams");
 
   beforeAll(async () => {
     assertBuilt();
     work = mkdtempSync(join(tmpdir(), "msgpack-pack-"));
-    const [npm, npmArgs] = npmCommand();
-    const pack = await run(npm, [...npmArgs, "pack", "--json", "--pack-destination", work], { env: cleanEnv() });
-    if (pack.code !== 0) throw new Error(explain("npm pack", pack));
-    packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0];
+    // --ignore-scripts: this tree is built already (assertBuilt), and the
+    // prepare script's rebuild would delete dist/ under the other tests.
+    packed = await npmPack(ROOT, work, true);
     project = join(work, "consumer");
-    execFileSync("mkdir", ["-p", project]);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    const install = await run(
-      npm,
-      [...npmArgs, "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(work, packed.filename)],
-      { cwd: project, env: cleanEnv() },
-    );
-    if (install.code !== 0) throw new Error(explain("npm install <tarball>", install));
+    await installTarball(join(work, packed.filename), project);
     writeFileSync(join(project, "esm.mjs"), ESM_CONSUMER(hasStreams()));
     writeFileSync(join(project, "cjs.cjs"), CJS_CONSUMER(hasStreams()));
     writeFileSync(join(project, "consumer.ts"), TS_ESM_CONSUMER(hasStreams()));

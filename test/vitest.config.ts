@@ -5,9 +5,10 @@
 //   unit         module tests in this process: src/ against the vectors,
 //                property and fuzz passes, compatibility with the peers.
 //                Every test file not listed below is a unit test.
-//   integration  the package as users get it: npm pack, the built bundles in
-//                Node, Bun, Deno and Chromium, the README and JSDoc examples,
-//                values and stream pipelines of more than 1 GiB.
+//   integration  the package as users get it: npm pack (also of a fresh
+//                clone), the built bundles in Node, Bun, Deno and Chromium,
+//                the README, docs/ and JSDoc examples, values and stream
+//                pipelines of more than 1 GiB.
 //   bench        the benchmark scripts' smoke tests (--quick, --help).
 import { existsSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -22,6 +23,7 @@ const INTEGRATION = [
   "test/exports.test.ts",
   "test/huge.test.ts",
   "test/identity.test.ts",
+  "test/install.test.ts",
   "test/package.test.ts",
   "test/playground.test.ts",
   "test/runtimes.test.ts",

@@ -1,6 +1,6 @@
 /**
- * Per-runtime choices, each made by measurement (see the README's
- * benchmarks): where one engine is faster another way, the library asks
+ * Per-runtime choices, each made by measurement (see
+ * benchmarks/README.md): where one engine is faster another way, the library asks
  * here rather than sniffing in each module.
  *
  * @module

@@ -5,7 +5,7 @@
  * would choose (a uint 16 holding 1, a str 8 holding "a") are written as
  * one-key objects whose key starts with `$`, so that `fromJson(toJson(x))`
  * gives back the bytes of `x` exactly. The tags are listed in the
- * package's README ("JSON form").
+ * package's docs/inspect.md ("JSON form").
  *
  * @module
  */
@@ -178,7 +178,7 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
 
 /**
  * MessagePack to JSON: each of the back-to-back values in `input` as one
- * line of JSON, in the lossless form described in the README ("JSON
+ * line of JSON, in the lossless form described in docs/inspect.md ("JSON
  * form"), so that {@link fromJson} gives back the same bytes. With
  * `useRecords`, a record is written as a map of its field names would be
  * (so {@link fromJson} gives back a map that decodes to the same object).
@@ -512,7 +512,7 @@ export class JsonSplitter {
  * whitespace) as one MessagePack value, the values back to back. Plain
  * JSON takes the forms `encode` gives (integers as the smallest int form,
  * other numbers as float 64, objects as maps with string keys); the `$`
- * tags of the lossless JSON form (see the README) give the exact form.
+ * tags of the lossless JSON form (see docs/inspect.md) give the exact form.
  *
  * @param text the JSON texts
  * @returns the MessagePack bytes

@@ -10,7 +10,7 @@
 //
 //   node test/tools/bundle-size.mjs            table for humans
 //   node test/tools/bundle-size.mjs --json     one JSON object (used by tests)
-//   node test/tools/bundle-size.mjs --markdown the README size table
+//   node test/tools/bundle-size.mjs --markdown the size table of docs/browsers.md
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";

@@ -1,7 +1,7 @@
 // Shared helpers for the packaging and runtime tests: where the repo and the
 // runtime binaries are, running a command, and checking that dist/ is built.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -82,6 +82,37 @@ function newestMtime(dir: string): number {
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
   }
   return newest;
+}
+
+/** What `npm pack --json` says of the tarball it wrote. */
+export interface Packed {
+  filename: string;
+  files: { path: string }[];
+}
+
+/**
+ * `npm pack` of the package in `dir` into `destination`. With
+ * `ignoreScripts`, packs the tree as it is; without, npm runs the package's
+ * prepack and prepare scripts first (the build).
+ */
+export async function npmPack(dir: string, destination: string, ignoreScripts: boolean): Promise<Packed> {
+  const [npm, npmArgs] = npmCommand();
+  const args = [...npmArgs, "pack", ...(ignoreScripts ? ["--ignore-scripts"] : []), "--json", "--pack-destination", destination];
+  const pack = await run(npm, args, { cwd: dir, env: cleanEnv(), timeout: 180_000 });
+  if (pack.code !== 0) throw new Error(explain(`npm pack in ${dir}`, pack));
+  return JSON.parse(pack.stdout.slice(pack.stdout.indexOf("[")))[0];
+}
+
+/** Makes `project` a new ESM package with `tarball` installed (offline, no scripts, no lock file). */
+export async function installTarball(tarball: string, project: string): Promise<void> {
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  const [npm, npmArgs] = npmCommand();
+  const install = await run(npm, [...npmArgs, "install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", tarball], {
+    cwd: project,
+    env: cleanEnv(),
+  });
+  if (install.code !== 0) throw new Error(explain("npm install <tarball>", install));
 }
 
 /** Throws unless dist/ holds a build newer than every file in src/. */
