@@ -5,8 +5,8 @@
 // tree of pasted hex, highlights a node's bytes on hover and a byte's node,
 // shows errors at their offset, turns JSON into MessagePack, reads
 // msgpackr's records behind its switch, and looks like
-// test/playground.png (the README's picture; compared by pixels that
-// differ, not pixel for pixel).
+// test/playground.png (compared by pixels that differ, not pixel for
+// pixel), of which docs/playground.png, the docs' picture, is a copy.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +19,8 @@ import { ROOT, assertBuilt } from "./tools/harness.ts";
 const RUNS = chromiumAvailable("playground.test");
 const PAGE = join(ROOT, "dist/playground.html");
 const REFERENCE = join(ROOT, "test/playground.png");
+/** The picture docs/inspect.md shows: the reference, copied (UPDATE_SCREENSHOT=1 writes both). */
+const DOCS_PICTURE = join(ROOT, "docs/playground.png");
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(" ");
 const parseHex = (text: string) => Uint8Array.from(text.split(/\s+/), (x) => parseInt(x, 16));
 
@@ -327,7 +329,12 @@ describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chrom
     const shot = await tab.screenshot({ type: "png" });
     mkdirSync(join(ROOT, "test/.screenshots"), { recursive: true });
     writeFileSync(join(ROOT, "test/.screenshots/playground.png"), shot);
-    if (!existsSync(REFERENCE) || process.env.UPDATE_SCREENSHOT) writeFileSync(REFERENCE, shot);
+    if (!existsSync(REFERENCE) || process.env.UPDATE_SCREENSHOT) {
+      writeFileSync(REFERENCE, shot);
+      writeFileSync(DOCS_PICTURE, shot);
+    }
+    // the docs show the page as it is: their picture is the reference
+    expect(readFileSync(DOCS_PICTURE).equals(readFileSync(REFERENCE)), "docs/playground.png is test/playground.png (UPDATE_SCREENSHOT=1 writes both)").toBe(true);
     // decode both pictures in a blank page (the playground's CSP allows no fetch) and compare them
     const blank = await browser.newPage();
     const compare = await blank.evaluate(
