@@ -138,6 +138,16 @@ describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chrom
     await tab.fill("#input", hex(expected));
     expect(await tab.inputValue("#json")).toBe('{"a":{"$uint16":1},"when":{"$timestamp":"2024-05-01T12:00:00.500Z"}}\n');
     expect(await tab.textContent("#json-error")).toBe("");
+    // a file: the JSON follows it too, up to 1 MiB; past that it says why there is none
+    const opened = encode([1, "two"]);
+    await tab.setInputFiles("#file", { name: "small.msgpack", mimeType: "application/octet-stream", buffer: Buffer.from(opened) });
+    await tab.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("small.msgpack"));
+    expect(await tab.inputValue("#json")).toBe('[1,"two"]\n');
+    const big = encode(new Uint8Array(1 << 20));
+    await tab.setInputFiles("#file", { name: "big.msgpack", mimeType: "application/octet-stream", buffer: Buffer.from(big) });
+    await tab.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("big.msgpack"));
+    expect(await tab.inputValue("#json")).toBe("");
+    expect(await tab.textContent("#json-error")).toBe(`No JSON: ${big.length} bytes is over the 1 MiB shown as JSON`);
     expect(problems).toEqual([]);
   });
 
@@ -158,6 +168,10 @@ describe.skipIf(!RUNS)("playground page (dist/playground.html) in headless Chrom
     await page.keyboard.press("Control+A");
     await page.keyboard.press("Control+C");
     await page.evaluate(() => document.getElementById("clipboard")!.remove());
+    // a paste with no text in it (an image) leaves the sample alone
+    await page.$eval("#input", (t) => t.dispatchEvent(new ClipboardEvent("paste", { clipboardData: new DataTransfer(), bubbles: true, cancelable: true })));
+    expect(await page.inputValue("#input")).toBe(sample);
+    expect(await page.$$eval("#tree > .node", (nodes) => nodes.length)).toBe(1);
     // reached with the keyboard or the mouse, the sample is selected, so typing or pasting replaces it
     await page.focus("#input");
     expect(await selection()).toEqual([0, sample.length]);

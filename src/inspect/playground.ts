@@ -108,7 +108,8 @@ class Playground {
     });
     input.addEventListener("paste", (e) => {
       const text = e.clipboardData?.getData("text/plain");
-      if (!sample || text === undefined) return;
+      // a paste with no text (an image, say) leaves the sample as it is
+      if (!sample || !text) return;
       e.preventDefault();
       input.value = text;
       sample = false;
