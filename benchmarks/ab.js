@@ -36,6 +36,7 @@ const args = parseCli({
     "change), in one process, round-robin, on the peers benchmark's data sets (a 125 B message to a 1 MiB binary). " +
     "Both builds' bytes are compared before timing.",
   fullRun: "3-5 minutes on 2 cores (times N with --processes=N)",
+  quickRun: "about 12 s (measured on 2 cores at load average 10-12, shared with other jobs)",
   deno: "--allow-read --allow-env --allow-run",
   options: {
     "a=DIR": "build A: a dist/ folder (default dist)",

@@ -52,6 +52,7 @@ const args = parseCli({
     "notepack.io, msgpack-lite and JSON on seeded data sets from a 125 B message to a 16 MiB binary; every round trip " +
     "is checked before it is timed. Needs the library built (npm run build).",
   fullRun: "5-7 minutes per runtime on 2 cores",
+  quickRun: "about 46 s (measured on 2 cores at load average 10-12, shared with other jobs)",
   deno: "-A",
   options: {
     quick: "small data sets, one round (what the tests run)",
@@ -101,6 +102,8 @@ const OWN_BUFFER_REF = "reference: Uint8Array#slice of each result";
 /** Extra rows on data sets that encode to 4 KiB or less: options passed as a new literal on every call, against the same options in one object passed every time. */
 const INLINE = "@resizable/msgpack (options inline)";
 const HOISTED = "@resizable/msgpack (options hoisted)";
+/** The options those rows pass, per op, as their labels name them (the report keeps the keys above). */
+const ROW_OPTIONS = { encode: "{ sortKeys: true }", decode: "{ maxDepth: 100 }" };
 /** Extra rows on record-shaped data sets: msgpackr's record extension, this library with `useRecords: true` against msgpackr's default `new Packr()` / `new Unpackr()`. */
 const RECORDS = "@resizable/msgpack (useRecords)";
 const MSGPACKR_RECORDS = "msgpackr (records: new Packr())";
@@ -540,6 +543,18 @@ const LEGEND =
 /** What the ratio columns of the console tables mean, printed above each. */
 const TABLE_HEADER = "MB/s at p50; ×msgpackr and ×@msgpack/msgpack = speed relative to that library (above 1 = faster, bigger is better)";
 
+/**
+ * A row's label in the tables: its name, with the options named for the options rows
+ * ("@resizable/msgpack ({ sortKeys: true } inline)").
+ * @param {string} name @param {string} op "encode" or "decode"
+ */
+function rowLabel(name, op) {
+  const options = ROW_OPTIONS[/** @type {"encode" | "decode"} */ (op)];
+  if (name === INLINE) return `${OURS} (${options} inline)`;
+  if (name === HOISTED) return `${OURS} (${options} hoisted)`;
+  return name;
+}
+
 /** "0.95x the speed of the options hoisted", for the inline row of one op, or "". @param {any} results one op's results */
 function inlineVsHoisted(results) {
   const inline = results[INLINE], hoisted = results[HOISTED];
@@ -554,7 +569,7 @@ function printSet(set) {
     const rows = names.map((name) => {
       const r = set.results[op][name];
       /** @type {Record<string, string | number>} */
-      const row = { library: name };
+      const row = { library: rowLabel(name, op) };
       if (!r) return { ...row, "MB/s": "✗" };
       row["MB/s"] = sig3(r.mbps);
       for (const peer of RATIO_TO) {
@@ -570,7 +585,7 @@ function printSet(set) {
     console.log(`${op}: ${TABLE_HEADER}`);
     console.log(formatPlainTable(rows));
     const inline = inlineVsHoisted(set.results[op]);
-    if (inline) console.log(`options inline: ${inline} (like with like: the peers have no such options)`);
+    if (inline) console.log(`options ${ROW_OPTIONS[/** @type {"encode" | "decode"} */ (op)]} inline: ${inline} (like with like: the peers have no such options)`);
   }
 }
 
@@ -621,14 +636,14 @@ export function markdown(report) {
         if (!v) continue;
         if (OWN_OPTIONS.includes(extra)) {
           const vs = extra === INLINE ? inlineVsHoisted(set.results[op]) : "";
-          lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)}${vs ? ` · ${vs}` : ""}`);
+          lines.push(`- ${set.name}: ${rowLabel(extra, op)}: ${sig3(v.mbps)}${vs ? ` · ${vs}` : ""}`);
           continue;
         }
         const ratios = RATIO_TO.map((peer) => (set.results[op][peer] ? fmtRatio(v.mbps / set.results[op][peer].mbps) : "-"));
         const ours = set.results[op][OURS];
         const vsOurs = ours && extra.startsWith("reference") ? ` (this library: ${fmtRatio(ours.mbps / v.mbps)}x of it)` : "";
         const size = v.size === undefined ? "" : ` (${v.size} B encoded)`;
-        lines.push(`- ${set.name}: ${extra}: ${sig3(v.mbps)} · ${ratios.join(" · ")}${vsOurs}${size}`);
+        lines.push(`- ${set.name}: ${rowLabel(extra, op)}: ${sig3(v.mbps)} · ${ratios.join(" · ")}${vsOurs}${size}`);
       }
     }
     if (present.length > 0) lines.push("", ...present.map((x) => /** @type {Record<string, string>} */ (EXTRA_NOTES)[x]), "");

@@ -1,11 +1,16 @@
 // A small SVG writer for the benchmark plots: line charts with a log x axis,
-// laid out in a grid of panels with one shared legend (gridSvg: the
-// strategies chart), and grouped horizontal bar charts on a log or linear
-// axis with a reference line (barChartSvg: the peers and memory charts).
+// laid out in a grid of panels with one shared legend, each panel with an
+// optional horizontal reference line (gridSvg: the strategies chart), and
+// grouped horizontal bar charts on a log or linear axis with a reference
+// line (barChartSvg: the peers and memory charts).
 // Dependency-free plain ESM; returns strings, writes nothing.
 
 /** @typedef {{ name: string, color: string, dash?: string, points: [number, number][] }} Series */
-/** @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string, markers?: { x: number, label: string }[] }} Panel */
+/**
+ * @typedef {{ title: string, series: Series[], xLabel?: string, yLabel?: string, yMax?: number, note?: string, markers?: { x: number, label: string }[], reference?: { y: number, label: string } }} Panel
+ * `markers` are dashed vertical lines at an x; `reference` is a solid horizontal line at a y (e.g. 1 for a
+ * ratio to a baseline), labelled at its right end.
+ */
 
 /** One colour per runtime in every chart. */
 export const RUNTIME_COLORS = { node: "#3f8f3a", bun: "#d9822b", deno: "#3a6fb0" };
@@ -85,6 +90,11 @@ function panelSvg(panel, x0, y0, w, h) {
     out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"${s.dash ? ` stroke-dasharray="${s.dash}"` : ""}/>`);
     for (const [x, y] of p) out.push(`<circle cx="${X(x).toFixed(1)}" cy="${Y(Math.min(y, yMax)).toFixed(1)}" r="2.2" fill="${s.color}"/>`);
   }
+  if (panel.reference && panel.reference.y <= yMax) {
+    const y = Y(panel.reference.y).toFixed(1);
+    out.push(`<line x1="${m.l}" y1="${y}" x2="${m.l + pw}" y2="${y}" stroke="#333" stroke-width="1.2"/>`);
+    out.push(`<text x="${m.l + pw - 4}" y="${Number(y) - 4}" text-anchor="end" font-size="10" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke" ${FONT}>${esc(panel.reference.label)}</text>`);
+  }
   if (panel.note) out.push(`<text x="${m.l + 4}" y="${m.t + 12}" font-size="10" fill="#666" ${FONT}>${esc(panel.note)}</text>`);
   out.push("</g>");
   return out.join("\n");
@@ -92,8 +102,9 @@ function panelSvg(panel, x0, y0, w, h) {
 
 /**
  * A grid of panels with one legend (the series names and colours of the
- * first panel that has them) and a title, as a standalone SVG document.
- * @param {{ title: string, subtitle?: string, panels: Panel[], columns: number, panelWidth?: number, panelHeight?: number }} opts
+ * first panel that has them), a title and lines of notes under the grid, as
+ * a standalone SVG document.
+ * @param {{ title: string, subtitle?: string, notes?: string[], panels: Panel[], columns: number, panelWidth?: number, panelHeight?: number }} opts
  */
 export function gridSvg(opts) {
   const { title, subtitle, panels, columns } = opts;
@@ -116,7 +127,8 @@ export function gridSvg(opts) {
   }
   const top = subtitle ? 52 : 36;
   const head = top + (line + 1) * 16 + 4;
-  const height = head + ph * rows + 10;
+  const notes = opts.notes ?? [];
+  const height = head + ph * rows + 10 + (notes.length ? 8 + notes.length * 14 : 0);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
@@ -129,6 +141,7 @@ export function gridSvg(opts) {
     out.push(`<text x="${x + 27}" y="${ly + 4}" font-size="11" ${FONT}>${esc(s.name)}</text>`);
   }
   panels.forEach((p, i) => out.push(panelSvg(p, 10 + (i % columns) * pw, head + Math.floor(i / columns) * ph, pw, ph)));
+  notes.forEach((n, i) => out.push(`<text x="12" y="${head + ph * rows + 16 + i * 14}" font-size="10" fill="#555" ${FONT}>${esc(n)}</text>`));
   out.push("</svg>");
   return out.join("\n") + "\n";
 }
@@ -139,7 +152,10 @@ export function gridSvg(opts) {
  * @typedef {{ title: string, rows: BarRow[], xLabel?: string, scale: "log" | "linear", reference?: { x: number, label: string }, min?: number, max?: number }} BarPanel
  * `values` has one entry per series (null: not measured, drawn as "n/a"; the row's note when all are null).
  * A log panel draws each bar from the reference (1 by default) to its value, so bars
- * left of the line are below it and bars right of it above; a linear one from 0.
+ * left of the line are below it and bars right of it above; a linear one from 0 to
+ * its value, so a bar at the reference (1 on a memory chart: the output alone) is as
+ * long as the reference is far from 0, not a sliver, and the reference is a line
+ * across the bars.
  */
 
 /** The largest power of two <= x, and the smallest >= x. @param {number} x */
@@ -202,7 +218,7 @@ function barPanelSvg(panel, series, x0, y0, w, labelWidth, rowHeight, showLabels
         out.push(`<text x="${X(ref) + 3}" y="${(by + barH - 1.5).toFixed(1)}" font-size="8" fill="#888" ${FONT}>n/a</text>`);
         return;
       }
-      const a = X(ref), b = X(v);
+      const a = X(panel.scale === "log" ? ref : 0), b = X(v);
       out.push(`<rect x="${Math.min(a, b).toFixed(1)}" y="${by.toFixed(1)}" width="${Math.max(1, Math.abs(b - a)).toFixed(1)}" height="${(barH - 1).toFixed(1)}" fill="${series[k]?.color ?? "#888"}"><title>${esc(`${row.label}, ${series[k]?.name ?? ""}: ${barValue(v)}`)}</title></rect>`);
       const right = b >= a;
       out.push(`<text x="${(right ? b + 2 : b - 2).toFixed(1)}" y="${(by + barH - 1.5).toFixed(1)}" text-anchor="${right ? "start" : "end"}" font-size="8" fill="#333" ${FONT}>${barValue(v)}</text>`);

@@ -32,7 +32,7 @@ import { SPILL_PLANS, strategyOptions } from "./lib/sink-strategies.js";
 import { consume, formatBytes, formatSpeed, formatTime, geomean, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, useResultsDir, writeResult } from "./report.js";
-import { gridSvg } from "./plot.js";
+import { RUNTIME_COLORS, gridSvg } from "./plot.js";
 
 const args = parseCli({
   script: "strategies.js",
@@ -41,6 +41,7 @@ const args = parseCli({
     "doubling), from one double to 900 MB of output, on arrays of doubles, a nested array and record arrays. " +
     "Needs the library built (npm run build).",
   fullRun: "5-8 minutes per runtime on 2 cores (up to 900 MB of output; --max-size shortens it)",
+  quickRun: "about 4 s (measured on 2 cores at load average 10-12, shared with other jobs)",
   deno: "--allow-read --allow-write --allow-sys",
   options: {
     quick: "outputs up to 1 MB, few samples (what the tests run)",
@@ -59,13 +60,13 @@ const QUICK = args.quick;
 const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 1e6 : 1e9;
 const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
 
-/** Strategy name (see lib/sink-strategies.js), colour and dash of its line in the plot. */
+/** Strategy name (see lib/sink-strategies.js) and the title of its panel in the plot. */
 export const STRATEGIES = /** @type {const} */ ([
-  { name: "default", label: "default (auto: resizable + estimate)", color: "#1f77b4" },
-  { name: "resizable-no-est", label: "resizable, no estimate", color: "#ff7f0e", dash: "5,3" },
-  { name: "exact", label: "exact (encodedSize pre-pass)", color: "#2ca02c" },
-  { name: "chunks", label: "chunk list + concat", color: "#d62728", dash: "2,2" },
-  { name: "doubling", label: "doubling with copy", color: "#9467bd", dash: "8,3" },
+  { name: "default", label: "default (auto: resizable + estimate)" },
+  { name: "resizable-no-est", label: "resizable, no estimate" },
+  { name: "exact", label: "exact (encodedSize pre-pass)" },
+  { name: "chunks", label: "chunk list + concat" },
+  { name: "doubling", label: "doubling with copy" },
 ]);
 
 const LEGEND =
@@ -317,38 +318,52 @@ export async function plotAll() {
     console.error("No results/strategies-<runtime>.json to plot: run with --write first");
     return;
   }
-  /** @type {(import("./plot.js").Panel & { family: string })[]} */
-  const panels = [];
-  for (const rep of reports) {
-    for (const family of ["vectors", "records"]) {
-      const gs = rep.groups.filter((/** @type {any} */ x) => x.family === family);
-      panels.push({
-        family,
-        title: `${rep.machine.runtime} ${rep.machine.version}: ${family === "vectors" ? "vectors of doubles" : "record arrays"}`,
-        xLabel: "output size (log scale)",
-        yLabel: `GB/s of output (p50), same scale for all ${family}`,
-        markers: [{ x: scratchOf(rep), label: `${formatBytes(scratchOf(rep))} scratch` }],
-        series: STRATEGIES.map((s) => ({
-          name: s.label,
-          color: s.color,
-          dash: "dash" in s ? s.dash : undefined,
-          points: gs.map((/** @type {any} */ gr) => /** @type {[number, number]} */ ([gr.bytes, gr.results.find((/** @type {any} */ r) => r.strategy === s.name)?.gbps ?? NaN])),
-        })),
-      });
-    }
-  }
-  // One y scale per data family (one column of the grid), so runtimes and strategies compare by eye.
-  for (const family of ["vectors", "records"]) {
-    const same = panels.filter((p) => p.family === family);
+  // One idea per panel, one line per runtime (the colours of the other charts): first what the default
+  // reaches, then each other strategy's speed relative to it, so a line above 1 is a strategy that beats it.
+  const families = /** @type {const} */ ([["vectors", "vectors of doubles"], ["records", "record arrays"]]);
+  const series = (/** @type {(report: any, group: any) => number} */ y, /** @type {string} */ family) =>
+    reports.map((rep) => ({
+      name: `${rep.machine.runtime} ${rep.machine.version}`,
+      color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rep.machine.runtime)] ?? "#888",
+      points: rep.groups.filter((/** @type {any} */ x) => x.family === family).map((/** @type {any} */ gr) => /** @type {[number, number]} */ ([gr.bytes, y(rep, gr)])),
+    }));
+  const scratch = Math.max(...reports.map(scratchOf));
+  const markers = [{ x: scratch, label: `${formatBytes(scratch)} scratch` }];
+  /** @type {import("./plot.js").Panel[]} */
+  const bandwidth = families.map(([family, what]) => ({
+    title: `default: GB/s, ${what}`,
+    xLabel: "output size (log scale)",
+    yLabel: "GB/s of output (p50)",
+    markers,
+    series: series((_, gr) => gr.results.find((/** @type {any} */ r) => r.strategy === "default")?.gbps ?? NaN, family),
+  }));
+  /** @type {import("./plot.js").Panel[]} */
+  const versus = STRATEGIES.slice(1).flatMap((st) =>
+    families.map(([family, what]) => ({
+      title: `${st.label}, ${what}`,
+      xLabel: "output size (log scale)",
+      yLabel: "speed ×default",
+      markers,
+      reference: { y: 1, label: "the default" },
+      series: series((_, gr) => speedOf(gr, st.name), family),
+    })),
+  );
+  // one y scale for the bandwidth panels and one for the ratios, so panels compare by eye
+  for (const same of [bandwidth, versus]) {
     const top = Math.max(0, ...same.flatMap((p) => p.series.flatMap((s) => s.points.map(([, y]) => y)).filter(Number.isFinite)));
     for (const p of same) if (top > 0) p.yMax = top;
   }
   const m = reports[0].machine;
   const svg = gridSvg({
-    title: "@resizable/msgpack encode: bandwidth by output strategy (one y scale per column)",
-    subtitle: `${m.os} ${m.arch}, ${m.cpus} CPUs ${m.cpuModel}; one line per strategy; ${reports.map((r) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ${m.date.slice(0, 10)}`,
-    panels,
+    title: "@resizable/msgpack encode: the default output strategy, and each other one relative to it",
+    subtitle: `${m.os} ${m.arch}, ${m.cpus} CPUs ${m.cpuModel}; one line per runtime; ${reports.map((r) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ${m.date.slice(0, 10)}`,
+    panels: [...bandwidth, ...versus],
     columns: 2,
+    panelHeight: 230,
+    notes: [
+      "speed ×default = the default's p50 time / this strategy's (above the line at 1: faster than the default). Top row: the default's own GB/s.",
+      `Left of the dashed ${formatBytes(scratch)} line the output fits the scratch buffer: every strategy but exact runs the default's code there (differences are noise).`,
+    ],
   });
   const path = await writeResult("strategies.svg", svg);
   if (path) console.log(`wrote ${path}`);

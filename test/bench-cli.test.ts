@@ -43,6 +43,9 @@ describe.each(scripts)("benchmarks/%s under node", (script) => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.stdout).toMatch(new RegExp(`^usage: node benchmarks/${script.replace(".", "\\.")} \\[options\\]`));
     expect(r.stdout).toMatch(/A full run takes \d+-\d+ minutes/);
+    // how long --quick takes, as measured (a number of seconds, not "a few seconds")
+    expect(r.stdout).toMatch(/--quick\s+takes\s+about\s+\d+\s+s\s+\(measured\s/);
+    expect(r.stdout).not.toMatch(/a few seconds/);
     const flags = declaredFlags(script);
     expect(flags).toContain("--quick");
     for (const flag of [...flags, "--help"]) expect(r.stdout, flag).toMatch(new RegExp(`^ {2}${flag}\\b`, "m"));
@@ -65,6 +68,16 @@ describe.each(scripts)("benchmarks/%s under node", (script) => {
     expect(dash.code, explain(`${script} -q`, dash)).toBe(2);
     expect(dash.stderr).toMatch(/unknown option -q/);
   });
+});
+
+test("buffers.js says at its top and in --help (bench-smoke: when it runs) that it measures the platform's ArrayBuffer costs, not this library, and why that matters", async () => {
+  const source = readFileSync(join(ROOT, "benchmarks/buffers.js"), "utf8");
+  expect(source.split("\n")[0]).toBe("// Buffers benchmark: the platform's ArrayBuffer costs, not this library.");
+  expect(source.slice(0, 1500)).toMatch(/Why it matters to this library/);
+  const r = await run(process.execPath, ["benchmarks/buffers.js", "--help"], quick);
+  const summary = r.stdout.split("\n\n")[1]!.replace(/\n/g, " ");
+  expect(summary).toMatch(/^The platform's ArrayBuffer costs, not this library \(none of its code runs here\)/);
+  expect(summary).toMatch(/Why it matters: .*encoder's design/);
 });
 
 test("peers.js --help says that --summary rewrites results/peers-summary.md", async () => {
@@ -152,7 +165,7 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
       flag: "--plot-only",
       svg: "strategies.svg",
       rewritten: ["strategies-summary.md", "strategies-node.md", "strategies-bun.md", "strategies-deno.md"],
-      says: ["GB/s", "chunk list + concat"],
+      says: ["GB/s", "chunk list + concat", "speed ×default", "the default"],
       prefix: "strategies",
     },
   ];
@@ -196,6 +209,45 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     expect(svg.match(/>n\/a</g)?.length).toBe(1);
     expect(svg).toContain(">copy vs view<");
     for (const v of ["0.50", "2.00", "1.50"]) expect(svg).toContain(`>${v}</text>`);
+  });
+
+  test("plot.js linear bars start at 0, so a bar at the reference (1: the output alone) is as visible as its value", async () => {
+    const spec = "../benchmarks/plot.js";
+    const { barChartSvg } = await import(spec);
+    const svg: string = barChartSvg({
+      title: "peaks",
+      series: [{ name: "node", color: "#111" }],
+      panels: [{ title: "records", scale: "linear", reference: { x: 1, label: "the output" }, rows: [{ label: "best", values: [1.04] }, { label: "worst", values: [9.77] }] }],
+    });
+    const width = (label: string) => Number(new RegExp(`width="([\\d.]+)"[^>]*><title>${label}, node: `).exec(svg)?.[1]);
+    expect(width("best") / width("worst")).toBeCloseTo(1.04 / 9.77, 2);
+  });
+
+  test("memory.svg: every bar is wide enough to see, the best (~1x the output) included", () => {
+    const bars = [...saved("memory.svg").matchAll(/width="([\d.]+)"[^>]*><title>([^<]+)<\/title>/g)].map((m) => ({ width: Number(m[1]), what: m[2] }));
+    expect(bars.length).toBeGreaterThan(40);
+    for (const bar of bars) expect(bar.width, bar.what).toBeGreaterThanOrEqual(10);
+  });
+
+  test("strategies.svg: one idea per panel, one line per runtime: the default's GB/s, then each other strategy relative to it", () => {
+    const svg = saved("strategies.svg");
+    const panels = svg.split('<g transform="').slice(1);
+    const titles = panels.map((p) => /<text [^>]*font-weight="600"[^>]*>([^<]+)<\/text>/.exec(p)?.[1]);
+    const alternatives = ["resizable, no estimate", "exact (encodedSize pre-pass)", "chunk list + concat", "doubling with copy"];
+    expect(titles).toEqual(
+      ["default: GB/s", ...alternatives].flatMap((what) => [`${what}, vectors of doubles`, `${what}, record arrays`]),
+    );
+    for (const [i, panel] of panels.entries()) {
+      // three lines, one per runtime, coloured as in the other charts
+      expect(panel.match(/<path /g)?.length, titles[i]).toBe(3);
+      for (const color of ["#3f8f3a", "#d9822b", "#3a6fb0"]) expect(panel, titles[i]).toMatch(new RegExp(`<path d="M[^"]+" fill="none" stroke="${color}"`));
+      // a ratio panel has its line at 1, the default
+      if (i >= 2) expect(panel, titles[i]).toContain(">the default</text>");
+    }
+    // the legend names the runtimes, not the strategies
+    const legend = svg.slice(0, svg.indexOf('<g transform="'));
+    for (const v of versions("strategies")) expect(legend).toContain(`>${v}</text>`);
+    expect(legend).not.toContain("chunk list");
   });
 
   test("the chart test's XML check finds what is broken", () => {

@@ -95,14 +95,19 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map, timeseries, chat",
           continue;
         }
         const vs = (inline.mbps / hoisted.mbps).toFixed(2);
-        expect(r.stdout, `${set.name} ${op}`).toContain(`options inline: ${vs}x the speed of the same options hoisted (like with like: the peers have no such options)`);
-        expect(r.stdout).toContain(`- ${set.name}: ${INLINE}: ${sig3(inline.mbps)} · ${vs}x the speed of the same options hoisted`);
+        // every row and line names the options it passes
+        const options = op === "encode" ? "{ sortKeys: true }" : "{ maxDepth: 100 }";
+        expect(r.stdout, `${set.name} ${op}`).toContain(`options ${options} inline: ${vs}x the speed of the same options hoisted (like with like: the peers have no such options)`);
+        expect(r.stdout).toContain(`- ${set.name}: @resizable/msgpack (${options} inline): ${sig3(inline.mbps)} · ${vs}x the speed of the same options hoisted`);
+        expect(r.stdout).toContain(`- ${set.name}: @resizable/msgpack (${options} hoisted): ${sig3(hoisted.mbps)}\n`);
       }
     }
-    const optionRows = r.stdout.split("\n").filter((l) => /^@resizable\/msgpack \(options (inline|hoisted)\) /.test(l));
+    const optionRows = r.stdout.split("\n").filter((l) => /^@resizable\/msgpack \(\{ (sortKeys: true|maxDepth: 100) \} (inline|hoisted)\) /.test(l));
     expect(optionRows.length).toBe(2 * 2 * 3); // two rows, two ops, three data sets
-    for (const l of optionRows) expect(l).toMatch(/^@resizable\/msgpack \(options (inline|hoisted)\) +[\d.]+ +- +- /);
-    expect(r.stdout).not.toMatch(/^- \w+: @resizable\/msgpack \(options (inline|hoisted)\): [\d.]+ · [\d.]+ · /m);
+    for (const l of optionRows) expect(l).toMatch(/^@resizable\/msgpack \(\{ (sortKeys: true|maxDepth: 100) \} (inline|hoisted)\) +[\d.]+ +- +- /);
+    // (the JSON report keeps its keys: "@resizable/msgpack (options inline)")
+    expect(r.stdout.split("\n").filter((l) => !l.startsWith('{"benchmark"')).join("\n")).not.toMatch(/\(options (inline|hoisted)\)/);
+    expect(r.stdout).not.toMatch(/^- \w+: @resizable\/msgpack \(\{[^}]*\} (inline|hoisted)\): [\d.]+ · [\d.]+ · /m);
 
     // time series: one batch value (--quick: 10 series of 30 points), every peer that round-trips it timed
     const ts = byName.timeseries;

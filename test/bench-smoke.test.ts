@@ -31,6 +31,8 @@ describe("benchmarks/buffers.js --quick", () => {
     expect(r.stderr, r.stdout).not.toMatch(/error/i);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(rt.runtime);
+    // what it measures, first: the platform, not this library
+    expect(r.stdout).toMatch(/^# buffers benchmark \(--quick\): the platform's ArrayBuffer costs, not this library \(see --help\)$/m);
     for (const title of ["## alloc", "## grow", "## element", "## bulk", "## memory"]) expect(r.stdout).toContain(title);
     for (const header of ["p1", "p25", "p50", "p75", "p99", "speed ×base", "MB/s (p50)"]) expect(r.stdout).toContain(header);
     expect(r.stdout).not.toMatch(/\bratio\b/); // one word, one direction: speed, bigger is faster

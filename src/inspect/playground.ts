@@ -3,21 +3,46 @@
  * test/tools/playground.mjs with this module inlined): paste hex or
  * base64, or drop a file, and see the bytes beside the tree `inspect`
  * reads from them; hovering a node highlights its bytes and hovering a
- * byte its node; errors are shown at their offset; JSON in gives
- * MessagePack out; a switch reads msgpackr's records (`useRecords`).
+ * byte its node; errors are shown at their offset; the JSON pane follows
+ * the bytes, and JSON typed into it becomes the bytes; a switch reads
+ * msgpackr's records (`useRecords`). The sample the page opens with is
+ * replaced whole by a paste (and selected when the field is focused), so a
+ * pasted message is never read after it. Text from the input is shown as
+ * text: control, bidirectional and invisible characters as `\u` escapes.
  * No network, no eval, no inline styles or handlers.
  *
  * @module
  */
 
 import { inspect, type InspectNode, type InspectResult } from "./tree.ts";
-import { fromBase64, fromJson, toJson } from "./json.ts";
+import { fromBase64, fromJson, nodeToJson } from "./json.ts";
 import { isoTime } from "./time.ts";
 
 /** Bytes shown in the byte view; the tree shows everything up to {@link MAX_NODES}. */
 const MAX_BYTES = 1 << 16;
 /** Nodes shown in the tree. */
 const MAX_NODES = 5000;
+/** Inputs up to this size are shown as JSON too (a larger one would make a textarea of many megabytes). */
+const MAX_JSON_BYTES = 1 << 20;
+
+/**
+ * Characters that change how the text around them is shown, or that do not
+ * show at all: DEL and the C1 controls, the soft hyphen, the bidirectional
+ * marks, embeddings, overrides and isolates, zero-width and invisible
+ * operators, the byte order mark and the interlinear annotations. C0
+ * controls and lone surrogates are escaped by `JSON.stringify` already.
+ */
+const UNSAFE_CHARS = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * Text with the {@link UNSAFE_CHARS} written as `\uXXXX` escapes, so it
+ * shows as it is stored: a right-to-left override in a key or a file name
+ * cannot turn the text after it around. JSON text stays the same JSON
+ * (those characters only occur inside its strings).
+ */
+function visible(text: string): string {
+  return text.replace(UNSAFE_CHARS, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -59,13 +84,12 @@ function valueText(node: InspectNode): string {
     const b = v instanceof Uint8Array ? v : (v as { data: Uint8Array }).data;
     return Array.from(b.subarray(0, 16), hex2).join(" ") + (b.length > 16 ? " ..." : "");
   }
-  if (typeof v === "string") return JSON.stringify(v.length > 80 ? v.slice(0, 80) + "..." : v);
+  if (typeof v === "string") return visible(JSON.stringify(v.length > 80 ? v.slice(0, 80) + "..." : v));
   if (typeof v === "number" && Object.is(v, -0)) return "-0";
   return v === undefined ? "" : String(v);
 }
 
 class Playground {
-  private result: InspectResult | null = null;
   /** The bytes shown and what they are (for the status line), read again when the records switch changes. */
   private shown: { bytes: Uint8Array; what: string } | null = null;
   /** Whether to read msgpackr's records (the records switch). */
@@ -77,9 +101,29 @@ class Playground {
 
   constructor() {
     const input = $<HTMLTextAreaElement>("input");
-    input.addEventListener("input", () => this.show(input.value));
-    $("to-msgpack").addEventListener("click", () => this.fromJsonText());
-    $("to-json").addEventListener("click", () => this.toJsonText());
+    // the sample the page opens with, until the user changes it: focusing selects it, a paste replaces it
+    let sample = true;
+    input.addEventListener("focus", () => {
+      if (sample) input.select();
+    });
+    input.addEventListener("paste", (e) => {
+      const text = e.clipboardData?.getData("text/plain");
+      // a paste with no text (an image, say) leaves the sample as it is
+      if (!sample || !text) return;
+      e.preventDefault();
+      input.value = text;
+      sample = false;
+      this.show(text);
+    });
+    input.addEventListener("input", () => {
+      sample = false;
+      this.show(input.value);
+    });
+    const json = $<HTMLTextAreaElement>("json");
+    json.addEventListener("input", () => {
+      sample = false;
+      this.fromJsonText(json.value);
+    });
     const records = $<HTMLInputElement>("records");
     this.useRecords = records.checked;
     records.addEventListener("change", () => {
@@ -96,11 +140,11 @@ class Playground {
       e.preventDefault();
       drop.classList.remove("dragging");
       const file = e.dataTransfer?.files[0];
-      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${file.name}, ${buf.byteLength} bytes`));
+      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${visible(file.name)}, ${buf.byteLength} bytes`));
     });
     $<HTMLInputElement>("file").addEventListener("change", (e) => {
       const file = (e.target as HTMLInputElement).files?.[0];
-      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${file.name}, ${buf.byteLength} bytes`));
+      if (file) void file.arrayBuffer().then((buf) => this.showBytes(new Uint8Array(buf), `${visible(file.name)}, ${buf.byteLength} bytes`));
     });
     $("tree").addEventListener("mouseover", (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>(".node");
@@ -120,15 +164,38 @@ class Playground {
       this.status(parsed.error);
       this.shown = null;
       this.render(null);
+      this.showJson("", "No JSON: the input is not hex or base64");
       return;
     }
     this.showBytes(parsed.bytes, `${parsed.as}, ${parsed.bytes.length} bytes`);
   }
 
-  private showBytes(bytes: Uint8Array, what: string): void {
+  /** Shows `bytes` in the byte view and the tree, and as JSON unless `fromJson` (the JSON pane is where they came from). */
+  private showBytes(bytes: Uint8Array, what: string, fromJson = false): void {
     this.shown = { bytes, what };
     this.status(what);
-    this.render(inspect(bytes, { useRecords: this.useRecords }));
+    const result = inspect(bytes, { useRecords: this.useRecords });
+    this.render(result);
+    if (!fromJson) this.followBytes(result);
+  }
+
+  /** The JSON pane follows the bytes: their values in the lossless JSON form, or why there are none. */
+  private followBytes(result: InspectResult): void {
+    const { bytes, error } = result;
+    if (error) return this.showJson("", `No JSON: the bytes do not decode (${error.code} at offset ${error.offset})`);
+    if (bytes.length > MAX_JSON_BYTES) return this.showJson("", `No JSON: ${bytes.length} bytes is over the ${MAX_JSON_BYTES >> 20} MiB shown as JSON`);
+    let text = "";
+    try {
+      for (const node of result.nodes) text += JSON.stringify(nodeToJson(node, bytes, result.start)) + "\n";
+    } catch (e) {
+      return this.showJson("", `No JSON: ${(e as Error).message}`);
+    }
+    this.showJson(visible(text), "");
+  }
+
+  private showJson(text: string, problem: string): void {
+    $<HTMLTextAreaElement>("json").value = text;
+    $("json-error").textContent = visible(problem);
   }
 
   private status(text: string): void {
@@ -136,7 +203,6 @@ class Playground {
   }
 
   private render(result: InspectResult | null): void {
-    this.result = result;
     const bytesView = $("bytes");
     const tree = $("tree");
     const error = $("error");
@@ -187,7 +253,7 @@ class Playground {
       line.append(el("span", "form", node.form));
       line.append(el("span", "value", valueText(node)));
       row.append(line);
-      if (node.error) row.append(el("div", "msg", `${node.error.code}: ${node.error.message}`));
+      if (node.error) row.append(el("div", "msg", `${node.error.code}: ${visible(node.error.message)}`));
       parent.append(row);
       if (node.form !== "field") for (let i = start; i < Math.min(node.offset + node.length, shown); i++) this.owner[i] = row;
       const kids = node.children ?? [];
@@ -198,7 +264,7 @@ class Playground {
     if (count > MAX_NODES) tree.append(el("div", "note", `... ${count - MAX_NODES} more values`));
     if (result.error) {
       const e = result.error;
-      error.append(el("strong", "", e.code), el("span", "", ` at offset ${e.offset} (0x${e.offset.toString(16)}): ${e.message}`));
+      error.append(el("strong", "", e.code), el("span", "", ` at offset ${e.offset} (0x${e.offset.toString(16)}): ${visible(e.message)}`));
       this.byteSpans[e.offset]?.classList.add("err");
     }
     if (result.end < bytes.length) tree.append(el("div", "note", `... ${bytes.length - result.end} byte(s) not read`));
@@ -217,27 +283,16 @@ class Playground {
     }
   }
 
-  private fromJsonText(): void {
+  /** JSON typed into the JSON pane becomes the bytes (the JSON is left as typed); JSON that does not convert says why. */
+  private fromJsonText(text: string): void {
     const out = $("json-error");
-    out.textContent = "";
     try {
-      const bytes = fromJson($<HTMLTextAreaElement>("json").value);
-      const input = $<HTMLTextAreaElement>("input");
-      input.value = Array.from(bytes, hex2).join(" ");
-      this.show(input.value);
+      const bytes = fromJson(text);
+      out.textContent = "";
+      $<HTMLTextAreaElement>("input").value = Array.from(bytes, hex2).join(" ");
+      this.showBytes(bytes, `from JSON, ${bytes.length} bytes`, true);
     } catch (e) {
-      out.textContent = String((e as Error).message);
-    }
-  }
-
-  private toJsonText(): void {
-    const out = $("json-error");
-    out.textContent = "";
-    if (!this.result) return;
-    try {
-      $<HTMLTextAreaElement>("json").value = toJson(this.result.bytes, { useRecords: this.useRecords });
-    } catch (e) {
-      out.textContent = String((e as Error).message);
+      out.textContent = visible(String((e as Error).message));
     }
   }
 }

@@ -28,7 +28,7 @@ textarea { width: 100%; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace;
 .wide { grid-column: 1 / -1; }
 #status { color: var(--dim); font-size: 12px; }
 .switch { float: right; font-size: 12px; color: var(--dim); }
-#error { color: #a00000; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; min-height: 1.4em; }
+#error { color: #a00000; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; min-height: 1.4em; overflow-wrap: anywhere; }
 #bytes, #tree { font: 13px/1.5 ui-monospace, Menlo, Consolas, monospace; white-space: pre; overflow: auto; max-height: 70vh; }
 .off { color: var(--dim); margin-right: 10px; }
 .b { padding: 0 3px; border-radius: 2px; cursor: default; }
@@ -40,10 +40,9 @@ textarea { width: 100%; font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace;
 .label { color: var(--dim); }
 .form { color: var(--form); margin-right: 8px; }
 .value { color: var(--value); }
-.msg { color: #a00000; padding-left: 2em; }
+.msg { color: #a00000; padding-left: 2em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .note { color: var(--dim); }
-button { font: inherit; padding: 3px 10px; margin: 6px 6px 0 0; }
-#json-error { color: #a00000; font-size: 13px; }
+#json-error { color: #a00000; font-size: 13px; overflow-wrap: anywhere; }
 `;
 
 const SAMPLE = "82 a4 6e 61 6d 65 a7 69 6e 73 70 65 63 74 a4 74 61 67 73 93 01 cb 3f f8 00 00 00 00 00 00 c4 02 ca fe";
@@ -84,10 +83,9 @@ const html = `<!doctype html>
 <section><h2>Bytes</h2><div id="bytes"></div></section>
 <section><h2>Values</h2><div id="tree"></div></section>
 <section class="wide">
-<h2>JSON (lossless form: {"$uint64": "..."}, {"$bin": "base64"}, {"$timestamp": "..."})</h2>
-<textarea id="json" spellcheck="false" aria-label="JSON">{"id": {"$uint64": "18446744073709551615"}, "ok": true}</textarea>
-<button id="to-msgpack" type="button">JSON to MessagePack</button><button id="to-json" type="button">MessagePack to JSON</button>
-<div id="json-error"></div>
+<h2>JSON, following the bytes (edit it to change them): {"$uint64": "..."}, {"$bin": "base64"}, {"$timestamp": "..."}</h2>
+<textarea id="json" spellcheck="false" aria-label="JSON"></textarea>
+<div id="json-error" role="status"></div>
 </section>
 </main>
 <script>${script}</script>
