@@ -243,7 +243,7 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     expect(paths).toContain("dist/bin/msgpack.js");
     expect(paths).toContain("dist/playground.html");
     expect(paths).toContain("package.json");
-    const stray = paths.filter((p) => !/^(dist\/|src\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
+    const stray = paths.filter((p) => !/^(dist\/|docs\/|src\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
     expect(stray, "files outside dist/, src/ and the usual top-level files").toEqual([]);
     const pkg = JSON.parse(readFileSync(join(project, "node_modules", NAME, "package.json"), "utf8"));
     expect(pkg.dependencies ?? {}).toEqual({});
