@@ -284,7 +284,8 @@ async function* valuesOf(input: Readable, walker: StreamWalker, maxBytes: number
   const ends: number[] = [];
   const take = (end: number): Uint8Array => {
     // the bytes from `start` to `end` out of the parts held: a view when one part holds them, else a copy
-    const first = parts[0]!;
+    const first = parts[0];
+    if (first === undefined || end === start) return new Uint8Array(0);
     if (end - start < first.length) {
       parts[0] = first.subarray(end - start);
       held -= end - start;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { encode } from "../src/index.ts";
 import { fromHex } from "./_support/arbitrary.ts";
+import { CONTROLS, rawControls, wideDeclaration } from "./_support/hostile.ts";
 import { loadVectors } from "./_support/vectors.ts";
 import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
 
@@ -303,15 +304,6 @@ describe("msgpack (dist/bin/msgpack.js)", () => {
   }, 240_000);
 });
 
-/** Every character a terminal may act on: C0, DEL, C1, and the bidi controls. */
-const CONTROLS = [...Array.from({ length: 0x20 }, (_, i) => i), ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i), 0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].map((c) => String.fromCharCode(c));
-
-/** The controls found raw in `text` (line ends allowed where `lines`, the colours' own SGR sequences where `colors`). */
-function rawControls(text: string, { lines = false, colors = false } = {}): string[] {
-  const plain = colors ? text.replace(/\x1b\[[0-9;]*m/g, "") : text;
-  return [...new Set([...plain].filter((c) => CONTROLS.includes(c) && !(lines && c === "\n")))].map((c) => "U+" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-}
-
 /** Runs the command under `node --max-old-space-size=<heapMb>`. */
 function cliHeap(heapMb: number, args: string[], input?: Uint8Array | string | (() => AsyncGenerator<Uint8Array>)): Promise<Result> {
   return cli([`--max-old-space-size=${heapMb}`, BIN, ...args], input, {}, true);
@@ -431,11 +423,7 @@ describe("msgpack against hostile input", () => {
   test("validate --records and stats --records keep constant memory for a declaration of 10 million fields", async () => {
     if (!existsSync("/proc/self/status")) return;
     const n = 10_000_000;
-    const b = new Uint8Array(8 + 2 * n);
-    b.set([0xd4, 0x72, 0x40, 0xdd]);
-    new DataView(b.buffer).setUint32(4, n);
-    for (let i = 0; i < n; i++) b[8 + i] = i % 0x40;
-    b.fill(1, 8 + n);
+    const b = wideDeclaration(n);
     const name = file("fields.msgpack", b);
     const validate = await cliHeap(64, ["validate", "--records", name]);
     expect([validate.code, validate.stdout.toString()]).toEqual([0, `valid: 1 value, ${b.length} bytes\n`]);

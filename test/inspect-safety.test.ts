@@ -18,35 +18,21 @@ import { fromBase64, toBase64 } from "../src/inspect/base64.ts";
 import { MAX_PATHS, StreamWalker } from "../src/inspect/walker.ts";
 import { forSeeds, string, value as randomValue } from "./_support/arbitrary.ts";
 import { genInput } from "./_support/fuzz.ts";
+import { CONTROLS, rawControls, wideDeclaration } from "./_support/hostile.ts";
 import { treeToJson } from "./_support/json-oracle.ts";
 import { loadVectors } from "./_support/vectors.ts";
 
-/** Every character a terminal may act on: C0, DEL, C1, and the bidi controls. */
-export const CONTROLS: string = [
-  ...Array.from({ length: 0x20 }, (_, i) => i),
-  ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
-  0x061c,
-  0x200e,
-  0x200f,
-  ...[0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069],
-]
-  .map((c) => String.fromCharCode(c))
-  .join("");
-
-/** The unsafe characters of `text` (none expected), by code. */
-function rawControls(text: string, allowNewline = false): string[] {
-  return [...text].filter((c) => CONTROLS.includes(c) && !(allowNewline && c === "\n")).map((c) => "U+" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-}
+const ALL = CONTROLS.join("");
 
 /** A value whose keys and strings hold every control, alone and among other text. */
 function hostile(): unknown {
-  const each = [...CONTROLS];
+  const each = CONTROLS;
   return {
-    [CONTROLS]: CONTROLS,
+    [ALL]: ALL,
     ["key\u001b]52;c;aGk=\u0007"]: "\u001b[2J\u009b31m\u202eevil",
     list: each,
     keys: Object.fromEntries(each.map((c, i) => [`${c}${i}`, `${i}${c}`])),
-    map: new Map<unknown, unknown>([[1, CONTROLS]]),
+    map: new Map<unknown, unknown>([[1, ALL]]),
   };
 }
 
@@ -62,7 +48,7 @@ describe("escapeControls: one function for every text from the input", () => {
   test("JSON text stays JSON of the same value (random strings with controls)", () => {
     forSeeds(300, (r) => {
       let s = string(r, 40);
-      for (let i = r.int(0, 5); i > 0; i--) s += CONTROLS[r.int(0, CONTROLS.length - 1)] + string(r, 5);
+      for (let i = r.int(0, 5); i > 0; i--) s += r.pick(CONTROLS) + string(r, 5);
       const json = quote(s);
       expect(rawControls(json)).toEqual([]);
       expect(JSON.parse(json)).toBe(s);
@@ -74,19 +60,19 @@ describe("escapeControls: one function for every text from the input", () => {
     for (const color of [false, true]) {
       const text = renderText(inspect(bytes), { color });
       // the only escapes are the view's own colours, the only control its line ends
-      expect(rawControls(text.replace(/\x1b\[[0-9;]*m/g, ""), true)).toEqual([]);
+      expect(rawControls(text, { lines: true, colors: color })).toEqual([]);
     }
-    const records = renderText(inspect(encode([{ [CONTROLS]: 1 }, { [CONTROLS]: 2 }], { useRecords: true }), { useRecords: true }));
-    expect(rawControls(records, true)).toEqual([]);
+    const records = renderText(inspect(encode([{ [ALL]: 1 }, { [ALL]: 2 }], { useRecords: true }), { useRecords: true }));
+    expect(rawControls(records, { lines: true })).toEqual([]);
     expect(records).toContain("\\u001b");
     // an error whose text quotes the input: a record field name that is not a string
-    const cut = renderText(inspect(new Uint8Array([...encode(CONTROLS), 0xc1])));
-    expect(rawControls(cut, true)).toEqual([]);
+    const cut = renderText(inspect(new Uint8Array([...encode(ALL), 0xc1])));
+    expect(rawControls(cut, { lines: true })).toEqual([]);
   });
 
   test("toJson escapes DEL, C1 and bidi controls too (JSON.stringify leaves them raw)", () => {
     const json = toJson(encode(hostile()));
-    expect(rawControls(json, true)).toEqual([]);
+    expect(rawControls(json, { lines: true })).toEqual([]);
     expect(fromJson(json)).toEqual(encode(hostile()));
   });
 
@@ -274,11 +260,7 @@ describe("JsonSplitter holds at most one text of its limit", () => {
 describe("the stream walker's memory is bounded by constants, not by hostile input", () => {
   test("a declaration of a million field names keeps at most 1024 of their path segments", () => {
     const n = 1_000_000;
-    const b = new Uint8Array(8 + 2 * n);
-    b.set([0xd4, 0x72, 0x40, 0xdd]);
-    new DataView(b.buffer).setUint32(4, n);
-    for (let i = 0; i < n; i++) b[8 + i] = i % 0x40;
-    b.fill(1, 8 + n);
+    const b = wideDeclaration(n);
     for (const paths of [true, false]) {
       const walker = new StreamWalker({ useRecords: true, paths });
       for (let i = 0; i < b.length; i += 65536) walker.push(b.subarray(i, i + 65536));

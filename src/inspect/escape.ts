@@ -24,12 +24,9 @@ function escapeOne(c: string): string {
 /**
  * `text` with every C0 control, DEL, C1 control and bidi control written
  * as a `\uXXXX` escape (the rest unchanged): safe to print to a terminal.
- * Applied to JSON text, it gives JSON text of the same value.
- *
- * @example
- * ```ts
- * escapeControls("a\u001b]0;title\u0007b\u202e") === "a\\u001b]0;title\\u0007b\\u202e";
- * ```
+ * Applied to JSON text without line breaks, it gives JSON text of the same
+ * value. For example ESC `]0;title` BEL (which sets a terminal's title)
+ * becomes the twelve characters `\u001b]0;title\u0007`.
  */
 export function escapeControls(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escapeOne) : text;
@@ -37,5 +34,18 @@ export function escapeControls(text: string): string {
 
 /** A string as a JSON string literal that is safe to print: `JSON.stringify`, then {@link escapeControls}. */
 export function quote(s: string): string {
+  // short printable ASCII without quotes or backslashes, the usual key or word: as it is
+  const n = s.length;
+  if (n <= 32) {
+    let plain = true;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return '"' + s + '"';
+  }
   return escapeControls(JSON.stringify(s));
 }
