@@ -24,8 +24,7 @@ import { RECORD_EXT_TYPE, RecordTable, type Structure } from "../decode/records.
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, strHeaderSize, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_FLOAT, WIRE_INT, WIRE_MAP, WIRE_STR, WIRE_TRUE, WIRE_UINT, wireKindOf, writeArrayHeader, writeBinHeader, writeExtHeader, writeInt, writeMapHeader } from "../format/forms.ts";
 import { TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import type { DecodeInput } from "../common/input.ts";
-import { toBytes } from "../common/input.ts";
+import { toBytes, type DecodeInput } from "../common/input.ts";
 import { toBase64 } from "./base64.ts";
 import { escapeControls, quote } from "./escape.ts";
 import { isoTime } from "./time.ts";
