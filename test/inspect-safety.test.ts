@@ -105,6 +105,31 @@ describe("toJson: written from the bytes, as the inspector's tree gives it", () 
     expect(checked).toBeGreaterThan(200);
   });
 
+  test("as the command line uses it: each value the stream walker frames and checks, on random inputs valid or not, in random chunks", () => {
+    let values = 0;
+    forSeeds(500, (r) => {
+      const bytes = genInput(r).bytes;
+      const walker = new StreamWalker({ paths: false });
+      const ends: number[] = [];
+      walker.onValue = (end) => ends.push(end);
+      for (let at = 0; at < bytes.length; ) {
+        const n = r.int(1, 64);
+        walker.push(bytes.subarray(at, at + n));
+        at += n;
+      }
+      walker.finish();
+      const writer = new JsonWriter();
+      let start = 0;
+      for (const end of ends) {
+        const value = bytes.slice(start, end);
+        expect([...writer.write(value)].join("")).toBe(treeToJson(value));
+        start = end;
+        values++;
+      }
+    });
+    expect(values).toBeGreaterThan(500);
+  });
+
   test("maps written as objects only when their keys read back as they are", () => {
     const cases: [unknown, string][] = [
       [{ a: 1, b: 2 }, '{"a":1,"b":2}'],
