@@ -255,9 +255,10 @@ const MAX_INSPECT_BYTES = Math.min(Math.floor(HEAP_BYTES / 256), 8 << 20);
  */
 const MAX_JSON_CHARS = Math.min(Math.floor(HEAP_BYTES / 48), (1 << 29) - 24);
 
-/** A value too large to hold: `what` takes about `factor` times its bytes. */
+/** A value too large for `command` to hold (`why`: what it takes); the message names the commands that read it. */
 function tooLarge(command: string, offset: number, max: number, why: string): InputError {
-  return new InputError(`the value at offset ${offset} is over ${max} bytes, more than ${command} can hold (${why}); "msgpack to-json", "msgpack stats" and "msgpack validate" read any size`);
+  const others = (command === "to-json" ? ["stats", "validate"] : ["to-json", "stats", "validate"]).map((c) => `"msgpack ${c}"`);
+  return new InputError(`the value at offset ${offset} is over ${max} bytes, more than ${command} can hold (${why}); ${others.slice(0, -1).join(", ")} and ${others.at(-1)} read it`);
 }
 
 /** A top-level value's bytes and offset; `broken`: the bytes of a value in error (the walker's `error` says which). */
