@@ -4,21 +4,29 @@
  * `npm run build` into dist/bin/msgpack.js with esbuild's node platform;
  * the only module of src/ that uses Node's APIs (the library entries stay
  * platform-neutral). Exit codes: 0 done (valid), 1 invalid input, 2 a
- * usage error or an input that cannot be read.
+ * usage error or an input that cannot be read. Every text it prints that
+ * comes from its input (strings, keys, paths, messages that quote them)
+ * goes through `escapeControls`, so a hostile file cannot drive the
+ * terminal.
  *
  * @module
  */
 
-import { closeSync, openSync, readSync, statSync, createReadStream } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from "node:fs";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import { DecodeError } from "./common/errors.ts";
-import { inspectSequence, type InspectResult } from "./inspect/tree.ts";
-import { hexOf, renderText } from "./inspect/render.ts";
-import { JsonSplitter, jsonToBytes, nodeToJson, toBase64 } from "./inspect/json.ts";
+import { getHeapStatistics } from "node:v8";
+import pkg from "../package.json" with { type: "json" };
+import { DecodeError, wrongInput } from "./common/errors.ts";
+import { RecordTable } from "./decode/records.ts";
+import { inspectSequence, type InspectNode, type InspectResult } from "./inspect/tree.ts";
+import { hexOf, painter, renderText } from "./inspect/render.ts";
+import { JsonSplitter, JsonTooLong, jsonToBytes } from "./inspect/json.ts";
+import { toBase64 } from "./inspect/base64.ts";
+import { escapeControls } from "./inspect/escape.ts";
+import { JsonWriter } from "./inspect/to-json.ts";
 import { StreamWalker, type Tally } from "./inspect/walker.ts";
 import { isoTime } from "./inspect/time.ts";
-import type { InspectNode } from "./inspect/tree.ts";
 
 const HELP: Record<string, string> = {
   main: `Usage: msgpack <command> [options] [file|-]
@@ -32,14 +40,24 @@ Commands:
   stats       bytes and counts per format and per key path
   validate    exit 0 for valid input, 1 with the first error
 
+Examples:
+  msgpack inspect --depth 2 dump.msgpack
+  msgpack to-json dump.msgpack > dump.json
+  msgpack from-json dump.json > again.msgpack
+  msgpack stats --top 10 dump.msgpack
+  msgpack validate dump.msgpack && echo valid
+
 Reads the file, or standard input when the file is "-" or missing.
-Run "msgpack <command> --help" for a command's options.
+Run "msgpack <command> --help" for a command's options;
+"msgpack --version" (or -V) prints the version.
 `,
   inspect: `Usage: msgpack inspect [options] [file|-]
 
 Prints one line per value: offset (hex), header bytes, format and value,
 indented by depth; map values under their keys. Errors are shown at their
-offset. Back-to-back values are shown one after another.
+offset. Back-to-back values are shown one after another. Holds one
+top-level value and its tree at a time (about 200 times its bytes; a
+larger value is refused with exit 1: "msgpack to-json" reads any size).
 
 Options:
   --json         the tree as JSON (one line per top-level value)
@@ -51,6 +69,9 @@ Options:
   --records      read msgpackr's records (useRecords): structures
                  carry over from value to value
   -h, --help     this help
+
+Example:
+  msgpack inspect --depth 1 --items 5 dump.msgpack | less -R
 `,
   "to-json": `Usage: msgpack to-json [options] [file|-]
 
@@ -60,53 +81,75 @@ keys, -0, NaN, float 32) and forms other than the smallest are written as
 one-key objects such as {"$uint64": "18446744073709551615"} or
 {"$bin": "AQI="}, so "msgpack from-json" gives back the same bytes.
 With --records, a record is written as the map of its field names (and
-comes back from "msgpack from-json" as that map).
+comes back from "msgpack from-json" as that map). Writes as it reads,
+holding one top-level value's bytes at a time.
 
 Options:
   --records      read msgpackr's records (useRecords): structures
                  carry over from value to value
   -h, --help     this help
+
+Example:
+  msgpack to-json dump.msgpack > dump.json
 `,
   "from-json": `Usage: msgpack from-json [file|-]
 
 Reads JSON texts (one per line, or separated by whitespace) and writes
 each as one MessagePack value. Plain JSON takes the forms encode() gives;
-the "$" tags that "msgpack to-json" writes give the exact forms.
+the "$" tags that "msgpack to-json" writes give the exact forms. Does not
+write MessagePack to a terminal: redirect or pipe the output.
 
 Options:
   -h, --help     this help
+
+Example:
+  msgpack from-json dump.json > again.msgpack
 `,
   stats: `Usage: msgpack stats [options] [file|-]
 
 Reads the input as a stream, in constant memory, and prints the bytes
 and counts per format and per key path ($ is a top-level value, [] an
 array item, .name a map value). On a terminal a progress line shows the
-bytes read.
+bytes read (with the share and the time left, when the size is known).
 
 Options:
   --json         the numbers as JSON
   --top N        key paths shown, largest first (default 20)
+  --color        colours even when the output is not a terminal
+  --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
   --records      read msgpackr's records (useRecords): structures
                  carry over from value to value; records are counted
                  under "record", their fields as map values
   -h, --help     this help
+
+Example:
+  msgpack stats --top 10 dump.msgpack
 `,
   validate: `Usage: msgpack validate [options] [file|-]
 
 Checks the input as decode() would, in constant memory: exit code 0 when
 every value is valid, else 1 and the first error's code, offset and
-message, with the bytes around it.
+message, with the bytes around it. Input that is text, JSON, HTML or
+XML, or gzip or zstd data is named as such and fails.
 
 Options:
   -q, --quiet    print nothing, only set the exit code
+  --color        colours even when the output is not a terminal
+  --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
   --records      read msgpackr's records (useRecords): structures
                  carry over from value to value
   -h, --help     this help
+
+Example:
+  msgpack validate -q upload.msgpack || echo "not MessagePack"
 `,
 };
 
 /** A usage error or an unreadable input: exit code 2. */
 class CliError extends Error {}
+
+/** Invalid input: exit code 1. */
+class InputError extends Error {}
 
 interface Args {
   command: string;
@@ -120,8 +163,8 @@ const FLAGS: Record<string, string[]> = {
   inspect: ["--json", "--color", "--no-color", "--depth", "--items", "--width", "--records"],
   "to-json": ["--records"],
   "from-json": [],
-  stats: ["--json", "--top", "--records"],
-  validate: ["--quiet", "-q", "--records"],
+  stats: ["--json", "--top", "--color", "--no-color", "--records"],
+  validate: ["--quiet", "-q", "--color", "--no-color", "--records"],
 };
 
 function parseArgs(argv: string[]): Args {
@@ -162,6 +205,16 @@ function openInput(file: string): Readable {
   return createReadStream(file, { highWaterMark: 1 << 20 });
 }
 
+/** The size of the input when it is a regular file (standard input too, when redirected from one), else null. */
+function inputSize(file: string): number | null {
+  try {
+    const st = file === "-" ? fstatSync(0) : statSync(file);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Writes to stdout, waiting when its buffer is full. */
 async function write(out: Writable, text: string | Uint8Array): Promise<void> {
   if (!out.write(text)) await new Promise<void>((resolve) => out.once("drain", resolve));
@@ -176,23 +229,71 @@ function useColor(flags: Set<string>): boolean {
   return Boolean(process.stdout.isTTY) || (force !== "" && force !== "0");
 }
 
-/** The largest top-level value inspect and to-json hold at once. */
+/** The largest top-level value to-json holds (its bytes, outside the JS heap). */
 const MAX_VALUE_BYTES = 1 << 30;
 
 /**
- * The top-level values of a stream, each as its bytes and offset; after
- * an error, the bytes of the broken value (and enough after it for the
- * decoder's checks), then stops. With `useRecords`, msgpackr's records
- * are framed as the decoder frames them.
+ * The JS heap this process may use (node --max-old-space-size sets it):
+ * what inspect's trees and from-json's parsed texts are measured against,
+ * so that a value too large for them is refused with a clear error, not
+ * left to abort the process.
  */
-async function* valuesOf(input: Readable, useRecords: boolean): AsyncGenerator<{ bytes: Uint8Array; offset: number; broken: boolean }> {
-  const walker = new StreamWalker({ useRecords });
+const HEAP_BYTES = getHeapStatistics().heap_size_limit;
+
+/**
+ * The largest value `inspect` shows: its tree and its lines take about
+ * 200 times its bytes of heap (measured: 115-150x for the tree of small
+ * items, 60x for their text), and a value's text is one string (at most
+ * 2^29 characters, about 60 per byte of small items).
+ */
+const MAX_INSPECT_BYTES = Math.min(Math.floor(HEAP_BYTES / 256), 8 << 20);
+
+/**
+ * The longest JSON text from-json reads: `JSON.parse` takes about 22
+ * times a text's characters for small objects (measured), and the text and
+ * the pieces it is joined from are held too.
+ */
+const MAX_JSON_CHARS = Math.min(Math.floor(HEAP_BYTES / 48), (1 << 29) - 24);
+
+/** A value too large for `command` to hold (`why`: what it takes); the message names the commands that read it. */
+function tooLarge(command: string, offset: number, max: number, why: string): InputError {
+  const others = (command === "to-json" ? ["stats", "validate"] : ["to-json", "stats", "validate"]).map((c) => `"msgpack ${c}"`);
+  return new InputError(`the value at offset ${offset} is over ${max} bytes, more than ${command} can hold (${why}); ${others.slice(0, -1).join(", ")} and ${others.at(-1)} read it`);
+}
+
+/** A top-level value's bytes and offset; `broken`: the bytes of a value in error (the walker's `error` says which). */
+interface Part {
+  bytes: Uint8Array;
+  offset: number;
+  broken: boolean;
+}
+
+/**
+ * The top-level values of a stream, each as its bytes and offset, framed
+ * and checked by a {@link StreamWalker} (the decoder's checks and errors);
+ * after an error, the bytes of the broken value (and enough after it for
+ * the decoder's checks), then stops. The values a chunk completes come
+ * together (an await per value would cost more than small values take to
+ * read). With `useRecords`, msgpackr's
+ * records are framed as the decoder frames them. A value over `maxBytes`
+ * is refused by `refuse` as soon as that many of its bytes are read.
+ */
+async function* valuesOf(input: Readable, walker: StreamWalker, maxBytes: number, refuse: (offset: number) => Error): AsyncGenerator<Part[]> {
   let parts: Uint8Array[] = [];
   let held = 0;
   let start = 0;
-  const ready: { bytes: Uint8Array; offset: number; broken: boolean }[] = [];
+  const ends: number[] = [];
   const take = (end: number): Uint8Array => {
-    // the bytes from `start` to `end` out of the parts held
+    // the bytes from `start` to `end` out of the parts held: a view when one part holds them, else a copy
+    const first = parts[0];
+    if (first === undefined || end === start) return new Uint8Array(0);
+    if (end - start < first.length) {
+      parts[0] = first.subarray(end - start);
+      held -= end - start;
+      const out = first.subarray(0, end - start);
+      start = end;
+      return out;
+    }
     const out = new Uint8Array(end - start);
     let at = 0;
     const keep: Uint8Array[] = [];
@@ -200,36 +301,31 @@ async function* valuesOf(input: Readable, useRecords: boolean): AsyncGenerator<{
       const n = Math.min(p.length, out.length - at);
       if (n > 0) out.set(p.subarray(0, n), at);
       at += n;
-      if (n < p.length) keep.push(p.subarray(n));
+      if (n < p.length) keep.push(n === 0 ? p : p.subarray(n));
     }
     parts = keep;
     held -= out.length;
     start = end;
     return out;
   };
-  let chunkBase = 0;
-  walker.onValue = (end) => ready.push({ bytes: new Uint8Array(0), offset: end, broken: false });
+  let read = 0;
+  walker.onValue = (end) => ends.push(end);
   for await (const raw of input) {
     const chunk = raw as Uint8Array;
     parts.push(chunk);
     held += chunk.length;
     walker.push(chunk);
-    chunkBase += chunk.length;
-    for (const v of ready.splice(0)) {
-      const offset = start;
-      yield { bytes: take(v.offset), offset, broken: false };
-    }
-    if (walker.stopped && chunkBase >= Math.max(walker.required(), start + 1)) break;
-    if (held > MAX_VALUE_BYTES) throw new CliError(`the value at offset ${start} is over ${MAX_VALUE_BYTES} bytes: too large to hold; "msgpack stats" and "msgpack validate" read any size`);
+    read += chunk.length;
+    if (ends.length > 0) yield ends.splice(0).map((end) => ({ offset: start, bytes: take(end), broken: false }));
+    if (walker.stopped && read >= Math.max(walker.required(), start + 1)) break;
+    if (held > maxBytes && !walker.stopped) throw refuse(start);
   }
   if (!walker.stopped) walker.finish();
-  for (const v of ready.splice(0)) {
-    const offset = start;
-    yield { bytes: take(v.offset), offset, broken: false };
-  }
+  if (ends.length > 0) yield ends.splice(0).map((end) => ({ offset: start, bytes: take(end), broken: false }));
   if (held > 0 || walker.error || walker.stopped) {
-    const offset = start;
-    yield { bytes: take(start + held), offset, broken: true };
+    if (!walker.error) walker.finish();
+    if (held > maxBytes) throw refuse(start);
+    yield [{ offset: start, bytes: take(start + held), broken: true }];
   }
 }
 
@@ -241,7 +337,10 @@ async function* valuesOf(input: Readable, useRecords: boolean): AsyncGenerator<{
 async function* inspectedValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number; result: InspectResult }> {
   const useRecords = args.flags.has("--records");
   const read = inspectSequence({ useRecords });
-  for await (const { bytes, offset } of valuesOf(openInput(args.file), useRecords)) yield { bytes, offset, result: read(bytes, offset) };
+  const refuse = (offset: number) => tooLarge("inspect", offset, MAX_INSPECT_BYTES, "its tree takes about 200 times its bytes of this process's heap; node --max-old-space-size raises it");
+  for await (const parts of valuesOf(openInput(args.file), new StreamWalker({ useRecords, paths: false }), MAX_INSPECT_BYTES, refuse)) {
+    for (const { bytes, offset } of parts) yield { bytes, offset, result: read(bytes, offset) };
+  }
 }
 
 /** A node of the tree as JSON (for inspect --json). */
@@ -261,8 +360,18 @@ function nodeJson(node: InspectNode, bytes: Uint8Array, base: number): unknown {
   if (node.recordId) out.recordId = node.recordId;
   if (node.definition) out.definition = nodeJson(node.definition, bytes, base);
   if (node.children) out.children = node.children.map((c) => nodeJson(c, bytes, base));
-  if (node.error) out.error = { code: node.error.code, offset: node.error.offset, message: node.error.message };
+  if (node.error) out.error = errorJson(node.error);
   return out;
+}
+
+/** An error as JSON. */
+function errorJson(e: DecodeError): { code: string; offset: number; message: string } {
+  return { code: e.code, offset: e.offset, message: e.message };
+}
+
+/** JSON text that is safe to print (ending in a line end): the controls in its strings escaped, its own line ends kept (with `indent`). */
+function safeJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).split("\n").map(escapeControls).join("\n") + "\n";
 }
 
 async function cmdInspect(args: Args): Promise<number> {
@@ -271,8 +380,8 @@ async function cmdInspect(args: Args): Promise<number> {
   let failed = false;
   for await (const { bytes, offset, result } of inspectedValues(args)) {
     if (json) {
-      for (const node of result.nodes) await write(process.stdout, JSON.stringify(nodeJson(node, bytes, offset)) + "\n");
-      if (result.error) await write(process.stdout, JSON.stringify({ error: { code: result.error.code, offset: result.error.offset, message: result.error.message } }) + "\n");
+      for (const node of result.nodes) await write(process.stdout, safeJson(nodeJson(node, bytes, offset)));
+      if (result.error) await write(process.stdout, safeJson({ error: errorJson(result.error) }));
     } else {
       const options = { color, maxString: args.numbers.get("--width") ?? 64, maxDepth: args.numbers.get("--depth") ?? Infinity, maxItems: args.numbers.get("--items") ?? Infinity };
       await write(process.stdout, renderText(result, options));
@@ -283,20 +392,35 @@ async function cmdInspect(args: Args): Promise<number> {
 }
 
 async function cmdToJson(args: Args): Promise<number> {
-  for await (const { bytes, offset, result } of inspectedValues(args)) {
-    if (result.error) {
-      process.stderr.write(`msgpack to-json: invalid MessagePack: ${result.error.code}: ${result.error.message}\n`);
-      return 1;
+  const useRecords = args.flags.has("--records");
+  const walker = new StreamWalker({ useRecords, paths: false });
+  const records = useRecords ? new RecordTable(null) : null;
+  records?.begin();
+  const writer = new JsonWriter(records);
+  const refuse = (offset: number) => tooLarge("to-json", offset, MAX_VALUE_BYTES, "its bytes are held while it is written");
+  let out = "";
+  for await (const parts of valuesOf(openInput(args.file), walker, MAX_VALUE_BYTES, refuse)) {
+    for (const { bytes, broken } of parts) {
+      if (broken) break;
+      // the walker has checked the value: it is written as it is walked, a piece at a time
+      for (const piece of writer.write(bytes)) {
+        out += piece;
+        if (out.length >= 1 << 16) (await write(process.stdout, out), (out = ""));
+      }
     }
-    for (const node of result.nodes) await write(process.stdout, JSON.stringify(nodeToJson(node, bytes, offset)) + "\n");
   }
-  return 0;
+  await write(process.stdout, out);
+  const error = walker.error;
+  if (error === null) return 0;
+  process.stderr.write(`msgpack to-json: invalid MessagePack: ${error.code}: ${escapeControls(error.message)}\n`);
+  return 1;
 }
 
 async function cmdFromJson(args: Args): Promise<number> {
+  if (process.stdout.isTTY) throw new CliError("not writing MessagePack (bytes, not text) to a terminal: redirect it to a file (> out.msgpack) or a pipe");
   const input = openInput(args.file);
   input.setEncoding("utf8");
-  const splitter = new JsonSplitter();
+  const splitter = new JsonSplitter(MAX_JSON_CHARS);
   let index = 0;
   const emit = async (texts: string[]): Promise<void> => {
     for (const text of texts) {
@@ -318,9 +442,10 @@ async function cmdFromJson(args: Args): Promise<number> {
     for await (const chunk of input) await emit(splitter.push(chunk as string));
     await emit(splitter.end());
   } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    process.stderr.write(`msgpack from-json: ${e.message}\n`);
-    return 1;
+    if (e instanceof JsonTooLong) throw new InputError(`${e.message}, more than from-json holds (JSON.parse takes about 22 times a text's size of this process's heap; node --max-old-space-size raises it)`);
+    throw e;
+  } finally {
+    input.destroy();
   }
   return 0;
 }
@@ -329,9 +454,6 @@ async function cmdFromJson(args: Args): Promise<number> {
 function values(n: number): string {
   return `${n} value${n === 1 ? "" : "s"}`;
 }
-
-/** Invalid input: exit code 1. */
-class InputError extends Error {}
 
 /** Bytes as "12.3 MB". */
 function size(n: number): string {
@@ -342,41 +464,93 @@ function size(n: number): string {
   return u === 0 ? `${n} B` : `${x.toFixed(1)} ${units[u]}`;
 }
 
-/** Feeds the input to a walker, with a progress line on a terminal's stderr. */
-async function walkInput(input: Readable, walker: StreamWalker, stopEarly: boolean): Promise<Recent> {
+/** Seconds as "42 s", "3 min 20 s", "2 h 05 min". */
+function duration(s: number): string {
+  const t = Math.round(s);
+  if (t < 60) return `${t} s`;
+  if (t < 3600) return `${Math.floor(t / 60)} min ${String(t % 60).padStart(2, "0")} s`;
+  return `${Math.floor(t / 3600)} h ${String(Math.floor(t / 60) % 60).padStart(2, "0")} min`;
+}
+
+/** The progress line: bytes and values read and, when the input's size is known, the share read and the time left. */
+function progress(read: number, total: number | null, count: number, elapsedMs: number): string {
+  let line = `read ${size(read)}`;
+  if (total !== null && total > 0) {
+    line += ` of ${size(total)} (${Math.min(100, Math.floor((100 * read) / total))}%)`;
+    if (read > 0 && elapsedMs >= 1000) line += `, ${duration(((total - read) * elapsedMs) / read / 1000)} left`;
+  }
+  return `${line}, ${values(count)}`;
+}
+
+/** Feeds the input to a walker, with a progress line on a terminal's stderr; returns the last chunks read and the input's first bytes. */
+async function walkInput(args: Args, walker: StreamWalker, stopEarly: boolean): Promise<Recent> {
+  const input = openInput(args.file);
+  const total = inputSize(args.file);
   const tty = Boolean(process.stderr.isTTY);
   let shown = 0;
-  let last = Date.now();
-  const recent: Recent = { prev: new Uint8Array(0), cur: new Uint8Array(0), start: 0 };
-  for await (const raw of input) {
-    const chunk = raw as Uint8Array;
-    recent.start += recent.prev.length;
-    recent.prev = recent.cur;
-    recent.cur = chunk;
-    walker.push(chunk);
-    if (stopEarly && walker.error) break;
-    if (tty && Date.now() - last > 250) {
-      last = Date.now();
-      const line = `\rread ${size(walker.offset)}, ${values(walker.values)}`;
-      process.stderr.write(line);
-      shown = line.length;
+  const began = Date.now();
+  let last = began;
+  const recent: Recent = { prev: new Uint8Array(0), cur: new Uint8Array(0), start: 0, head: new Uint8Array(0) };
+  try {
+    for await (const raw of input) {
+      const chunk = raw as Uint8Array;
+      recent.start += recent.prev.length;
+      recent.prev = recent.cur;
+      recent.cur = chunk;
+      if (recent.head.length < HEAD_BYTES) recent.head = concat(recent.head, chunk.subarray(0, HEAD_BYTES - recent.head.length));
+      walker.push(chunk);
+      if (stopEarly && walker.error) break;
+      const now = Date.now();
+      if (tty && now - last > 250) {
+        last = now;
+        const line = progress(walker.offset, total, walker.values, now - began);
+        process.stderr.write("\r" + line.padEnd(shown));
+        shown = line.length;
+      }
     }
+  } finally {
+    input.destroy();
   }
   if (shown > 0) process.stderr.write("\r" + " ".repeat(shown) + "\r");
   walker.finish();
   return recent;
 }
 
-/** The last two chunks read, and the offset of the first. */
+/** Bytes of the input's start that {@link wrongInput} looks at. */
+const HEAD_BYTES = 128;
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** The last two chunks read, the offset of the first, and the input's first bytes. */
 interface Recent {
   prev: Uint8Array;
   cur: Uint8Array;
   start: number;
+  head: Uint8Array;
+}
+
+/**
+ * What the input looks like when it is not MessagePack at all (text,
+ * JSON, HTML or XML, gzip or zstd data, or msgpackr's records read
+ * without --records), named as `decode` names it; null otherwise. With
+ * --records only compressed data is named: record identifiers
+ * (0x40-0x7f) and small field values are printable bytes.
+ */
+function looksLike(head: Uint8Array, useRecords: boolean): string | null {
+  const looks = head.length === 0 ? null : wrongInput(head);
+  return looks !== null && useRecords && !looks.endsWith(" data") ? null : looks;
 }
 
 async function cmdStats(args: Args): Promise<number> {
-  const walker = new StreamWalker({ useRecords: args.flags.has("--records") });
-  await walkInput(openInput(args.file), walker, false);
+  const useRecords = args.flags.has("--records");
+  const walker = new StreamWalker({ useRecords });
+  const recent = await walkInput(args, walker, false);
+  const looks = looksLike(recent.head, useRecords);
   const top = args.numbers.get("--top") ?? 20;
   const sorted = (m: Map<string, Tally>) => [...m].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
   const error = walker.error;
@@ -386,17 +560,23 @@ async function cmdStats(args: Args): Promise<number> {
       values: walker.values,
       forms: Object.fromEntries(sorted(walker.forms())),
       paths: Object.fromEntries(sorted(walker.paths).slice(0, top)),
-      error: error && { code: error.code, offset: error.offset, message: error.message },
+      error: error && errorJson(error),
+      // only for input that is not MessagePack
+      ...(looks === null ? {} : { looksLike: looks }),
     };
-    await write(process.stdout, JSON.stringify(out, null, 2) + "\n");
+    await write(process.stdout, safeJson(out, 2));
   } else {
-    const lines = [`${walker.offset} bytes (${size(walker.offset)}), ${values(walker.values)}`, "", "format                      count        bytes      share"];
+    const paint = painter(useColor(args.flags));
     const share = (n: number) => (walker.offset === 0 ? "" : ((100 * n) / walker.offset).toFixed(1) + "%");
-    for (const [name, t] of sorted(walker.forms())) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
-    lines.push("", "key path                    count        bytes      share");
-    for (const [name, t] of sorted(walker.paths).slice(0, top)) lines.push(`${name.padEnd(22)} ${String(t.count).padStart(10)} ${String(t.bytes).padStart(12)} ${share(t.bytes).padStart(10)}`);
-    if (walker.paths.size > top) lines.push(`(${walker.paths.size - top} more paths; --top N shows more)`);
-    if (error) lines.push("", `invalid: ${error.code} at offset ${error.offset}: ${error.message}`);
+    const row = (name: string, t: Tally, what: "form" | "string") => `${paint(what, name.padEnd(22))} ${paint("number", String(t.count).padStart(10))} ${paint("number", String(t.bytes).padStart(12))} ${share(t.bytes).padStart(10)}`;
+    const lines = [`${walker.offset} bytes (${size(walker.offset)}), ${values(walker.values)}`];
+    if (looks) lines.push(paint("note", `note: the input looks like ${looks}, not MessagePack`));
+    lines.push("", paint("heading", "format                      count        bytes      share"));
+    for (const [name, t] of sorted(walker.forms())) lines.push(row(name, t, "form"));
+    lines.push("", paint("heading", "key path                    count        bytes      share"));
+    for (const [name, t] of sorted(walker.paths).slice(0, top)) lines.push(row(escapeControls(name), t, "string"));
+    if (walker.paths.size > top) lines.push(paint("note", `(${walker.paths.size - top} more paths; --top N shows more)`));
+    if (error) lines.push("", paint("error", `invalid: ${error.code} at offset ${error.offset}: ${escapeControls(error.message)}`));
     await write(process.stdout, lines.join("\n") + "\n");
   }
   return error ? 1 : 0;
@@ -408,9 +588,7 @@ function context(file: string, offset: number, recent: Recent): string {
   const buf = new Uint8Array(17);
   let n = 0;
   if (file === "-") {
-    const held = new Uint8Array(recent.prev.length + recent.cur.length);
-    held.set(recent.prev);
-    held.set(recent.cur, recent.prev.length);
+    const held = concat(recent.prev, recent.cur);
     if (from < recent.start || offset > recent.start + held.length) return "";
     const part = held.subarray(from - recent.start, from - recent.start + buf.length);
     buf.set(part);
@@ -430,17 +608,22 @@ function context(file: string, offset: number, recent: Recent): string {
 }
 
 async function cmdValidate(args: Args): Promise<number> {
-  const walker = new StreamWalker({ useRecords: args.flags.has("--records") });
-  const input = openInput(args.file);
-  const recent = await walkInput(input, walker, true);
-  input.destroy();
+  const useRecords = args.flags.has("--records");
+  const walker = new StreamWalker({ useRecords, paths: false });
+  const recent = await walkInput(args, walker, true);
   const quiet = args.flags.has("--quiet");
+  const paint = painter(useColor(args.flags));
   const error = walker.error;
+  const looks = looksLike(recent.head, useRecords);
+  if (looks !== null && !looks.startsWith("msgpackr records")) {
+    if (!quiet) await write(process.stdout, `${paint("error", `invalid: the input looks like ${looks}, not MessagePack`)}\n`);
+    return 1;
+  }
   if (!error) {
-    if (!quiet) await write(process.stdout, `valid: ${values(walker.values)}, ${walker.offset} bytes\n`);
+    if (!quiet) await write(process.stdout, `valid: ${values(walker.values)}, ${walker.offset} bytes\n${looks ? paint("note", `note: it looks like ${looks}`) + "\n" : ""}`);
     return 0;
   }
-  if (!quiet) await write(process.stdout, `invalid: ${error.code} at offset ${error.offset} (0x${error.offset.toString(16)}): ${error.message}\n${context(args.file, error.offset, recent)}`);
+  if (!quiet) await write(process.stdout, `${paint("error", `invalid: ${error.code} at offset ${error.offset} (0x${error.offset.toString(16)})`)}: ${escapeControls(error.message)}\n${context(args.file, error.offset, recent)}`);
   return 1;
 }
 
@@ -456,6 +639,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === "-h" || argv[0] === "--help" || argv[0] === "help") {
     process.stdout.write(HELP.main!);
     return argv.length === 0 ? 2 : 0;
+  }
+  if (argv[0] === "--version" || argv[0] === "-V") {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
   }
   const command = COMMANDS[argv[0]!];
   if (!command) throw new CliError(`unknown command "${argv[0]}"; run msgpack --help`);
@@ -477,12 +664,19 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    if (e instanceof CliError) process.stderr.write(`msgpack: ${e.message}\n`);
-    else if (e instanceof DecodeError) {
-      process.stderr.write(`msgpack: ${e.code}: ${e.message}\n`);
+    // every message may quote the input (a file name, a key, a JSON snippet): printed with its controls escaped
+    const command = e instanceof InputError && COMMANDS[process.argv[2] ?? ""] ? ` ${process.argv[2]}` : "";
+    const say = (text: string) => process.stderr.write(`msgpack${command}: ${escapeControls(text)}\n`);
+    if (e instanceof CliError) say(e.message);
+    else if (e instanceof InputError) {
+      say(e.message);
       process.exitCode = 1;
       return;
-    } else process.stderr.write(`msgpack: ${(e as { code?: string }).code ? `${(e as Error).message}` : String((e as Error)?.stack ?? e)}\n`);
+    } else if (e instanceof DecodeError) {
+      say(`${e.code}: ${e.message}`);
+      process.exitCode = 1;
+      return;
+    } else say((e as { code?: string }).code ? `${(e as Error).message}` : String((e as Error)?.stack ?? e));
     process.exitCode = 2;
   },
 );

@@ -7,13 +7,14 @@
 // is never held, and stats and validate in bounded memory on a large
 // input, with --records too.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { encode } from "../src/index.ts";
 import { fromHex } from "./_support/arbitrary.ts";
+import { CONTROLS, rawControls, wideDeclaration } from "./_support/hostile.ts";
 import { loadVectors } from "./_support/vectors.ts";
 import { ROOT, assertBuilt, readJson } from "./tools/harness.ts";
 
@@ -28,9 +29,10 @@ interface Result {
 }
 
 /** Runs the command with `args`; `input` (bytes, or a generator of chunks) goes to its standard input. */
-function cli(args: string[], input?: Uint8Array | string | (() => AsyncGenerator<Uint8Array>), env: NodeJS.ProcessEnv = {}): Promise<Result> {
+function cli(args: string[], input?: Uint8Array | string | (() => AsyncGenerator<Uint8Array>), env: NodeJS.ProcessEnv = {}, nodeArgs = false): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { PATH: process.env.PATH, ...env } });
+    // with nodeArgs, `args` starts with node's own options and the script
+    const child = spawn(process.execPath, nodeArgs ? args : [BIN, ...args], { cwd: work, env: { PATH: process.env.PATH, ...env } });
     const out: Buffer[] = [];
     let err = "";
     let peakKb = 0;
@@ -299,5 +301,222 @@ describe("msgpack (dist/bin/msgpack.js)", () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout.toString().match(/^[0-9a-f]{8} .*record 0x40 \(2 fields\)$/gm)?.length).toBe(values);
     expect(text.peakKb, `peak ${text.peakKb} kB for ${bytes / 1e6} MB`).toBeLessThan(160 * 1024);
+  }, 240_000);
+});
+
+/** Runs the command under `node --max-old-space-size=<heapMb>`. */
+function cliHeap(heapMb: number, args: string[], input?: Uint8Array | string | (() => AsyncGenerator<Uint8Array>)): Promise<Result> {
+  return cli([`--max-old-space-size=${heapMb}`, BIN, ...args], input, {}, true);
+}
+
+describe("msgpack against hostile input", () => {
+  const all = CONTROLS.join("");
+  const hostile = {
+    [all]: all,
+    ["key\u001b]52;c;aGk=\u0007"]: "\u001b[2J\u009b31m\u202eevil",
+    list: CONTROLS,
+    keys: Object.fromEntries(CONTROLS.map((c, i) => [`${c}${i}`, `${i}${c}`])),
+  };
+
+  test("every command, fed strings, keys and JSON holding every C0, DEL, C1 and bidi control, prints none of them raw", async () => {
+    const bytes = encode(hostile);
+    const name = file("hostile.msgpack", bytes);
+    const broken = file("hostile-cut.msgpack", new Uint8Array([...bytes, ...encode(all).subarray(0, 20)]));
+    // JSON holding the controls: escaped (C0 must be), raw (DEL, C1, bidi may be); and JSON that is not JSON, with them raw
+    const json = file("hostile.json", JSON.stringify(hostile) + "\n" + JSON.stringify({ raw: CONTROLS.slice(0x20).join("") }) + "\n");
+    const badJson = file("bad.json", `{"a": 1}\n{"${all}": ${all}}\n`);
+    const badTag = file("bad-tag.json", `{"${CONTROLS.slice(0x20).join("")}": {"$${CONTROLS.slice(0x20).join("")}": 1}}\n`);
+    const runs: [string[], Result][] = [];
+    for (const args of [
+      ["inspect", name],
+      ["inspect", "--color", name],
+      ["inspect", "--json", name],
+      ["inspect", "--records", broken],
+      ["to-json", name],
+      ["to-json", broken],
+      ["stats", name],
+      ["stats", "--color", broken],
+      ["stats", "--json", broken],
+      ["validate", broken],
+      ["validate", "--color", broken],
+      ["from-json", badJson],
+      ["from-json", badTag],
+    ]) {
+      runs.push([args, await cli(args)]);
+    }
+    const back = await cli(["from-json", json]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(rawControls(back.stderr)).toEqual([]);
+    for (const [args, r] of runs) {
+      const colors = args.includes("--color");
+      // from-json writes MessagePack, bytes that hold the strings as they are (and never to a terminal)
+      if (args[0] !== "from-json") expect(rawControls(r.stdout.toString(), { lines: true, colors }), args.join(" ")).toEqual([]);
+      expect(rawControls(r.stderr, { lines: true }), args.join(" ")).toEqual([]);
+    }
+    // the controls are shown escaped, and still read back
+    const toJson = runs.find(([a]) => a.join(" ") === `to-json ${name}`)![1];
+    expect(toJson.stdout.toString()).toContain("\\u001b]52;c;aGk=\\u0007");
+    expect(toJson.stdout.toString()).toContain("\\u009b");
+    const again = await cli(["from-json"], toJson.stdout);
+    expect(new Uint8Array(again.stdout)).toEqual(bytes);
+    const fromBad = runs.find(([a]) => a[1] === badJson)![1];
+    expect([fromBad.code, fromBad.stderr]).toEqual([1, expect.stringContaining("msgpack from-json: JSON text 2 is not JSON")]);
+    expect(runs.find(([a]) => a[1] === badTag)![1].stderr).toContain("\\u007f");
+  });
+
+  test("from-json < /dev/zero: exit 1 at once with its own error, in bounded memory", async () => {
+    if (!existsSync("/dev/zero")) return;
+    const zero = await new Promise<Result>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--max-old-space-size=64", BIN, "from-json"], { stdio: [openSync("/dev/zero", "r"), "pipe", "pipe"] });
+      let err = "";
+      child.stderr!.on("data", (d: Buffer) => (err += d));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout: Buffer.alloc(0), stderr: err, peakKb: 0 }));
+    });
+    expect([zero.code, zero.stderr]).toEqual([1, "msgpack from-json: JSON text 1 is not JSON: Unexpected token '\\u0000', \"\\u0000\" is not valid JSON\n"]);
+    // a string that never ends: refused at the limit the heap allows, not held until the heap is gone
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('["');
+      const x = new Uint8Array(1 << 20).fill(0x78);
+      for (let i = 0; i < 256; i++) yield x;
+    }
+    const open = await cliHeap(64, ["from-json"], endless);
+    expect(open.code, open.stderr).toBe(1);
+    expect(open.stderr).toMatch(/^msgpack from-json: JSON text 1 is longer than \d+ characters, more than from-json holds/);
+    expect(open.peakKb, `peak ${open.peakKb} kB`).toBeLessThan(400 * 1024);
+  }, 120_000);
+
+  test("from-json: nesting past 10,000 levels is its own error, not a stack overflow", async () => {
+    const deep = await cli(["from-json"], "[".repeat(50_000) + "]".repeat(50_000));
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toMatch(/^msgpack from-json: JSON text 1: Cannot convert JSON at \$(\[0\]){20}\(\d+ levels\)(\[0\]){20}: nested too deep \(more than 10000 levels\)\n$/);
+    const ok = await cli(["from-json"], "[".repeat(10_000) + "]".repeat(10_000));
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout.length).toBe(10_000);
+  });
+
+  test("to-json writes a large value as it walks it: no tree, the bytes of one value in a small heap", async () => {
+    if (!existsSync("/proc/self/status")) return;
+    // 24 MB in one value of small maps: its tree was 30-50x that, past this heap
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, name: `user ${i}`, tags: ["a", "b"], score: i / 7, ok: i % 3 === 0, bin: new Uint8Array([i & 255]) }));
+    const bytes = encode(rows);
+    expect(bytes.length).toBeGreaterThan(11e6);
+    const r = await cliHeap(64, ["to-json", file("large.msgpack", bytes)]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.toString();
+    expect(JSON.parse(lines).length).toBe(rows.length);
+    const back = await cli(["from-json"], r.stdout);
+    expect(Buffer.compare(back.stdout, Buffer.from(bytes))).toBe(0);
+    expect(r.peakKb, `peak ${r.peakKb} kB for ${bytes.length} B`).toBeLessThan(250 * 1024);
+  }, 120_000);
+
+  test("inspect refuses a value larger than its heap can show with its own error (exit 1), not a V8 abort", async () => {
+    const bytes = encode(Array.from({ length: 400_000 }, (_, i) => i));
+    const r = await cliHeap(64, ["inspect", file("wide.msgpack", bytes)]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^msgpack inspect: the value at offset 0 is over \d+ bytes, more than inspect can hold \(its tree takes about 200 times its bytes/);
+    // the same bytes fit a default heap
+    const ok = await cli(["inspect", "--depth", "0", file("wide.msgpack", bytes)]);
+    expect(ok.code, ok.stderr).toBe(0);
+  }, 120_000);
+
+  test("validate --records and stats --records keep constant memory for a declaration of 10 million fields", async () => {
+    if (!existsSync("/proc/self/status")) return;
+    const n = 10_000_000;
+    const b = wideDeclaration(n);
+    const name = file("fields.msgpack", b);
+    const validate = await cliHeap(64, ["validate", "--records", name]);
+    expect([validate.code, validate.stdout.toString()]).toEqual([0, `valid: 1 value, ${b.length} bytes\n`]);
+    expect(validate.peakKb, `peak ${validate.peakKb} kB`).toBeLessThan(150 * 1024);
+    const stats = await cliHeap(64, ["stats", "--json", "--records", name]);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(JSON.parse(stats.stdout.toString()).paths["(other paths)"]).toEqual({ count: n - 1024, bytes: n - 1024 });
+    expect(stats.peakKb, `peak ${stats.peakKb} kB`).toBeLessThan(150 * 1024);
+  }, 120_000);
+});
+
+describe("msgpack: version, help, colours, input that is not MessagePack, progress", () => {
+  test("--version and -V print the package's version", async () => {
+    for (const flag of ["--version", "-V"]) {
+      const r = await cli([flag]);
+      expect([r.code, r.stdout.toString()]).toEqual([0, `${readJson("package.json").version}\n`]);
+    }
+  });
+
+  test("--help shows an example for every command", async () => {
+    const main = (await cli(["--help"])).stdout.toString();
+    for (const command of ["inspect", "to-json", "from-json", "stats", "validate"]) {
+      expect(main).toMatch(new RegExp(`^  msgpack ${command} .+$`, "m"));
+      const help = (await cli([command, "--help"])).stdout.toString();
+      expect(help, command).toMatch(new RegExp(`\\nExample:\\n  msgpack ${command} .+\\n$`));
+    }
+  });
+
+  test("validate names text, JSON, HTML and compressed input as decode() does, and fails on it; stats names it", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const inputs: [string, Uint8Array | string][] = [
+      ["JSON text", '{"a": 1}\n'],
+      ["HTML or XML text", "<!doctype html><p>hi</p>\n"],
+      ["text", "just some words, no MessagePack at all\n"],
+      ["gzip data", gzipSync(encode({ a: 1 }))],
+    ];
+    for (const [looks, input] of inputs) {
+      const name = file("wrong.bin", input);
+      const v = await cli(["validate", name]);
+      expect([v.code, v.stdout.toString()], looks).toEqual([1, `invalid: the input looks like ${looks}, not MessagePack\n`]);
+      const s = await cli(["stats", name]);
+      expect(s.stdout.toString(), looks).toContain(`note: the input looks like ${looks}, not MessagePack`);
+      expect(JSON.parse((await cli(["stats", "--json", name])).stdout.toString()).looksLike).toBe(looks);
+    }
+    // MessagePack stays valid, and msgpackr's records get a hint without --records
+    expect((await cli(["validate", file("ok.msgpack", SAMPLE)])).code).toBe(0);
+    const packr = file("packr.msgpack", new Uint8Array(new msgpackr.Packr().pack({ a: 1, b: [2] })));
+    const hint = await cli(["validate", packr]);
+    expect([hint.code, hint.stdout.toString()]).toEqual([0, expect.stringContaining("note: it looks like msgpackr records")]);
+    expect((await cli(["validate", "--records", packr])).stdout.toString()).not.toContain("note");
+  });
+
+  test("stats and validate colour as inspect does: only on request or a terminal, never with NO_COLOR", async () => {
+    const name = file("colors2.msgpack", SAMPLE);
+    const cut = file("colors-cut.msgpack", fromHex("92-01-a3-61"));
+    const has = (r: Result) => r.stdout.toString().includes("\x1b[");
+    for (const args of [["stats", name], ["validate", cut]]) {
+      expect(has(await cli(args)), args.join(" ")).toBe(false);
+      expect(has(await cli([args[0]!, "--color", args[1]!])), args.join(" ")).toBe(true);
+      expect(has(await cli(args, undefined, { FORCE_COLOR: "1" })), args.join(" ")).toBe(true);
+      expect(has(await cli(args, undefined, { FORCE_COLOR: "1", NO_COLOR: "1" })), args.join(" ")).toBe(false);
+    }
+    expect((await cli(["stats", "--color", name])).stdout.toString()).toContain("\x1b[33mfixstr");
+  });
+
+  test("from-json does not write MessagePack to a terminal", async () => {
+    if (!existsSync("/usr/bin/script")) return;
+    const r = await new Promise<string>((resolve) => {
+      const child = spawn("/usr/bin/script", ["-qec", `${process.execPath} ${BIN} from-json ${join(work, file("one.json", "[1]"))}; echo "exit $?"`, "/dev/null"], { env: { PATH: process.env.PATH } });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d));
+      child.on("close", () => resolve(out));
+    });
+    expect(r).toContain("msgpack: not writing MessagePack (bytes, not text) to a terminal");
+    expect(r).toContain("exit 2");
+  });
+
+  test("on a terminal, the progress line shows the share read and the time left for a file of known size", async () => {
+    if (!existsSync("/usr/bin/script")) return;
+    const name = join(work, "zeros.msgpack");
+    // 256 MB of zeros: 256 million fixints, read for more than a second
+    const fd = openSync(name, "w");
+    ftruncateSync(fd, 256e6);
+    closeSync(fd);
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn("/usr/bin/script", ["-qec", `${process.execPath} ${BIN} validate ${name}`, "/dev/null"], { env: { PATH: process.env.PATH } });
+      let text = "";
+      child.stdout.on("data", (d: Buffer) => (text += d));
+      child.on("close", () => resolve(text));
+    });
+    expect(out).toMatch(/\rread \d+\.\d MB of 256\.0 MB \(\d+%\), \d+ values/);
+    expect(out).toMatch(/\(\d+%\), \d+ (s|min \d\d s) left, \d+ values/);
+    expect(out).toContain("valid: 256000000 values, 256000000 bytes");
+    rmSync(name);
   }, 240_000);
 });

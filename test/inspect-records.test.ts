@@ -16,7 +16,7 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, encode, Encoder } from "../src/index.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
 import { inspectSequence } from "../src/inspect/tree.ts";
-import { nodeToJson } from "../src/inspect/json.ts";
+import { nodeJsonLine } from "./_support/json-oracle.ts";
 import { StreamWalker } from "../src/inspect/walker.ts";
 import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { agrees, decodeAll, errorOf } from "./_support/inspect-oracle.ts";
@@ -527,7 +527,7 @@ describe("msgpack --records", () => {
       const text = await cli(["inspect", "--records", "--no-color"], bytes);
       expect([text.code, text.stdout]).toEqual([0, renderText(inspect(bytes, R))]);
       const json = await cli(["to-json", "--records"], bytes);
-      expect([json.code, json.stdout]).toEqual([0, nodes.map((n) => JSON.stringify(nodeToJson(n, bytes, 0)) + "\n").join("")]);
+      expect([json.code, json.stdout]).toEqual([0, nodes.map((n) => nodeJsonLine(n, bytes) + "\n").join("")]);
     }
   });
 

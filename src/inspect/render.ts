@@ -7,6 +7,7 @@
 
 import type { InspectNode, InspectResult } from "./tree.ts";
 import { isoTime } from "./time.ts";
+import { escapeControls, quote } from "./escape.ts";
 
 /** Options of {@link renderText}. */
 export interface RenderOptions {
@@ -20,7 +21,16 @@ export interface RenderOptions {
   readonly color?: boolean;
 }
 
-const COLORS = { offset: "2", header: "36", form: "33", string: "32", number: "35", error: "1;31", note: "2" } as const;
+/** The colours of every view, the command line's too (SGR codes): dim offsets and notes, cyan header bytes, yellow forms, green strings, magenta numbers, bold red errors. */
+const COLORS = { offset: "2", header: "36", form: "33", string: "32", number: "35", error: "1;31", note: "2", heading: "1" } as const;
+
+/** What a view colours. */
+export type Paint = keyof typeof COLORS;
+
+/** A function that colours text as {@link Paint} says (with ANSI SGR codes), or leaves it as it is when `color` is false. */
+export function painter(color: boolean): (what: Paint, text: string) => string {
+  return (what, text) => (color && text !== "" ? `\x1b[${COLORS[what]}m${text}\x1b[0m` : text);
+}
 
 /** Hex of `bytes[from..to)`, bytes separated by spaces. */
 export function hexOf(bytes: Uint8Array, from: number, to: number): string {
@@ -61,7 +71,7 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
   const maxItems = options?.maxItems ?? Infinity;
   const maxString = options?.maxString ?? 64;
   const color = options?.color ?? false;
-  const paint = (what: keyof typeof COLORS, s: string): string => (color && s !== "" ? `\x1b[${COLORS[what]}m${s}\x1b[0m` : s);
+  const paint = painter(color);
   const { bytes } = result;
   const base = result.start;
   const width = Math.max(8, (base + bytes.length).toString(16).length);
@@ -86,7 +96,7 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
     line(base + at, hexOf(bytes, at, headerEnd), depth, `${paint("form", node.form)}${describe(node)}`);
     if (node.error) {
       errorShown ||= node.error === result.error;
-      lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth)}${paint("error", `! ${node.error.code}: ${node.error.message}`)}`);
+      lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth)}${paint("error", `! ${node.error.code}: ${escapeControls(node.error.message)}`)}`);
     }
     const children = node.children;
     if (!children) return;
@@ -101,7 +111,7 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
     const shown = Math.min(children.length, maxItems * step);
     for (let i = 0; i < shown; i++) {
       // a record's field name is in its structure, not here: a line without offset or bytes
-      if (isRecord && i % 2 === 0) lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth + 1)}${paint("string", JSON.stringify(children[i]!.value))}:`);
+      if (isRecord && i % 2 === 0) lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth + 1)}${paint("string", quote(String(children[i]!.value)))}:`);
       else show(children[i]!, depth + 1 + (isMap && i % 2 === 1 ? 1 : 0));
     }
     if (shown < children.length) note(children[shown]!.offset, depth + 1, `... ${units(Math.ceil((children.length - shown) / step)).replace(" ", " more ")}`);
@@ -117,7 +127,7 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
       case "str": {
         if (typeof v !== "string") return ` (${node.count} B)`;
         const cut = [...v.slice(0, maxString + 1)];
-        const text = cut.length > maxString ? JSON.stringify(cut.slice(0, maxString).join("")).slice(0, -1) + '..."' : JSON.stringify(v);
+        const text = cut.length > maxString ? quote(cut.slice(0, maxString).join("")).slice(0, -1) + '..."' : quote(v);
         return ` (${node.count} B) ${paint("string", text)}`;
       }
       case "bin":
@@ -138,7 +148,7 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
   };
 
   for (const node of result.nodes) show(node, 0);
-  if (result.error && !errorShown) lines.push(paint("error", `! ${result.error.code}: ${result.error.message}`));
+  if (result.error && !errorShown) lines.push(paint("error", `! ${result.error.code}: ${escapeControls(result.error.message)}`));
   const unread = base + bytes.length - result.end;
   if (unread > 0) note(result.end, 0, `... ${unread} byte(s) not read`);
   return lines.join("\n") + "\n";

@@ -26,30 +26,31 @@ import type { InspectNode } from "./tree.ts";
  * ```
  */
 export function nodeValue(node: InspectNode): unknown {
-  const children = node.children;
-  if (node.type === "array") return children!.map(nodeValue);
+  // a container node found in error may have no children (a record whose identifier is refused)
+  const children = node.children ?? [];
+  if (node.type === "array") return children.map(nodeValue);
   if (node.type === "record") {
     // as the decoder builds a record: its fields in order, `__proto__` as an own property
     const rec: Record<string, unknown> = {};
-    for (let i = 0; i + 1 < children!.length; i += 2) Object.defineProperty(rec, children![i]!.value as string, { value: nodeValue(children![i + 1]!), writable: true, enumerable: true, configurable: true });
+    for (let i = 0; i + 1 < children.length; i += 2) Object.defineProperty(rec, children[i]!.value as string, { value: nodeValue(children[i + 1]!), writable: true, enumerable: true, configurable: true });
     return rec;
   }
   if (node.type !== "map") return node.value;
   const obj: Record<string, unknown> = {};
   let order: string[] | null = null;
-  const n = children!.length;
+  const n = children.length;
   for (let i = 0; i + 1 < n; i += 2) {
-    let key = nodeValue(children![i]!);
+    let key = nodeValue(children[i]!);
     if (typeof key !== "string") {
       if (typeof key !== "number" && typeof key !== "bigint") {
         // from here on a Map, in wire order (as the decoder switches)
         const map = new Map<unknown, unknown>();
         for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
-        map.set(key, nodeValue(children![i + 1]!));
+        map.set(key, nodeValue(children[i + 1]!));
         for (let j = i + 2; j + 1 < n; j += 2) {
-          let k = nodeValue(children![j]!);
+          let k = nodeValue(children[j]!);
           if (typeof k === "number" || typeof k === "bigint") k = String(k);
-          map.set(k, nodeValue(children![j + 1]!));
+          map.set(k, nodeValue(children[j + 1]!));
         }
         return map;
       }
@@ -61,7 +62,7 @@ export function nodeValue(node: InspectNode): unknown {
       const c = name.charCodeAt(0);
       if (c <= 0x39 && c >= 0x30) (order = Object.keys(obj)).push(name);
     }
-    Object.defineProperty(obj, name, { value: nodeValue(children![i + 1]!), writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(obj, name, { value: nodeValue(children[i + 1]!), writable: true, enumerable: true, configurable: true });
   }
   return obj;
 }

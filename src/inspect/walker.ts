@@ -34,6 +34,7 @@ import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedReco
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";
+import { quote } from "./escape.ts";
 
 /** Count and bytes of one form or one key path. */
 export interface Tally {
@@ -72,8 +73,9 @@ interface Frame {
   twoByte: boolean;
 }
 
-/** A record structure: the path segments of its fields, and whether its identifier takes a second byte. */
+/** A record structure: its fields, the path segments of the first of them (see {@link MAX_SHAPE_SEGMENTS}), and whether its identifier takes a second byte. */
 interface Shape {
+  readonly fields: number;
   readonly segments: readonly string[];
   readonly twoByte: boolean;
 }
@@ -87,14 +89,24 @@ const DEFINITION_FORM = 257;
 
 /** Distinct key paths counted; the rest are counted together. */
 export const MAX_PATHS = 10_000;
+/** Characters of a key path counted on its own; longer ones (and those under them) are counted with the other paths. */
+const MAX_PATH_LENGTH = 512;
+/** The path memo's entries, over all parents. */
+const MAX_MEMO_ENTRIES = 4 * MAX_PATHS;
+/** Field path segments kept per record structure; later fields are counted with the other paths. */
+const MAX_SHAPE_SEGMENTS = 1024;
+/** Field path segments kept over all the structures in force, so that hostile declarations cost at most this much memory. */
+const MAX_SEGMENTS = 64 * MAX_SHAPE_SEGMENTS;
+/** The path of what {@link MAX_PATHS}, {@link MAX_PATH_LENGTH} and {@link MAX_SHAPE_SEGMENTS} leave out. */
+const OTHER_PATHS = "(other paths)";
 /** Bytes of a map key kept for its path segment. */
 const KEY_BYTES = 64;
 
 const lenient = new TextDecoder();
 
-/** The path segment of a string key: `.name`, or `["a b"]`. */
+/** The path segment of a string key: `.name`, or `["a b"]` (with controls escaped, safe to print). */
 export function segment(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${quote(key)}]`;
 }
 
 /**
@@ -107,8 +119,12 @@ export class StreamWalker {
   private readonly formBytes = new Float64Array(256 + 2);
   /** Paths by parent path and segment, so each path is one string (one hash) however often it is met. */
   private readonly pathMemo = new Map<string, Map<string, string>>();
+  /** Entries of {@link pathMemo}, over all parents. */
+  private memoEntries = 0;
   /** Path segments by key text. */
   private readonly segments = new Map<string, string>();
+  /** Field path segments kept by the structures in force (see {@link MAX_SEGMENTS}). */
+  private shapeSegments = 0;
   /** Per key path (`$`, `$.users[].name`): values and their total bytes. */
   readonly paths: Map<string, Tally> = new Map();
   /** Top-level values read. */
@@ -150,13 +166,18 @@ export class StreamWalker {
   /** A declaration whose identifier is read and whose array of field names comes next, else null. */
   private declared: { start: number; path: string; slot: number; twoByte: boolean } | null = null;
 
+  /** Whether key paths are counted (else {@link paths} stays empty, and the walk only frames and checks). */
+  private readonly countPaths: boolean;
+
   /**
    * @param options `maxDepth`, as the decode option; `useRecords`, to read
-   *   msgpackr's records as `decodeMulti(bytes, { useRecords: true })` does
+   *   msgpackr's records as `decodeMulti(bytes, { useRecords: true })` does;
+   *   `paths: false` to count no key paths (framing and checking only)
    */
-  constructor(options?: { maxDepth?: number; useRecords?: boolean }) {
+  constructor(options?: { maxDepth?: number; useRecords?: boolean; paths?: boolean }) {
     this.maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.shapes = options?.useRecords ? [] : null;
+    this.countPaths = options?.paths ?? true;
   }
 
   /** Per form name ("fixstr", "uint 16", "fixext 4", "record", "record definition"): values and bytes (containers: their headers only). */
@@ -175,14 +196,41 @@ export class StreamWalker {
 
   /** `parent` + `seg`, the same string each time. */
   private child(parent: string, seg: string): string {
+    if (!this.countPaths) return "";
+    if (parent === OTHER_PATHS || parent.length + seg.length > MAX_PATH_LENGTH) return OTHER_PATHS;
     let memo = this.pathMemo.get(parent);
-    if (memo === undefined) this.pathMemo.set(parent, (memo = new Map()));
+    if (memo === undefined) {
+      if (this.memoEntries >= MAX_MEMO_ENTRIES) return this.newPath(parent + seg);
+      this.pathMemo.set(parent, (memo = new Map()));
+    }
     let path = memo.get(seg);
     if (path === undefined) {
-      path = this.paths.size >= MAX_PATHS && !this.paths.has(parent + seg) ? "(other paths)" : parent + seg;
-      if (memo.size < MAX_PATHS) memo.set(seg, path);
+      path = this.newPath(parent + seg);
+      if (this.memoEntries < MAX_MEMO_ENTRIES) (memo.set(seg, path), this.memoEntries++);
     }
     return path;
+  }
+
+  /** Whether the field names being read (`names`) keep the next name's path segment (see {@link MAX_SEGMENTS}). */
+  private keepsSegment(names: Frame): boolean {
+    if (!this.countPaths) return false;
+    const n = names.segments!.length;
+    return n < MAX_SHAPE_SEGMENTS && this.shapeSegments + n < MAX_SEGMENTS;
+  }
+
+  /** The path segment of key `text` (`cut`: the first {@link KEY_BYTES} of a longer key), the same string each time for the first {@link MAX_PATHS} keys. */
+  private segmentOf(text: string, cut = false): string {
+    let seg = this.segments.get(text);
+    if (seg === undefined) {
+      seg = segment(cut ? text + "..." : text);
+      if (this.segments.size < MAX_PATHS) this.segments.set(text, seg);
+    }
+    return seg;
+  }
+
+  /** `path`, or {@link OTHER_PATHS} when it would be one path too many. */
+  private newPath(path: string): string {
+    return this.paths.size >= MAX_PATHS && !this.paths.has(path) ? OTHER_PATHS : path;
   }
 
   /** Whether the walk has stopped at an error (later bytes are only counted). */
@@ -283,15 +331,25 @@ export class StreamWalker {
     this.pendingFrames = this.frames.slice();
   }
 
+  /** The innermost open container, if any (never `frames[-1]`: a read past an array's end takes V8's slow path, 5x the walk's time on 1-byte values). */
+  private top(): Frame | undefined {
+    const n = this.frames.length;
+    return n === 0 ? undefined : this.frames[n - 1];
+  }
+
   /** The path of the item being read. */
   private path(): string {
-    const f = this.frames[this.frames.length - 1];
+    const f = this.top();
     if (f === undefined) return "$";
-    if (f.kind === RECORD) return this.child(f.path, f.segments![f.declared - f.left]!);
+    if (f.kind === RECORD) {
+      const seg = f.segments![f.declared - f.left];
+      return seg === undefined ? OTHER_PATHS : this.child(f.path, seg);
+    }
     return f.kind === MAP && f.left % 2 === 0 ? this.child(f.path, "{key}") : f.itemPath;
   }
 
   private countPath(path: string, bytes: number): void {
+    if (!this.countPaths) return;
     let tally = this.paths.get(path);
     if (tally === undefined) this.paths.set(path, (tally = { count: 0, bytes: 0 }));
     tally.count++;
@@ -336,8 +394,8 @@ export class StreamWalker {
       this.payloadKind = kind;
       this.payloadSize = n;
       this.extType = kind === 10 ? (h[1 + field]! << 24) >> 24 : 0;
-      const top = this.frames[this.frames.length - 1];
-      const isKey = top !== undefined && ((top.kind === MAP && top.left % 2 === 0) || top.kind === NAMES);
+      const top = this.top();
+      const isKey = top !== undefined && ((top.kind === MAP && top.left % 2 === 0 && this.countPaths) || (top.kind === NAMES && this.keepsSegment(top)));
       this.keepLen = 0;
       this.keepMax = kind === 6 && isKey ? KEY_BYTES : kind === 10 && this.extType === TIMESTAMP_TYPE && n <= 12 ? n : 0;
       if (this.shapes !== null && (t === 0xd4 || t === 0xd5) && this.extType === RECORD_EXT_TYPE) {
@@ -355,11 +413,11 @@ export class StreamWalker {
     // nil, booleans, numbers
     this.countForm(t, this.headNeed);
     let key = "";
-    const top = this.frames[this.frames.length - 1];
+    const top = this.top();
     if (top !== undefined && top.kind === NAMES) {
       // a field name: a number becomes a string, nil and booleans are refused
       if (kind < 3) return this.hold(badFieldName(start, kind === 0 ? null : false));
-      key = segment(numberAt(h, t, form));
+      if (this.keepsSegment(top)) key = this.segmentOf(numberAt(h, t, form));
     } else if (kind >= 3 && kind <= 5) {
       if (top !== undefined && top.kind === MAP && top.left % 2 === 0) key = `[${numberAt(h, t, form)}]`;
     } else key = `[${kind === 0 ? "null" : kind === 2}]`;
@@ -379,12 +437,11 @@ export class StreamWalker {
     if (s === undefined) return this.hold(undefinedRecord(start, t, at));
     this.formCount[RECORD_FORM]!++;
     this.formBytes[RECORD_FORM]! += this.headNeed;
-    this.fields(start, this.path(), s.segments);
+    this.fields(start, this.path(), s.fields, s.segments);
   }
 
   /** The fields of a record of `segments` (its identifier or declaration at `start`, its path `path`): a container of one item per field. */
-  private fields(start: number, path: string, segments: readonly string[]): void {
-    const n = segments.length;
+  private fields(start: number, path: string, n: number, segments: readonly string[]): void {
     const frame: Frame = { left: n, kind: RECORD, start, need: this.offset + n, declared: n, path, itemPath: path, segments: segments as string[], slot: 0, twoByte: false };
     if (this.frames.length >= this.maxDepth) {
       // the decoder checks that the fields can fit first
@@ -414,9 +471,11 @@ export class StreamWalker {
 
   /** A declaration's names are read: its structure is in force, and its first record's fields follow. */
   private declare(names: Frame): void {
-    const shape: Shape = { segments: names.segments!, twoByte: names.twoByte };
-    this.shapes![names.slot] = shape;
-    this.fields(names.start, names.path, shape.segments);
+    const shapes = this.shapes!;
+    const shape: Shape = { fields: names.declared, segments: names.segments!, twoByte: names.twoByte };
+    this.shapeSegments += shape.segments.length - (shapes[names.slot]?.segments.length ?? 0);
+    shapes[names.slot] = shape;
+    this.fields(names.start, names.path, shape.fields, shape.segments);
   }
 
   /** `take` payload bytes at `i` of `chunk`. */
@@ -464,14 +523,10 @@ export class StreamWalker {
     if (kind === 6 && this.keepMax > 0) {
       // a key cut at KEY_BYTES may end inside a character: that one is decoded leniently
       const text = n > KEY_BYTES ? lenient.decode(this.keep) : decodeUtf8(this.keep, 0, this.keepLen);
-      key = this.segments.get(text) ?? "";
-      if (key === "") {
-        key = segment(n > KEY_BYTES ? text + "..." : text);
-        if (this.segments.size < MAX_PATHS) this.segments.set(text, key);
-      }
+      key = this.segmentOf(text, n > KEY_BYTES);
     } else if (kind === 6) key = "";
     else {
-      const top = this.frames[this.frames.length - 1];
+      const top = this.top();
       if (top !== undefined && top.kind === NAMES) return this.hold(badFieldName(start, {}));
       key = kind === 7 ? "[<bin>]" : `[<ext ${this.extType}>]`;
     }
@@ -493,7 +548,7 @@ export class StreamWalker {
   /** An item from `start` to here is complete; `key` is its path segment if it is a map key. */
   private done(start: number, path: string, key: string): void {
     for (;;) {
-      const top = this.frames[this.frames.length - 1];
+      const top = this.top();
       if (top === undefined) {
         this.countPath(path, this.offset - start);
         this.values++;
@@ -503,7 +558,8 @@ export class StreamWalker {
       if (top.kind === NAMES) {
         // a field name: a string or a number (their segments); a container is refused
         if (key === "{}") return this.hold(badFieldName(start, {}));
-        top.segments!.push(key);
+        // the first fields' segments, as many as the budget allows (the rest are counted with the other paths)
+        if (this.keepsSegment(top)) top.segments!.push(key);
       } else if (top.kind === MAP && top.left % 2 === 0) top.itemPath = this.child(top.path, key);
       else this.countPath(path, this.offset - start);
       if (--top.left > 0) return;
