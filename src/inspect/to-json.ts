@@ -222,7 +222,7 @@ export class JsonWriter {
         p += 1 + hf;
         opened = { mode: NAMES, n, i: 0, close: "", keys: [], plain: true, hashStart: -1, dollar: false, slot, twoByte };
         if (n === 0) {
-          opened = this.declare(opened);
+          opened = this.declareStructure(opened);
           if (w) out += opening(opened);
         }
       } else if (t < 0x80 || t >= 0xe0) {
@@ -356,7 +356,7 @@ export class JsonWriter {
         const wDone = emit && (top === undefined || top.mode !== NAMES);
         if (done.mode === NAMES) {
           // the names are read: the structure is in force, and its first record's fields follow
-          done = this.declare(done);
+          done = this.declareStructure(done);
           if (wDone) out += opening(done);
           if (done.n > 0) {
             stack.push(done);
@@ -418,7 +418,7 @@ export class JsonWriter {
   }
 
   /** A declaration's names are read: defines its structure; returns the frame of its first record. */
-  private declare(names: Frame): Frame {
+  private declareStructure(names: Frame): Frame {
     const records = this.records!;
     const s = records.structure(names.keys!, names.twoByte);
     records.define(names.slot, s);
