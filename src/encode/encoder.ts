@@ -48,12 +48,12 @@ const FINISH_COUNT = (sink: Sink): number => sink.offset();
  * ```
  */
 export class Encoder<ContextType = undefined> {
-  /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
-  protected readonly sink: Sink;
+  /** Where the bytes go: scratch, then a store or chunks. */
+  private readonly sink: Sink;
   /** The options, read and resolved once, by the constructor. */
-  protected readonly options: ResolvedEncodeOptions;
+  private readonly options: ResolvedEncodeOptions;
   /** What writes values into the sink, with the options resolved. */
-  protected readonly writer: ValueWriter;
+  private readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   #busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
@@ -287,7 +287,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Starts a call: `estimated` is what the sink sizes its store from; `base`, where the output starts in the result. */
-  protected start(estimated: unknown, base: number): void {
+  private start(estimated: unknown, base: number): void {
     this.#busy = true;
     const w = this.writer;
     w.base = base;
@@ -302,14 +302,14 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
-  protected fail(e: unknown): unknown {
+  private fail(e: unknown): unknown {
     const error = this.writer.failure(e);
     this.writer.records?.abort();
     this.stop();
     return error;
   }
 
-  protected stop(): void {
+  private stop(): void {
     this.writer.records?.end();
     this.sink.end();
     const trail = this.writer.trail;
