@@ -92,8 +92,8 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
     const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
-    const framed: unknown = options?.lengthPrefixed ?? false;
-    if (typeof framed !== "boolean") throw invalidEncodeOption("lengthPrefixed", framed, "a boolean");
+    const framed: unknown = options?.lengthPrefixed;
+    if (framed !== undefined && typeof framed !== "boolean") throw invalidEncodeOption("lengthPrefixed", framed, "a boolean");
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const B = resolved.buffers ? nodeBuffer() : null;
@@ -300,7 +300,8 @@ class ChunkedEncoder {
   readonly buffers: boolean;
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
-    const size: unknown = options?.chunkSize ?? DEFAULT_CHUNK_BYTES;
+    const chunkSize: unknown = options?.chunkSize;
+    const size = chunkSize === undefined ? DEFAULT_CHUNK_BYTES : chunkSize;
     if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw invalidEncodeOption("chunkSize", size, "a number of bytes from 1 to 2^31");
     this.chunkSize = Math.floor(size);
     const resolved = encodeOptionsOf(options);
