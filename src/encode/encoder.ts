@@ -12,7 +12,7 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../common/errors.ts";
+import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -196,10 +196,13 @@ export class Encoder<ContextType = undefined> {
    * unchanged.
    *
    * @param value the value to encode
-   * @param target where to write
-   * @param offset where in `target` to start
+   * @param target where to write: a `Uint8Array` (a Node `Buffer` too); view
+   *   another typed array's bytes as `new Uint8Array(view.buffer, view.byteOffset, view.byteLength)`
+   * @param offset where in `target` to start: an integer from 0
    * @returns the number of bytes written
    * @throws {EncodeError} as {@link Encoder.encode}, or when the target is too small
+   *   (`OUT_OF_SPACE`); `INVALID_ARGUMENT` for a target that is no `Uint8Array`
+   *   or an offset that is no integer from 0, before anything is encoded
    *
    * @example
    * ```ts
@@ -210,6 +213,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
+    checkTarget(target, offset);
     if (this.#busy) return this.reentrant().encodeInto(value, target, offset);
     this.run(value, offset);
     try {
@@ -315,6 +319,22 @@ export class Encoder<ContextType = undefined> {
     const trail = this.writer.trail;
     if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
     this.#busy = false;
+  }
+}
+
+/**
+ * Throws `INVALID_ARGUMENT` unless `target` is a `Uint8Array` (another
+ * view's elements are no bytes: a `Uint16Array` would widen each one) and
+ * `offset` an integer from 0 (`NaN` or `null` would write at 0, -1 fail
+ * in the engine).
+ */
+function checkTarget(target: unknown, offset: unknown): void {
+  if (!(target instanceof Uint8Array)) {
+    throw encodeError(`Cannot encode into ${Object.prototype.toString.call(target)}: the target must be a Uint8Array (view another typed array's bytes with new Uint8Array(view.buffer, view.byteOffset, view.byteLength))`, "INVALID_ARGUMENT");
+  }
+  if (!(typeof offset === "number" && Number.isSafeInteger(offset) && offset >= 0)) {
+    const shown = typeof offset === "number" ? String(offset) : offset === null ? "null" : typeof offset;
+    throw encodeError(`Cannot encode into the target at offset ${shown}: the offset must be an integer from 0`, "INVALID_ARGUMENT");
   }
 }
 
