@@ -46,7 +46,8 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
   /**
    * {@link EncoderStream}: write each value's length as a u32 big-endian
    * prefix before it, for protocols that frame messages. Values of 2^32
-   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
+   * bytes or more throw an `EncodeError` (code `TOO_LONG`); a value that
+   * is no boolean, an `EncodeError` (code `INVALID_ARGUMENT`).
    * @default false
    */
   lengthPrefixed?: boolean | undefined;
@@ -55,7 +56,8 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
    * {@link encodeToReadableStream}: the size of the chunks the encoder
    * fills, in bytes. Containers whose encoding may be larger are encoded
    * in parts; binaries of at least this size are yielded as views of the
-   * input, without a copy.
+   * input, without a copy. A number from 1 to 2^31 (else an `EncodeError`,
+   * code `INVALID_ARGUMENT`).
    * @default 65536
    */
   chunkSize?: number | undefined;
@@ -88,6 +90,7 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
 export class EncoderStream<ContextType = undefined> extends TransformStreamBase<unknown, Uint8Array> {
   /**
    * @param options see {@link StreamEncodeOptions}; `lengthPrefixed` to frame each value
+   * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option, a `lengthPrefixed` that is no boolean among them
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
@@ -409,15 +412,19 @@ class ChunkedEncoder {
  * Encodes `value` lazily, yielding its MessagePack bytes in chunks while it
  * encodes, so a value whose encoding is larger than memory comfortably
  * allows (or than one buffer can hold, 2^32 bytes) can go to a file or a
- * socket. The chunks, concatenated, are exactly `encode(value, options)`.
+ * socket. The chunks, concatenated, are exactly `encode(value, options)`,
+ * and it throws what `encode` throws (same code, same message and path),
+ * having run each extension encoder as many times: `encode`'s own walk
+ * writes the value, and an aligned extension (one that returns
+ * `(dataPos) => bytes`) gets its position in the whole output.
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
  * `Set`s that may take `chunkSize` bytes or more (an upper bound walked
- * only that far) are written item by item, in batches of about
- * `chunkSize`; smaller containers are encoded whole, as are strings, dates
- * and extensions, whatever their size. Binaries of `chunkSize` bytes or
- * more are yielded as views of your data, without a copy.
+ * only that far) are written item by item, down to 256 levels of nesting;
+ * smaller containers, and deeper ones, are encoded whole, as are strings,
+ * dates and extensions, whatever their size. Binaries of `chunkSize` bytes
+ * or more are yielded as views of your data, without a copy.
  *
  * The value is read as you iterate: don't modify it, or the binaries in
  * it, until the chunks have been consumed. As with `encode`, each property
@@ -432,7 +439,7 @@ class ChunkedEncoder {
  * @returns a generator of chunks
  * @throws {EncodeError} (from the generator) as `encode`, after the chunks before the bad part
  *   (code `CHANGED` for a container whose count changed while it was written)
- * @throws {RangeError} for a `chunkSize` below 1 or above 2^31
+ * @throws {EncodeError} (code `INVALID_ARGUMENT`) for a `chunkSize` that is no number from 1 to 2^31, as for other invalid options
  *
  * @example
  * ```ts
