@@ -43,7 +43,7 @@ describe("Encoder#encodeInto: target and offset", () => {
 
   it("a target that is no Uint8Array (a Uint16Array would widen each byte) is INVALID_ARGUMENT; a Buffer is one", () => {
     for (const target of [new Uint16Array(16), new Int8Array(16), new DataView(new ArrayBuffer(16)), new ArrayBuffer(16), [0, 0, 0, 0], null]) {
-      const e = thrown(() => new Encoder().encodeInto([1, 2, 300], target as Uint8Array));
+      const e = thrown(() => new Encoder().encodeInto([1, 2, 300], target as unknown as Uint8Array));
       expect(e, Object.prototype.toString.call(target)).toBeInstanceOf(EncodeError);
       expect(e).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("Uint8Array") });
     }
