@@ -192,9 +192,9 @@ export class ValueWriter implements ExtensionWriter {
 
   /** A Set, written as an array of its values (policy), its size checked after. */
   private encodeSet(set: Set<unknown>, depth: number): void {
-    const opened = openSet(set, depth);
-    this.encodeArray(opened.items, depth, set);
-    checkCount(set, "Set", opened.n, set.size);
+    const n = sizeOf(set, "Set", depth);
+    this.encodeArray(valuesOf(set, depth), depth, set);
+    checkCount(set, "Set", n, set.size);
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
@@ -355,7 +355,8 @@ export class ValueWriter implements ExtensionWriter {
 
   private encodeMap(map: Map<unknown, unknown>, depth: number): void {
     // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
-    const { n, entries } = openMap(map, depth);
+    const n = sizeOf(map, "Map", depth);
+    const entries = entriesOf(map, depth);
     this.writeContainerHeader(n, 0x80, 0xde, "map");
     let i = 0;
     let key: unknown = undefined;
@@ -476,46 +477,45 @@ export function checkCount(container: object, what: string, before: number, afte
   if (after !== before) throw changed(container, what, before, after);
 }
 
-/** A Set's size and values, read as the walk reads them before writing it. */
-export interface OpenedSet {
-  readonly n: number;
-  readonly items: unknown[];
-}
-
-/**
- * Reads `set` (found at `depth`) for writing: its size, then its values
- * (through its own iterator). One that cannot be read (a Proxy around a
- * Set, say) is `UNSUPPORTED_TYPE` at its path.
+/*
+ * Opening a Map or a Set (found at `depth`) for writing: its size, then
+ * its items through its own iterator, in that order. One that cannot be
+ * read (a Proxy around a Map, a throwing `size` getter, an iterator
+ * without `next`) is `UNSUPPORTED_TYPE` at its path. Each read is its own
+ * function, so that opening allocates nothing.
  */
-export function openSet(set: Set<unknown>, depth: number): OpenedSet {
+
+/** The size of a Map or Set `c` (`what`), read first when it is opened. */
+export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "Set", depth: number): number {
   try {
-    const n = set.size;
-    return { n, items: [...set] };
+    return c.size;
   } catch (e) {
-    throw new Unplaced(set, depth, (path) => unreadable("Set", path, e)); // a Proxy around a Set, say
+    throw unreadableAt(c, what, depth, e);
   }
 }
 
-/** A Map's size and its entries' iterator, read as the walk reads them before writing it. */
-export interface OpenedMap {
-  readonly n: number;
-  readonly entries: Iterator<unknown>;
+/** A Set's values, read (after its size) when it is opened. */
+export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
+  try {
+    return [...set];
+  } catch (e) {
+    throw unreadableAt(set, "Set", depth, e);
+  }
 }
 
-/**
- * Reads `map` (found at `depth`) for writing: its size, then its own
- * iterator. One that cannot be read (a Proxy around a Map, an iterator
- * without `next`) is `UNSUPPORTED_TYPE` at its path.
- */
-export function openMap(map: Map<unknown, unknown>, depth: number): OpenedMap {
+/** A Map's own iterator, read (after its size) when it is opened. */
+export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<unknown> {
   try {
-    const n = map.size;
     const entries = map[Symbol.iterator]();
     if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
-    return { n, entries };
+    return entries;
   } catch (e) {
-    throw new Unplaced(map, depth, (path) => unreadable("Map", path, e)); // a Proxy around a Map, say
+    throw unreadableAt(map, "Map", depth, e);
   }
+}
+
+function unreadableAt(c: object, what: string, depth: number, e: unknown): Unplaced {
+  return new Unplaced(c, depth, (path) => unreadable(what, path, e));
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, itemSegment, nextEntry, openMap, openSet, propertySegment, ValueWriter, type OpenedMap } from "../encode/walk.ts";
+import { checkCount, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeKey } from "../encode/strings.ts";
 import { Sink } from "../encode/sink.ts";
@@ -249,12 +249,15 @@ class MapFrame implements Frame {
   #inValue = false;
   readonly depth: number;
   private readonly map: Map<unknown, unknown>;
-  private readonly opened: OpenedMap;
+  /** The size its header declared. */
+  private readonly n: number;
+  private readonly entries: Iterator<unknown>;
 
-  constructor(depth: number, map: Map<unknown, unknown>, opened: OpenedMap) {
+  constructor(depth: number, map: Map<unknown, unknown>, n: number, entries: Iterator<unknown>) {
     this.depth = depth;
     this.map = map;
-    this.opened = opened;
+    this.n = n;
+    this.entries = entries;
   }
 
   next(): unknown {
@@ -266,7 +269,7 @@ class MapFrame implements Frame {
       this.#entry = null;
       this.#i++;
     }
-    const entry = nextEntry(this.map, this.opened.entries, this.opened.n, this.#i);
+    const entry = nextEntry(this.map, this.entries, this.n, this.#i);
     if (entry === null) return NO_MORE;
     this.#key = entry[0];
     this.#inValue = false;
@@ -275,7 +278,7 @@ class MapFrame implements Frame {
   }
 
   end(): void {
-    checkCount(this.map, "Map", this.opened.n, this.#i);
+    checkCount(this.map, "Map", this.n, this.#i);
   }
 
   through(w: ValueWriter, e: unknown): unknown {
@@ -390,14 +393,16 @@ class ChunkedEncoder {
       }
       case KIND_MAP: {
         const map = value as Map<unknown, unknown>;
-        const opened = openMap(map, depth);
-        w.writeContainerHeader(opened.n, 0x80, 0xde, "map");
-        stack.push(new MapFrame(depth, map, opened));
+        const n = sizeOf(map, "Map", depth);
+        const entries = entriesOf(map, depth);
+        w.writeContainerHeader(n, 0x80, 0xde, "map");
+        stack.push(new MapFrame(depth, map, n, entries));
         return;
       }
       case KIND_SET: {
         const set = value as Set<unknown>;
-        const { n, items } = openSet(set, depth);
+        const n = sizeOf(set, "Set", depth);
+        const items = valuesOf(set, depth);
         w.writeContainerHeader(items.length, 0x90, 0xdc, "array");
         stack.push(new ArrayFrame(depth, items, items.length, set, n));
         return;
