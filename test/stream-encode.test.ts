@@ -291,3 +291,36 @@ describe("encodeIterable() defects fixed", () => {
     }
   });
 });
+
+describe("encodeIterable(): the core call stays open between chunks", () => {
+  it("generators interleaved with each other and with encode() calls each give encode()'s bytes", () => {
+    const values = [
+      { list: Array.from({ length: 3000 }, (_, i) => ({ i, s: `v${i}`, m: new Map([[i, [i]]]) })) },
+      new Set(Array.from({ length: 2000 }, (_, i) => "é".repeat(i % 40))),
+      ["x".repeat(200_000), new Uint8Array(100_000).fill(2), { deep: [[[Array.from({ length: 5000 }, (_, i) => i * 1.5)]]] }],
+    ];
+    const generators = values.map((v, k) => encodeIterable(v, { chunkSize: [16, 1000, 4096][k]! }));
+    const chunks: Uint8Array[][] = values.map(() => []);
+    for (let live = generators.length, step = 0; live > 0; step++) {
+      live = 0;
+      generators.forEach((g, k) => {
+        const r = g.next();
+        if (r.done !== true) {
+          live++;
+          chunks[k]!.push(r.value);
+        }
+      });
+      if (step % 7 === 0) encode(values[step % values.length]); // the shared encoder runs in between
+    }
+    values.forEach((v, k) => expect(sameBytes(concat(chunks[k]!), encode(v)), `value ${k}`).toBe(true));
+  });
+
+  it("a long string's chunks keep no more memory alive than their bytes", () => {
+    const text = "a".repeat(1 << 20);
+    const chunks = [...encodeIterable([text, text], { chunkSize: 4096 })];
+    const held = new Set(chunks.map((c) => c.buffer));
+    const bytes = [...held].reduce((n, b) => n + b.byteLength, 0);
+    expect(bytes).toBeLessThan(2 * (1 << 20) + 3 * 4096 + 64);
+    expect(sameBytes(concat(chunks), encode([text, text]))).toBe(true);
+  });
+});

@@ -72,9 +72,11 @@ export class ChunkCutter extends BaseSpill {
   }
 
   commit(n: number): void {
-    const written = this.#reserved.subarray(0, n);
+    const reserved = this.#reserved;
     this.#reserved = EMPTY;
-    this.cut(written);
+    // the reservation is for the longest UTF-8 (3 bytes per unit): when much of it went unused, the bytes are
+    // copied out, so that a chunk handed out does not keep up to 3 times its size alive
+    this.cut(n + (n >>> 3) < reserved.length ? reserved.slice(0, n) : reserved.subarray(0, n));
   }
 
   /** Never asked: the output is taken as it is cut ({@link ChunkCutter.takeReady}). */
