@@ -145,9 +145,12 @@ const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /**
  * How many levels of containers the streaming encoder splits. Deeper ones
- * are written whole by the core walk, so that a value nested deeper than
- * the engine's stack allows fails as it fails in `encode()` (`MAX_DEPTH`),
- * instead of being walked level by level past it.
+ * are written whole by the core walk, on the engine's stack as in
+ * `encode()`: a value nested past what the stack allows fails as it fails
+ * there (`MAX_DEPTH`), instead of being walked level by level past it
+ * (only a value within these levels of that limit may pass here and fail
+ * there). Also the most levels the size bound walks, so it never
+ * overflows.
  */
 const SPLIT_LEVELS = 256;
 
