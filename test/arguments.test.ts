@@ -83,7 +83,7 @@ describe("decoders: a detached buffer is INVALID_ARGUMENT, not a TypeError", () 
       for (const run of [(x: unknown) => decode(x as Uint8Array), (x: unknown) => [...decodeMulti(x as Uint8Array)]]) {
         const e = thrown(() => run(make()));
         expect(e, label).toBeInstanceOf(DecodeError);
-        expect(e, label).toMatchObject({ code: "INVALID_ARGUMENT", offset: 0, message: "Cannot decode the input: its ArrayBuffer was detached (transferred), so it has no bytes" });
+        expect(e, label).toMatchObject({ code: "INVALID_ARGUMENT", offset: 0, message: expect.stringMatching(/^Cannot decode: the input is \[object \w+\], not bytes: its buffer was detached \(transferred\)$/) });
       }
     }
     // an empty buffer that was never transferred is still just empty
@@ -114,7 +114,7 @@ describe("decoders: a detached buffer is INVALID_ARGUMENT, not a TypeError", () 
         (err: unknown) => err,
       );
       expect(e, label).toBeInstanceOf(DecodeError);
-      expect(e, label).toMatchObject({ code: "INVALID_ARGUMENT", offset: 3, message: expect.stringContaining("a stream chunk at offset 3: its ArrayBuffer was detached") });
+      expect(e, label).toMatchObject({ code: "INVALID_ARGUMENT", offset: 3, message: expect.stringMatching(/^Cannot decode: the stream chunk at offset 3 is \[object Uint8Array\], not bytes: its buffer was detached/) });
     }
   });
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { badArgument, decodeError } from "./errors.ts";
+import { badArgument } from "./errors.ts";
 
 /**
  * What the decode functions read: a `Uint8Array` (a Node `Buffer` too), any
@@ -37,12 +37,6 @@ export function isDetached(buffer: ArrayBuffer): boolean {
   }
 }
 
-/** Whether `value` is an empty `ArrayBuffer`, or a view over one, that was detached. */
-function detachedInput(value: unknown): boolean {
-  const buffer: unknown = ArrayBuffer.isView(value) ? value.buffer : value;
-  return buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer);
-}
-
 /**
  * What a decoder reads of `value` (`what`, at stream offset `offset`, for
  * the error): a `Uint8Array` as it is, any other view or buffer as
@@ -53,16 +47,9 @@ function detachedInput(value: unknown): boolean {
  *   bare `TypeError` or see no bytes
  */
 export function inputBytes(value: unknown, what: string, offset: number): Uint8Array | undefined {
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = value instanceof Uint8Array && value.constructor === Uint8Array ? value : bytesOf(value);
-  } catch (e) {
-    if (!detachedInput(value)) throw e;
-  }
-  if ((bytes === undefined || bytes.length === 0) && detachedInput(value)) {
-    throw decodeError(`Cannot decode ${what}: its ArrayBuffer was detached (transferred), so it has no bytes`, offset, "INVALID_ARGUMENT");
-  }
-  return bytes;
+  const buffer: unknown = ArrayBuffer.isView(value) ? value.buffer : value;
+  if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) throw badArgument(what, value, "bytes: its buffer was detached (transferred)", offset);
+  return value instanceof Uint8Array && value.constructor === Uint8Array ? value : bytesOf(value);
 }
 
 /**

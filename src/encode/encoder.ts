@@ -12,7 +12,7 @@
  * @module
  */
 
-import { encodeError, invalidEncodeOption } from "../common/errors.ts";
+import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -328,14 +328,9 @@ export class Encoder<ContextType = undefined> {
  * `offset` an integer from 0 (`NaN` or `null` would write at 0, -1 fail
  * in the engine).
  */
-function checkTarget(target: unknown, offset: unknown): void {
-  if (!(target instanceof Uint8Array)) {
-    throw encodeError(`Cannot encode into ${Object.prototype.toString.call(target)}: the target must be a Uint8Array (view another typed array's bytes with new Uint8Array(view.buffer, view.byteOffset, view.byteLength))`, "INVALID_ARGUMENT");
-  }
-  if (!(typeof offset === "number" && Number.isSafeInteger(offset) && offset >= 0)) {
-    const shown = typeof offset === "number" ? String(offset) : offset === null ? "null" : typeof offset;
-    throw encodeError(`Cannot encode into the target at offset ${shown}: the offset must be an integer from 0`, "INVALID_ARGUMENT");
-  }
+function checkTarget(target: unknown, offset: number): void {
+  if (!(target instanceof Uint8Array)) throw badEncodeArgument("the target", target, "a Uint8Array");
+  if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
 }
 
 const defaultEncoder = /* @__PURE__ */ new Encoder();

@@ -234,16 +234,6 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /**
-   * A plain object's entries as a map writes them when they are read
-   * before its header (with sortKeys or ignoreUndefined: see
-   * {@link recordEntries}); null when its values are read one by one as
-   * they are written, in the order of `keys`.
-   */
-  entriesFirst(obj: Record<string, unknown>, keys: string[]): unknown[] | null {
-    return this.#sortKeys || this.#ignoreUndefined ? recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined) : null;
-  }
-
   // ---- records (useRecords): encodeRecord is writeRecord on such writers ----
 
   /**
@@ -575,6 +565,16 @@ function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * A plain object's entries as `encodeRecord` writes them when they are
+ * read before its header, with sortKeys or ignoreUndefined (see
+ * {@link recordEntries}); null without either: its values are read one
+ * by one as they are written, in the order of `keys`.
+ */
+export function entriesFirst(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] | null {
+  return sortKeys || ignoreUndefined ? recordEntries(obj, keys, sortKeys, ignoreUndefined) : null;
 }
 
 /**

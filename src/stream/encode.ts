@@ -13,7 +13,7 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
+import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeKey } from "../encode/strings.ts";
 import { Sink } from "../encode/sink.ts";
@@ -307,6 +307,8 @@ class ChunkedEncoder {
   private readonly writer: ValueWriter;
   /** Its chunks become Node `Buffer`s (the `buffers` option; the caller wraps them). */
   readonly buffers: boolean;
+  private readonly sortKeys: boolean;
+  private readonly ignoreUndefined: boolean;
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
     const chunkSize: unknown = options?.chunkSize;
@@ -319,6 +321,8 @@ class ChunkedEncoder {
     }
     if (resolved.buffers && nodeBuffer() === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.buffers = resolved.buffers;
+    this.sortKeys = resolved.sortKeys;
+    this.ignoreUndefined = resolved.ignoreUndefined;
     const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
     const plan: SpillPlan = { begin: () => cutter, open: () => cutter };
     // a scratch of about a chunk, the sink's own: the call stays open while chunks are handed out
@@ -389,7 +393,7 @@ class ChunkedEncoder {
       case KIND_RECORD: {
         const obj = value as Record<string, unknown>;
         const keys = Object.keys(obj);
-        const entries = w.entriesFirst(obj, keys);
+        const entries = entriesFirst(obj, keys, this.sortKeys, this.ignoreUndefined);
         w.writeContainerHeader(entries === null ? keys.length : entries.length / 2, 0x80, 0xde, "map");
         stack.push(new RecordFrame(depth, obj, keys, entries));
         return;

@@ -29,7 +29,7 @@ import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";
  */
 function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
-  return inputBytes(chunk, `a stream chunk at offset ${offset}`, offset) ?? arrayChunk(chunk, offset);
+  return inputBytes(chunk, `the stream chunk at offset ${offset}`, offset) ?? arrayChunk(chunk, offset);
 }
 
 /**
