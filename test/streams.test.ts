@@ -633,8 +633,15 @@ describe("encodeIterable()", () => {
     expect(() => [...encodeIterable(deep, { chunkSize: 100, maxDepth: 10 })]).toThrow(EncodeError);
     const cycle: unknown[] = [new Uint8Array(1000)];
     cycle.push(cycle);
-    expect(() => [...encodeIterable(cycle, { chunkSize: 100 })]).toThrow(expect.objectContaining({ code: "MAX_DEPTH" }));
-    expect(() => [...encodeIterable(1, { chunkSize: 0 })]).toThrow(RangeError);
+    let expected: unknown;
+    try {
+      encode(cycle);
+    } catch (e) {
+      expected = e;
+    }
+    expect(expected).toMatchObject({ code: "CYCLE", message: expect.stringContaining("at $[1] (the object at $)") });
+    expect(() => [...encodeIterable(cycle, { chunkSize: 100 })]).toThrow(expect.objectContaining({ code: "CYCLE", message: (expected as Error).message }));
+    expect(() => [...encodeIterable(1, { chunkSize: 0 })]).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
 
   it("never encodes a container whole that holds a rare huge item, even one a sampled size estimate would miss", () => {
@@ -1039,7 +1046,7 @@ describe("encodeIterable(): values that change while they are encoded, as encode
       });
       const e = failure(() => run(arr, { chunkSize: 16 }));
       expect(e.code, op).toBe("CHANGED");
-      expect(e.message).toMatch(/^Cannot encode array: it changed while being encoded \(2 entries, then \d\)$/);
+      expect(e.message).toMatch(/^Cannot encode array at \$: it changed while being encoded \(2 entries, then \d\)$/);
     }
   });
 
@@ -1048,7 +1055,7 @@ describe("encodeIterable(): values that change while they are encoded, as encode
     map.set("b", { get x() { map.set("c", 1); return null; } });
     const e = failure(() => run(map, { chunkSize: 16 }));
     expect(e.code).toBe("CHANGED");
-    expect(e.message).toMatch(/^Cannot encode Map: it changed while being encoded \(2 entries, then more\)$/);
+    expect(e.message).toMatch(/^Cannot encode Map at \$: it changed while being encoded \(2 entries, then more\)$/);
     const shrunk = new Map<unknown, unknown>([["a", "x".repeat(20)]]);
     shrunk.set("b", { get x() { shrunk.delete("c"); return null; } });
     shrunk.set("c", 1);
@@ -1057,7 +1064,7 @@ describe("encodeIterable(): values that change while they are encoded, as encode
     set.add({ get x() { set.add("more"); return null; } });
     const s = failure(() => run(set, { chunkSize: 16 }));
     expect(s.code).toBe("CHANGED");
-    expect(s.message).toMatch(/^Cannot encode Set: it changed while being encoded \(2 entries, then 3\)$/);
+    expect(s.message).toMatch(/^Cannot encode Set at \$: it changed while being encoded \(2 entries, then 3\)$/);
   });
 
   it("a Proxy around a Map or Set throws the EncodeError encode() throws, not a TypeError", () => {

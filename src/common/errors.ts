@@ -331,6 +331,11 @@ export function unreadable(what: string, path: string, cause: unknown): EncodeEr
   return Object.assign(e, { cause });
 }
 
+/** An argument of an encode method that is not what it takes, shown as {@link describe} shows values. */
+export function badEncodeArgument(what: string, value: unknown, expected: string): EncodeError {
+  return encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
+}
+
 /** An option whose value is not what it takes. */
 export function invalidEncodeOption(name: string, value: unknown, expected: string): EncodeError {
   return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");

@@ -27,17 +27,43 @@ export function bytesOf(value: unknown): Uint8Array | undefined {
   return undefined;
 }
 
+/** Whether `buffer` was detached (transferred): asked only of empty ones (where `detached` is missing, as in Node 18, a detached one cannot be viewed). */
+export function isDetached(buffer: ArrayBuffer): boolean {
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * What a decoder reads of `value` (`what`, at stream offset `offset`, for
+ * the error): a `Uint8Array` as it is, any other view or buffer as
+ * {@link bytesOf} views it, else undefined.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` for a buffer that was detached
+ *   (transferred), or a view over one, where the engine would throw a
+ *   bare `TypeError` or see no bytes
+ */
+export function inputBytes(value: unknown, what: string, offset: number): Uint8Array | undefined {
+  const buffer: unknown = ArrayBuffer.isView(value) ? value.buffer : value;
+  if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) throw badArgument(what, value, "bytes: its buffer was detached (transferred)", offset);
+  return value instanceof Uint8Array && value.constructor === Uint8Array ? value : bytesOf(value);
+}
+
 /**
  * Any accepted input as a plain `Uint8Array`: views and buffers without
  * copying (a `Buffer` or other subclass as a plain view, so results never
  * hold its views), an array of byte values copied.
  *
- * @throws {DecodeError} `INVALID_ARGUMENT` for anything else, or an array
- *   element that is not an integer in 0..255 (`offset`: its index)
+ * @throws {DecodeError} `INVALID_ARGUMENT` for anything else, a detached
+ *   buffer, or an array element that is not an integer in 0..255
+ *   (`offset`: its index)
  */
 export function toBytes(input: DecodeInput): Uint8Array {
-  if (input instanceof Uint8Array && input.constructor === Uint8Array) return input;
-  return bytesOf(input) ?? fromArray(input as ArrayLike<unknown>);
+  if (input instanceof Uint8Array && input.constructor === Uint8Array && input.length !== 0) return input;
+  return inputBytes(input, "the input", 0) ?? fromArray(input as ArrayLike<unknown>);
 }
 
 /** Copies an array of byte values, refusing anything that is not one. */

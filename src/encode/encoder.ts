@@ -12,7 +12,7 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../common/errors.ts";
+import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -48,12 +48,12 @@ const FINISH_COUNT = (sink: Sink): number => sink.offset();
  * ```
  */
 export class Encoder<ContextType = undefined> {
-  /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
-  protected readonly sink: Sink;
+  /** Where the bytes go: scratch, then a store or chunks. */
+  private readonly sink: Sink;
   /** The options, read and resolved once, by the constructor. */
-  protected readonly options: ResolvedEncodeOptions;
+  private readonly options: ResolvedEncodeOptions;
   /** What writes values into the sink, with the options resolved. */
-  protected readonly writer: ValueWriter;
+  private readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   #busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
@@ -196,10 +196,13 @@ export class Encoder<ContextType = undefined> {
    * unchanged.
    *
    * @param value the value to encode
-   * @param target where to write
-   * @param offset where in `target` to start
+   * @param target where to write: a `Uint8Array` (a Node `Buffer` too); view
+   *   another typed array's bytes as `new Uint8Array(view.buffer, view.byteOffset, view.byteLength)`
+   * @param offset where in `target` to start: an integer from 0
    * @returns the number of bytes written
    * @throws {EncodeError} as {@link Encoder.encode}, or when the target is too small
+   *   (`OUT_OF_SPACE`); `INVALID_ARGUMENT` for a target that is no `Uint8Array`
+   *   or an offset that is no integer from 0, before anything is encoded
    *
    * @example
    * ```ts
@@ -210,6 +213,7 @@ export class Encoder<ContextType = undefined> {
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
+    checkTarget(target, offset);
     if (this.#busy) return this.reentrant().encodeInto(value, target, offset);
     this.run(value, offset);
     try {
@@ -287,7 +291,7 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Starts a call: `estimated` is what the sink sizes its store from; `base`, where the output starts in the result. */
-  protected start(estimated: unknown, base: number): void {
+  private start(estimated: unknown, base: number): void {
     this.#busy = true;
     const w = this.writer;
     w.base = base;
@@ -302,20 +306,31 @@ export class Encoder<ContextType = undefined> {
   }
 
   /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
-  protected fail(e: unknown): unknown {
+  private fail(e: unknown): unknown {
     const error = this.writer.failure(e);
     this.writer.records?.abort();
     this.stop();
     return error;
   }
 
-  protected stop(): void {
+  private stop(): void {
     this.writer.records?.end();
     this.sink.end();
     const trail = this.writer.trail;
     if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
     this.#busy = false;
   }
+}
+
+/**
+ * Throws `INVALID_ARGUMENT` unless `target` is a `Uint8Array` (another
+ * view's elements are no bytes: a `Uint16Array` would widen each one) and
+ * `offset` an integer from 0 (`NaN` or `null` would write at 0, -1 fail
+ * in the engine).
+ */
+function checkTarget(target: unknown, offset: number): void {
+  if (!(target instanceof Uint8Array)) throw badEncodeArgument("the target", target, "a Uint8Array");
+  if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
 }
 
 const defaultEncoder = /* @__PURE__ */ new Encoder();

@@ -157,11 +157,14 @@ export class Sink implements SpillContext {
    * @param maxByteLength ceiling of one buffer; past it, the chunk list
    * @param measure the exact size (for plans that measure first); a resizable store is sized from size.ts's estimate
    * @param pool whether small results are views into a shared slab
+   * @param shareable whether a scratch of the default size may come from the workspaces encoders share
+   *   (false for a sink whose call stays open between the caller's steps, as the streaming encoder's does:
+   *   it keeps a workspace of its own)
    */
-  constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false) {
+  constructor(scratchBytes: number, plan: SpillPlan, maxByteLength: number, measure: (value: unknown) => number, pool = false, shareable = true) {
     this.#pool = pool && POOLING_PAYS;
     this.scratchBytes = Math.max(64, scratchBytes);
-    this.#shared = this.scratchBytes === DEFAULT_SCRATCH_BYTES;
+    this.#shared = shareable && this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.plan = plan;
     this.#opening = plan.begin ?? null;
     this.counting = plan === COUNT_PLAN;
@@ -423,6 +426,16 @@ export class Sink implements SpillContext {
       at += part.length;
     }
     return total;
+  }
+
+  /**
+   * Moves every byte written so far to the spill (opening it if the call
+   * has none yet), so that the spill holds the whole output up to
+   * {@link Sink.offset}: for a caller that takes the output from its spill
+   * while the call goes on (the streaming encoder).
+   */
+  handOver(): void {
+    this.resume(this.flush(), 0);
   }
 
   // ---- the spill (slow paths) ----

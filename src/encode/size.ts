@@ -13,7 +13,7 @@
 
 import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
-import { bytesOf } from "../common/input.ts";
+import { bytesOf, isDetached } from "../common/input.ts";
 import { writeInt } from "../format/forms.ts";
 import { REFERENCE_MIN_BYTES } from "./spill.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
@@ -254,14 +254,4 @@ export function binaryBytes(value: object): Uint8Array | undefined {
     throw detachedBinary(buffer === value ? "an ArrayBuffer" : `a ${value.constructor?.name ?? "view"} over an ArrayBuffer`);
   }
   return bytesOf(value);
-}
-
-/** Whether `buffer` was detached; asked only of empty buffers. */
-function isDetached(buffer: ArrayBuffer): boolean {
-  try {
-    new Uint8Array(buffer);
-    return false;
-  } catch {
-    return true;
-  }
 }

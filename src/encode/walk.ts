@@ -128,16 +128,26 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   private encodeObject(obj: object, depth: number): void {
-    if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
-    if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
+    if (this.claimObject(obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
     else if (kind === KIND_RECORD) this.encodeRecord(obj as Record<string, unknown>, depth);
     else this.encodeOtherObject(obj, kind, depth);
   }
 
-  /** Cold object kinds: binaries, Map, Set, Date, boxed primitives, ExtData (functions and symbols never get here). */
-  private encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
+  /**
+   * What happens to an object found at `depth` before its kind is looked
+   * at: past `maxDepth` it fails (a cycle, or too deep); else the
+   * registered extensions are asked, once. True when one claimed it (its
+   * payload is written).
+   */
+  claimObject(obj: object, depth: number): boolean {
+    if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
+    return this.extensions.length !== 0 && encodeExtension(this, obj, depth);
+  }
+
+  /** Cold object kinds, no extension claimed: binaries, Map, Set, Date, boxed primitives, ExtData (functions and symbols never get here). */
+  encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
         encodeBinary(this.sink, binaryBytes(obj)!);
@@ -175,25 +185,16 @@ export class ValueWriter implements ExtensionWriter {
         else this.encodeValue(item, depth + 1);
       }
     } catch (e) {
-      throw this.through(e, `[${i}]`, owner);
+      throw this.through(e, itemSegment(i), owner);
     }
-    const after = arr.length;
-    if (after !== n) throw changed(arr, "array", n, after);
+    checkCount(arr, "array", n, arr.length);
   }
 
   /** A Set, written as an array of its values (policy), its size checked after. */
   private encodeSet(set: Set<unknown>, depth: number): void {
-    let n: number;
-    let items: unknown[];
-    try {
-      n = set.size;
-      items = [...set];
-    } catch (e) {
-      throw new Unplaced(set, depth, (path) => unreadable("Set", path, e)); // a Proxy around a Set, say
-    }
-    this.encodeArray(items, depth, set);
-    const after = set.size;
-    if (after !== n) throw changed(set, "Set", n, after);
+    const n = sizeOf(set, "Set", depth);
+    this.encodeArray(valuesOf(set, depth), depth, set);
+    checkCount(set, "Set", n, set.size);
   }
 
   private encodeRecord(obj: Record<string, unknown>, depth: number): void {
@@ -344,34 +345,25 @@ export class ValueWriter implements ExtensionWriter {
 
   private encodeMap(map: Map<unknown, unknown>, depth: number): void {
     // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
-    let n: number;
-    let entries: Iterator<unknown>;
-    try {
-      n = map.size;
-      entries = map[Symbol.iterator]();
-      if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
-    } catch (e) {
-      throw new Unplaced(map, depth, (path) => unreadable("Map", path, e)); // a Proxy around a Map, say
-    }
+    const n = sizeOf(map, "Map", depth);
+    const entries = entriesOf(map, depth);
     this.writeContainerHeader(n, 0x80, 0xde, "map");
     let i = 0;
     let key: unknown = undefined;
     let inValue = false;
     try {
-      for (let r = entries.next(); r?.done !== true; r = entries.next()) {
-        const entry = r?.value;
-        if (i === n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, i === n ? "more" : "a non-entry");
-        key = (entry as unknown[])[0];
+      for (let entry = nextEntry(map, entries, n, i); entry !== null; entry = nextEntry(map, entries, n, i)) {
+        key = entry[0];
         inValue = false;
         this.encodeValue(key, depth + 1);
         inValue = true;
-        this.encodeValue((entry as unknown[])[1], depth + 1);
+        this.encodeValue(entry[1], depth + 1);
         i++;
       }
     } catch (e) {
-      throw e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
+      throw this.throughEntry(e, map, i, key, inValue);
     }
-    if (i !== n) throw changed(map, "Map", n, i);
+    checkCount(map, "Map", n, i);
   }
 
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
@@ -397,9 +389,19 @@ export class ValueWriter implements ExtensionWriter {
   // ---- errors: cold, with the path the walk noted while the error unwound ----
 
   /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. */
-  private through(e: unknown, seg: string, container: object): unknown {
+  through(e: unknown, seg: string, container: object): unknown {
     this.trail.push(seg, container);
     return e;
+  }
+
+  /**
+   * Notes that an error unwinds through entry `i` of `map` (its key, or its
+   * value when `inValue`); returns the error. A failure of the Map itself
+   * (its entries outnumber its size, or one is no entry) is placed at the
+   * Map, not at an entry.
+   */
+  throughEntry(e: unknown, map: object, i: number, key: unknown, inValue: boolean): unknown {
+    return e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
   }
 
   /**
@@ -456,19 +458,89 @@ function changed(container: object, what: string, before: unknown, after: unknow
   return new Unplaced(container, 0, (path) => changedAt(what, path, before, after));
 }
 
+/**
+ * Throws `CHANGED` (at the container's path) when `container` (an array,
+ * Set or Map, `what`) counted `before` items when its header was written
+ * and `after` once they were: its header would be wrong.
+ */
+export function checkCount(container: object, what: string, before: number, after: number): void {
+  if (after !== before) throw changed(container, what, before, after);
+}
+
+/*
+ * Opening a Map or a Set (found at `depth`) for writing: its size, then
+ * its items through its own iterator, in that order. One that cannot be
+ * read (a Proxy around a Map, a throwing `size` getter, an iterator
+ * without `next`) is `UNSUPPORTED_TYPE` at its path. Each read is its own
+ * function, so that opening allocates nothing.
+ */
+
+/** The size of a Map or Set `c` (`what`), read first when it is opened. */
+export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "Set", depth: number): number {
+  try {
+    return c.size;
+  } catch (e) {
+    throw unreadableAt(c, what, depth, e);
+  }
+}
+
+/** A Set's values, read (after its size) when it is opened. */
+export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
+  try {
+    return [...set];
+  } catch (e) {
+    throw unreadableAt(set, "Set", depth, e);
+  }
+}
+
+/** A Map's own iterator, read (after its size) when it is opened. */
+export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<unknown> {
+  try {
+    const entries = map[Symbol.iterator]();
+    if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
+    return entries;
+  } catch (e) {
+    throw unreadableAt(map, "Map", depth, e);
+  }
+}
+
+function unreadableAt(c: object, what: string, depth: number, e: unknown): Unplaced {
+  return new Unplaced(c, depth, (path) => unreadable(what, path, e));
+}
+
+/**
+ * The next entry of `map` from its iterator (read as `entry[0]`,
+ * `entry[1]`: an array, or any object with those properties), `i` entries
+ * having been written of the `n` its header declared; null when the
+ * iterator is done. Throws `CHANGED` for an entry past `n` or one that is
+ * no object (the string "ab" is not key "a" and value "b").
+ */
+export function nextEntry(map: object, entries: Iterator<unknown>, n: number, i: number): Record<0 | 1, unknown> | null {
+  const r = entries.next();
+  if (r?.done === true) return null;
+  const entry = r?.value;
+  if (i === n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, i === n ? "more" : "a non-entry");
+  return entry as Record<0 | 1, unknown>;
+}
+
 /** `$` and the first `n` segments of `segs`; a long path is shortened in the middle. */
 function pathOf(segs: string[], n: number): string {
   const s = segs.slice(0, n);
   return "$" + (s.length <= 12 ? s.join("") : `${s.slice(0, 4).join("")}...(${s.length - 10} more)...${s.slice(-6).join("")}`);
 }
 
+/** The path segment of item `i` of an array (or of a Set's values). */
+export function itemSegment(i: number): string {
+  return `[${i}]`;
+}
+
 /** The path segment of a property: `.name`, or `["a b"]` for a key that is no identifier. */
-function propertySegment(key: string): string {
+export function propertySegment(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${JSON.stringify(key)}]`;
 }
 
 /** The path segment of entry `i` of a Map: its key (`.keys()[i]`), or its value (`.get("k")` for a simple key, else `.values()[i]`). */
-function mapSegment(i: number, key: unknown, inValue: boolean): string {
+export function mapSegment(i: number, key: unknown, inValue: boolean): string {
   if (!inValue) return `.keys()[${i}]`;
   const simple = typeof key === "string" ? JSON.stringify(key) : typeof key === "number" || typeof key === "boolean" || key == null ? String(key) : null;
   return simple === null ? `.values()[${i}]` : `.get(${simple})`;
@@ -493,6 +565,16 @@ function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * A plain object's entries as `encodeRecord` writes them when they are
+ * read before its header, with sortKeys or ignoreUndefined (see
+ * {@link recordEntries}); null without either: its values are read one
+ * by one as they are written, in the order of `keys`.
+ */
+export function entriesFirst(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] | null {
+  return sortKeys || ignoreUndefined ? recordEntries(obj, keys, sortKeys, ignoreUndefined) : null;
 }
 
 /**

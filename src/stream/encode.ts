@@ -13,17 +13,19 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { recordEntries, type ValueWriter } from "../encode/walk.ts";
-import { writeBinHeader, writeContainerHeader, writeU32 } from "../format/forms.ts";
-import { badCount, changedAt, EncodeErrorCode, encodeError, invalidEncodeOption, tooLong } from "../common/errors.ts";
-import { extensionEncoders } from "../format/extensions.ts";
-import { encodeOptionsOf, withResolved, type ResolvedEncodeOptions } from "../encode/options.ts";
-import { KIND_ARRAY, KIND_BINARY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
+import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
+import { startDepth } from "../encode/ext-writer.ts";
+import { encodeKey } from "../encode/strings.ts";
+import { Sink } from "../encode/sink.ts";
+import type { SpillPlan } from "../encode/spill.ts";
+import { writeU32 } from "../format/forms.ts";
+import { EncodeErrorCode, encodeError, invalidEncodeOption } from "../common/errors.ts";
+import { encodeOptionsOf, withResolved } from "../encode/options.ts";
+import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { asBuffer, nodeBuffer } from "../common/engine.ts";
 import { TransformStreamBase } from "./web.ts";
-import { binaryBytes, sizeUpTo } from "../encode/size.ts";
-
-const EMPTY = /* @__PURE__ */ new Uint8Array(0);
+import { sizeUpTo } from "../encode/size.ts";
+import { ChunkCutter } from "./chunker.ts";
 
 /**
  * Options of the stream encoders: the encode options, and what each
@@ -44,7 +46,8 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
   /**
    * {@link EncoderStream}: write each value's length as a u32 big-endian
    * prefix before it, for protocols that frame messages. Values of 2^32
-   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
+   * bytes or more throw an `EncodeError` (code `TOO_LONG`); a value that
+   * is no boolean, an `EncodeError` (code `INVALID_ARGUMENT`).
    * @default false
    */
   lengthPrefixed?: boolean | undefined;
@@ -53,7 +56,8 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
    * {@link encodeToReadableStream}: the size of the chunks the encoder
    * fills, in bytes. Containers whose encoding may be larger are encoded
    * in parts; binaries of at least this size are yielded as views of the
-   * input, without a copy.
+   * input, without a copy. A number from 1 to 2^31 (else an `EncodeError`,
+   * code `INVALID_ARGUMENT`).
    * @default 65536
    */
   chunkSize?: number | undefined;
@@ -86,13 +90,15 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
 export class EncoderStream<ContextType = undefined> extends TransformStreamBase<unknown, Uint8Array> {
   /**
    * @param options see {@link StreamEncodeOptions}; `lengthPrefixed` to frame each value
+   * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option, a `lengthPrefixed` that is no boolean among them
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
     const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
+    const framed: unknown = options?.lengthPrefixed;
+    if (framed !== undefined && typeof framed !== "boolean") throw invalidEncodeOption("lengthPrefixed", framed, "a boolean");
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
-    const framed = options?.lengthPrefixed ?? false;
     const B = resolved.buffers ? nodeBuffer() : null;
     const own = (bytes: Uint8Array): Uint8Array => (B === null ? bytes : asBuffer(B, bytes));
     super({
@@ -138,329 +144,299 @@ const SMALL_FRAME_BYTES = 64 * 1024;
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /**
- * The core encoder with one more way in, for the streaming encoder only
- * (so the main bundle does not carry it): a call in which the caller
- * writes values through the encoder's own writer.
+ * How many levels of containers the streaming encoder splits. Deeper ones
+ * are written whole by the core walk, on the engine's stack as in
+ * `encode()`: a value nested past what the stack allows fails as it fails
+ * there (`MAX_DEPTH`), instead of being walked level by level past it
+ * (only a value within these levels of that limit may pass here and fail
+ * there). Also the most levels the size bound walks, so it never
+ * overflows.
  */
-class PartEncoder extends Encoder<unknown> {
-  /**
-   * One call in which `write` writes values through this encoder's writer
-   * (`writer.encodeValue`, at the depths it gives, so `maxDepth` counts
-   * from the top of the streamed value), and the bytes it wrote. Error
-   * paths start at the value written (an item of a container split in
-   * parts). Never re-entered: the streaming encoder makes its calls one
-   * after another.
-   */
-  encodeWith(write: (writer: ValueWriter) => void): Uint8Array<ArrayBuffer> {
-    this.start(undefined, 0);
-    try {
-      write(this.writer);
-    } catch (e) {
-      throw this.fail(e);
+const SPLIT_LEVELS = 256;
+
+/** What a {@link Frame} answers when its container has no more items. */
+const NO_MORE: unique symbol = Symbol("no more items");
+
+/**
+ * A large container being written item by item: its header is written,
+ * and the stream asks it for one item after another (each written whole
+ * by the core walk, or split in turn). Every check, error path and read
+ * is the core walk's (walk.ts): the frame only remembers where it is.
+ */
+interface Frame {
+  /** The depth of the container: its items are at `depth + 1`. */
+  readonly depth: number;
+  /** Reads the next item (writing a map key that comes before it), or {@link NO_MORE}. */
+  next(w: ValueWriter): unknown;
+  /** Checks the container once its items are written (a count that changed throws `CHANGED`). */
+  end(): void;
+  /** Notes that `e` unwinds through the item being written (see `ValueWriter.through`); returns the error. */
+  through(w: ValueWriter, e: unknown): unknown;
+}
+
+/** An array, or the values of a Set (`set`, which had `setSize` values when its header was written). */
+class ArrayFrame implements Frame {
+  readonly depth: number;
+  private readonly items: readonly unknown[];
+  private readonly n: number;
+  private readonly set: Set<unknown> | null;
+  private readonly setSize: number;
+  #i = -1;
+
+  constructor(depth: number, items: readonly unknown[], n: number, set: Set<unknown> | null, setSize: number) {
+    this.depth = depth;
+    this.items = items;
+    this.n = n;
+    this.set = set;
+    this.setSize = setSize;
+  }
+
+  next(): unknown {
+    return ++this.#i < this.n ? this.items[this.#i] : NO_MORE;
+  }
+
+  end(): void {
+    checkCount(this.items, "array", this.n, this.items.length);
+    if (this.set !== null) checkCount(this.set, "Set", this.setSize, this.set.size);
+  }
+
+  through(w: ValueWriter, e: unknown): unknown {
+    return w.through(e, itemSegment(this.#i), this.set ?? this.items);
+  }
+}
+
+/** A plain object (or class instance): its values read one by one in the order of `keys`, or its `entries` read before its header. */
+class RecordFrame implements Frame {
+  readonly depth: number;
+  private readonly obj: Record<string, unknown>;
+  private readonly keys: readonly string[];
+  private readonly entries: readonly unknown[] | null;
+  #i = -1;
+
+  constructor(depth: number, obj: Record<string, unknown>, keys: readonly string[], entries: readonly unknown[] | null) {
+    this.depth = depth;
+    this.obj = obj;
+    this.keys = keys;
+    this.entries = entries;
+  }
+
+  next(w: ValueWriter): unknown {
+    const i = ++this.#i;
+    const entries = this.entries;
+    if (entries !== null) {
+      if (2 * i >= entries.length) return NO_MORE;
+      encodeKey(w.sink, entries[2 * i] as string);
+      return entries[2 * i + 1];
     }
-    try {
-      return this.sink.finish();
-    } finally {
-      this.stop();
+    if (i >= this.keys.length) return NO_MORE;
+    const key = this.keys[i]!;
+    const value = this.obj[key];
+    encodeKey(w.sink, key);
+    return value;
+  }
+
+  end(): void {}
+
+  through(w: ValueWriter, e: unknown): unknown {
+    const i = this.#i;
+    return w.through(e, propertySegment(this.entries === null ? this.keys[i]! : (this.entries[2 * i] as string)), this.obj);
+  }
+}
+
+/** A Map: its entries read live from its own iterator, key then value. */
+class MapFrame implements Frame {
+  /** Entries written. */
+  #i = 0;
+  #entry: Record<0 | 1, unknown> | null = null;
+  #key: unknown = undefined;
+  #inValue = false;
+  readonly depth: number;
+  private readonly map: Map<unknown, unknown>;
+  /** The size its header declared. */
+  private readonly n: number;
+  private readonly entries: Iterator<unknown>;
+
+  constructor(depth: number, map: Map<unknown, unknown>, n: number, entries: Iterator<unknown>) {
+    this.depth = depth;
+    this.map = map;
+    this.n = n;
+    this.entries = entries;
+  }
+
+  next(): unknown {
+    if (this.#entry !== null) {
+      if (!this.#inValue) {
+        this.#inValue = true;
+        return this.#entry[1];
+      }
+      this.#entry = null;
+      this.#i++;
     }
+    const entry = nextEntry(this.map, this.entries, this.n, this.#i);
+    if (entry === null) return NO_MORE;
+    this.#key = entry[0];
+    this.#inValue = false;
+    this.#entry = entry;
+    return this.#key;
+  }
+
+  end(): void {
+    checkCount(this.map, "Map", this.n, this.#i);
+  }
+
+  through(w: ValueWriter, e: unknown): unknown {
+    return w.throughEntry(e, this.map, this.#i, this.#key, this.#inValue);
   }
 }
 
 /**
- * Walks a value, asking one core `Encoder` for the bytes of small values
- * and for large containers' items in parts (the header written here from
- * the header forms), and hands out sealed chunks as they fill.
+ * Encodes one value into sealed chunks while it is written: the core walk
+ * writes into a sink whose spill cuts its output into chunks
+ * ({@link ChunkCutter}), in one call from the first byte to the last, and
+ * this only decides where the walk pauses so the chunks can be handed
+ * out. A container that may take `chunkSize` bytes or more (an upper
+ * bound, walked only that far) is opened here, through the core walk's
+ * own steps (extensions asked once, depth, header, reads and checks), and
+ * its items are written one by one, each whole by the core walk or split
+ * in turn; everything else is written whole by the core walk.
  */
 class ChunkedEncoder {
   private readonly chunkSize: number;
-  private readonly encoder: PartEncoder;
-  private readonly options: ResolvedEncodeOptions;
+  private readonly cutter: ChunkCutter;
+  private readonly sink: Sink;
+  private readonly writer: ValueWriter;
   /** Its chunks become Node `Buffer`s (the `buffers` option; the caller wraps them). */
   readonly buffers: boolean;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
-  private readonly maxDepth: number;
-  /** The chunk being filled, and how much of it is. */
-  private out: Uint8Array = EMPTY;
-  private pos = 0;
-  /** Sealed chunks not yet handed out. */
-  private ready: Uint8Array[] = [];
 
   constructor(options: StreamEncodeOptions<unknown> | undefined) {
     const chunkSize: unknown = options?.chunkSize;
-    const size = chunkSize ?? DEFAULT_CHUNK_BYTES;
-    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw new RangeError(`Cannot encode with chunkSize ${String(size)}: it must be between 1 and 2^31`);
+    const size = chunkSize === undefined ? DEFAULT_CHUNK_BYTES : chunkSize;
+    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw invalidEncodeOption("chunkSize", size, "a number of bytes from 1 to 2^31");
     this.chunkSize = Math.floor(size);
     const resolved = encodeOptionsOf(options);
     if (resolved.useRecords !== false) {
       throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
     }
-    this.options = resolved;
-    // parts of about chunkSize bytes fit the scratch: most are written there and copied out once
-    const initial = Math.min(Math.max(2 * this.chunkSize, 1024), 1 << 20);
-    this.encoder = new PartEncoder(withResolved(resolved, { initialBufferSize: initial }));
+    if (resolved.buffers && nodeBuffer() === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.buffers = resolved.buffers;
     this.sortKeys = resolved.sortKeys;
     this.ignoreUndefined = resolved.ignoreUndefined;
-    this.maxDepth = resolved.maxDepth;
+    const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
+    const plan: SpillPlan = { begin: () => cutter, open: () => cutter };
+    // a scratch of about a chunk, the sink's own: the call stays open while chunks are handed out
+    const scratch = Math.min(Math.max(this.chunkSize, 1024), 1 << 20);
+    this.sink = new Sink(scratch, plan, resolved.maxByteLength, () => 0, false, false);
+    this.writer = new ValueWriter(this.sink, resolved);
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
-    yield* this.walk(value, 0);
-    this.seal();
-    yield* this.drain();
-  }
-
-  /** Encodes `value`, found at `depth`, splitting it when it is large. */
-  private *walk(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    if (typeof value !== "object" || value === null || depth >= this.maxDepth || this.claimedByExtension(value)) {
-      yield* this.whole(value, depth);
-      return;
-    }
-    switch (objectKind(value)) {
-      case KIND_ARRAY:
-        if (this.small(value, depth)) yield* this.whole(value, depth);
-        else yield* this.walkArray(value as unknown[], depth);
-        return;
-      case KIND_RECORD:
-        yield* this.walkRecord(value as Record<string, unknown>, depth);
-        return;
-      case KIND_BINARY:
-        yield* this.walkBinary(value, depth);
-        return;
-      case KIND_MAP:
-        yield* this.walkMap(value as Map<unknown, unknown>, depth);
-        return;
-      case KIND_SET:
-        yield* this.walkSet(value as Set<unknown>, depth);
-        return;
-      default:
-        yield* this.whole(value, depth); // a Date, an ExtData
-    }
-  }
-
-  /** `value`, found at `depth`, encoded whole by the core. */
-  private *whole(value: unknown, depth: number): Generator<Uint8Array, void, undefined> {
-    this.write(this.encoder.encodeWith((w) => w.encodeValue(value, depth)));
-    yield* this.drain();
-  }
-
-  private claimedByExtension(value: object): boolean {
-    const ctx = this.options.context;
-    for (const ext of extensionEncoders(this.options.extensionCodec)) if (ext.encode(value, ctx) != null) return true;
-    return false;
-  }
-
-  /** Whether a container at `depth` is encoded whole: an upper bound of its size is under `chunkSize`. */
-  private small(container: object, depth: number): boolean {
-    return sizeUpTo(container, this.chunkSize, this.maxDepth - depth) < this.chunkSize;
-  }
-
-  /** A large array: the header, then its items in parts; throws `CHANGED` when its length is not the same at the end. */
-  private *walkArray(arr: readonly unknown[], depth: number): Generator<Uint8Array, void, undefined> {
-    const n = arr.length;
-    this.writeHeader(n, 0x90, 0xdc, "array");
-    yield* this.walkItems(arr, n, depth);
-    const after = arr.length;
-    if (after !== n) throw changedAt("array", "", n, after);
-  }
-
-  /** A large Set, as the core writes one: its values as an array, then a check of its size. */
-  private *walkSet(set: Set<unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(set, depth)) {
-      yield* this.whole(set, depth);
-      return;
-    }
-    const n = set.size;
-    const items = [...set];
-    this.writeHeader(items.length, 0x90, 0xdc, "array");
-    yield* this.walkItems(items, items.length, depth);
-    const after = set.size;
-    if (after !== n) throw changedAt("Set", "", n, after);
-  }
-
-  /**
-   * The first `n` items of a container at `depth` (an array's items, or a
-   * map's keys and values in turn), after its header: the core writes
-   * them in parts of about `chunkSize` bytes, each part stopping before an
-   * item that may be larger, which is split further (`sized`: the items
-   * are known to be smaller, so none is sized again). Each item is read
-   * once.
-   */
-  private *walkItems(items: ArrayLike<unknown>, n: number, depth: number, sized = false): Generator<Uint8Array, void, undefined> {
-    const limit = this.chunkSize;
-    const levels = this.maxDepth - depth - 1;
-    for (let i = 0; i < n; ) {
-      let next = n;
-      let large: unknown = NOT_LARGE;
-      const bytes = this.encoder.encodeWith((w) => {
-        const s = w.sink;
-        const end = sized ? Infinity : s.offset() + limit;
-        for (let j = i; j < n; j++) {
-          const item = items[j];
-          if (!sized && (typeof item === "object" && item !== null ? sizeUpTo(item, limit, levels) >= limit : typeof item === "string" && 3 * item.length + 5 >= limit)) {
-            large = item;
-            next = j;
-            return;
-          }
-          w.encodeValue(item, depth + 1);
-          if (s.offset() >= end) {
-            next = j + 1;
-            return;
-          }
+    const w = this.writer;
+    const cutter = this.cutter;
+    const stack: Frame[] = [];
+    this.sink.begin(value);
+    try {
+      this.write(value, startDepth(), stack);
+      for (;;) {
+        if (cutter.hasReady) yield* cutter.takeReady();
+        const frame = stack[stack.length - 1];
+        if (frame === undefined) break;
+        const item = frame.next(w);
+        if (item === NO_MORE) {
+          stack.pop();
+          frame.end();
+        } else {
+          this.write(item, frame.depth + 1, stack);
         }
-      });
-      this.write(bytes);
-      i = next;
-      if (large !== NOT_LARGE) {
-        yield* this.drain();
-        yield* this.walk(large, depth + 1);
-        i++;
       }
-      yield* this.drain();
+      this.sink.handOver();
+      cutter.seal();
+      yield* cutter.takeReady();
+    } catch (e) {
+      // the error unwinds through the open containers, innermost first, as through the core walk's
+      let error = e;
+      for (let k = stack.length - 1; k >= 0; k--) error = stack[k]!.through(w, error);
+      try {
+        throw w.failure(error);
+      } finally {
+        w.trail.length = 0;
+      }
+    } finally {
+      this.sink.end();
     }
-  }
-
-  private *walkRecord(obj: Record<string, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(obj, depth)) {
-      yield* this.whole(obj, depth);
-      return;
-    }
-    // as the core's sortKeys / ignoreUndefined path: every value read once, before the header
-    const entries = recordEntries(obj, Object.keys(obj), this.sortKeys, this.ignoreUndefined);
-    this.writeHeader(entries.length / 2, 0x80, 0xde, "map");
-    yield* this.walkItems(entries, entries.length, depth);
   }
 
   /**
-   * A large Map: the header, then its entries read live (as the core reads
-   * a Map), gathered as key, value, key, value... while they are small and
-   * written in parts; a large key or value is split further. Throws
-   * `CHANGED` when the entries do not number the size the header took.
+   * Writes `value`, found at `depth`: whole by the core walk when it is no
+   * object or small, else as the core walk's `encodeObject` does, except
+   * that an array, plain object, Map or Set is opened (its header written)
+   * and pushed on `stack`, for its items to be written one by one.
    */
-  private *walkMap(map: Map<unknown, unknown>, depth: number): Generator<Uint8Array, void, undefined> {
-    if (this.small(map, depth)) {
-      yield* this.whole(map, depth);
+  private write(value: unknown, depth: number, stack: Frame[]): void {
+    const w = this.writer;
+    const limit = this.chunkSize;
+    if (typeof value !== "object" || value === null || stack.length >= SPLIT_LEVELS || sizeUpTo(value, limit, Math.min(w.maxDepth - depth, SPLIT_LEVELS - stack.length)) < limit) {
+      w.encodeValue(value, depth);
       return;
     }
-    const n = map.size;
-    this.writeHeader(n, 0x80, 0xde, "map");
-    const big = this.chunkSize;
-    const levels = this.maxDepth - depth - 1;
-    const batch: unknown[] = [];
-    let batchSize = 0;
-    let i = 0;
-    for (const [key, value] of map) {
-      if (i === n) throw changedAt("Map", "", n, "more");
-      i++;
-      const size = sizeUpTo(key, big, levels) + sizeUpTo(value, big, levels);
-      if (size < big) {
-        batch.push(key, value);
-        if ((batchSize += size) < big) continue;
-      }
-      yield* this.walkItems(batch, batch.length, depth, true);
-      batch.length = 0;
-      batchSize = 0;
-      if (size >= big) {
-        yield* this.walk(key, depth + 1);
-        yield* this.walk(value, depth + 1);
-      }
-    }
-    yield* this.walkItems(batch, batch.length, depth, true);
-    if (i !== n) throw changedAt("Map", "", n, i);
-  }
-
-  private *walkBinary(value: object, depth: number): Generator<Uint8Array, void, undefined> {
-    const bytes = binaryBytes(value)!; // a binary kind: never undefined
-    const n = bytes.length;
-    if (n < this.chunkSize) {
-      yield* this.whole(bytes, depth);
-      return;
-    }
-    if (n > 0xffffffff) throw tooLong("binary", n);
-    this.write(HEADER.slice(0, writeBinHeader(HEADER, 0, n)));
-    // fill the current chunk from the payload, then hand the rest over as a view, without copying
-    const room = this.pos > 0 ? this.out.length - this.pos : 0;
-    this.write(bytes.subarray(0, room));
-    this.seal();
-    const rest = bytes.subarray(room);
-    if (rest.length >= this.chunkSize) this.ready.push(rest);
-    else this.write(rest);
-    yield* this.drain();
-  }
-
-  /** Writes an array (0x90, 0xdc) or map (0x80, 0xde) header for `n` items, its count checked as the core checks it. */
-  private writeHeader(n: number, fix: number, code16: number, what: string): void {
-    if (n >>> 0 !== n) throw badCount(what, n);
-    this.write(HEADER.slice(0, writeContainerHeader(HEADER, 0, n, fix, code16)));
-  }
-
-  /**
-   * Appends bytes. Bytes the encoder returned that fill a chunk on their own
-   * become a chunk as they are (they are independent of the encoder);
-   * smaller ones are copied into the current chunk.
-   */
-  private write(bytes: Uint8Array): void {
-    let n = bytes.length;
-    if (n === 0) return;
-    if (n >= this.chunkSize && this.pos === 0) {
-      this.ready.push(bytes);
-      return;
-    }
-    let at = 0;
-    while (n > 0) {
-      if (this.out.length === 0) {
-        this.out = new Uint8Array(this.chunkSize);
-        this.pos = 0;
-      }
-      const take = Math.min(n, this.out.length - this.pos);
-      this.out.set(take === bytes.length ? bytes : bytes.subarray(at, at + take), this.pos);
-      this.pos += take;
-      at += take;
-      n -= take;
-      if (this.pos === this.out.length) this.seal();
-      if (n >= this.chunkSize && this.pos === 0) {
-        this.ready.push(bytes.subarray(at));
+    if (w.claimObject(value, depth)) return;
+    const kind = objectKind(value);
+    switch (kind) {
+      case KIND_ARRAY: {
+        const arr = value as unknown[];
+        const n = arr.length;
+        w.writeContainerHeader(n, 0x90, 0xdc, "array");
+        stack.push(new ArrayFrame(depth, arr, n, null, 0));
         return;
       }
+      case KIND_RECORD: {
+        const obj = value as Record<string, unknown>;
+        const keys = Object.keys(obj);
+        const entries = entriesFirst(obj, keys, this.sortKeys, this.ignoreUndefined);
+        w.writeContainerHeader(entries === null ? keys.length : entries.length / 2, 0x80, 0xde, "map");
+        stack.push(new RecordFrame(depth, obj, keys, entries));
+        return;
+      }
+      case KIND_MAP: {
+        const map = value as Map<unknown, unknown>;
+        const n = sizeOf(map, "Map", depth);
+        const entries = entriesOf(map, depth);
+        w.writeContainerHeader(n, 0x80, 0xde, "map");
+        stack.push(new MapFrame(depth, map, n, entries));
+        return;
+      }
+      case KIND_SET: {
+        const set = value as Set<unknown>;
+        const n = sizeOf(set, "Set", depth);
+        const items = valuesOf(set, depth);
+        w.writeContainerHeader(items.length, 0x90, 0xdc, "array");
+        stack.push(new ArrayFrame(depth, items, items.length, set, n));
+        return;
+      }
+      default:
+        w.encodeOtherObject(value, kind, depth); // a binary, Date, ExtData or boxed primitive
     }
-  }
-
-  /** The current chunk, if it holds anything, is done: it joins the ready list and is never written again. */
-  private seal(): void {
-    if (this.pos === 0) return;
-    this.ready.push(this.pos === this.out.length ? this.out : this.out.subarray(0, this.pos));
-    this.out = EMPTY;
-    this.pos = 0;
-  }
-
-  private *drain(): Generator<Uint8Array, void, undefined> {
-    const ready = this.ready;
-    if (ready.length === 0) return;
-    this.ready = [];
-    for (const c of ready) yield c;
   }
 }
-
-/** What a part of {@link ChunkedEncoder}'s items stopped before when it stopped before no large item. */
-const NOT_LARGE: unique symbol = Symbol("not large");
-
-/** Scratch for headers: copied out (`slice`) before it is written again. */
-const HEADER = /* @__PURE__ */ new Uint8Array(5);
 
 /**
  * Encodes `value` lazily, yielding its MessagePack bytes in chunks while it
  * encodes, so a value whose encoding is larger than memory comfortably
  * allows (or than one buffer can hold, 2^32 bytes) can go to a file or a
- * socket. The chunks, concatenated, are exactly `encode(value, options)`.
+ * socket. The chunks, concatenated, are exactly `encode(value, options)`,
+ * and it throws what `encode` throws (same code, same message and path),
+ * having run each extension encoder as many times: `encode`'s own walk
+ * writes the value, and an aligned extension (one that returns
+ * `(dataPos) => bytes`) gets its position in the whole output.
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
  * `Set`s that may take `chunkSize` bytes or more (an upper bound walked
- * only that far) are written item by item, in batches of about
- * `chunkSize`; smaller containers are encoded whole, as are strings, dates
- * and extensions, whatever their size. Binaries of `chunkSize` bytes or
- * more are yielded as views of your data, without a copy.
+ * only that far) are written item by item, down to 256 levels of nesting;
+ * smaller containers, and deeper ones, are encoded whole, as are strings,
+ * dates and extensions, whatever their size. Binaries of `chunkSize` bytes
+ * or more are yielded as views of your data, without a copy.
  *
  * The value is read as you iterate: don't modify it, or the binaries in
  * it, until the chunks have been consumed. As with `encode`, each property
@@ -475,7 +451,7 @@ const HEADER = /* @__PURE__ */ new Uint8Array(5);
  * @returns a generator of chunks
  * @throws {EncodeError} (from the generator) as `encode`, after the chunks before the bad part
  *   (code `CHANGED` for a container whose count changed while it was written)
- * @throws {RangeError} for a `chunkSize` below 1 or above 2^31
+ * @throws {EncodeError} (code `INVALID_ARGUMENT`) for a `chunkSize` that is no number from 1 to 2^31, as for other invalid options
  *
  * @example
  * ```ts

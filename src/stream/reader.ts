@@ -15,7 +15,7 @@
 import { decodeAt, Decoder, decoderOptions, recordSequence } from "../decode/decoder.ts";
 import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
-import { bytesOf } from "../common/input.ts";
+import { inputBytes } from "../common/input.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { isLimit } from "../common/options.ts";
 import type { ByteChunk, StreamDecodeOptions } from "./decode.ts";
@@ -28,9 +28,8 @@ import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";
  * byte values by copying. `offset` is the chunk's stream offset, for errors.
  */
 function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
-  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array) return chunk;
-  const bytes = bytesOf(chunk);
-  return bytes ?? arrayChunk(chunk, offset);
+  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
+  return inputBytes(chunk, `the stream chunk at offset ${offset}`, offset) ?? arrayChunk(chunk, offset);
 }
 
 /**

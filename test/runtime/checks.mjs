@@ -483,7 +483,71 @@ export async function checkStreams(lib, streams, { seed = 2 } = {}) {
   const piped = await collect(readableOf(values).pipeThrough(new streams.EncoderStream()).pipeThrough(new streams.DecoderStream()));
   const d5 = difference(piped, values);
   if (d5) fail(`${where("EncoderStream | DecoderStream")}: ${d5}`);
-  return { streamChecks: checks + 4 + (await checkStreamFailures(lib, streams)) };
+  return { streamChecks: checks + 4 + (await checkStreamFailures(lib, streams)) + checkStreamEncoder(lib, streams, gen) };
+}
+
+/**
+ * The streaming encoder is encode() chunk by chunk: the same bytes (an
+ * aligned extension's position counted in the whole output), as many
+ * extension calls, the same error for a Map whose iterator yields no
+ * entry; and a detached buffer is a DecodeError INVALID_ARGUMENT. Returns
+ * the number of checks.
+ */
+function checkStreamEncoder(lib, streams, gen) {
+  if (typeof streams.encodeIterable !== "function") fail("streams: encodeIterable is not exported");
+  class Aligned {
+    constructor(n) {
+      this.n = n;
+    }
+  }
+  let calls = 0;
+  const extensionCodec = new lib.ExtensionCodec();
+  extensionCodec.register({ type: 5, encode: (v) => (v instanceof Aligned ? (calls++, (pos) => new Uint8Array(((4 - (pos % 4)) % 4) + v.n).fill(v.n)) : null), decode: (d) => d });
+  const joined = (chunks) => {
+    const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    chunks.reduce((at, c) => (out.set(c, at), at + c.length), 0);
+    return out;
+  };
+  const errorOf = (f) => {
+    try {
+      f();
+    } catch (e) {
+      return `${e.code}: ${e.message}`;
+    }
+    return "no error";
+  };
+  let checks = 0;
+  for (let i = 0; i < 20; i++) {
+    const value = { head: gen.value(lib, 2), list: Array.from({ length: 1 + gen.below(30) }, (_, k) => (k % 3 === 0 ? new Aligned(gen.below(9)) : gen.value(lib, 1))) };
+    calls = 0;
+    const whole = lib.encode(value, { extensionCodec });
+    const wholeCalls = calls;
+    for (const chunkSize of [1, 13, 4096]) {
+      calls = 0;
+      const bytes = joined([...streams.encodeIterable(value, { extensionCodec, chunkSize })]);
+      if (bytesToHex(bytes) !== bytesToHex(whole)) fail(`encodeIterable #${i} chunkSize ${chunkSize}: bytes differ from encode()`);
+      if (calls !== wholeCalls) fail(`encodeIterable #${i} chunkSize ${chunkSize}: ${calls} extension calls, encode() made ${wholeCalls}`);
+      checks++;
+    }
+  }
+  const lying = () => {
+    const map = new Map([["a", 1]]);
+    Object.defineProperty(map, Symbol.iterator, { value: () => ["ab"][Symbol.iterator]() });
+    return { a: { b: [0, map] }, pad: "p".repeat(100) };
+  };
+  const expected = errorOf(() => lib.encode(lying()));
+  const got = errorOf(() => [...streams.encodeIterable(lying(), { chunkSize: 8 })]);
+  if (!expected.startsWith("CHANGED: Cannot encode Map at $.a.b[1]") || got !== expected) fail(`encodeIterable of a Map yielding "ab": ${got}, encode(): ${expected}`);
+  const buffer = lib.encode([1, 2]).buffer;
+  structuredClone(buffer, { transfer: [buffer] });
+  let thrown;
+  try {
+    lib.decode(buffer);
+  } catch (e) {
+    thrown = e;
+  }
+  if (!(thrown instanceof lib.DecodeError) || thrown.code !== "INVALID_ARGUMENT") fail(`decode of a detached ArrayBuffer: expected DecodeError INVALID_ARGUMENT, got ${show(thrown)}`);
+  return checks + 2;
 }
 
 /**
