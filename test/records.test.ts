@@ -6,8 +6,8 @@ import { Duplex } from "node:stream";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
-import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
-import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
+import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
+import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { plain } from "./_support/plain.ts";
 
 const R = { useRecords: true } as const;
@@ -492,6 +492,92 @@ describe("records: hostile input", () => {
       const out: unknown[] = [];
       for await (const v of decodeMultiStream(chunks(), R)) out.push(v);
       expect(out, `cut at ${cut}`).toEqual([{ a: 1 }, [{ a: 2 }, { b: 3 }], { b: 4 }]);
+    }
+  });
+});
+
+describe("records: streams decode each value once, whatever the chunking", () => {
+  /** An array of `n` small records, as msgpackr's default Packr writes it. */
+  const rows = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ i, s: `r${i % 10}` }));
+  async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  }
+
+  test("an array of 40,000 records in 256-byte chunks: every stream decoder decodes about its bytes, not bytes x chunks", async () => {
+    const values = rows(40_000);
+    const bytes = new msgpackr.Packr().pack(values);
+    const check = (stats: StreamStats, where: string): void => {
+      expect(stats.bytesIn, where).toBe(bytes.length);
+      // one try with the first chunk, then once complete: a re-decode per chunk would be ~1,000x the bytes
+      expect(stats.bytesDecoded, where).toBeLessThanOrEqual(2 * bytes.length);
+      expect(stats.bytesScanned, where).toBeLessThanOrEqual(bytes.length);
+    };
+    let stats = createStreamStats();
+    expect(await decodeAsync(chunksOf(bytes, 256), { ...R, stats })).toEqual(values);
+    check(stats, "decodeAsync");
+    stats = createStreamStats();
+    const multi: unknown[] = [];
+    for await (const v of decodeMultiStream(chunksOf(bytes, 256), { ...R, stats })) multi.push(v);
+    expect(multi).toEqual([values]);
+    check(stats, "decodeMultiStream");
+    stats = createStreamStats();
+    const own: unknown[] = [];
+    for await (const v of new Decoder({ ...R, stats }).decodeStream(chunksOf(bytes, 256))) own.push(v);
+    expect(own).toEqual([values]);
+    check(stats, "Decoder#decodeStream");
+    const transform = new DecoderStream({ ...R, stats: (stats = createStreamStats()) });
+    const out: unknown[] = [];
+    const reading = (async () => {
+      const reader = transform.readable.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+    })();
+    const writer = transform.writable.getWriter();
+    for await (const chunk of chunksOf(bytes, 256)) await writer.write(chunk);
+    await writer.close();
+    await reading;
+    expect(out).toEqual([values]);
+    check(stats, "DecoderStream");
+  });
+
+  test("sequential messages that span chunks (structures from earlier values, two-byte identifiers, redefinitions): decoded once each", async () => {
+    const packr = new msgpackr.Packr({ sequential: true });
+    const values = [...apiRecords(30), ...manyShapes(70), rows(500), { a: { b: { c: [{ d: 1 }] } } }];
+    const bytes = Buffer.concat(values.map((v) => packr.pack(v)));
+    for (const size of [1, 5, 256]) {
+      const stats = createStreamStats();
+      const out: unknown[] = [];
+      for await (const v of decodeMultiStream(chunksOf(bytes, size), { ...R, stats })) out.push(v);
+      expect(out, `chunks of ${size}`).toEqual(values);
+      expect(stats.bytesDecoded, `chunks of ${size}`).toBeLessThanOrEqual(2 * bytes.length);
+    }
+  });
+
+  test("property: chunked stream decoding with records agrees with decodeMulti on the whole input, corrupted input too", async () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = new Random(seed);
+      const packr = new msgpackr.Packr({ sequential: true });
+      const bytes = Buffer.concat(Array.from({ length: r.int(1, 4) }, () => packr.pack(recordData(r, false))));
+      if (r.bool(0.5)) bytes[r.int(0, bytes.length - 1)] = r.int(0, 255);
+      const cut = r.bool(0.3) ? bytes.subarray(0, r.int(0, bytes.length)) : bytes;
+      const whole: unknown[] = [];
+      let wholeError: DecodeError | null = null;
+      try {
+        for (const v of decodeMulti(cut, R)) whole.push(v);
+      } catch (e) {
+        wholeError = e as DecodeError;
+      }
+      const size = r.pick([1, 2, 3, 7, 64, 1000]);
+      const streamed: unknown[] = [];
+      let streamError: DecodeError | null = null;
+      try {
+        for await (const v of decodeMultiStream(chunksOf(cut, size), R)) streamed.push(v);
+      } catch (e) {
+        streamError = e as DecodeError;
+      }
+      const where = `seed ${seed}, chunks of ${size}`;
+      expect(streamed, where).toEqual(whole);
+      expect(streamError?.code, where).toBe(wholeError?.code);
+      expect(streamError?.offset, where).toBe(wholeError?.offset);
     }
   });
 });
