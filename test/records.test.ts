@@ -3,6 +3,8 @@
 // and sequential streams; then property tests over random record-shaped
 // data, and hostile inputs.
 import { Duplex } from "node:stream";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
@@ -579,5 +581,36 @@ describe("records: streams decode each value once, whatever the chunking", () =>
       expect(streamError?.code, where).toBe(wholeError?.code);
       expect(streamError?.offset, where).toBe(wholeError?.offset);
     }
+  });
+});
+
+describe("records: defects found by attack", () => {
+  test("decode() keeps no structure past its message: 100 hostile messages of 195 KiB of field names leave the heap as it was", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // each message declares ten structures of 10 names of 2,000 characters, new to the program
+    const message = (m: number): Uint8Array => {
+      const parts: Uint8Array[] = [Uint8Array.of(0x9a)];
+      for (let k = 0; k < 10; k++) {
+        const names = Array.from({ length: 10 }, (_, i) => `${m}:${k}:${i}:`.padEnd(2000, "x"));
+        parts.push(Uint8Array.of(0xd4, 0x72, 0x40 + k), encode(names), new Uint8Array(10).fill(1));
+      }
+      return Buffer.concat(parts);
+    };
+    const decoder = new Decoder(R);
+    const first = message(-1);
+    expect(first.length).toBeGreaterThan(195 * 1024);
+    decoder.decode(first);
+    decode(first, R);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let m = 0; m < 100; m++) {
+      const bytes = message(m);
+      expect((decoder.decode(bytes) as object[]).length).toBe(10);
+      expect((decode(bytes, R) as object[]).length).toBe(10);
+    }
+    gc();
+    // the structures of 100 messages were ~40 MB of names; what stays is at most the bounded cache
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
   });
 });

@@ -242,7 +242,7 @@ export class Decoder<ContextType = undefined> {
       d.bytes = EMPTY;
       d.#view = null;
       d.#source = null;
-      d.records = null;
+      if (d.records !== null) d.endRecords();
       d.#busy = false;
     }
   }
@@ -308,6 +308,12 @@ export class Decoder<ContextType = undefined> {
     const records = this.#messageRecords!;
     records.begin();
     this.records = records;
+  }
+
+  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
+  private endRecords(): void {
+    this.records!.rollback();
+    this.records = null;
   }
 
   /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */

@@ -26,6 +26,14 @@ export { RECORD_EXT_TYPE } from "../format/records.ts";
 /** How many structures a {@link RecordTable} keeps by their names: more than any program declares. */
 const STRUCTURE_CACHE_ENTRIES = 1024;
 
+/**
+ * How many characters of field names a {@link RecordTable} keeps in its
+ * cache at most (about 128 KiB with their keys): past it the cache starts
+ * over, and a structure whose names alone are longer is never kept, so
+ * hostile declarations of huge names cost their message, not the program.
+ */
+const STRUCTURE_CACHE_CHARS = 65_536;
+
 /** A record structure: its field names in order, and whether its identifier takes a second byte. */
 export interface Structure {
   readonly keys: readonly string[];
@@ -80,6 +88,8 @@ export class RecordTable {
    * their bytes.
    */
   readonly #known = new Map<string, Structure>();
+  /** The characters of the ids in {@link #known}. */
+  #knownChars = 0;
 
   /** @param shared the `structures` option (msgpackr's shape: arrays of field names), or null */
   constructor(shared: readonly unknown[] | null) {
@@ -91,9 +101,14 @@ export class RecordTable {
     const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
     let s = this.#known.get(id);
     if (s === undefined) {
-      if (this.#known.size >= STRUCTURE_CACHE_ENTRIES) this.#known.clear();
       s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
+      if (id.length > STRUCTURE_CACHE_CHARS) return s; // kept by its message only
+      if (this.#known.size >= STRUCTURE_CACHE_ENTRIES || this.#knownChars + id.length > STRUCTURE_CACHE_CHARS) {
+        this.#known.clear();
+        this.#knownChars = 0;
+      }
       this.#known.set(id, s);
+      this.#knownChars += id.length;
     }
     return s;
   }
