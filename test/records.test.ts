@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
+import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
 import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { plain } from "./_support/plain.ts";
@@ -612,5 +612,62 @@ describe("records: defects found by attack", () => {
     gc();
     // the structures of 100 messages were ~40 MB of names; what stays is at most the bounded cache
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  test("maxSharedStructures above 32 without structures is INVALID_ARGUMENT (its two-byte identifiers would not decode); up to 32 the records decode", () => {
+    for (const max of [33, 64, 8160]) {
+      for (const f of [() => new Encoder({ useRecords: true, maxSharedStructures: max }), () => encode([{ a: 1 }, { a: 2 }], { useRecords: true, maxSharedStructures: max })]) {
+        expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/maxSharedStructures/) }));
+      }
+    }
+    const values = [...manyShapes(80), { a: 1 }, { a: 2 }];
+    for (const max of [0, 10, 32]) {
+      const bytes = encode(values, { useRecords: true, maxSharedStructures: max });
+      expect(decode(bytes, R), `maxSharedStructures ${max}`).toEqual(values);
+      expect(new msgpackr.Unpackr().unpack(bytes), `maxSharedStructures ${max}`).toEqual(values);
+    }
+  });
+
+  test("a sequential encoder's encodeInto that fails with OUT_OF_SPACE declares nothing: the retry declares its structures again", () => {
+    const encoder = new Encoder({ useRecords: true, sequential: true });
+    const small = new Uint8Array(4);
+    expect(() => encoder.encodeInto({ alpha: 1, beta: 2 }, small)).toThrow(expect.objectContaining({ code: "OUT_OF_SPACE" }));
+    const target = new Uint8Array(64);
+    const n = encoder.encodeInto({ alpha: 1, beta: 2 }, target);
+    const second = encoder.encode({ alpha: 3, beta: 4 });
+    const bytes = Buffer.concat([target.subarray(0, n), second]);
+    expect([...decodeMulti(bytes, R)]).toEqual([{ alpha: 1, beta: 2 }, { alpha: 3, beta: 4 }]);
+    expect(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(bytes)).toEqual([{ alpha: 1, beta: 2 }, { alpha: 3, beta: 4 }]);
+  });
+
+  test("sequential in encode() and encodedSize() is INVALID_ARGUMENT: a sequence needs an Encoder to hold it", () => {
+    const S = { useRecords: true, sequential: true } as const;
+    for (const f of [() => encode({ a: 1 }, S), () => encodedSize({ a: 1 }, S), () => encode(1, { sequential: true })]) {
+      expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/sequential.*new Encoder/) }));
+    }
+    // two modules' one-shot calls no longer share one hidden sequence: each message decodes alone
+    expect(decode(encode({ a: 1 }, R), R)).toEqual({ a: 1 });
+    expect(decode(encode({ a: 2 }, R), R)).toEqual({ a: 2 });
+  });
+
+  test("extension type 0x72 with useRecords is INVALID_EXT (it would read as a record declaration); without records it is written", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 0x72, encode: (v) => (v instanceof Set ? Uint8Array.of(0x40) : null), decode: () => "r" });
+    const cases: [unknown, object][] = [[[new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"], {}], [[new Set([1]), "x"], { extensionCodec: codec }], [new ExtData(0x72, new Uint8Array(300)), {}]];
+    for (const [value, options] of cases) {
+      expect(() => encode(value, { ...R, ...options })).toThrow(expect.objectContaining({ code: "INVALID_EXT", message: expect.stringMatching(/0x72.*useRecords/) }));
+      expect(() => new Encoder({ ...R, sequential: true, ...options }).encode(value)).toThrow(EncodeError);
+    }
+    expect([...decodeMulti(encode([new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"]))]).toEqual([[new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"]]);
+  });
+
+  test("the records hint wherever a record declaration comes before the failure: arrays of rows, maps of records, a top-level record", () => {
+    const packr = new msgpackr.Packr();
+    for (const value of [[{ a: 1 }, { a: 2 }], { a: 1 }, { rows: [{ id: 1, name: "x" }, { id: 2, name: "y" }] }, [1, "two", { deep: [{ x: 1 }, { x: 2 }] }], apiRecords(5)]) {
+      expect(() => decode(packr.pack(value)), JSON.stringify(value)).toThrow(/looks like msgpackr records \(decode them with useRecords: true\)/);
+    }
+    // plain MessagePack with extra bytes still points to decodeMulti
+    expect(() => decode(Uint8Array.of(0x01, 0x02))).toThrow(/see decodeMulti/);
+    expect(() => decode(Uint8Array.of(0x92, 0xd4, 0x73, 0x40, 0x91, 0xa1, 0x61, 0x01, 0x40, 0x02))).toThrow(/see decodeMulti/);
   });
 });

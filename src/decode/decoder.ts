@@ -232,7 +232,7 @@ export class Decoder<ContextType = undefined> {
       if (d.#messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
-        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
+        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
       }
       return value;
     } catch (e) {

@@ -88,6 +88,9 @@ export class RecordTable {
     this.filter = typeof use === "function" ? use : null;
     this.#shared = options.structures ?? null;
     const max = (this.#maxShared = this.#nextOwn = options.maxSharedStructures);
+    // without shared structures, identifiers from 32 up to maxSharedStructures are never defined, and a
+    // two-byte identifier is read through the structure of its first byte's slot: the records would not decode
+    if (this.#shared === null && max > 32) throw invalidEncodeOption("maxSharedStructures", max, "at most 32 without structures (the shared structures it counts)");
     this.#ownEnd = max + (this.#shared === null ? 64 : 32);
     this.twoByte = max > 32 || this.#ownEnd > 64;
     // a counting encoder (encodedSize) measures each value as a sequence's first
