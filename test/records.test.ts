@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/records.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
 import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { plain } from "./_support/plain.ts";

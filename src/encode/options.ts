@@ -12,7 +12,7 @@ import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, readOptions }
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
-import { MAX_SHARED_STRUCTURES } from "./records.ts";
+import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left

@@ -23,7 +23,7 @@ import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { decodeOptionsOf, type ResolvedDecodeOptions } from "../decode/options.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../decode/records.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
@@ -126,7 +126,7 @@ export interface InspectOptions {
    *
    * @example A record written with `useRecords`
    * ```ts
-   * import { encode } from "@resizable/msgpack";
+   * import { encode } from "@resizable/msgpack/records";
    * import { inspect, nodeValue } from "@resizable/msgpack/inspect";
    * const bytes = encode([{ a: 1 }, { a: 2 }], { useRecords: true });
    * const { nodes } = inspect(bytes, { useRecords: true });

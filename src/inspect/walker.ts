@@ -30,7 +30,7 @@
 import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../decode/records.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";

@@ -7,10 +7,8 @@
  * every other value is read by the decoder's default `readValue`, which so
  * keeps its shape (and its speed) on decoders without records.
  *
- * The readers are functions of the decoder (`this`), called with `call`:
- * they work on its state, the members its class marks `@internal`, as its
- * methods would. (With the decoder as an ordinary parameter, the minified
- * code compressed worse: 65 B more gzip for a page that imports `decode`.)
+ * The readers take the decoder as their first parameter: they work on its
+ * state, the members its class marks `@internal`, as its methods would.
  *
  * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
@@ -21,11 +19,17 @@ import { overLimit, tooDeepToDecode } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
 import { FIRST_BYTE } from "../format/forms.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import type { Decoder } from "./decoder.ts";
-import { badFieldName, badRecordId, noFieldNames, type Structure, undefinedRecord } from "./records.ts";
+import type { Decoder, RecordDecoding, ValueReader } from "../decode/decoder.ts";
+import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
-/** A decoder's `readValue`: reads the value at its position, at nesting depth `depth`. */
-export type ValueReader = (this: Decoder<unknown>, depth: number) => unknown;
+/** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
+export const RECORD_DECODING: RecordDecoding = {
+  table: (structures) => new RecordTable(structures),
+  reader: recordValueReader,
+};
+
+/** A decoder with records: its table is the records module's. */
+type RecordDecoder = Decoder<unknown> & { records: RecordTable };
 
 /**
  * The `readValue` of a decoder with `useRecords`: records and structure
@@ -44,11 +48,11 @@ export function recordValueReader(plain: ValueReader): ValueReader {
       const t = b[pos]!;
       if (t >= 0x40 && t < 0x80) {
         this.pos = pos + 1;
-        return readRecord.call(this, t, depth, pos);
+        return readRecord(this as RecordDecoder, t, depth, pos);
       }
       if ((t === 0xd4 || t === 0xd5) && b[pos + 1] === 0x72) {
         this.pos = pos + 1;
-        return readDefinition.call(this, t === 0xd5, depth, pos);
+        return readDefinition(this as RecordDecoder, t === 0xd5, depth, pos);
       }
     }
     return plain.call(this, depth);
@@ -56,89 +60,89 @@ export function recordValueReader(plain: ValueReader): ValueReader {
 }
 
 /** A record whose identifier's first byte `t` was at `start`. */
-function readRecord(this: Decoder<unknown>, t: number, depth: number, start: number): unknown {
-  const slots = this.records!.slots;
+function readRecord(d: RecordDecoder, t: number, depth: number, start: number): unknown {
+  const slots = d.records.slots;
   let at = t - 0x40;
   let s: Structure | undefined = slots[at];
   if (s !== undefined && s.twoByte) {
-    const high = this.bytes[this.need(1, start, "record identifier")]!;
+    const high = d.bytes[d.need(1, start, "record identifier")]!;
     if (high !== 0) s = slots[(at += high << 5)];
   }
-  if (s === undefined) throw undefinedRecord(this.base + start, t, at);
-  return readFields.call(this, s, depth, start);
+  if (s === undefined) throw undefinedRecord(d.base + start, t, at);
+  return readFields(d, s, depth, start);
 }
 
 /** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72), its field names, then its first record. */
-function readDefinition(this: Decoder<unknown>, twoByte: boolean, depth: number, start: number): unknown {
-  const at = this.need(twoByte ? 3 : 2, start, "record definition") + 1;
-  const b = this.bytes;
+function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start: number): unknown {
+  const at = d.need(twoByte ? 3 : 2, start, "record definition") + 1;
+  const b = d.bytes;
   const id = b[at]!;
-  if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(this.base + start, id);
+  if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(d.base + start, id);
   const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
   // the field names: an array of strings (numbers become names, as map keys do)
-  const pos = this.need(1, start, "record definition");
+  const pos = d.need(1, start, "record definition");
   const t = b[pos]!;
   const form = FIRST_BYTE[t]!;
-  if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(this.base + start, t); // fixarray, array 16 / 32
+  if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(d.base + start, t); // fixarray, array 16 / 32
   const field = (form >> 4) & 0x07;
-  const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
-  if (n > this.limits.maxMapLength) throw overLimit("record", this.base + start, n, "maxMapLength", this.limits.maxMapLength);
+  const n = field === 0 ? form >> 8 : d.readLengthField(field, pos);
+  if (n > d.limits.maxMapLength) throw overLimit("record", d.base + start, n, "maxMapLength", d.limits.maxMapLength);
   // every name takes a byte at least: refuse before allocating
-  if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record definition of ${n} fields`);
-  if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record definition of ${n} fields`);
+  if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const keys = new Array<string>(n);
   for (let i = 0; i < n; i++) {
-    const k = this.pos;
-    const c = k < this.end ? b[k]! : 0;
+    const k = d.pos;
+    const c = k < d.end ? b[k]! : 0;
     let key: unknown;
-    if (c >= 0xa0 && c <= 0xa0 + this.cachedKeyMax) {
+    if (c >= 0xa0 && c <= 0xa0 + d.cachedKeyMax) {
       const len = c - 0xa0;
-      if (k + 1 + len > this.end) throw this.short(k, 1 + len, "string");
-      this.pos = k + 1 + len;
-      key = this.direct ? this.keys.get(b, k + 1, len) : this.textAt(k + 1, len, true);
+      if (k + 1 + len > d.end) throw d.short(k, 1 + len, "string");
+      d.pos = k + 1 + len;
+      key = d.direct ? d.keys.get(b, k + 1, len) : d.textAt(k + 1, len, true);
     } else {
-      key = this.readKey(depth + 1);
+      key = d.readKey(depth + 1);
       if (typeof key === "number" || typeof key === "bigint") key = String(key);
-      else if (typeof key !== "string") throw badFieldName(this.base + k, key);
+      else if (typeof key !== "string") throw badFieldName(d.base + k, key);
     }
     keys[i] = key as string;
   }
-  const s = this.records!.structure(keys, twoByte);
-  this.records!.define(slot, s);
-  return readFields.call(this, s, depth, start);
+  const s = d.records.structure(keys, twoByte);
+  d.records.define(slot, s);
+  return readFields(d, s, depth, start);
 }
 
 /** The field values of a record of structure `s` (its identifier at `start`), as an object. */
-function readFields(this: Decoder<unknown>, s: Structure, depth: number, start: number): Record<string, unknown> {
+function readFields(d: RecordDecoder, s: Structure, depth: number, start: number): Record<string, unknown> {
   const keys = s.keys;
   const n = keys.length;
   // every value takes a byte at least
-  if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `record of ${n} fields`);
-  if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
+  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record of ${n} fields`);
+  if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   if (s.proto) {
     const obj: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, this.readValue(depth + 1));
+    for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, d.readValue(depth + 1));
     return obj;
   }
   // an object of the structure's own constructor (see records.ts), its fields stored in order
   const o = new s.make() as Record<string, unknown>;
-  const b = this.bytes;
+  const b = d.bytes;
   for (let i = 0; i < n; i++) {
     // the commonest small values read here, the rest through readValue (records too)
-    const p = this.pos;
+    const p = d.pos;
     const t = b[p]!;
     if (t < 0x40) {
-      this.pos = p + 1;
+      d.pos = p + 1;
       o[keys[i]!] = t; // positive fixint below the record identifiers
-    } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= this.strMax && p + 1 + (t & 0x1f) <= this.end) {
+    } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
       const len = t & 0x1f;
-      this.pos = p + 1 + len;
-      o[keys[i]!] = this.direct ? decodeUtf8(b, p + 1, len) : this.textAt(p + 1, len, false); // fixstr
+      d.pos = p + 1 + len;
+      o[keys[i]!] = d.direct ? decodeUtf8(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
     } else if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
-      this.pos = p + 1;
+      d.pos = p + 1;
       o[keys[i]!] = t === 0xc0 ? null : t === 0xc3; // nil, false, true
     } else {
-      o[keys[i]!] = this.readValue(depth + 1);
+      o[keys[i]!] = d.readValue(depth + 1);
     }
   }
   return o;
