@@ -79,7 +79,7 @@ describe("package.json and deno.json agree", () => {
   test("npm package metadata", () => {
     expect(pkg.type).toBe("module");
     // only the records entry has an effect (it installs records): bundlers keep `import "@resizable/msgpack/records"`
-    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs"]);
+    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./src/records.ts"]);
     expect(pkg.files).toEqual(["dist", "src"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
