@@ -5,7 +5,7 @@
 import { Duplex } from "node:stream";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/records.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
@@ -669,5 +669,100 @@ describe("records: defects found by attack", () => {
     // plain MessagePack with extra bytes still points to decodeMulti
     expect(() => decode(Uint8Array.of(0x01, 0x02))).toThrow(/see decodeMulti/);
     expect(() => decode(Uint8Array.of(0x92, 0xd4, 0x73, 0x40, 0x91, 0xa1, 0x61, 0x01, 0x40, 0x02))).toThrow(/see decodeMulti/);
+  });
+});
+
+describe("records: compiled readers (compileRecordReaders)", () => {
+  const HOSTILE = [
+    'a"b', "a\\b", "`", "${x}", "${", "`${globalThis.pwned = 1}`", '"+(globalThis.pwned=1)+"', "'", "constructor", "toString", "hasOwnProperty", "valueOf",
+    "\u2028", "\u2029", "</script>", "<!--", "*/", "/*", "//", "})", "});globalThis.pwned=1;({", "\n", "\r", "\u0000", "\ud800", "\udc00x", "0", "1", "10", "-1", "1.5",
+    "4294967295", "", " ", "x".repeat(10_000), "日本", "😀", "__defineGetter__", "prototype", "length", "then",
+  ];
+  const COMPILED = { useRecords: true } as const;
+  const PLAIN = { useRecords: true, compileRecordReaders: false } as const;
+  /** `n` records of `keys` with distinct values, written by msgpackr (duplicates and all). */
+  const recordsOf = (keys: string[], n: number): Uint8Array => {
+    const parts: Uint8Array[] = [Uint8Array.of(0xdc, n >> 8, n & 0xff), Uint8Array.of(0xd4, 0x72, 0x40), encode(keys)];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) parts.push(Uint8Array.of(0x40));
+      // no integers 64-127: their fixint bytes would start records
+      for (let k = 0; k < keys.length; k++) parts.push(encode(k % 3 === 0 ? -(i * keys.length + k) : k % 3 === 1 ? `v${i}:${k}` : [String(k), null, true]));
+    }
+    return Buffer.concat(parts);
+  };
+  /** Own keys in order with their values, and the prototype: what two readers must agree on. */
+  const shapeOf = (o: object): unknown => [Object.getPrototypeOf(o), Reflect.ownKeys(o).map((k) => [k, Object.getOwnPropertyDescriptor(o, k)])];
+
+  test("each hostile field name is read as data, with exactly the values and key order of the reader that generates no code", () => {
+    (globalThis as { pwned?: unknown }).pwned = undefined;
+    const groups = [HOSTILE.slice(0, 12), HOSTILE.slice(12, 24), HOSTILE.slice(24, 36), HOSTILE.slice(36), ["a", "a", "b", "a"], ["__proto__", "a"], ["1", "a", "0"]];
+    for (const keys of [...groups, ...HOSTILE.map((k) => [k])]) {
+      const bytes = recordsOf(keys, 40);
+      const compiled = new Decoder(COMPILED).decode(bytes) as object[];
+      const plain = new Decoder(PLAIN).decode(bytes) as object[];
+      expect(compiled.length).toBe(40);
+      for (let i = 0; i < 40; i++) expect(shapeOf(compiled[i]!), JSON.stringify(keys).slice(0, 80)).toEqual(shapeOf(plain[i]!));
+      expect(Object.getPrototypeOf(compiled[39]!)).toBe(Object.prototype);
+    }
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("a");
+  });
+
+  test("property: compiled and plain readers agree on random record data from msgpackr, structures read past the compile threshold", () => {
+    forSeeds(30, (r) => {
+      // msgpackr writes lone surrogates as bytes that are no UTF-8: those names are in the test above only
+      const names = HOSTILE.filter((k) => k.isWellFormed());
+      const shapes = Array.from({ length: r.int(1, 6) }, () => Array.from({ length: r.int(0, 70) }, () => (r.bool(0.2) ? r.pick(names) : string(r, 12))));
+      const rows = Array.from({ length: r.int(16, 80) }, () => {
+        const o: Record<string, unknown> = {};
+        for (const k of r.pick(shapes)) o[k] = value(r, { rich: false, maxDepth: 2, maxItems: 3 });
+        return o;
+      });
+      const bytes = new msgpackr.Packr().pack(rows);
+      const compiled = decode(bytes, COMPILED) as object[];
+      const plain = decode(bytes, PLAIN) as object[];
+      expect(compiled.map(shapeOf)).toEqual(plain.map(shapeOf));
+    });
+  });
+
+  test("where new Function throws (a CSP without 'unsafe-eval'), records decode the same values with no error", async () => {
+    const bytes = new msgpackr.Packr().pack(apiRecords(200));
+    const expected = decode(bytes, PLAIN);
+    const original = globalThis.Function;
+    let refused = 0;
+    globalThis.Function = new Proxy(original, {
+      construct() {
+        refused++;
+        throw new EvalError("Code generation from strings disallowed for this context");
+      },
+    });
+    try {
+      vi.resetModules();
+      const fresh = await import("../src/records.ts");
+      expect(fresh.decode(bytes, COMPILED)).toEqual(expected);
+      expect(new fresh.Decoder(COMPILED).decode(bytes)).toEqual(expected);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(refused).toBe(1); // tried once, then never again
+  });
+
+  test("compileRecordReaders: false generates no code; a non-boolean is INVALID_ARGUMENT", () => {
+    const original = globalThis.Function;
+    let calls = 0;
+    globalThis.Function = new Proxy(original, {
+      construct(target, args) {
+        calls++;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      const bytes = new msgpackr.Packr().pack(apiRecords(100));
+      expect(new Decoder(PLAIN).decode(bytes)).toEqual(apiRecords(100).map((o) => plain(o)));
+      expect(calls).toBe(0);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(() => new Decoder({ useRecords: true, compileRecordReaders: "no" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
 });

@@ -64,8 +64,8 @@ export interface RecordState {
  * decoder knows the record format.
  */
 export interface RecordDecoding {
-  /** A table of structures, with the `structures` option's shared ones (null: none). */
-  table(structures: readonly unknown[] | null): RecordState;
+  /** A table of structures, with the `structures` option's shared ones (null: none); `compile`: the option `compileRecordReaders`. */
+  table(structures: readonly unknown[] | null, compile: boolean): RecordState;
   /** The `readValue` of a decoder with records: records and declarations read there, every other value by `plain`. */
   reader(plain: ValueReader): ValueReader;
 }
@@ -236,7 +236,7 @@ export class Decoder<ContextType = undefined> {
       // records read through the records module's reader; the default readValue keeps its shape
       const records = (this.#recordDecoding = recordDecoding(o.useRecords ? "useRecords" : "structures"));
       if (o.useRecords) {
-        this.#messageRecords = records.table(this.#structures);
+        this.#messageRecords = records.table(this.#structures, o.compileRecordReaders);
         this.readValue = records.reader(Decoder.prototype.readValue);
       }
     }
@@ -357,7 +357,7 @@ export class Decoder<ContextType = undefined> {
   /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
   private newRecords(): RecordState | null {
     if (this.#messageRecords === null) return null;
-    const table = this.#recordDecoding!.table(this.#structures);
+    const table = this.#recordDecoding!.table(this.#structures, this.options.compileRecordReaders);
     table.begin();
     return table;
   }

@@ -170,6 +170,16 @@ export interface DecodeOptions<ContextType = undefined> {
    * @default none
    */
   structures?: ReadonlyArray<readonly string[] | null | undefined> | undefined;
+  /**
+   * With `useRecords`: once a record structure has been read 16 times, read
+   * its records with a function made for it by `new Function` (one object
+   * literal per record, as msgpackr does; field names are written in as
+   * string literals, never as code). Where code generation is refused (a
+   * Content-Security-Policy without 'unsafe-eval', Cloudflare Workers)
+   * records are read without it, with no error. `false` never generates code.
+   * @default true
+   */
+  compileRecordReaders?: boolean | undefined;
 }
 
 /**
@@ -204,6 +214,7 @@ export interface ResolvedDecodeOptions extends DecodeLimits {
   readonly useRecords: boolean;
   /** The `structures` array given, or null. */
   readonly structures: readonly unknown[] | null;
+  readonly compileRecordReaders: boolean;
   /** Binaries as Node `Buffer`s. */
   readonly buffers: boolean;
   /** `d4 00 00` (fixext 1, type 0) as `undefined`. */
@@ -239,7 +250,7 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
     o.maxDepth, o.maxStrLength, o.maxBinLength, o.maxArrayLength, o.maxMapLength, o.maxExtLength, o.useRecords, o.structures,
-    o.buffers, o.undefinedAsExtension, o.invalidUtf8,
+    o.buffers, o.undefinedAsExtension, o.invalidUtf8, o.compileRecordReaders,
   ];
 }
 
@@ -255,6 +266,7 @@ const DECODE_RULES: readonly OptionRule[] = [
   ARRAY, // structures
   BOOLEAN, BOOLEAN, // buffers, undefinedAsExtension
   ['"throw" or "replace"', (v) => v === "throw" || v === "replace"], // invalidUtf8
+  BOOLEAN, // compileRecordReaders
 ];
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
@@ -278,6 +290,7 @@ export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecode
     buffers: values[16] === true,
     undefinedAsExtension: values[17] === true,
     replaceInvalidUtf8: values[18] === "replace",
+    compileRecordReaders: values[19] !== false,
   });
   RESOLVED.add(resolved);
   return resolved;

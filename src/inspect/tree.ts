@@ -153,7 +153,7 @@ interface RecordState {
 
 /** The record state at the start of an input: the shared `structures` only. */
 function recordState(limits: ResolvedDecodeOptions): RecordState {
-  const records = limits.useRecords ? new RecordTable(limits.structures) : null;
+  const records = limits.useRecords ? new RecordTable(limits.structures, false) : null;
   records?.begin();
   return { records, nameOffsets: new Map() };
 }

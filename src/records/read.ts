@@ -24,9 +24,74 @@ import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, u
 
 /** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
 export const RECORD_DECODING: RecordDecoding = {
-  table: (structures) => new RecordTable(structures),
+  table: (structures, compile) => new RecordTable(structures, compile),
   reader: recordValueReader,
 };
+
+/** Records of one structure read before its reader is compiled: a structure used less costs no code generation. */
+const COMPILE_AFTER = 16;
+/** Structures with more fields, or longer names in all, are never compiled (their source would be large). */
+const COMPILE_MAX_FIELDS = 64;
+const COMPILE_MAX_NAME_CHARS = 4096;
+
+/**
+ * Whether this engine lets code be generated: false for good once
+ * `new Function` throws (a Content-Security-Policy without 'unsafe-eval',
+ * Cloudflare Workers), after which records are read as before.
+ */
+let canCompile = true;
+
+/**
+ * A reader of records of `s` made with `new Function`: one object literal
+ * with the field names written in, so every record of the structure is
+ * made in one allocation with one hidden class (msgpackr does the same).
+ * Null where that is refused, or for structures it would not help.
+ *
+ * No byte of the input becomes code: each field name is written as
+ * `JSON.stringify(name)`, which for any string is a double-quoted string
+ * literal of JavaScript (JSON is a subset of it since ES2019, and lone
+ * surrogates are escaped), so a name can only ever be a property name. The
+ * one name whose literal does something else, `"__proto__"` (it sets the
+ * prototype), is never compiled: such structures are read by
+ * {@link readFields}, which stores it as an own property.
+ */
+function compileReader(s: Structure): Structure["compiled"] {
+  const keys = s.keys;
+  if (!canCompile || s.proto || keys.length > COMPILE_MAX_FIELDS) return null;
+  let chars = 0;
+  for (const key of keys) chars += key.length;
+  if (chars > COMPILE_MAX_NAME_CHARS) return null;
+  let source = "return function(d,depth){return{";
+  for (let i = 0; i < keys.length; i++) source += (i === 0 ? "" : ",") + JSON.stringify(keys[i]) + ":f(d,depth)";
+  source += "}}";
+  try {
+    return new Function("f", source)(readField) as Structure["compiled"];
+  } catch {
+    canCompile = false;
+    return null;
+  }
+}
+
+/** One field value of a record (its bytes are there: {@link readFields} checked), the commonest small values read here. */
+function readField(d: RecordDecoder, depth: number): unknown {
+  const p = d.pos;
+  const b = d.bytes;
+  const t = b[p]!;
+  if (t < 0x40) {
+    d.pos = p + 1;
+    return t; // positive fixint below the record identifiers
+  }
+  if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
+    const len = t & 0x1f;
+    d.pos = p + 1 + len;
+    return d.direct ? decodeUtf8(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
+  }
+  if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
+    d.pos = p + 1;
+    return t === 0xc0 ? null : t === 0xc3; // nil, false, true
+  }
+  return d.readValue(depth + 1);
+}
 
 /** A decoder with records: its table is the records module's. */
 type RecordDecoder = Decoder<unknown> & { records: RecordTable };
@@ -119,31 +184,16 @@ function readFields(d: RecordDecoder, s: Structure, depth: number, start: number
   // every value takes a byte at least
   if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record of ${n} fields`);
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
+  const compiled = s.compiled;
+  if (compiled !== null) return compiled(d as never, depth);
+  if (++s.reads === COMPILE_AFTER && d.records.compile && (s.compiled = compileReader(s)) !== null) return s.compiled(d as never, depth);
   if (s.proto) {
     const obj: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, d.readValue(depth + 1));
     return obj;
   }
-  // an object of the structure's own constructor (see records.ts), its fields stored in order
+  // an object of the structure's own constructor (see table.ts), its fields stored in order
   const o = new s.make() as Record<string, unknown>;
-  const b = d.bytes;
-  for (let i = 0; i < n; i++) {
-    // the commonest small values read here, the rest through readValue (records too)
-    const p = d.pos;
-    const t = b[p]!;
-    if (t < 0x40) {
-      d.pos = p + 1;
-      o[keys[i]!] = t; // positive fixint below the record identifiers
-    } else if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
-      const len = t & 0x1f;
-      d.pos = p + 1 + len;
-      o[keys[i]!] = d.direct ? decodeUtf8(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
-    } else if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
-      d.pos = p + 1;
-      o[keys[i]!] = t === 0xc0 ? null : t === 0xc3; // nil, false, true
-    } else {
-      o[keys[i]!] = d.readValue(depth + 1);
-    }
-  }
+  for (let i = 0; i < n; i++) o[keys[i]!] = readField(d, depth);
   return o;
 }

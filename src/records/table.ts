@@ -41,6 +41,10 @@ export interface Structure {
   /** Whether a field is named `__proto__` (set as an own property, as `JSON.parse` does). */
   readonly proto: boolean;
   readonly make: new () => object;
+  /** Records read with it so far, until its reader is compiled (see read.ts). */
+  reads: number;
+  /** Its compiled reader, or null: not compiled (yet, or ever). */
+  compiled: ((d: never, depth: number) => Record<string, unknown>) | null;
 }
 
 /**
@@ -91,9 +95,16 @@ export class RecordTable {
   /** The characters of the ids in {@link #known}. */
   #knownChars = 0;
 
-  /** @param shared the `structures` option (msgpackr's shape: arrays of field names), or null */
-  constructor(shared: readonly unknown[] | null) {
+  /** Whether records of a structure read often get a compiled reader (the decode option `compileRecordReaders`). */
+  readonly compile: boolean;
+
+  /**
+   * @param shared the `structures` option (msgpackr's shape: arrays of field names), or null
+   * @param compile the decode option `compileRecordReaders`
+   */
+  constructor(shared: readonly unknown[] | null, compile: boolean) {
     this.#shared = shared;
+    this.compile = compile;
   }
 
   /** The structure of `keys` (read from a declaration, or a shared one), the same object for the same names. */
@@ -101,7 +112,7 @@ export class RecordTable {
     const id = (twoByte ? "2" : "1") + JSON.stringify(keys); // unambiguous for any names
     let s = this.#known.get(id);
     if (s === undefined) {
-      s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker() };
+      s = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker(), reads: 0, compiled: null };
       if (id.length > STRUCTURE_CACHE_CHARS) return s; // kept by its message only
       if (this.#known.size >= STRUCTURE_CACHE_ENTRIES || this.#knownChars + id.length > STRUCTURE_CACHE_CHARS) {
         this.#known.clear();
