@@ -10,7 +10,7 @@
  * byte, a length over a limit, a container that declares more items than
  * bytes left) it reads on, so the tree also shows the rest. With
  * `useRecords` it reads msgpackr's records as the decoder's record reader
- * (src/decode/record-reader.ts) does, in the same order of checks.
+ * (src/records/read.ts) does, in the same order of checks.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  * Records: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
@@ -379,7 +379,7 @@ class Walk {
     throw STOP;
   }
 
-  /** A record whose identifier's first byte `t` is at `start` (see the decoder's record-reader.ts). */
+  /** A record whose identifier's first byte `t` is at `start` (see src/records/read.ts). */
   private record(t: number, depth: number, start: number, into?: InspectNode[]): InspectNode {
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
     into?.push(node);

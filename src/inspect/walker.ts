@@ -10,7 +10,7 @@
  * can fit in the input. Only the default limits apply, and `maxDepth`.
  *
  * With `useRecords` it reads msgpackr's records as the decoder's record
- * reader (src/decode/record-reader.ts) does, in the same order of checks:
+ * reader (src/records/read.ts) does, in the same order of checks:
  * a structure's declaration (fixext 1 or 2 of type 0x72, then the array of
  * its field names) and its first record, an identifier byte 0x40-0x7f
  * (and a high byte for a two-byte structure) and the record's fields.

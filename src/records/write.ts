@@ -1,9 +1,10 @@
 /**
  * The encoder's side of msgpackr's record extension (`useRecords`): which
  * record structure an object's keys make, the identifiers structures get,
- * and the declaration written the first time a message (or a sequential
- * encoder) uses one. The walk (walk.ts) writes the identifier and then the
- * values in key order.
+ * the declaration written the first time a message (or a sequential
+ * encoder) uses one, and the record itself: the identifier, then the
+ * values in key order, each written by the encoder's walk (walk.ts), which
+ * hands every plain object to {@link RecordTable.write}.
  *
  * Identifiers are indexes from 0: index i is the byte 0x40 + i, or with
  * two-byte identifiers (more than 32 shared structures, or more than 64
