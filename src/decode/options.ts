@@ -155,7 +155,9 @@ export interface DecodeOptions<ContextType = undefined> {
    * `extensionCodec` entry for type 0x72 is not used. Structures defined in
    * a message last to its end; in `decodeMulti` and the stream decoders, to
    * the end of the input or stream (msgpackr's `sequential`). A structure
-   * counts as a map for `maxMapLength` (its fields) and `maxDepth`.
+   * counts as a map for `maxMapLength` (its fields) and `maxDepth`. Needs
+   * `import "@resizable/msgpack/records"` (as does `structures`): without
+   * it, `INVALID_ARGUMENT`.
    * @default false
    */
   useRecords?: boolean | undefined;
