@@ -127,6 +127,26 @@ export function recordsOfSize(bytes, sizeOf, seed = 3) {
   return records(Math.max(1, Math.round((bytes - 3) / per)), seed);
 }
 
+/**
+ * `n` API-like records, the shape an HTTP API returns in a list:
+ * `{ id, name, email, active, score, tags: [...], addr: { city, zip } }`.
+ * @param {number} n @param {number} [seed]
+ */
+export function apiRecords(n, seed = 12) {
+  const r = rng(seed);
+  const cities = ["Paris", "Berlin", "Tokyo", "Lagos", "Lima", "Oslo", "Pune", "Austin"];
+  const tags = ["admin", "beta", "staff", "trial", "vip", "eu", "us"];
+  return Array.from({ length: n }, (_, i) => ({
+    id: 100_000 + i,
+    name: `user ${int(r, 1, 1e6)}`,
+    email: `u${i}@example.com`,
+    active: r() < 0.7,
+    score: Math.round(r() * 10_000) / 100,
+    tags: Array.from({ length: int(r, 0, 3) }, () => pick(r, tags)),
+    addr: { city: pick(r, cities), zip: String(int(r, 10_000, 99_999)) },
+  }));
+}
+
 /** `obj = [obj, obj]` `depth` times, from a leaf of 1: 2^depth leaves, one shared array per level. @param {number} [depth] */
 export function nestedList(depth = 20) {
   /** @type {unknown} */

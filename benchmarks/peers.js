@@ -41,7 +41,7 @@ import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
 import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
-import { asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
+import { apiRecords, asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
 import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
@@ -151,6 +151,7 @@ const DATASETS = [
     what: "one map of 2000 keys (numeric-looking, non-ASCII) over values of every kind (~47 KB)",
     build: () => wideMap(QUICK ? 500 : 2000),
   },
+  { name: "records-api-2k", what: "2000 API-like records { id, name, email, active, score, tags, addr: { city, zip } } (~170 kB)", build: () => apiRecords(QUICK ? 200 : 2000) },
   { name: "records-100k", what: "~100 KB record array", build: () => recordsOfSize(QUICK ? 10_000 : 100_000, sizeOf) },
   { name: "records-10m", what: "~10 MB record array", build: () => recordsOfSize(QUICK ? 100_000 : 10_000_000, sizeOf) },
   { name: "doubles-1e6", what: "1e6 doubles (array)", build: () => doubles(QUICK ? 1000 : 1e6) },

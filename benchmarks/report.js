@@ -30,11 +30,12 @@ export async function useResultsDir(dir) {
 /** @returns {Promise<any>} the module namespace of the library's build, dist/index.js */
 export async function loadLibrary() {
   try {
-    // a literal specifier: Deno loads it without --allow-read, like a static import
-    return await import("../dist/index.js");
+    // a literal specifier: Deno loads it without --allow-read, like a static import; the records
+    // entry is the main entry's API with msgpackr's records installed (for the useRecords rows)
+    return await import("../dist/records.js");
   } catch (error) {
     console.error(
-      "Cannot load dist/index.js: build the library first with `npm run build` (or " +
+      "Cannot load dist/records.js: build the library first with `npm run build` (or " +
         "`npx esbuild src/index.ts --bundle --format=esm --platform=neutral --target=es2022 --outfile=dist/index.js`)",
     );
     throw error;

@@ -18,7 +18,7 @@ import type { Readable, Writable } from "node:stream";
 import { getHeapStatistics } from "node:v8";
 import pkg from "../package.json" with { type: "json" };
 import { DecodeError, wrongInput } from "./common/errors.ts";
-import { RecordTable } from "./decode/records.ts";
+import { RecordTable } from "./records/table.ts";
 import { inspectSequence, type InspectNode, type InspectResult } from "./inspect/tree.ts";
 import { hexOf, painter, renderText } from "./inspect/render.ts";
 import { JsonSplitter, JsonTooLong, jsonToBytes } from "./inspect/json.ts";
@@ -394,7 +394,7 @@ async function cmdInspect(args: Args): Promise<number> {
 async function cmdToJson(args: Args): Promise<number> {
   const useRecords = args.flags.has("--records");
   const walker = new StreamWalker({ useRecords, paths: false });
-  const records = useRecords ? new RecordTable(null) : null;
+  const records = useRecords ? new RecordTable(null, false) : null;
   records?.begin();
   const writer = new JsonWriter(records);
   const refuse = (offset: number) => tooLarge("to-json", offset, MAX_VALUE_BYTES, "its bytes are held while it is written");

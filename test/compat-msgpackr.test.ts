@@ -5,11 +5,12 @@
 import { Duplex } from "node:stream";
 import { describe, expect, test, vi } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "@resizable/msgpack";
+// a msgpackr program's one import line: the records entry (the main entry's API, and records)
+import { decode, decodeMulti, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "@resizable/msgpack/records";
 import { decodeMultiStream, EncoderStream } from "@resizable/msgpack/streams";
 import { plain } from "./_support/plain.ts";
 
-vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
+vi.mock("@resizable/msgpack/records", async () => await import("../src/records.ts"));
 vi.mock("@resizable/msgpack/streams", async () => await import("../src/streams.ts"));
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -155,7 +156,7 @@ describe("Coming from msgpackr", () => {
     expect(hex(encode(new Money(7), { extensionCodec }))).toBe(hex(msgpackr.pack(new Money(7))));
   });
 
-  test("useRecords: msgpackr's default Packr bytes need useRecords here; encode with useRecords writes what its Unpackr reads", () => {
+  test("useRecords (with the records entry imported): msgpackr's default Packr bytes need useRecords here; encode with useRecords writes what its Unpackr reads", () => {
     const value = [{ a: 1 }, { a: 2 }];
     const withRecords = new msgpackr.Packr().pack(value);
     let decoded: unknown;

@@ -12,6 +12,7 @@ import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamD
 import { EncoderStream, encodeIterable } from "../src/streams.ts";
 import { Decoder } from "../src/core.ts";
 import { encodedSize, estimateSize } from "../src/index.ts";
+import "../src/records.ts"; // useRecords below
 import { forSeeds, hex } from "./_support/arbitrary.ts";
 import { rejection, thrown } from "./_support/thrown.ts";
 

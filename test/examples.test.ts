@@ -93,6 +93,7 @@ function localize(code: string, from?: string): string {
   return code
     .replace(/(["'])@resizable\/msgpack\/streams\1/g, src("streams.ts"))
     .replace(/(["'])@resizable\/msgpack\/inspect\1/g, src("inspect.ts"))
+    .replace(/(["'])@resizable\/msgpack\/records\1/g, src("records.ts"))
     .replace(/(["'])@resizable\/msgpack\1/g, src("index.ts"))
     .replace(/(["'])(?:\.\/)?node_modules\/@resizable\/msgpack\/dist\//g, `$1${join(ROOT, "dist")}/`);
 }

@@ -78,7 +78,8 @@ describe("package.json and deno.json agree", () => {
 
   test("npm package metadata", () => {
     expect(pkg.type).toBe("module");
-    expect(pkg.sideEffects).toBe(false);
+    // only the records entry has an effect (it installs records): bundlers keep `import "@resizable/msgpack/records"`
+    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./src/records.ts"]);
     expect(pkg.files).toEqual(["dist", "src"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
@@ -159,6 +160,8 @@ const RUNTIME_NAMES: Record<string, string[]> = {
   ],
   "./inspect": ["fromJson", "inspect", "nodeValue", "renderText", "toJson"],
 };
+// the records entry installs records and exports exactly the main entry's API
+RUNTIME_NAMES["./records"] = RUNTIME_NAMES["."]!;
 
 /**
  * The types each entry exports besides its values, sorted, leaving out the
@@ -181,6 +184,7 @@ const TYPE_NAMES: Record<string, string[]> = {
   // the tree of inspect(); InspectOptions and RenderOptions are option types
   "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
+TYPE_NAMES["./records"] = TYPE_NAMES["."]!;
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
 const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, encode, Encoder } from "../src/index.ts";
+import { decode, decodeMulti, encode, Encoder } from "../src/records.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson, type InspectNode, type InspectOptions } from "../src/inspect.ts";
 import { inspectSequence } from "../src/inspect/tree.ts";
 import { nodeJsonLine } from "./_support/json-oracle.ts";

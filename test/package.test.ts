@@ -385,6 +385,17 @@ describe("no eval, new Function, Buffer, process or Node imports in shipped code
    */
   const NODE_ONLY = new Set(["src/cli.ts", "dist/bin/msgpack.js"]);
 
+  /**
+   * The records entry's compiled record readers (src/records/read.ts, in
+   * dist/records.js and .cjs) are the one use of `new Function`: field names
+   * enter the source only as JSON string literals, it is tried once and
+   * given up for good where it is refused, and `compileRecordReaders: false`
+   * turns it off (see test/records.test.ts and test/browser.test.ts). The
+   * main entry and the browser bundles carry none.
+   */
+  const CODE_GENERATION = new Set(["src/records/read.ts", "dist/records.js", "dist/records.cjs"]);
+  const allowed = (f: string, offence: string): boolean => CODE_GENERATION.has(f) && offence.startsWith("new Function: ");
+
   test("the command line is the only Node-only code, and no entry imports it", () => {
     for (const f of listTs("src")) {
       if (!NODE_ONLY.has(f)) expect(readFileSync(join(ROOT, f), "utf8"), f).not.toMatch(/from\s*["'][./]*cli(\.ts)?["']/);
@@ -395,7 +406,8 @@ describe("no eval, new Function, Buffer, process or Node imports in shipped code
   test("src/**/*.ts", () => {
     const files = listTs("src").filter((f) => !NODE_ONLY.has(f));
     expect(files.length).toBeGreaterThan(0);
-    const problems = files.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "ts").map((o) => `${f}: ${o}`));
+    const problems = files.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "ts").filter((o) => !allowed(f, o)).map((o) => `${f}: ${o}`));
+    expect(offenders(readFileSync(join(ROOT, "src/records/read.ts"), "utf8"), "ts").length, "the allowance is used").toBe(1);
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
@@ -408,7 +420,7 @@ describe("no eval, new Function, Buffer, process or Node imports in shipped code
     const bundles = listJs("dist").filter((f) => !NODE_ONLY.has(f));
     expect(bundles).toContain("dist/browser/msgpack.min.js");
     expect(bundles).toContain("dist/index.cjs");
-    const problems = bundles.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "js").map((o) => `${f}: ${o}`));
+    const problems = bundles.flatMap((f) => offenders(readFileSync(join(ROOT, f), "utf8"), "js").filter((o) => !allowed(f, o)).map((o) => `${f}: ${o}`));
     expect(problems, problems.join("\n")).toEqual([]);
   });
 });

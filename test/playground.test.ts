@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { encode } from "../src/index.ts";
+import { encode } from "../src/records.ts";
 import { fromJson, inspect, toJson } from "../src/inspect.ts";
 import { chromiumAvailable, launchChromium } from "./_support/chromium.ts";
 import { ROOT, assertBuilt } from "./tools/harness.ts";

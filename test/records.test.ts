@@ -3,11 +3,13 @@
 // and sequential streams; then property tests over random record-shaped
 // data, and hostile inputs.
 import { Duplex } from "node:stream";
-import { describe, expect, test } from "vitest";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, test, vi } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError } from "../src/index.ts";
-import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
-import { forSeeds, type Random, string, value } from "./_support/arbitrary.ts";
+import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/records.ts";
+import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
+import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
 import { plain } from "./_support/plain.ts";
 
 const R = { useRecords: true } as const;
@@ -493,5 +495,274 @@ describe("records: hostile input", () => {
       for await (const v of decodeMultiStream(chunks(), R)) out.push(v);
       expect(out, `cut at ${cut}`).toEqual([{ a: 1 }, [{ a: 2 }, { b: 3 }], { b: 4 }]);
     }
+  });
+});
+
+describe("records: streams decode each value once, whatever the chunking", () => {
+  /** An array of `n` small records, as msgpackr's default Packr writes it. */
+  const rows = (n: number): unknown[] => Array.from({ length: n }, (_, i) => ({ i, s: `r${i % 10}` }));
+  async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+  }
+
+  test("an array of 40,000 records in 256-byte chunks: every stream decoder decodes about its bytes, not bytes x chunks", async () => {
+    const values = rows(40_000);
+    const bytes = new msgpackr.Packr().pack(values);
+    const check = (stats: StreamStats, where: string): void => {
+      expect(stats.bytesIn, where).toBe(bytes.length);
+      // one try with the first chunk, then once complete: a re-decode per chunk would be ~1,000x the bytes
+      expect(stats.bytesDecoded, where).toBeLessThanOrEqual(2 * bytes.length);
+      expect(stats.bytesScanned, where).toBeLessThanOrEqual(bytes.length);
+    };
+    let stats = createStreamStats();
+    expect(await decodeAsync(chunksOf(bytes, 256), { ...R, stats })).toEqual(values);
+    check(stats, "decodeAsync");
+    stats = createStreamStats();
+    const multi: unknown[] = [];
+    for await (const v of decodeMultiStream(chunksOf(bytes, 256), { ...R, stats })) multi.push(v);
+    expect(multi).toEqual([values]);
+    check(stats, "decodeMultiStream");
+    stats = createStreamStats();
+    const own: unknown[] = [];
+    for await (const v of new Decoder({ ...R, stats }).decodeStream(chunksOf(bytes, 256))) own.push(v);
+    expect(own).toEqual([values]);
+    check(stats, "Decoder#decodeStream");
+    const transform = new DecoderStream({ ...R, stats: (stats = createStreamStats()) });
+    const out: unknown[] = [];
+    const reading = (async () => {
+      const reader = transform.readable.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+    })();
+    const writer = transform.writable.getWriter();
+    for await (const chunk of chunksOf(bytes, 256)) await writer.write(chunk);
+    await writer.close();
+    await reading;
+    expect(out).toEqual([values]);
+    check(stats, "DecoderStream");
+  });
+
+  test("sequential messages that span chunks (structures from earlier values, two-byte identifiers, redefinitions): decoded once each", async () => {
+    const packr = new msgpackr.Packr({ sequential: true });
+    const values = [...apiRecords(30), ...manyShapes(70), rows(500), { a: { b: { c: [{ d: 1 }] } } }];
+    const bytes = Buffer.concat(values.map((v) => packr.pack(v)));
+    for (const size of [1, 5, 256]) {
+      const stats = createStreamStats();
+      const out: unknown[] = [];
+      for await (const v of decodeMultiStream(chunksOf(bytes, size), { ...R, stats })) out.push(v);
+      expect(out, `chunks of ${size}`).toEqual(values);
+      expect(stats.bytesDecoded, `chunks of ${size}`).toBeLessThanOrEqual(2 * bytes.length);
+    }
+  });
+
+  test("property: chunked stream decoding with records agrees with decodeMulti on the whole input, corrupted input too", async () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = new Random(seed);
+      const packr = new msgpackr.Packr({ sequential: true });
+      const bytes = Buffer.concat(Array.from({ length: r.int(1, 4) }, () => packr.pack(recordData(r, false))));
+      if (r.bool(0.5)) bytes[r.int(0, bytes.length - 1)] = r.int(0, 255);
+      const cut = r.bool(0.3) ? bytes.subarray(0, r.int(0, bytes.length)) : bytes;
+      const whole: unknown[] = [];
+      let wholeError: DecodeError | null = null;
+      try {
+        for (const v of decodeMulti(cut, R)) whole.push(v);
+      } catch (e) {
+        wholeError = e as DecodeError;
+      }
+      const size = r.pick([1, 2, 3, 7, 64, 1000]);
+      const streamed: unknown[] = [];
+      let streamError: DecodeError | null = null;
+      try {
+        for await (const v of decodeMultiStream(chunksOf(cut, size), R)) streamed.push(v);
+      } catch (e) {
+        streamError = e as DecodeError;
+      }
+      const where = `seed ${seed}, chunks of ${size}`;
+      expect(streamed, where).toEqual(whole);
+      expect(streamError?.code, where).toBe(wholeError?.code);
+      expect(streamError?.offset, where).toBe(wholeError?.offset);
+    }
+  });
+});
+
+describe("records: defects found by attack", () => {
+  test("decode() keeps no structure past its message: 100 hostile messages of 195 KiB of field names leave the heap as it was", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // each message declares ten structures of 10 names of 2,000 characters, new to the program
+    const message = (m: number): Uint8Array => {
+      const parts: Uint8Array[] = [Uint8Array.of(0x9a)];
+      for (let k = 0; k < 10; k++) {
+        const names = Array.from({ length: 10 }, (_, i) => `${m}:${k}:${i}:`.padEnd(2000, "x"));
+        parts.push(Uint8Array.of(0xd4, 0x72, 0x40 + k), encode(names), new Uint8Array(10).fill(1));
+      }
+      return Buffer.concat(parts);
+    };
+    const decoder = new Decoder(R);
+    const first = message(-1);
+    expect(first.length).toBeGreaterThan(195 * 1024);
+    decoder.decode(first);
+    decode(first, R);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let m = 0; m < 100; m++) {
+      const bytes = message(m);
+      expect((decoder.decode(bytes) as object[]).length).toBe(10);
+      expect((decode(bytes, R) as object[]).length).toBe(10);
+    }
+    gc();
+    // the structures of 100 messages were ~40 MB of names; what stays is at most the bounded cache
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  test("maxSharedStructures above 32 without structures is INVALID_ARGUMENT (its two-byte identifiers would not decode); up to 32 the records decode", () => {
+    for (const max of [33, 64, 8160]) {
+      for (const f of [() => new Encoder({ useRecords: true, maxSharedStructures: max }), () => encode([{ a: 1 }, { a: 2 }], { useRecords: true, maxSharedStructures: max })]) {
+        expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/maxSharedStructures/) }));
+      }
+    }
+    const values = [...manyShapes(80), { a: 1 }, { a: 2 }];
+    for (const max of [0, 10, 32]) {
+      const bytes = encode(values, { useRecords: true, maxSharedStructures: max });
+      expect(decode(bytes, R), `maxSharedStructures ${max}`).toEqual(values);
+      expect(new msgpackr.Unpackr().unpack(bytes), `maxSharedStructures ${max}`).toEqual(values);
+    }
+  });
+
+  test("a sequential encoder's encodeInto that fails with OUT_OF_SPACE declares nothing: the retry declares its structures again", () => {
+    const encoder = new Encoder({ useRecords: true, sequential: true });
+    const small = new Uint8Array(4);
+    expect(() => encoder.encodeInto({ alpha: 1, beta: 2 }, small)).toThrow(expect.objectContaining({ code: "OUT_OF_SPACE" }));
+    const target = new Uint8Array(64);
+    const n = encoder.encodeInto({ alpha: 1, beta: 2 }, target);
+    const second = encoder.encode({ alpha: 3, beta: 4 });
+    const bytes = Buffer.concat([target.subarray(0, n), second]);
+    expect([...decodeMulti(bytes, R)]).toEqual([{ alpha: 1, beta: 2 }, { alpha: 3, beta: 4 }]);
+    expect(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(bytes)).toEqual([{ alpha: 1, beta: 2 }, { alpha: 3, beta: 4 }]);
+  });
+
+  test("sequential in encode() and encodedSize() is INVALID_ARGUMENT: a sequence needs an Encoder to hold it", () => {
+    const S = { useRecords: true, sequential: true } as const;
+    for (const f of [() => encode({ a: 1 }, S), () => encodedSize({ a: 1 }, S), () => encode(1, { sequential: true })]) {
+      expect(f).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/sequential.*new Encoder/) }));
+    }
+    // two modules' one-shot calls no longer share one hidden sequence: each message decodes alone
+    expect(decode(encode({ a: 1 }, R), R)).toEqual({ a: 1 });
+    expect(decode(encode({ a: 2 }, R), R)).toEqual({ a: 2 });
+  });
+
+  test("extension type 0x72 with useRecords is INVALID_EXT (it would read as a record declaration); without records it is written", () => {
+    const codec = new ExtensionCodec();
+    codec.register({ type: 0x72, encode: (v) => (v instanceof Set ? Uint8Array.of(0x40) : null), decode: () => "r" });
+    const cases: [unknown, object][] = [[[new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"], {}], [[new Set([1]), "x"], { extensionCodec: codec }], [new ExtData(0x72, new Uint8Array(300)), {}]];
+    for (const [value, options] of cases) {
+      expect(() => encode(value, { ...R, ...options })).toThrow(expect.objectContaining({ code: "INVALID_EXT", message: expect.stringMatching(/0x72.*useRecords/) }));
+      expect(() => new Encoder({ ...R, sequential: true, ...options }).encode(value)).toThrow(EncodeError);
+    }
+    expect([...decodeMulti(encode([new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"]))]).toEqual([[new ExtData(0x72, Uint8Array.of(0x40)), "x", "y"]]);
+  });
+
+  test("the records hint wherever a record declaration comes before the failure: arrays of rows, maps of records, a top-level record", () => {
+    const packr = new msgpackr.Packr();
+    for (const value of [[{ a: 1 }, { a: 2 }], { a: 1 }, { rows: [{ id: 1, name: "x" }, { id: 2, name: "y" }] }, [1, "two", { deep: [{ x: 1 }, { x: 2 }] }], apiRecords(5)]) {
+      expect(() => decode(packr.pack(value)), JSON.stringify(value)).toThrow(/looks like msgpackr records \(decode them with useRecords: true\)/);
+    }
+    // plain MessagePack with extra bytes still points to decodeMulti
+    expect(() => decode(Uint8Array.of(0x01, 0x02))).toThrow(/see decodeMulti/);
+    expect(() => decode(Uint8Array.of(0x92, 0xd4, 0x73, 0x40, 0x91, 0xa1, 0x61, 0x01, 0x40, 0x02))).toThrow(/see decodeMulti/);
+  });
+});
+
+describe("records: compiled readers (compileRecordReaders)", () => {
+  const HOSTILE = [
+    'a"b', "a\\b", "`", "${x}", "${", "`${globalThis.pwned = 1}`", '"+(globalThis.pwned=1)+"', "'", "constructor", "toString", "hasOwnProperty", "valueOf",
+    "\u2028", "\u2029", "</script>", "<!--", "*/", "/*", "//", "})", "});globalThis.pwned=1;({", "\n", "\r", "\u0000", "\ud800", "\udc00x", "0", "1", "10", "-1", "1.5",
+    "4294967295", "", " ", "x".repeat(10_000), "日本", "😀", "__defineGetter__", "prototype", "length", "then",
+  ];
+  const COMPILED = { useRecords: true } as const;
+  const PLAIN = { useRecords: true, compileRecordReaders: false } as const;
+  /** `n` records of `keys` with distinct values, written by msgpackr (duplicates and all). */
+  const recordsOf = (keys: string[], n: number): Uint8Array => {
+    const parts: Uint8Array[] = [Uint8Array.of(0xdc, n >> 8, n & 0xff), Uint8Array.of(0xd4, 0x72, 0x40), encode(keys)];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) parts.push(Uint8Array.of(0x40));
+      // no integers 64-127: their fixint bytes would start records
+      for (let k = 0; k < keys.length; k++) parts.push(encode(k % 3 === 0 ? -(i * keys.length + k) : k % 3 === 1 ? `v${i}:${k}` : [String(k), null, true]));
+    }
+    return Buffer.concat(parts);
+  };
+  /** Own keys in order with their values, and the prototype: what two readers must agree on. */
+  const shapeOf = (o: object): unknown => [Object.getPrototypeOf(o), Reflect.ownKeys(o).map((k) => [k, Object.getOwnPropertyDescriptor(o, k)])];
+
+  test("each hostile field name is read as data, with exactly the values and key order of the reader that generates no code", () => {
+    (globalThis as { pwned?: unknown }).pwned = undefined;
+    const groups = [HOSTILE.slice(0, 12), HOSTILE.slice(12, 24), HOSTILE.slice(24, 36), HOSTILE.slice(36), ["a", "a", "b", "a"], ["__proto__", "a"], ["1", "a", "0"]];
+    for (const keys of [...groups, ...HOSTILE.map((k) => [k])]) {
+      const bytes = recordsOf(keys, 40);
+      const compiled = new Decoder(COMPILED).decode(bytes) as object[];
+      const plain = new Decoder(PLAIN).decode(bytes) as object[];
+      expect(compiled.length).toBe(40);
+      for (let i = 0; i < 40; i++) expect(shapeOf(compiled[i]!), JSON.stringify(keys).slice(0, 80)).toEqual(shapeOf(plain[i]!));
+      expect(Object.getPrototypeOf(compiled[39]!)).toBe(Object.prototype);
+    }
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("a");
+  });
+
+  test("property: compiled and plain readers agree on random record data from msgpackr, structures read past the compile threshold", () => {
+    forSeeds(30, (r) => {
+      // msgpackr writes lone surrogates as bytes that are no UTF-8: those names are in the test above only
+      const names = HOSTILE.filter((k) => k.isWellFormed());
+      const shapes = Array.from({ length: r.int(1, 6) }, () => Array.from({ length: r.int(0, 70) }, () => (r.bool(0.2) ? r.pick(names) : string(r, 12))));
+      const rows = Array.from({ length: r.int(16, 80) }, () => {
+        const o: Record<string, unknown> = {};
+        for (const k of r.pick(shapes)) o[k] = value(r, { rich: false, maxDepth: 2, maxItems: 3 });
+        return o;
+      });
+      const bytes = new msgpackr.Packr().pack(rows);
+      const compiled = decode(bytes, COMPILED) as object[];
+      const plain = decode(bytes, PLAIN) as object[];
+      expect(compiled.map(shapeOf)).toEqual(plain.map(shapeOf));
+    });
+  });
+
+  test("where new Function throws (a CSP without 'unsafe-eval'), records decode the same values with no error", async () => {
+    const bytes = new msgpackr.Packr().pack(apiRecords(200));
+    const expected = decode(bytes, PLAIN);
+    const original = globalThis.Function;
+    let refused = 0;
+    globalThis.Function = new Proxy(original, {
+      construct() {
+        refused++;
+        throw new EvalError("Code generation from strings disallowed for this context");
+      },
+    });
+    try {
+      vi.resetModules();
+      const fresh = await import("../src/records.ts");
+      expect(fresh.decode(bytes, COMPILED)).toEqual(expected);
+      expect(new fresh.Decoder(COMPILED).decode(bytes)).toEqual(expected);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(refused).toBe(1); // tried once, then never again
+  });
+
+  test("compileRecordReaders: false generates no code; a non-boolean is INVALID_ARGUMENT", () => {
+    const original = globalThis.Function;
+    let calls = 0;
+    globalThis.Function = new Proxy(original, {
+      construct(target, args) {
+        calls++;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      const bytes = new msgpackr.Packr().pack(apiRecords(100));
+      expect(new Decoder(PLAIN).decode(bytes)).toEqual(apiRecords(100).map((o) => plain(o)));
+      expect(calls).toBe(0);
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(() => new Decoder({ useRecords: true, compileRecordReaders: "no" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
 });

@@ -248,13 +248,13 @@ export function extraBytes(offset: number, n: number, looks: string | null = nul
  * Such inputs almost always decode as a small integer followed by "extra
  * bytes", which would point to `decodeMulti` for no reason.
  */
-export function wrongInput(input: Uint8Array): string | null {
+export function wrongInput(input: Uint8Array, failedAt = 0): string | null {
   const n = input.length;
   const b0 = input[0];
   if (b0 === 0x1f && input[1] === 0x8b) return "gzip data";
   if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data";
   // msgpackr's records start with the extension that defines a structure: fixext 1 (or ext 8) of type 0x72
-  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72)) return "msgpackr records (decode them with useRecords: true)";
+  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72) || declaresRecords(input, failedAt)) return "msgpackr records (decode them with useRecords: true)";
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);
@@ -268,6 +268,29 @@ export function wrongInput(input: Uint8Array): string | null {
   if (first === 0x3c) return "HTML or XML text"; // <
   if (first === 0x7b || first === 0x5b || first === 0x22) return "JSON text"; // { [ "
   return n >= 8 ? "text" : null;
+}
+
+/** How far {@link declaresRecords} looks: the first bytes, up to where the decode failed. */
+const RECORD_HINT_BYTES = 65_536;
+
+/**
+ * Whether `input`, up to a few bytes past `failedAt` (and at most its first
+ * {@link RECORD_HINT_BYTES}), holds a msgpackr record declaration: a fixext 1
+ * of type 0x72 with an identifier 0x40-0x7f (or a fixext 2 with 0x60-0x7f
+ * and a second byte), followed by the array header of its field names.
+ * Read as plain MessagePack, such records end early (arrays of rows too),
+ * and the failure comes after the declaration.
+ */
+function declaresRecords(input: Uint8Array, failedAt: number): boolean {
+  const end = Math.min(input.length - 4, failedAt + 4, RECORD_HINT_BYTES);
+  for (let i = 0; i < end; i++) {
+    if (input[i + 1] !== 0x72) continue;
+    const t = input[i]!;
+    const id = input[i + 2]!;
+    const names = t === 0xd4 ? input[i + 3]! : t === 0xd5 ? input[i + 4]! : 0;
+    if (id >= (t === 0xd4 ? 0x40 : 0x60) && id < 0x80 && ((names >= 0x90 && names <= 0x9f) || names === 0xdc || names === 0xdd)) return true;
+  }
+  return false;
 }
 
 // ---- decoder: arguments, options, map keys, the call stack ----

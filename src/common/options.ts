@@ -24,7 +24,7 @@ export const ENCODE_OPTIONS: readonly string[] = [
 export const DECODE_OPTIONS: readonly string[] = [
   "extensionCodec", "context", "useBigInt64", "useMap", "rawStrings", "binaryAsView", "int64", "mapKeyConverter",
   "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength", "useRecords", "structures",
-  "buffers", "undefinedAsExtension", "invalidUtf8",
+  "buffers", "undefinedAsExtension", "invalidUtf8", "compileRecordReaders",
 ];
 
 /**

@@ -18,9 +18,8 @@ import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
-import { RecordTable } from "./records.ts";
-import { recordValueReader } from "./record-reader.ts";
 import { setOwn } from "../common/objects.ts";
+import { modules, needModule } from "../common/modules.ts";
 import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
@@ -42,6 +41,40 @@ let nesting = 0;
 /** The depth a decode starting now starts at (see {@link nesting}). */
 export function nestingDepth(): number {
   return nesting;
+}
+
+/** A decoder's `readValue`: reads the value at its position, at nesting depth `depth`. */
+export type ValueReader = (this: Decoder<unknown>, depth: number) => unknown;
+
+/** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
+export interface RecordState {
+  /** The structure of each slot (identifier 0x40 + slot, two-byte from 32 up): its field names, and whether its identifier takes a second byte. */
+  readonly slots: readonly ({ readonly keys: readonly string[]; readonly twoByte: boolean } | undefined)[];
+  /** Starts a message or a sequence: only the shared structures are defined. */
+  begin(): void;
+  /** Keeps the definitions of a value read whole. */
+  commit(): void;
+  /** Undoes the definitions made since the last commit (a value that failed, or a message that ended). */
+  rollback(): void;
+}
+
+/**
+ * What a decoder with `useRecords` gets from the records module
+ * (`@resizable/msgpack/records`, which installs it): nothing in the
+ * decoder knows the record format.
+ */
+export interface RecordDecoding {
+  /** A table of structures, with the `structures` option's shared ones (null: none); `compile`: the option `compileRecordReaders`. */
+  table(structures: readonly unknown[] | null, compile: boolean): RecordState;
+  /** The `readValue` of a decoder with records: records and declarations read there, every other value by `plain`. */
+  reader(plain: ValueReader): ValueReader;
+}
+
+/** The records module's decoding side, or an `INVALID_ARGUMENT` naming its import when it was not imported. */
+function recordDecoding(option: string): RecordDecoding {
+  const installed = modules.records as { readonly decoding: RecordDecoding } | undefined;
+  if (installed === undefined) throw needModule(option, "@resizable/msgpack/records", "decode");
+  return installed.decoding;
 }
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
@@ -70,7 +103,7 @@ const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
  */
 export class Decoder<ContextType = undefined> {
   // Members marked @internal are the state and readers the record reader
-  // (record-reader.ts) works with: not private for it, and left out of the
+  // (src/records/read.ts) works with: not private for it, and left out of the
   // published declarations (stripInternal).
   /** @internal */
   bytes: Uint8Array = EMPTY;
@@ -138,9 +171,11 @@ export class Decoder<ContextType = undefined> {
   /** @internal */
   readonly limits: DecodeLimits;
   /** The record structures in force for the call under way (null without `useRecords`). @internal */
-  records: RecordTable | null = null;
+  records: RecordState | null = null;
   /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
-  readonly #messageRecords: RecordTable | null = null;
+  readonly #messageRecords: RecordState | null = null;
+  /** The records module's decoding side, with `useRecords`; else null. */
+  readonly #recordDecoding: RecordDecoding | null = null;
   /** The `structures` option, or null. */
   readonly #structures: readonly unknown[] | null;
 
@@ -197,10 +232,13 @@ export class Decoder<ContextType = undefined> {
     this.strMax = this.#rawStrings ? -1 : o.maxStrLength;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.#structures = o.structures;
-    if (o.useRecords) {
-      // records read through their own entry (record-reader.ts); the default readValue keeps its shape
-      this.#messageRecords = new RecordTable(this.#structures);
-      this.readValue = recordValueReader(Decoder.prototype.readValue);
+    if (o.useRecords || o.structures !== null) {
+      // records read through the records module's reader; the default readValue keeps its shape
+      const records = (this.#recordDecoding = recordDecoding(o.useRecords ? "useRecords" : "structures"));
+      if (o.useRecords) {
+        this.#messageRecords = records.table(this.#structures, o.compileRecordReaders);
+        this.readValue = records.reader(Decoder.prototype.readValue);
+      }
     }
   }
 
@@ -232,7 +270,7 @@ export class Decoder<ContextType = undefined> {
       if (d.#messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
-        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes));
+        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
       }
       return value;
     } catch (e) {
@@ -242,7 +280,7 @@ export class Decoder<ContextType = undefined> {
       d.bytes = EMPTY;
       d.#view = null;
       d.#source = null;
-      d.records = null;
+      if (d.records !== null) d.endRecords();
       d.#busy = false;
     }
   }
@@ -279,7 +317,7 @@ export class Decoder<ContextType = undefined> {
   }
 
   /** See {@link decodeAt}. */
-  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordTable | null, source: Uint8Array | null = null): [unknown, number] {
+  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordState | null, source: Uint8Array | null = null): [unknown, number] {
     const d = this.#busy ? this.reentrant() : this;
     const depth = nesting + extra;
     d.#busy = true;
@@ -310,10 +348,16 @@ export class Decoder<ContextType = undefined> {
     this.records = records;
   }
 
+  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
+  private endRecords(): void {
+    this.records!.rollback();
+    this.records = null;
+  }
+
   /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
-  private newRecords(): RecordTable | null {
+  private newRecords(): RecordState | null {
     if (this.#messageRecords === null) return null;
-    const table = new RecordTable(this.#structures);
+    const table = this.#recordDecoding!.table(this.#structures, this.options.compileRecordReaders);
     table.begin();
     return table;
   }
@@ -393,7 +437,7 @@ export class Decoder<ContextType = undefined> {
 
   /**
    * The value at `pos`, at nesting depth `depth`: the default reader; a
-   * decoder with `useRecords` has its own (record-reader.ts), which reads
+   * decoder with `useRecords` has its own (src/records/read.ts), which reads
    * everything but records through this one.
    * @internal
    */
@@ -742,7 +786,7 @@ export function decoderOptions(decoder: Decoder<unknown>): ResolvedDecodeOptions
  * @returns the value and the offset after it
  * @throws {DecodeError} for malformed or truncated input
  */
-export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0, records: RecordTable | null = null): [unknown, number] {
+export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0, records: RecordState | null = null): [unknown, number] {
   return decoder["readAt"](bytes, offset, base, extraDepth, records); // a private method: this module's, not the public class's API
 }
 
@@ -755,6 +799,6 @@ export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: numb
  * @param decoder the decoder whose options apply
  * @returns the table, or null
  */
-export function recordSequence<C>(decoder: Decoder<C>): RecordTable | null {
+export function recordSequence<C>(decoder: Decoder<C>): RecordState | null {
   return decoder["newRecords"]();
 }

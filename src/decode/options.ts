@@ -155,7 +155,9 @@ export interface DecodeOptions<ContextType = undefined> {
    * `extensionCodec` entry for type 0x72 is not used. Structures defined in
    * a message last to its end; in `decodeMulti` and the stream decoders, to
    * the end of the input or stream (msgpackr's `sequential`). A structure
-   * counts as a map for `maxMapLength` (its fields) and `maxDepth`.
+   * counts as a map for `maxMapLength` (its fields) and `maxDepth`. Needs
+   * `import "@resizable/msgpack/records"` (as does `structures`): without
+   * it, `INVALID_ARGUMENT`.
    * @default false
    */
   useRecords?: boolean | undefined;
@@ -170,6 +172,16 @@ export interface DecodeOptions<ContextType = undefined> {
    * @default none
    */
   structures?: ReadonlyArray<readonly string[] | null | undefined> | undefined;
+  /**
+   * With `useRecords`: once a record structure has been read 16 times, read
+   * its records with a function made for it by `new Function` (one object
+   * literal per record, as msgpackr does; field names are written in as
+   * string literals, never as code). Where code generation is refused (a
+   * Content-Security-Policy without 'unsafe-eval', Cloudflare Workers)
+   * records are read without it, with no error. `false` never generates code.
+   * @default true
+   */
+  compileRecordReaders?: boolean | undefined;
 }
 
 /**
@@ -204,6 +216,7 @@ export interface ResolvedDecodeOptions extends DecodeLimits {
   readonly useRecords: boolean;
   /** The `structures` array given, or null. */
   readonly structures: readonly unknown[] | null;
+  readonly compileRecordReaders: boolean;
   /** Binaries as Node `Buffer`s. */
   readonly buffers: boolean;
   /** `d4 00 00` (fixext 1, type 0) as `undefined`. */
@@ -239,7 +252,7 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
     o.maxDepth, o.maxStrLength, o.maxBinLength, o.maxArrayLength, o.maxMapLength, o.maxExtLength, o.useRecords, o.structures,
-    o.buffers, o.undefinedAsExtension, o.invalidUtf8,
+    o.buffers, o.undefinedAsExtension, o.invalidUtf8, o.compileRecordReaders,
   ];
 }
 
@@ -255,6 +268,7 @@ const DECODE_RULES: readonly OptionRule[] = [
   ARRAY, // structures
   BOOLEAN, BOOLEAN, // buffers, undefinedAsExtension
   ['"throw" or "replace"', (v) => v === "throw" || v === "replace"], // invalidUtf8
+  BOOLEAN, // compileRecordReaders
 ];
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
@@ -278,6 +292,7 @@ export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecode
     buffers: values[16] === true,
     undefinedAsExtension: values[17] === true,
     replaceInvalidUtf8: values[18] === "replace",
+    compileRecordReaders: values[19] !== false,
   });
   RESOLVED.add(resolved);
   return resolved;

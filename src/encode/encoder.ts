@@ -218,6 +218,9 @@ export class Encoder<ContextType = undefined> {
     this.run(value, offset);
     try {
       return this.sink.finishInto(target, offset);
+    } catch (e) {
+      this.writer.records?.abort(); // nothing was written (OUT_OF_SPACE): nothing is declared either
+      throw e;
     } finally {
       this.stop();
     }
@@ -335,7 +338,18 @@ function checkTarget(target: unknown, offset: number): void {
 
 const defaultEncoder = /* @__PURE__ */ new Encoder();
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = /* @__PURE__ */ new CoderCache<Encoder<unknown>>((values) => new Encoder(resolveEncodeOptions(values) as EncodeOptions<unknown>));
+const encoders = /* @__PURE__ */ new CoderCache<Encoder<unknown>>((values) => new Encoder(oneShotOptions(resolveEncodeOptions(values)) as EncodeOptions<unknown>));
+
+/**
+ * The options of a one-shot call (`encode`, `encodedSize`), refusing
+ * `sequential`: a sequence needs an encoder of its own to hold it, and the
+ * encoder these calls share would continue one hidden sequence for every
+ * caller in the program.
+ */
+function oneShotOptions(options: ResolvedEncodeOptions): ResolvedEncodeOptions {
+  if (options.sequential) throw invalidEncodeOption("sequential", true, "false in encode() and encodedSize(): a sequence lives in an encoder of its own, new Encoder({ useRecords: true, sequential: true })");
+  return options;
+}
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
 function encoderFor<C>(options: EncodeOptions<C> | null | undefined): Encoder<C> {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { badCodecResult, badExtPayload, tooLong } from "../common/errors.ts";
+import { badCodecResult, badExtPayload, encodeError, tooLong } from "../common/errors.ts";
 import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import { writeExt32Header, writeExtHeader } from "../format/forms.ts";
 import { bytesOf } from "../common/input.ts";
@@ -35,7 +35,12 @@ export interface ExtensionWriter {
   readonly context: unknown;
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
   readonly base: number;
+  /** With `useRecords`, the record structures (then the extension type 0x72 is theirs); else null. */
+  readonly records: object | null;
 }
+
+/** The extension type msgpackr's records declare structures with ("r"), reserved while records are written. */
+const RECORD_EXT_TYPE = 0x72;
 
 /**
  * Tries the registered extensions on `value` (at `depth`) and writes the
@@ -71,6 +76,9 @@ export function encodeExtension(w: ExtensionWriter, value: unknown, depth: numbe
  * output position where the payload will start (written as ext 32).
  */
 export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): void {
+  if (type === RECORD_EXT_TYPE && w.records !== null) {
+    throw encodeError("Cannot encode extension type 114 (0x72) with useRecords: msgpackr's records declare their structures with it (use another type)", "INVALID_EXT");
+  }
   const ext32 = typeof data === "function";
   if (ext32) {
     checkExtType(type); // before the function runs

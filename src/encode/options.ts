@@ -12,7 +12,7 @@ import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, readOptions }
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
-import { MAX_SHARED_STRUCTURES } from "./records.ts";
+import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -149,7 +149,10 @@ export interface EncodeOptions<ContextType = undefined> {
    * true writes it as a record, false as a map (which msgpackr's default
    * `Unpackr` decodes as a `Map`). Each message declares the structures it
    * uses (64 at a time, the oldest identifier reused after that), unless
-   * `structures` or `sequential` shares them.
+   * `structures` or `sequential` shares them. Extension type 0x72 is then
+   * refused (`INVALID_EXT`). Needs `import "@resizable/msgpack/records"`
+   * (as do `structures`, `maxSharedStructures` and `sequential`): without it,
+   * `INVALID_ARGUMENT`.
    * @default false
    */
   useRecords?: boolean | ((obj: object) => boolean) | undefined;
@@ -168,7 +171,9 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Most entries of `structures` (msgpackr's option): up to 8160. Past 32,
    * identifiers from index 32 take two bytes, as msgpackr writes them.
-   * With `structures`, each message still has 32 identifiers of its own.
+   * With `structures`, each message still has 32 identifiers of its own;
+   * without it, at most 32 (more is `INVALID_ARGUMENT`: identifiers from 32
+   * up to it would never be defined, and the records would not decode).
    * @default 32 with `structures`
    */
   maxSharedStructures?: number | undefined;
@@ -179,7 +184,8 @@ export interface EncodeOptions<ContextType = undefined> {
    * concatenation, or the stream decoders. `EncoderStream` with
    * `useRecords` is always sequential. A message that
    * throws makes the encoder forget its structures (the next message
-   * declares them again).
+   * declares them again). `encode()` and `encodedSize()` refuse it
+   * (`INVALID_ARGUMENT`): a sequence lives in an `Encoder` of its own.
    * @default false
    */
   sequential?: boolean | undefined;

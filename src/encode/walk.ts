@@ -21,7 +21,33 @@ import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
 import type { Sink } from "./sink.ts";
 import { binaryBytes } from "./size.ts";
-import { RecordTable, recordOptions, type RecordShape } from "./records.ts";
+import { modules, needModule } from "../common/modules.ts";
+
+/** What a writer with `useRecords` gets from the records module (`@resizable/msgpack/records`, which installs it). */
+export interface RecordWriting {
+  /** Writes `obj`, a plain object found at `depth`, as a record (or, when a `useRecords` function turns it down, as a map). */
+  write(w: ValueWriter, obj: Record<string, unknown>, depth: number): void;
+  /** Starts a message. */
+  begin(): void;
+  /** Ends a message that was written whole. */
+  end(): void;
+  /** Forgets what a message that failed declared. */
+  abort(): void;
+}
+
+/** The records module's encoding side: makes the records of one writer. */
+export interface RecordEncoding {
+  /** The records of a writer with these options (`counting`: a writer that only counts bytes, as for `encodedSize`). */
+  writer(options: ResolvedEncodeOptions, counting: boolean): RecordWriting;
+}
+
+/** Whether `options` ask for records: `useRecords`, or an option that only records read. */
+function recordOption(options: ResolvedEncodeOptions): string | null {
+  if (options.useRecords !== false) return "useRecords";
+  if (options.structures !== undefined) return "structures";
+  if (options.sequential) return "sequential";
+  return options.maxSharedStructures !== 0 ? "maxSharedStructures" : null;
+}
 
 /**
  * Writes values into a sink: one per `Encoder` (and per re-entrant child),
@@ -47,8 +73,8 @@ export class ValueWriter implements ExtensionWriter {
   readonly trail: unknown[] = [];
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
   base = 0;
-  /** The record structures, with `useRecords` (then objects are written by `writeRecord`); else null. */
-  readonly records: RecordTable | null = null;
+  /** The records, with `useRecords` (then plain objects are written by them); else null. */
+  readonly records: RecordWriting | null = null;
 
   constructor(sink: Sink, options: ResolvedEncodeOptions) {
     this.sink = sink;
@@ -64,12 +90,15 @@ export class ValueWriter implements ExtensionWriter {
       // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
       (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
     }
-    const records = recordOptions(options, sink.counting);
-    if (records !== null) {
-      // objects and numbers of such writers go through their own methods: the default ones keep their shape
-      this.records = new RecordTable(records);
-      (this as unknown as { encodeRecord: ValueWriter["encodeRecord"] }).encodeRecord = this.writeRecord;
-      if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
+    const option = recordOption(options);
+    if (option !== null) {
+      const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
+      if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
+      if (options.useRecords !== false) {
+        this.records = encoding.encoding.writer(options, sink.counting);
+        // numbers of such writers go through their own method: the default one keeps its shape
+        if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
+      }
     }
   }
 
@@ -118,7 +147,8 @@ export class ValueWriter implements ExtensionWriter {
     s.bytes[s.pos++] = 0;
   }
 
-  private encodeNumber(n: number): void {
+  /** Writes the number `n`. @internal */
+  encodeNumber(n: number): void {
     encodeNumber(this.sink, n, this.#forceFloat32, this.#useBigInt64);
   }
 
@@ -131,7 +161,10 @@ export class ValueWriter implements ExtensionWriter {
     if (this.claimObject(obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
-    else if (kind === KIND_RECORD) this.encodeRecord(obj as Record<string, unknown>, depth);
+    else if (kind === KIND_RECORD) {
+      if (this.records === null) this.encodeRecord(obj as Record<string, unknown>, depth);
+      else this.records.write(this, obj as Record<string, unknown>, depth);
+    }
     else this.encodeOtherObject(obj, kind, depth);
   }
 
@@ -197,7 +230,8 @@ export class ValueWriter implements ExtensionWriter {
     checkCount(set, "Set", n, set.size);
   }
 
-  private encodeRecord(obj: Record<string, unknown>, depth: number): void {
+  /** A plain object as a map. @internal */
+  encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
     if (this.#sortKeys || this.#ignoreUndefined) {
       this.encodeRecordEntries(recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined), depth, obj);
@@ -232,88 +266,6 @@ export class ValueWriter implements ExtensionWriter {
     } catch (e) {
       throw this.through(e, propertySegment(keys[i]!), obj);
     }
-  }
-
-  // ---- records (useRecords): encodeRecord is writeRecord on such writers ----
-
-  /**
-   * A plain object as a record: its structure's identifier (declared
-   * first when new to the message), then its values in key order. With a
-   * `useRecords` function that says no, as a map.
-   */
-  private writeRecord(obj: Record<string, unknown>, depth: number): void {
-    const table = this.records!;
-    if (table.filter !== null && !table.filter(obj)) {
-      ValueWriter.prototype["encodeRecord"].call(this, obj, depth); // the default writer (this writer's own encodeRecord is this method)
-      return;
-    }
-    let entries: unknown[] | null = null;
-    // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys
-    let shape = table.recentAt(depth);
-    let keys: readonly string[];
-    if (shape !== null && !this.#sortKeys && !this.#ignoreUndefined && Object.getPrototypeOf(obj) === Object.prototype && hasKeys(obj, shape.keys)) {
-      keys = shape.keys;
-    } else {
-      let own = Object.keys(obj);
-      if (this.#sortKeys || this.#ignoreUndefined) {
-        entries = recordEntries(obj, own, this.#sortKeys, this.#ignoreUndefined);
-        own = [];
-        for (let i = 0; i < entries.length; i += 2) own.push(entries[i] as string);
-      }
-      keys = own;
-      shape = table.find(own, depth);
-    }
-    if (shape.index < 0 && table.assign(shape)) this.declareShape(shape);
-    else this.writeRecordId(shape.index);
-    // exactly one value per key, read as encodeRecord reads them (for-in while it agrees with `keys`)
-    const n = keys.length;
-    let i = 0;
-    try {
-      if (entries !== null) {
-        for (; i < n; i++) this.encodeValue(entries[2 * i + 1], depth + 1);
-        return;
-      }
-      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-        if (i === n || key !== keys[i]) break;
-        const value = obj[key];
-        if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
-        else this.encodeValue(value, depth + 1);
-        i++;
-      }
-      for (; i < n; i++) {
-        const value = obj[keys[i]!];
-        if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
-        else this.encodeValue(value, depth + 1);
-      }
-    } catch (e) {
-      throw this.through(e, propertySegment(keys[i]!), obj);
-    }
-  }
-
-  /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
-  private writeRecordId(index: number): void {
-    const s = this.sink;
-    if (s.pos + 2 > s.bytes.length) s.grow(2);
-    if (index < 32 || !this.records!.twoByte) {
-      s.bytes[s.pos++] = 0x40 + index;
-    } else {
-      s.bytes[s.pos++] = 0x60 + (index & 31);
-      s.bytes[s.pos++] = (index - 32) >> 5;
-    }
-  }
-
-  /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
-  private declareShape(shape: RecordShape): void {
-    const s = this.sink;
-    if (s.pos + 4 > s.bytes.length) s.grow(4);
-    s.bytes[s.pos++] = shape.index < 32 || !this.records!.twoByte ? 0xd4 : 0xd5;
-    s.bytes[s.pos++] = 0x72;
-    this.writeRecordId(shape.index);
-    const keys = shape.keys;
-    this.writeContainerHeader(keys.length, 0x90, 0xdc, "array");
-    for (let i = 0; i < keys.length; i++) encodeKey(s, keys[i]!);
   }
 
   /** `encodeNumber` with records: 64-127 as uint 8, since their fixint bytes start records. */
@@ -388,7 +340,7 @@ export class ValueWriter implements ExtensionWriter {
 
   // ---- errors: cold, with the path the walk noted while the error unwound ----
 
-  /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. */
+  /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. @internal */
   through(e: unknown, seg: string, container: object): unknown {
     this.trail.push(seg, container);
     return e;
@@ -547,10 +499,10 @@ export function mapSegment(i: number, key: unknown, inValue: boolean): string {
 }
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
-const RECORD_FOR_IN_MAX = 64;
+export const RECORD_FOR_IN_MAX = 64;
 
 /** Whether for-in walks exactly `keys`, in order, over `obj`. */
-function hasKeys(obj: object, keys: readonly string[]): boolean {
+export function hasKeys(obj: object, keys: readonly string[]): boolean {
   const n = keys.length;
   let i = 0;
   for (const key in obj) {
@@ -561,7 +513,7 @@ function hasKeys(obj: object, keys: readonly string[]): boolean {
 }
 
 /** Whether the first key starts with a digit: an object with elements (integer-like keys come first). */
-function startsWithDigit(keys: readonly string[]): boolean {
+export function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;

@@ -15,7 +15,7 @@
  */
 
 import { inspect, type InspectNode, type InspectResult } from "./tree.ts";
-import { fromBase64, fromJson, nodeToJson } from "./json.ts";
+import { fromBase64, fromJson, toJson } from "./json.ts";
 import { isoTime } from "./time.ts";
 
 /** Bytes shown in the byte view; the tree shows everything up to {@link MAX_NODES}. */
@@ -184,9 +184,9 @@ class Playground {
     const { bytes, error } = result;
     if (error) return this.showJson("", `No JSON: the bytes do not decode (${error.code} at offset ${error.offset})`);
     if (bytes.length > MAX_JSON_BYTES) return this.showJson("", `No JSON: ${bytes.length} bytes is over the ${MAX_JSON_BYTES >> 20} MiB shown as JSON`);
-    let text = "";
+    let text: string;
     try {
-      for (const node of result.nodes) text += JSON.stringify(nodeToJson(node, bytes, result.start)) + "\n";
+      text = toJson(bytes, { useRecords: this.useRecords });
     } catch (e) {
       return this.showJson("", `No JSON: ${(e as Error).message}`);
     }

@@ -20,7 +20,7 @@
  */
 
 import { decodeOptionsOf } from "../decode/options.ts";
-import { RECORD_EXT_TYPE, RecordTable, type Structure } from "../decode/records.ts";
+import { RECORD_EXT_TYPE, RecordTable, type Structure } from "../records/table.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, strHeaderSize, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_FLOAT, WIRE_INT, WIRE_MAP, WIRE_STR, WIRE_TRUE, WIRE_UINT, wireKindOf, writeArrayHeader, writeBinHeader, writeExtHeader, writeInt, writeMapHeader } from "../format/forms.ts";
 import { TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
@@ -494,7 +494,7 @@ export function toJson(input: DecodeInput, options?: InspectOptions): string {
   const result = inspect(input, options);
   if (result.error) throw result.error;
   const limits = decodeOptionsOf(options);
-  const records = limits.useRecords ? new RecordTable(limits.structures) : null;
+  const records = limits.useRecords ? new RecordTable(limits.structures, false) : null;
   records?.begin();
   const writer = new JsonWriter(records);
   const bytes = toBytes(input);

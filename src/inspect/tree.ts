@@ -10,7 +10,7 @@
  * byte, a length over a limit, a container that declares more items than
  * bytes left) it reads on, so the tree also shows the rest. With
  * `useRecords` it reads msgpackr's records as the decoder's record reader
- * (src/decode/record-reader.ts) does, in the same order of checks.
+ * (src/records/read.ts) does, in the same order of checks.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  * Records: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
@@ -23,7 +23,7 @@ import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { decodeOptionsOf, type ResolvedDecodeOptions } from "../decode/options.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../decode/records.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
@@ -126,7 +126,7 @@ export interface InspectOptions {
    *
    * @example A record written with `useRecords`
    * ```ts
-   * import { encode } from "@resizable/msgpack";
+   * import { encode } from "@resizable/msgpack/records";
    * import { inspect, nodeValue } from "@resizable/msgpack/inspect";
    * const bytes = encode([{ a: 1 }, { a: 2 }], { useRecords: true });
    * const { nodes } = inspect(bytes, { useRecords: true });
@@ -153,7 +153,7 @@ interface RecordState {
 
 /** The record state at the start of an input: the shared `structures` only. */
 function recordState(limits: ResolvedDecodeOptions): RecordState {
-  const records = limits.useRecords ? new RecordTable(limits.structures) : null;
+  const records = limits.useRecords ? new RecordTable(limits.structures, false) : null;
   records?.begin();
   return { records, nameOffsets: new Map() };
 }
@@ -379,7 +379,7 @@ class Walk {
     throw STOP;
   }
 
-  /** A record whose identifier's first byte `t` is at `start` (see the decoder's record-reader.ts). */
+  /** A record whose identifier's first byte `t` is at `start` (see src/records/read.ts). */
   private record(t: number, depth: number, start: number, into?: InspectNode[]): InspectNode {
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
     into?.push(node);

@@ -10,7 +10,7 @@
  * can fit in the input. Only the default limits apply, and `maxDepth`.
  *
  * With `useRecords` it reads msgpackr's records as the decoder's record
- * reader (src/decode/record-reader.ts) does, in the same order of checks:
+ * reader (src/records/read.ts) does, in the same order of checks:
  * a structure's declaration (fixext 1 or 2 of type 0x72, then the array of
  * its field names) and its first record, an identifier byte 0x40-0x7f
  * (and a high byte for a two-byte structure) and the record's fields.
@@ -30,7 +30,7 @@
 import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../decode/records.ts";
+import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";

@@ -149,8 +149,8 @@ export class StreamReader {
     this.queue = new ByteQueue(settings.stats ?? createStreamStats(), resolved.binaryAsView);
     this.decoder = d;
     this.limits = resolved;
-    this.scanner = new ValueScanner(resolved, resolved.rawStrings);
     const records = (this.records = recordSequence(d));
+    this.scanner = new ValueScanner(resolved, resolved.rawStrings, records);
     // an array's items (decodeArrayStream) one level down, as decode() reads them
     this.readValue = (bytes, offset, base) => decodeAt(d, bytes, offset, base, this.depth, records);
     this.readHeader = readArrayHeader;
@@ -173,8 +173,7 @@ export class StreamReader {
    * incomplete value throws a `TRUNCATED` DecodeError instead.
    */
   next(final: boolean): unknown {
-    // the scanner does not know records (their identifiers look like integers): with them, a value cut short is decoded again as bytes arrive
-    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", this.records === null);
+    return this.framed ? this.nextFrame(final) : this.read(this.readValue, final, "value", true);
   }
 
   /** The item count of an array header, or NEED_MORE. */

@@ -13,6 +13,20 @@ import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE
 import type { DecodeLimits } from "../common/limits.ts";
 import type { StreamStats } from "./queue.ts";
 
+/**
+ * What the scanner needs of a record structure (msgpackr's records): its
+ * number of fields, and whether its identifier may take a second byte.
+ */
+export interface ScannedStructure {
+  readonly keys: { readonly length: number };
+  readonly twoByte: boolean;
+}
+
+/** The record structures a stream has defined so far, by slot (see src/records/): what the scanner frames records by. */
+export interface ScannedStructures {
+  readonly slots: readonly (ScannedStructure | undefined)[];
+}
+
 /** {@link ValueScanner.scan}: the value is not complete yet. */
 export const INCOMPLETE = -1;
 /** {@link ValueScanner.scan}: the decoder refuses a header of the value; decoding it says how ({@link ValueScanner.required}). */
@@ -52,14 +66,22 @@ export class ValueScanner {
 
   private readonly limits: DecodeLimits;
   private readonly rawStrings: boolean;
+  /** With records: the structures defined before this value (the decoder's, kept as values are read whole); else null. */
+  private readonly records: ScannedStructures | null;
+  /** With records: the structures this value defines so far, by slot (undone when the next value begins). */
+  private readonly defined = new Map<number, ScannedStructure>();
 
   /**
    * @param limits the decoder's limits
    * @param rawStrings whether the decoder reads string values as binaries
+   * @param records with `useRecords`, the stream's record structures
+   *   (then the bytes 0x40-0x7f start records, and a fixext 1 or 2 of type
+   *   0x72 declares one); null without
    */
-  constructor(limits: DecodeLimits, rawStrings: boolean) {
+  constructor(limits: DecodeLimits, rawStrings: boolean, records: ScannedStructures | null = null) {
     this.limits = limits;
     this.rawStrings = rawStrings;
+    this.records = records;
   }
 
   /** Starts scanning a new value, at nesting depth `depth`. */
@@ -73,6 +95,7 @@ export class ValueScanner {
     this.needs.length = 0;
     this.badEnd = 0;
     this.checking = true;
+    this.defined.clear();
   }
 
   /** After BAD: bytes from the value's start that let the decoder report the error exactly. */
@@ -120,6 +143,14 @@ export class ValueScanner {
   /** Reads the header at `pos`: moves past it and its payload, or opens a container. 0, INCOMPLETE (header cut short) or BAD. */
   private header(b: Uint8Array, s: number, avail: number): number {
     const p = this.pos;
+    if (this.records !== null) {
+      const t = b[s + p]!;
+      if (t >= 0x40 && t < 0x80) return this.record(b, s, avail, t);
+      if (t === 0xd4 || t === 0xd5) {
+        if (p + 2 > avail) return INCOMPLETE;
+        if (b[s + p + 1] === 0x72) return this.definition(b, s, avail, t === 0xd5);
+      }
+    }
     const form = FIRST_BYTE[b[s + p]!]!;
     const field = lengthFieldOf(form);
     if (p + 1 + field > avail) return INCOMPLETE;
@@ -144,14 +175,81 @@ export class ValueScanner {
       this.pos = h + (kind === WIRE_EXT ? n + 1 : n); // an ext's type byte, then its data
       return 0;
     }
+    this.open(h, units, units, kind === WIRE_MAP);
+    return 0;
+  }
+
+  /** Opens a container of `units` items whose header ends at `h`; the decoder checks that `need` bytes follow before reading them. */
+  private open(h: number, units: number, need: number, inMap: boolean): void {
     this.pos = h;
-    if (n > 0) {
+    if (units > 0) {
       this.stack.push(this.left);
       this.maps.push(this.inMap);
-      this.needs.push(h + units); // every item takes a byte at least: the decoder checks that first
+      this.needs.push(h + need); // every item takes a byte at least: the decoder checks that first
       this.left = units;
-      this.inMap = kind === WIRE_MAP;
+      this.inMap = inMap;
     }
+  }
+
+  /** The structure of `slot`: one this value defined, else one defined before it. */
+  private structure(slot: number): ScannedStructure | undefined {
+    return this.defined.get(slot) ?? this.records!.slots[slot];
+  }
+
+  /**
+   * A record whose identifier's first byte `t` is at `pos`: a container of
+   * its structure's fields, found as the decoder finds it (a second byte
+   * when the structure of the first says so). An identifier with no
+   * structure is BAD (the decoder refuses it), or while only framing, an
+   * item of its own.
+   */
+  private record(b: Uint8Array, s: number, avail: number, t: number): number {
+    const p = this.pos;
+    let slot = t - 0x40;
+    let h = p + 1;
+    let structure = this.structure(slot);
+    if (structure !== undefined && structure.twoByte) {
+      if (p + 2 > avail) return INCOMPLETE;
+      const high = b[s + p + 1]!;
+      h = p + 2;
+      if (high !== 0) structure = this.structure((slot += high << 5));
+    }
+    const n = structure === undefined ? 0 : structure.keys.length;
+    if (this.checking && (structure === undefined || this.depth + this.stack.length >= this.limits.maxDepth)) {
+      this.badEnd = h + n;
+      return BAD;
+    }
+    this.left--;
+    this.open(h, n, n, false);
+    return 0;
+  }
+
+  /**
+   * A structure declaration at `pos` (fixext 1, or `twoByte` fixext 2, of
+   * type 0x72): its identifier, the array of its `n` field names, then the
+   * `n` values of its first record, scanned as a container of 2n items.
+   */
+  private definition(b: Uint8Array, s: number, avail: number, twoByte: boolean): number {
+    const p = this.pos;
+    const at = p + (twoByte ? 4 : 3); // the array of field names
+    if (at + 1 > avail) return INCOMPLETE;
+    const id = b[s + p + 2]!;
+    const form = FIRST_BYTE[b[s + at]!]!;
+    if (id > 0x7f || id < (twoByte ? 0x60 : 0x40) || wireKindOf(form) !== WIRE_ARRAY) {
+      this.badEnd = at + 1;
+      return BAD;
+    }
+    const field = lengthFieldOf(form);
+    const h = at + 1 + field;
+    if (h > avail) return INCOMPLETE;
+    const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + at + 1, field);
+    if (this.checking && (n > this.limits.maxMapLength || this.depth + this.stack.length >= this.limits.maxDepth)) {
+      this.badEnd = n > this.limits.maxMapLength ? h : h + n;
+      return BAD;
+    }
+    this.defined.set(id - 0x40 + (twoByte ? b[s + p + 3]! << 5 : 0), { keys: { length: n }, twoByte });
+    this.left--;
+    this.open(h, 2 * n, n, false);
     return 0;
   }
 }

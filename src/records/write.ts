@@ -1,9 +1,10 @@
 /**
  * The encoder's side of msgpackr's record extension (`useRecords`): which
  * record structure an object's keys make, the identifiers structures get,
- * and the declaration written the first time a message (or a sequential
- * encoder) uses one. The walk (walk.ts) writes the identifier and then the
- * values in key order.
+ * the declaration written the first time a message (or a sequential
+ * encoder) uses one, and the record itself: the identifier, then the
+ * values in key order, each written by the encoder's walk (walk.ts), which
+ * hands every plain object to {@link RecordTable.write}.
  *
  * Identifiers are indexes from 0: index i is the byte 0x40 + i, or with
  * two-byte identifiers (more than 32 shared structures, or more than 64
@@ -21,9 +22,9 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { isFieldNames } from "../format/records.ts";
-import type { ResolvedEncodeOptions } from "./options.ts";
-
-export { MAX_SHARED_STRUCTURES } from "../format/records.ts";
+import type { ResolvedEncodeOptions } from "../encode/options.ts";
+import { encodeString, encodeKey } from "../encode/strings.ts";
+import { hasKeys, propertySegment, RECORD_FOR_IN_MAX, recordEntries, type RecordEncoding, type RecordWriting, startsWithDigit, type ValueWriter } from "../encode/walk.ts";
 
 /**
  * Nodes of the key trie kept between messages: past this many, the trie
@@ -49,22 +50,17 @@ function newNode(): TrieNode {
   return { next: Object.create(null) as Record<string, TrieNode>, shape: null };
 }
 
-/** What an encoder's {@link RecordTable} is made from: its resolved options, and whether it only counts bytes. */
-export interface RecordOptions {
-  readonly options: ResolvedEncodeOptions;
-  readonly counting: boolean;
-}
-
-/** The record options of resolved encode options, or null without `useRecords`. */
-export function recordOptions(options: ResolvedEncodeOptions, counting: boolean): RecordOptions | null {
-  return options.useRecords === false ? null : { options, counting };
-}
+/** The records module's encoding side: the records of each writer with `useRecords`. */
+export const RECORD_ENCODING: RecordEncoding = {
+  writer: (options, counting) => new RecordTable(options, counting),
+};
 
 /**
  * The structures of one encoder: a trie from key sequences to shapes, the
- * shared structures, and the rotation of the message's own identifiers.
+ * shared structures, and the rotation of the message's own identifiers;
+ * and the writing of records with them.
  */
-export class RecordTable {
+export class RecordTable implements RecordWriting {
   /** `useRecords` as a function, or null for every object. */
   readonly filter: ((obj: object) => boolean) | null;
   /** Whether indexes from 32 take two bytes. */
@@ -83,11 +79,19 @@ export class RecordTable {
   /** The last shape found per nesting depth: arrays of records repeat it. */
   readonly #recent: (RecordShape | null)[] = [];
 
-  constructor({ options, counting }: RecordOptions) {
+  readonly #sortKeys: boolean;
+  readonly #ignoreUndefined: boolean;
+
+  constructor(options: ResolvedEncodeOptions, counting: boolean) {
+    this.#sortKeys = options.sortKeys;
+    this.#ignoreUndefined = options.ignoreUndefined;
     const use = options.useRecords;
     this.filter = typeof use === "function" ? use : null;
     this.#shared = options.structures ?? null;
     const max = (this.#maxShared = this.#nextOwn = options.maxSharedStructures);
+    // without shared structures, identifiers from 32 up to maxSharedStructures are never defined, and a
+    // two-byte identifier is read through the structure of its first byte's slot: the records would not decode
+    if (this.#shared === null && max > 32) throw invalidEncodeOption("maxSharedStructures", max, "at most 32 without structures (the shared structures it counts)");
     this.#ownEnd = max + (this.#shared === null ? 64 : 32);
     this.twoByte = max > 32 || this.#ownEnd > 64;
     // a counting encoder (encodedSize) measures each value as a sequence's first
@@ -197,5 +201,86 @@ export class RecordTable {
       this.#sharedSeen = shared.length;
     }
     this.#recent.length = 0;
+  }
+
+  /**
+   * A plain object as a record: its structure's identifier (declared
+   * first when new to the message), then its values in key order. With a
+   * `useRecords` function that says no, as a map.
+   */
+  write(w: ValueWriter, obj: Record<string, unknown>, depth: number): void {
+    if (this.filter !== null && !this.filter(obj)) {
+      w.encodeRecord(obj, depth);
+      return;
+    }
+    const sortKeys = this.#sortKeys;
+    const ignoreUndefined = this.#ignoreUndefined;
+    let entries: unknown[] | null = null;
+    // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys
+    let shape = this.recentAt(depth);
+    let keys: readonly string[];
+    if (shape !== null && !sortKeys && !ignoreUndefined && Object.getPrototypeOf(obj) === Object.prototype && hasKeys(obj, shape.keys)) {
+      keys = shape.keys;
+    } else {
+      let own = Object.keys(obj);
+      if (sortKeys || ignoreUndefined) {
+        entries = recordEntries(obj, own, sortKeys, ignoreUndefined);
+        own = [];
+        for (let i = 0; i < entries.length; i += 2) own.push(entries[i] as string);
+      }
+      keys = own;
+      shape = this.find(own, depth);
+    }
+    if (shape.index < 0 && this.assign(shape)) this.declare(w, shape);
+    else this.writeId(w, shape.index);
+    // exactly one value per key, read as the map writer reads them (for-in while it agrees with `keys`)
+    const n = keys.length;
+    let i = 0;
+    try {
+      if (entries !== null) {
+        for (; i < n; i++) w.encodeValue(entries[2 * i + 1], depth + 1);
+        return;
+      }
+      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+        if (i === n || key !== keys[i]) break;
+        const value = obj[key];
+        if (typeof value === "number") w.encodeNumber(value);
+        else if (typeof value === "string") encodeString(w.sink, value);
+        else w.encodeValue(value, depth + 1);
+        i++;
+      }
+      for (; i < n; i++) {
+        const value = obj[keys[i]!];
+        if (typeof value === "number") w.encodeNumber(value);
+        else if (typeof value === "string") encodeString(w.sink, value);
+        else w.encodeValue(value, depth + 1);
+      }
+    } catch (e) {
+      throw w.through(e, propertySegment(keys[i]!), obj);
+    }
+  }
+
+  /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
+  private writeId(w: ValueWriter, index: number): void {
+    const s = w.sink;
+    if (s.pos + 2 > s.bytes.length) s.grow(2);
+    if (index < 32 || !this.twoByte) {
+      s.bytes[s.pos++] = 0x40 + index;
+    } else {
+      s.bytes[s.pos++] = 0x60 + (index & 31);
+      s.bytes[s.pos++] = (index - 32) >> 5;
+    }
+  }
+
+  /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
+  private declare(w: ValueWriter, shape: RecordShape): void {
+    const s = w.sink;
+    if (s.pos + 4 > s.bytes.length) s.grow(4);
+    s.bytes[s.pos++] = shape.index < 32 || !this.twoByte ? 0xd4 : 0xd5;
+    s.bytes[s.pos++] = 0x72;
+    this.writeId(w, shape.index);
+    const keys = shape.keys;
+    w.writeContainerHeader(keys.length, 0x90, 0xdc, "array");
+    for (let i = 0; i < keys.length; i++) encodeKey(s, keys[i]!);
   }
 }

@@ -1,0 +1,199 @@
+/**
+ * The record reader: how a decoder with `useRecords` reads msgpackr's
+ * record extension (see records.ts for the format and the table of
+ * structures). {@link recordValueReader} makes the `readValue` such a
+ * decoder installs in place of its own: the identifier bytes 0x40-0x7f
+ * start a record, a fixext 1 or 2 of type 0x72 declares a structure, and
+ * every other value is read by the decoder's default `readValue`, which so
+ * keeps its shape (and its speed) on decoders without records.
+ *
+ * The readers take the decoder as their first parameter: they work on its
+ * state, the members its class marks `@internal`, as its methods would.
+ *
+ * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
+ *
+ * @module
+ */
+
+import { overLimit, tooDeepToDecode } from "../common/errors.ts";
+import { setOwn } from "../common/objects.ts";
+import { FIRST_BYTE } from "../format/forms.ts";
+import { decodeUtf8 } from "../format/utf8.ts";
+import type { Decoder, RecordDecoding, ValueReader } from "../decode/decoder.ts";
+import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
+
+/** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
+export const RECORD_DECODING: RecordDecoding = {
+  table: (structures, compile) => new RecordTable(structures, compile),
+  reader: recordValueReader,
+};
+
+/** Records of one structure read before its reader is compiled: a structure used less costs no code generation. */
+const COMPILE_AFTER = 16;
+/** Structures with more fields, or longer names in all, are never compiled (their source would be large). */
+const COMPILE_MAX_FIELDS = 64;
+const COMPILE_MAX_NAME_CHARS = 4096;
+
+/**
+ * Whether this engine lets code be generated: false for good once
+ * `new Function` throws (a Content-Security-Policy without 'unsafe-eval',
+ * Cloudflare Workers), after which records are read as before.
+ */
+let canCompile = true;
+
+/**
+ * A reader of records of `s` made with `new Function`: one object literal
+ * with the field names written in, so every record of the structure is
+ * made in one allocation with one hidden class (msgpackr does the same).
+ * Null where that is refused, or for structures it would not help.
+ *
+ * No byte of the input becomes code: each field name is written as
+ * `JSON.stringify(name)`, which for any string is a double-quoted string
+ * literal of JavaScript (JSON is a subset of it since ES2019, and lone
+ * surrogates are escaped), so a name can only ever be a property name. The
+ * one name whose literal does something else, `"__proto__"` (it sets the
+ * prototype), is never compiled: such structures are read by
+ * {@link readFields}, which stores it as an own property.
+ */
+function compileReader(s: Structure): Structure["compiled"] {
+  const keys = s.keys;
+  if (!canCompile || s.proto || keys.length > COMPILE_MAX_FIELDS) return null;
+  let chars = 0;
+  for (const key of keys) chars += key.length;
+  if (chars > COMPILE_MAX_NAME_CHARS) return null;
+  let source = "return function(d,depth){return{";
+  for (let i = 0; i < keys.length; i++) source += (i === 0 ? "" : ",") + JSON.stringify(keys[i]) + ":f(d,depth)";
+  source += "}}";
+  try {
+    return new Function("f", source)(readField) as Structure["compiled"];
+  } catch {
+    canCompile = false;
+    return null;
+  }
+}
+
+/** One field value of a record (its bytes are there: {@link readFields} checked), the commonest small values read here. */
+function readField(d: RecordDecoder, depth: number): unknown {
+  const p = d.pos;
+  const b = d.bytes;
+  const t = b[p]!;
+  if (t < 0x40) {
+    d.pos = p + 1;
+    return t; // positive fixint below the record identifiers
+  }
+  if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
+    const len = t & 0x1f;
+    d.pos = p + 1 + len;
+    return d.direct ? decodeUtf8(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
+  }
+  if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
+    d.pos = p + 1;
+    return t === 0xc0 ? null : t === 0xc3; // nil, false, true
+  }
+  return d.readValue(depth + 1);
+}
+
+/** A decoder with records: its table is the records module's. */
+type RecordDecoder = Decoder<unknown> & { records: RecordTable };
+
+/**
+ * The `readValue` of a decoder with `useRecords`: records and structure
+ * declarations read here, everything else by `plain`, the decoder's
+ * default `readValue`. The values inside a record are read through the
+ * decoder's `readValue`, so through this one again.
+ *
+ * @param plain the default `readValue` (the class's own method)
+ * @returns the reader to install as the decoder's `readValue`
+ */
+export function recordValueReader(plain: ValueReader): ValueReader {
+  return function readRecordValue(this: Decoder<unknown>, depth: number): unknown {
+    const pos = this.pos;
+    if (pos < this.end) {
+      const b = this.bytes;
+      const t = b[pos]!;
+      if (t >= 0x40 && t < 0x80) {
+        this.pos = pos + 1;
+        return readRecord(this as RecordDecoder, t, depth, pos);
+      }
+      if ((t === 0xd4 || t === 0xd5) && b[pos + 1] === 0x72) {
+        this.pos = pos + 1;
+        return readDefinition(this as RecordDecoder, t === 0xd5, depth, pos);
+      }
+    }
+    return plain.call(this, depth);
+  };
+}
+
+/** A record whose identifier's first byte `t` was at `start`. */
+function readRecord(d: RecordDecoder, t: number, depth: number, start: number): unknown {
+  const slots = d.records.slots;
+  let at = t - 0x40;
+  let s: Structure | undefined = slots[at];
+  if (s !== undefined && s.twoByte) {
+    const high = d.bytes[d.need(1, start, "record identifier")]!;
+    if (high !== 0) s = slots[(at += high << 5)];
+  }
+  if (s === undefined) throw undefinedRecord(d.base + start, t, at);
+  return readFields(d, s, depth, start);
+}
+
+/** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72), its field names, then its first record. */
+function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start: number): unknown {
+  const at = d.need(twoByte ? 3 : 2, start, "record definition") + 1;
+  const b = d.bytes;
+  const id = b[at]!;
+  if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(d.base + start, id);
+  const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
+  // the field names: an array of strings (numbers become names, as map keys do)
+  const pos = d.need(1, start, "record definition");
+  const t = b[pos]!;
+  const form = FIRST_BYTE[t]!;
+  if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(d.base + start, t); // fixarray, array 16 / 32
+  const field = (form >> 4) & 0x07;
+  const n = field === 0 ? form >> 8 : d.readLengthField(field, pos);
+  if (n > d.limits.maxMapLength) throw overLimit("record", d.base + start, n, "maxMapLength", d.limits.maxMapLength);
+  // every name takes a byte at least: refuse before allocating
+  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record definition of ${n} fields`);
+  if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
+  const keys = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const k = d.pos;
+    const c = k < d.end ? b[k]! : 0;
+    let key: unknown;
+    if (c >= 0xa0 && c <= 0xa0 + d.cachedKeyMax) {
+      const len = c - 0xa0;
+      if (k + 1 + len > d.end) throw d.short(k, 1 + len, "string");
+      d.pos = k + 1 + len;
+      key = d.direct ? d.keys.get(b, k + 1, len) : d.textAt(k + 1, len, true);
+    } else {
+      key = d.readKey(depth + 1);
+      if (typeof key === "number" || typeof key === "bigint") key = String(key);
+      else if (typeof key !== "string") throw badFieldName(d.base + k, key);
+    }
+    keys[i] = key as string;
+  }
+  const s = d.records.structure(keys, twoByte);
+  d.records.define(slot, s);
+  return readFields(d, s, depth, start);
+}
+
+/** The field values of a record of structure `s` (its identifier at `start`), as an object. */
+function readFields(d: RecordDecoder, s: Structure, depth: number, start: number): Record<string, unknown> {
+  const keys = s.keys;
+  const n = keys.length;
+  // every value takes a byte at least
+  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record of ${n} fields`);
+  if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
+  const compiled = s.compiled;
+  if (compiled !== null) return compiled(d as never, depth);
+  if (++s.reads === COMPILE_AFTER && d.records.compile && (s.compiled = compileReader(s)) !== null) return s.compiled(d as never, depth);
+  if (s.proto) {
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, d.readValue(depth + 1));
+    return obj;
+  }
+  // an object of the structure's own constructor (see table.ts), its fields stored in order
+  const o = new s.make() as Record<string, unknown>;
+  for (let i = 0; i < n; i++) o[keys[i]!] = readField(d, depth);
+  return o;
+}

@@ -1,0 +1,77 @@
+// The records module: the main entry carries no records code, so the
+// options only records read are an INVALID_ARGUMENT naming the import
+// until a program imports "@resizable/msgpack/records"; then every encoder
+// and decoder of the program takes them. This file imports the main entry
+// only, and the records entry once, in the last test.
+import { describe, expect, test } from "vitest";
+import * as msgpackr from "msgpackr";
+import { decode, decodeAsync, decodeMulti, decodeMultiStream, Decoder, DecodeError, encode, encodedSize, Encoder, EncodeError } from "../src/index.ts";
+import { EncoderStream } from "../src/streams.ts";
+
+const IMPORT = /needs its module: add import "@resizable\/msgpack\/records"/;
+
+describe("records options without the records module", () => {
+  test("encode side: useRecords, structures, maxSharedStructures and sequential are INVALID_ARGUMENT naming the import", () => {
+    const cases: [string, () => unknown][] = [
+      ["useRecords", () => new Encoder({ useRecords: true })],
+      ["useRecords", () => encode({ a: 1 }, { useRecords: (o) => "a" in o })],
+      ["useRecords", () => encodedSize({ a: 1 }, { useRecords: true })],
+      ["structures", () => new Encoder({ structures: [["a"]] })],
+      ["maxSharedStructures", () => new Encoder({ maxSharedStructures: 8 })],
+      ["sequential", () => new Encoder({ sequential: true })],
+      ["useRecords", () => new EncoderStream({ useRecords: true })],
+    ];
+    for (const [option, f] of cases) {
+      let error: unknown = null;
+      try {
+        f();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, option).toBeInstanceOf(EncodeError);
+      expect((error as EncodeError).code, option).toBe("INVALID_ARGUMENT");
+      expect((error as EncodeError).message, option).toMatch(IMPORT);
+      expect((error as EncodeError).message, option).toContain(`encode option ${option}`);
+    }
+  });
+
+  test("decode side: useRecords and structures are INVALID_ARGUMENT naming the import, in every decode function", async () => {
+    const bytes = new msgpackr.Packr().pack([{ a: 1 }, { a: 2 }]);
+    const cases: [string, () => unknown][] = [
+      ["useRecords", () => new Decoder({ useRecords: true })],
+      ["useRecords", () => decode(bytes, { useRecords: true })],
+      ["useRecords", () => [...decodeMulti(bytes, { useRecords: true })]],
+      ["structures", () => new Decoder({ structures: [["a"]] })],
+    ];
+    for (const [option, f] of cases) {
+      expect(f, option).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(IMPORT) }));
+      expect(f, option).toThrow(DecodeError);
+    }
+    async function* one(): AsyncGenerator<Uint8Array> {
+      yield bytes;
+    }
+    await expect(decodeAsync(one(), { useRecords: true })).rejects.toThrow(IMPORT);
+    await expect((async () => {
+      for await (const _ of decodeMultiStream(one(), { useRecords: true }));
+    })()).rejects.toThrow(IMPORT);
+  });
+
+  test("without the records options nothing needs the module; records bytes get the hint", () => {
+    expect(decode(encode({ a: 1 }, { useRecords: false }))).toEqual({ a: 1 });
+    expect(decode(encode({ a: 1 }, { sequential: false }))).toEqual({ a: 1 });
+    expect(() => decode(new msgpackr.Packr().pack([{ a: 1 }, { a: 2 }]))).toThrow(/looks like msgpackr records/);
+  });
+
+  test("importing the records entry alone installs records for the whole program, and gives the main entry's API", async () => {
+    const records = await import("../src/records.ts");
+    const rows = [{ id: 1, name: "a" }, { id: 2, name: "b" }];
+    const bytes = records.encode(rows, { useRecords: true });
+    expect(new msgpackr.Unpackr().unpack(bytes)).toEqual(rows);
+    expect(records.decode(new msgpackr.Packr().pack(rows), { useRecords: true })).toEqual(rows);
+    // the main entry's functions, imported before, take the options now too: one program, one install
+    expect(decode(encode(rows, { useRecords: true }), { useRecords: true })).toEqual(rows);
+    expect(records.Encoder).toBe(Encoder);
+    expect(records.Decoder).toBe(Decoder);
+    expect(records.DecodeError).toBe(DecodeError);
+  });
+});
