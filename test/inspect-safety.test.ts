@@ -8,7 +8,7 @@
 // hostile record declarations and key paths; nodeValue on error nodes.
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
-import { decode, encode, EncodeError } from "../src/index.ts";
+import { decode, encode, EncodeError } from "../src/records.ts";
 import { fromJson, inspect, nodeValue, renderText, toJson } from "../src/inspect.ts";
 import { escapeControls, quote } from "../src/inspect/escape.ts";
 import { JsonSplitter, JsonTooLong, MAX_JSON_DEPTH } from "../src/inspect/json.ts";
