@@ -8,6 +8,8 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "@resizable/msgpack";
 import { decodeMultiStream, EncoderStream } from "@resizable/msgpack/streams";
 import { plain } from "./_support/plain.ts";
+// `buffers: true` (msgpackr returns Buffers) is installed by the compatibility entry that has it
+import "../src/compat/notepack.ts";
 
 vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
 vi.mock("@resizable/msgpack/streams", async () => await import("../src/streams.ts"));

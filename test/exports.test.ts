@@ -78,7 +78,8 @@ describe("package.json and deno.json agree", () => {
 
   test("npm package metadata", () => {
     expect(pkg.type).toBe("module");
-    expect(pkg.sideEffects).toBe(false);
+    // only the compatibility entries have an effect: installing their behaviours, which a bundler must keep
+    expect(pkg.sideEffects).toEqual(["./dist/compat/*.js", "./dist/compat/*.cjs", "./src/compat/*.ts"]);
     expect(pkg.files).toEqual(["dist", "src"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
@@ -159,6 +160,9 @@ const RUNTIME_NAMES: Record<string, string[]> = {
   ],
   "./inspect": ["fromJson", "inspect", "nodeValue", "renderText", "toJson"],
 };
+// @msgpack/msgpack's programs get the main entry's API; notepack.io's get its two functions (and its default export)
+RUNTIME_NAMES["./compat/msgpack"] = RUNTIME_NAMES["."]!;
+RUNTIME_NAMES["./compat/notepack"] = ["decode", "default", "encode"];
 
 /**
  * The types each entry exports besides its values, sorted, leaving out the
@@ -181,6 +185,8 @@ const TYPE_NAMES: Record<string, string[]> = {
   // the tree of inspect(); InspectOptions and RenderOptions are option types
   "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
+TYPE_NAMES["./compat/msgpack"] = TYPE_NAMES["."]!;
+TYPE_NAMES["./compat/notepack"] = [];
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
 const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {

@@ -215,9 +215,8 @@ describe("encode()/decode() with inline options", () => {
     extensionCodec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? (seen.push(ctx), new Uint8Array(0)) : null), decode: () => null });
     encode(new Set(), { extensionCodec, context: null });
     new Encoder({ extensionCodec, context: null }).encode(new Set());
-    new Encoder(extensionCodec, null).encode(new Set());
     encode(new Set(), { extensionCodec });
-    expect(seen).toEqual([null, null, null, undefined]);
+    expect(seen).toEqual([null, null, undefined]);
   });
 
   test("mutating an options object after first use takes effect (decode)", () => {
@@ -295,3 +294,46 @@ describe("each direction reads its options by name, in the order of its list", (
     }
   });
 });
+
+// This file imports the main entry only: no compatibility entry has installed anything here.
+describe("the drop-in behaviours, without the compatibility entry that installs them", () => {
+  /** What `f` throws: its class, code and message. */
+  const failure = (f: () => unknown): { error: unknown; code: unknown; message: string } => {
+    try {
+      f();
+    } catch (error) {
+      return { error, code: (error as { code?: unknown }).code, message: String((error as Error).message) };
+    }
+    throw new Error("did not throw");
+  };
+  const MSGPACK = 'add import "@resizable/msgpack/compat/msgpack" (once, anywhere in the program)';
+  const NOTEPACK = 'add import "@resizable/msgpack/compat/notepack" (once, anywhere in the program)';
+  const foreign = { tryToEncode: () => null, decode: () => null };
+
+  test.each([
+    ["encode buffers", () => encode(1, { buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["new Encoder buffers", () => new Encoder({ buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["decode buffers", () => decode(encode(1), { buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
+    ["new Decoder buffers", () => new Decoder({ buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
+    ['decode invalidUtf8: "replace"', () => decode(encode("a"), { invalidUtf8: "replace" }), DecodeError, "The decode option invalidUtf8 needs its module", MSGPACK],
+    ["new Encoder(codec, context)", () => new Encoder(new ExtensionCodec(), undefined), EncodeError, "The encode option form new Encoder(extensionCodec, context, ...) needs its module", MSGPACK],
+    ["new Encoder(codec)", () => new (Encoder as new (codec: unknown) => unknown)(new ExtensionCodec()), EncodeError, "new Encoder(extensionCodec", MSGPACK],
+    ["new Decoder(undefined, undefined, 2)", () => new Decoder(undefined, undefined, 2), DecodeError, "The decode option form new Decoder(extensionCodec, context, ...) needs its module", MSGPACK],
+    ["encode with a codec of another kind", () => encode(1, { extensionCodec: foreign }), EncodeError, "The encode option extensionCodec needs its module", MSGPACK],
+    ["decode with a codec of another kind", () => decode(encode(1), { extensionCodec: foreign }), DecodeError, "The decode option extensionCodec needs its module", MSGPACK],
+  ] as const)("%s is INVALID_ARGUMENT naming the import", (_name, f, cls, what, entry) => {
+    const { error, code, message } = failure(f);
+    expect(error).toBeInstanceOf(cls);
+    expect(code).toBe("INVALID_ARGUMENT");
+    expect(message).toContain(what);
+    expect(message).toContain(entry);
+  });
+
+  test("the options that stay in the main entry work without any import: undefinedAsExtension, an ExtensionCodec, invalidUtf8: \"throw\", buffers: false", () => {
+    const both = { undefinedAsExtension: true, extensionCodec: new ExtensionCodec(), invalidUtf8: "throw", buffers: false } as const;
+    expect(hex(encode([undefined], both))).toBe("91-d4-00-00");
+    expect(decode(encode([undefined], both), both)).toEqual([undefined]);
+    expect(new Encoder({ extensionCodec: new ExtensionCodec() }).encode(1)).toEqual(Uint8Array.of(1));
+  });
+});
+

@@ -13,6 +13,7 @@ import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
 import { MAX_SHARED_STRUCTURES } from "./records.ts";
+import { dropIn } from "../common/modules.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -25,10 +26,12 @@ export interface EncodeOptions<ContextType = undefined> {
    * symbol) before the built-in types, in @msgpack/msgpack's order: types
    * -1 down to -128, then 0 up to 127, where a `Date` is the timestamp
    * (-1) unless a type -1 is registered. Types registered later are
-   * honoured. Any object with a `tryToEncode(value, context)` that returns
-   * an `ExtData` or null (@msgpack/msgpack's `ExtensionCodecType`) may
-   * stand in for an {@link ExtensionCodec}: it is asked about every object,
-   * `Date`s included.
+   * honoured. With `@resizable/msgpack/compat/msgpack` imported, any object
+   * with a `tryToEncode(value, context)` that returns an `ExtData` or null
+   * (@msgpack/msgpack's `ExtensionCodecType`, or another copy's
+   * `ExtensionCodec`) may stand in for an {@link ExtensionCodec}: it is
+   * asked about every object, `Date`s included; without that import, such
+   * a codec is an `INVALID_ARGUMENT` naming it.
    * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
@@ -87,6 +90,8 @@ export interface EncodeOptions<ContextType = undefined> {
    * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` when
    * the encoder is made; where there is none (browsers, Deno without node
    * globals), `true` is an `EncodeError` with code `INVALID_ARGUMENT`.
+   * Needs `import "@resizable/msgpack/compat/notepack"` (once, anywhere in
+   * the program); without it, `true` is an `INVALID_ARGUMENT` naming it.
    * @default false
    */
   buffers?: boolean | undefined;
@@ -189,18 +194,18 @@ export interface EncodeOptions<ContextType = undefined> {
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
 /**
- * The options that @msgpack/msgpack 2.x's positional constructor
+ * The options `new Encoder(...args)` means: its one argument (an options
+ * object, or nothing), or for @msgpack/msgpack 2.x's positional form
  * `new Encoder(extensionCodec, context, maxDepth, initialBufferSize,
- * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` means, or
- * `first` itself when it is an options object (or nothing) and no more
- * arguments were given. An argument left `undefined` means its default.
+ * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` the
+ * options its arguments name, read by the module that installs that form.
+ *
+ * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for the
+ *   positional form without its module
  */
 export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined {
   if (rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function") return first as EncodeOptions<C> | undefined;
-  const names = ["context", "maxDepth", "initialBufferSize", "sortKeys", "forceFloat32", "ignoreUndefined", "forceIntegerToFloat"] as const;
-  const options: Record<string, unknown> = { extensionCodec: first };
-  names.forEach((name, i) => (options[name] = rest[i]));
-  return options as EncodeOptions<C>;
+  return dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>;
 }
 
 /** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
