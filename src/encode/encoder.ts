@@ -48,7 +48,7 @@ const FINISH_COUNT = (sink: Sink): number => sink.offset();
  * console.assert(a[1] === 0xa1 && a[2] === 0x61); // key "a" first
  * ```
  */
-export class Encoder<ContextType = undefined> {
+export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
   /** Where the bytes go: scratch, then a store or chunks (protected: the streaming encoder writes through it too). */
   protected readonly sink: Sink;
   /** The options, read and resolved once, by the constructor. */
@@ -67,7 +67,7 @@ export class Encoder<ContextType = undefined> {
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
    */
-  constructor(options?: EncodeOptions<ContextType> | null);
+  constructor(options?: (Options & EncodeOptions<ContextType>) | null);
   /**
    * @msgpack/msgpack 2.x's positional form, for programs written for it,
    * once `@resizable/msgpack/compat/msgpack` is imported (else an
@@ -123,15 +123,15 @@ export class Encoder<ContextType = undefined> {
    * console.assert(bytes.length === 4 && bytes[0] === 0x92);
    * ```
    */
-  encode(value: unknown): Uint8Array<ArrayBuffer> {
-    if (this.#busy) return this.reentrant().encode(value);
+  encode(value: unknown): EncoderOutput<Options> {
+    if (this.#busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
-      return this.out(encodeLoneString(value));
+      return this.out(encodeLoneString(value)) as EncoderOutput<Options>;
     }
     this.run(value, 0);
     try {
       const bytes = this.sink.finish();
-      return this.#toBuffer === null ? bytes : this.out(bytes);
+      return (this.#toBuffer === null ? bytes : this.out(bytes)) as EncoderOutput<Options>;
     } finally {
       this.stop();
     }
@@ -164,8 +164,8 @@ export class Encoder<ContextType = undefined> {
    * console.assert(kept[0] === 0x92 && a[0] !== 0x92);
    * ```
    */
-  encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
-    return this.out(this.call(value, FINISH_SHARED));
+  encodeSharedRef(value: unknown): EncoderOutput<Options> {
+    return this.out(this.call(value, FINISH_SHARED)) as EncoderOutput<Options>;
   }
 
   /**
@@ -185,9 +185,9 @@ export class Encoder<ContextType = undefined> {
    * console.assert(total === (1 << 20) + 5);
    * ```
    */
-  encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
+  encodeChunks(value: unknown): EncoderOutput<Options>[] {
     const chunks = this.call(value, FINISH_CHUNKS);
-    return this.#toBuffer === null ? chunks : chunks.map((c) => this.out(c));
+    return (this.#toBuffer === null ? chunks : chunks.map((c) => this.out(c))) as EncoderOutput<Options>[];
   }
 
   /**
@@ -319,6 +319,13 @@ export class Encoder<ContextType = undefined> {
     this.#busy = false;
   }
 }
+
+/**
+ * What an {@link Encoder}'s `encode`, `encodeSharedRef` and `encodeChunks`
+ * return for the options it was made with: Node's `Buffer` type (where the
+ * program's types declare one) with `buffers: true`, else `Uint8Array`.
+ */
+export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuffer : Uint8Array<ArrayBuffer>;
 
 const defaultEncoder = /* @__PURE__ */ new Encoder();
 /** Encoders for options passed to `encode()`, by the values read from them. */
