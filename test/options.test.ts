@@ -1,7 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { encodeIterable } from "../src/streams.ts";
-import { CoderCache } from "../src/common/options.ts";
+import { CoderCache, DECODE_OPTIONS, ENCODE_OPTIONS } from "../src/common/options.ts";
+import { ENCODE_TABLE, encodeOptionsOf, readEncodeOptions } from "../src/encode/options.ts";
+import { DECODE_TABLE, decodeOptionsOf, readDecodeOptions } from "../src/decode/options.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** `depth` arrays nested in one another around a 0. */
@@ -334,6 +336,65 @@ describe("the drop-in behaviours, without the compatibility entry that installs 
     expect(hex(encode([undefined], both))).toBe("91-d4-00-00");
     expect(decode(encode([undefined], both), both)).toEqual([undefined]);
     expect(new Encoder({ extensionCodec: new ExtensionCodec() }).encode(1)).toEqual(Uint8Array.of(1));
+  });
+});
+
+describe("the options tables: each option declared once, the readers, resolvers and checks derived from them", () => {
+  const SIDES = [
+    { side: "encode", names: ENCODE_OPTIONS, table: ENCODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readEncodeOptions, resolve: encodeOptionsOf, error: EncodeError },
+    { side: "decode", names: DECODE_OPTIONS, table: DECODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readDecodeOptions, resolve: decodeOptionsOf, error: DecodeError },
+  ] as const;
+
+  /** The property names `read` loads from an options object, in order (a proxy that records every get). */
+  const loads = (read: (o: unknown) => unknown): string[] => {
+    const seen: string[] = [];
+    read(new Proxy({}, { get: (_t, key) => (typeof key === "string" && seen.push(key), undefined) }));
+    return seen;
+  };
+
+  test.each(SIDES)("$side: the reader loads exactly the table's options, each once, in the order of the names", ({ names, table, read }) => {
+    expect(Object.keys(table).sort()).toEqual([...names].sort());
+    expect(loads(read)).toEqual(names);
+  });
+
+  test.each(SIDES)("$side: every option without a value resolves to its declared default", ({ side, table, resolve }) => {
+    const resolved = resolve({}) as unknown as Record<string, unknown>;
+    const filledLater = side === "encode" ? ["extensionCodec", "maxSharedStructures"] : ["int64", "useBigInt64", "invalidUtf8"]; // useBigInt64 resolves into int64, invalidUtf8 into replaceInvalidUtf8
+    for (const [name, [, fallback]] of Object.entries(table)) {
+      if (filledLater.includes(name)) continue;
+      expect(resolved[name], name).toBe(fallback);
+    }
+    expect(Object.isFrozen(resolved)).toBe(true);
+  });
+
+  test.each(SIDES)("$side: a value its rule refuses is INVALID_ARGUMENT naming the option and what it takes; a misspelled name is refused with the name meant", ({ side, table, resolve, error }) => {
+    for (const [name, [rule]] of Object.entries(table)) {
+      const misspelled = name.slice(0, -2) + name.slice(-1) + name.slice(-2, -1); // the last two letters swapped
+      const typo = (() => {
+        try {
+          resolve({ [misspelled]: 1 });
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(typo, misspelled).toBeInstanceOf(error);
+      expect(String((typo as Error).message)).toContain(`did you mean ${name}?`);
+      if (rule === null) continue; // context takes anything
+      const [expected] = rule as readonly [string, unknown];
+      for (const bad of [Symbol("bad"), -1.5, "nonsense"]) {
+        let thrown: unknown;
+        try {
+          resolve({ [name]: bad });
+        } catch (e) {
+          thrown = e;
+        }
+        expect(thrown, `${side} ${name}: ${String(bad)}`).toBeInstanceOf(error);
+        expect((thrown as { code?: unknown }).code).toBe("INVALID_ARGUMENT");
+        expect(String((thrown as Error).message)).toContain(name);
+        expect(String((thrown as Error).message)).toContain(expected);
+      }
+    }
   });
 });
 

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
+import type { ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
-import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, readOptions } from "../common/options.ts";
+import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -251,42 +251,43 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
   ];
 }
 
-/** What each decode option takes, in the order of `DECODE_OPTIONS`. */
-const DECODE_RULES: readonly OptionRule[] = [
-  ["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], // extensionCodec
-  null, // context: anything
-  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // useBigInt64, useMap, rawStrings, binaryAsView
-  ['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], // int64
-  ["a function", (v) => typeof v === "function"], // mapKeyConverter
-  LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, // maxDepth, maxStrLength ... maxExtLength
-  BOOLEAN, // useRecords
-  ARRAY, // structures
-  BOOLEAN, BOOLEAN, // buffers, undefinedAsExtension
-  ['"throw" or "replace"', (v) => v === "throw" || v === "replace"], // invalidUtf8
-];
+/**
+ * Each decode option, declared once: what it takes and its default
+ * (`keyDecoder` is accepted and never read). Resolved into
+ * {@link ResolvedDecodeOptions} by {@link resolveDecodeOptions}.
+ */
+export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
+  extensionCodec: [["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], null],
+  context: [null, undefined],
+  useBigInt64: [BOOLEAN, false],
+  useMap: [BOOLEAN, false],
+  rawStrings: [BOOLEAN, false],
+  binaryAsView: [BOOLEAN, false],
+  int64: [['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], undefined],
+  mapKeyConverter: [["a function", (v) => typeof v === "function"], null],
+  maxDepth: [LIMIT, DEFAULT_MAX_DEPTH],
+  maxStrLength: [LIMIT, MAX_U32],
+  maxBinLength: [LIMIT, MAX_U32],
+  maxArrayLength: [LIMIT, MAX_U32],
+  maxMapLength: [LIMIT, MAX_U32],
+  maxExtLength: [LIMIT, MAX_U32],
+  useRecords: [BOOLEAN, false],
+  structures: [ARRAY, null],
+  buffers: [BOOLEAN, false],
+  undefinedAsExtension: [BOOLEAN, false],
+  invalidUtf8: [['"throw" or "replace"', (v) => v === "throw" || v === "replace"], "throw"],
+};
+
+/** What each decode option takes, in the order of `DECODE_OPTIONS` (from {@link DECODE_TABLE}). */
+const DECODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(DECODE_OPTIONS, DECODE_TABLE);
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
-  const resolved: ResolvedDecodeOptions = Object.freeze({
-    extensionCodec: (values[0] ?? null) as ExtensionCodecType<unknown> | null,
-    context: values[1],
-    int64: (values[6] as Int64Mode | undefined) ?? (values[2] === true ? "bigint" : "auto"),
-    useMap: values[3] === true,
-    rawStrings: values[4] === true,
-    binaryAsView: values[5] === true,
-    mapKeyConverter: (values[7] as ((key: unknown) => string | number) | undefined) ?? null,
-    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
-    maxStrLength: (values[9] as number | undefined) ?? MAX_U32,
-    maxBinLength: (values[10] as number | undefined) ?? MAX_U32,
-    maxArrayLength: (values[11] as number | undefined) ?? MAX_U32,
-    maxMapLength: (values[12] as number | undefined) ?? MAX_U32,
-    maxExtLength: (values[13] as number | undefined) ?? MAX_U32,
-    useRecords: values[14] === true,
-    structures: (values[15] as readonly unknown[] | undefined) ?? null,
-    buffers: values[16] === true,
-    undefinedAsExtension: values[17] === true,
-    replaceInvalidUtf8: values[18] === "replace",
-  });
+  // each value was checked by its rule; two options resolve into a field of their own
+  const o = withDefaults(DECODE_OPTIONS, values, DECODE_TABLE);
+  o.int64 ??= o.useBigInt64 ? "bigint" : "auto";
+  o.replaceInvalidUtf8 = o.invalidUtf8 === "replace";
+  const resolved = Object.freeze(o) as unknown as ResolvedDecodeOptions;
   RESOLVED.add(resolved);
   return resolved;
 }

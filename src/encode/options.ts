@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, readOptions } from "../common/options.ts";
+import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -267,34 +267,34 @@ function upTo(max: number): OptionRule {
   return [`an integer from 0 to ${max}`, (v) => isLimit(v) && (v as number) <= max];
 }
 
-/** What each encode option takes, in the order of `ENCODE_OPTIONS`. */
-const ENCODE_RULES: readonly OptionRule[] = [
-  ["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], // extensionCodec
-  null, // context: anything
-  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // sortKeys ... poolResults
-  /* @__PURE__ */ upTo(Infinity), // maxDepth
-  /* @__PURE__ */ upTo(MAX_STORE_BYTES), // initialBufferSize
-  /* @__PURE__ */ upTo(Infinity), // maxByteLength
-  ["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], // useRecords
-  ARRAY, // structures
-  /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), // maxSharedStructures
-  BOOLEAN, BOOLEAN, BOOLEAN, // sequential, undefinedAsExtension, buffers
-];
-
 /**
- * Each encode option's default, in the order of `ENCODE_OPTIONS`; those
- * filled in after: `extensionCodec` (`ExtensionCodec.defaultCodec`, read
- * when options are resolved) and `maxSharedStructures` (32 with
- * `structures`, else 0). Constants only, so a bundle without the encoder
- * leaves it out.
+ * Each encode option, declared once: what it takes and its default. Filled
+ * in when options are resolved: `extensionCodec` (`ExtensionCodec.defaultCodec`,
+ * read then) and `maxSharedStructures` (32 with `structures`, else 0).
+ * Constants only, so a bundle without the encoder leaves it out.
  */
-const ENCODE_DEFAULTS: readonly unknown[] = [
-  undefined, undefined, // extensionCodec, context
-  false, false, false, false, false, false, // sortKeys ... poolResults
-  DEFAULT_MAX_DEPTH, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, // maxDepth, initialBufferSize, maxByteLength
-  false, undefined, undefined, // useRecords, structures, maxSharedStructures
-  false, false, false, // sequential, undefinedAsExtension, buffers
-];
+export const ENCODE_TABLE: OptionTable<EncodeOptions> = {
+  extensionCodec: [["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], undefined],
+  context: [null, undefined],
+  sortKeys: [BOOLEAN, false],
+  forceFloat32: [BOOLEAN, false],
+  forceIntegerToFloat: [BOOLEAN, false],
+  useBigInt64: [BOOLEAN, false],
+  ignoreUndefined: [BOOLEAN, false],
+  poolResults: [BOOLEAN, false],
+  maxDepth: [/* @__PURE__ */ upTo(Infinity), DEFAULT_MAX_DEPTH],
+  initialBufferSize: [/* @__PURE__ */ upTo(MAX_STORE_BYTES), DEFAULT_SCRATCH_BYTES],
+  maxByteLength: [/* @__PURE__ */ upTo(Infinity), MAX_STORE_BYTES],
+  useRecords: [["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], false],
+  structures: [ARRAY, undefined],
+  maxSharedStructures: [/* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), undefined],
+  sequential: [BOOLEAN, false],
+  undefinedAsExtension: [BOOLEAN, false],
+  buffers: [BOOLEAN, false],
+};
+
+/** What each encode option takes, in the order of `ENCODE_OPTIONS` (from {@link ENCODE_TABLE}). */
+const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIONS, ENCODE_TABLE);
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
@@ -303,10 +303,9 @@ const ENCODE_DEFAULTS: readonly unknown[] = [
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
-  const resolved: Record<string, unknown> = {};
-  ENCODE_OPTIONS.forEach((name, i) => (resolved[name] = values[i] === undefined ? ENCODE_DEFAULTS[i] : values[i]));
+  const resolved = withDefaults(ENCODE_OPTIONS, values, ENCODE_TABLE);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
-  resolved.maxSharedStructures ??= values[12] === undefined ? 0 : 32;
+  resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
   resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
   RESOLVED.add(Object.freeze(resolved));
   return resolved as unknown as ResolvedEncodeOptions;

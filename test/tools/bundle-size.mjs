@@ -59,7 +59,10 @@ const BROWSER = join(ROOT, "dist/browser");
  * module uses too). Decoders without an `extensionCodec` reading the
  * default codec's decoders without the `ExtensionCodec` class took
  * decode to 8,928 / 8,924 B (the class, its `tryToEncode`, the
- * timestamp writer and the encode errors had come with it).
+ * timestamp writer and the encode errors had come with it). Each option
+ * then declared once, in a table per direction (rule and default by name,
+ * the resolvers derived from it): encode 12,642, decode 8,958, both
+ * 19,176 B from the source.
  *
  * The goal once the record extension is a module of its own: encode +
  * decode at most 13,500 B, decode at most 6,500 B.
