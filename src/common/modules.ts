@@ -9,14 +9,16 @@
  * A slot, once filled, is never changed or emptied: nothing here carries
  * state from one call, encoder or decoder to another.
  *
- * Each slot's type is declared by the module that fills it.
+ * The drop-in slots (filled by the compatibility entries, see
+ * {@link dropIn}) are typed here, structurally, so this module imports
+ * nothing above it; `records` is typed by its module.
  *
  * @module
  */
 
 import { type DecodeError, decodeError, type EncodeError, encodeError } from "./errors.ts";
 
-/** The slots, one per importable module. Each module widens its own slot's type. */
+/** The slots, one per importable capability. */
 export interface Modules {
   /** msgpackr's record extension: `@resizable/msgpack/records`. */
   records?: unknown;
