@@ -39,6 +39,24 @@ describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () =>
       expect(budget.actual, `${budget.bundle} is ${budget.actual} B gzip`).toBeLessThanOrEqual(budget.gzip);
     }
     expect(report.budget.actual, `${report.budget.bundle} is ${report.budget.actual} B gzip`).toBeLessThanOrEqual(report.budget.gzip);
+    // the drop-in behaviours are in their modules only, and a decode-only page carries no ExtensionCodec
+    expect(report.leaked).toEqual([]);
+    expect(report.decodeOnlyKeeps).toEqual([]);
+    expect(r.stderr).not.toMatch(/bundle-size: /);
     expect(r.code, explain("bundle-size.mjs", r)).toBe(0);
+  });
+
+  test("each module imported alone adds what it carries, within its ceiling, and the main entry keeps none of it", async () => {
+    const r = await run(process.execPath, ["test/tools/bundle-size.mjs", "--json"], { timeout: 120_000 });
+    const report = JSON.parse(r.stdout);
+    const added = Object.fromEntries(report.added.map((m: { module: string }) => [m.module, m]));
+    expect(Object.keys(added).sort()).toEqual(["compat/msgpack", "compat/notepack"]);
+    expect(added["compat/msgpack"].brings).toEqual(["src/compat/msgpack.ts", "src/dropin/msgpack.ts"]);
+    expect(added["compat/notepack"].brings).toEqual(["src/compat/notepack.ts", "src/dropin/buffers.ts"]);
+    for (const m of report.added) {
+      console.log(`${m.module}: adds ${m.adds} B gzip (${m.gzip} B in all)`);
+      expect(m.adds, `${m.module} adds something`).toBeGreaterThan(0);
+      expect(m.adds, `${m.module} adds ${m.adds} B gzip`).toBeLessThanOrEqual(m.ceiling);
+    }
   });
 });

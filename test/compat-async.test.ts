@@ -2,7 +2,8 @@
 // API: decodeAsync, decodeArrayStream, decodeMultiStream, Decoder#decodeAsync,
 // #decodeArrayStream, #decodeStream, from ReadableStreams, async iterables,
 // Blob streams and Response bodies of every chunk form) under Node, Bun and
-// Deno against src/index.ts, and once under Node against @msgpack/msgpack
+// Deno against src/compat/msgpack.ts (the entry programs written for
+// @msgpack/msgpack import), and once under Node against @msgpack/msgpack
 // itself, so the checks are known to say what @msgpack/msgpack does.
 // A missing runtime binary fails the test: `npm ci` installs all of them.
 import { describe, expect, test } from "vitest";
@@ -20,9 +21,9 @@ interface Case {
 const CASES: Case[] = [
   { runtime: "node20", module: "node_modules/@msgpack/msgpack/dist.esm/index.mjs", name: /^node 20\./, oracle: true },
   // Node 24 runs TypeScript as-is (type stripping)
-  { runtime: "node24", module: "src/index.ts", name: /^node 24\./ },
-  { runtime: "bun", module: "src/index.ts", name: /^bun 1\./ },
-  { runtime: "deno", module: "src/index.ts", name: /^deno 2\./, flags: ["run", "--allow-read", "--no-lock"] },
+  { runtime: "node24", module: "src/compat/msgpack.ts", name: /^node 24\./ },
+  { runtime: "bun", module: "src/compat/msgpack.ts", name: /^bun 1\./ },
+  { runtime: "deno", module: "src/compat/msgpack.ts", name: /^deno 2\./, flags: ["run", "--allow-read", "--no-lock"] },
 ];
 
 describe("@msgpack/msgpack's async decoders (test/runtime/compat-async.mjs)", () => {

@@ -8,8 +8,11 @@
 // our default and the option that gives @msgpack/msgpack's behaviour.
 // The async decoders run under Node, Bun and Deno in test/compat-async.test.ts.
 //
-// "@resizable/msgpack" is the package's own name, resolved to src/index.ts
-// here (as a user would import it, without a build).
+// A migrating program changes its import line to the entry for it,
+// "@resizable/msgpack/compat/msgpack" (the package's own name, resolved to
+// src/compat/msgpack.ts here, as a user would import it, without a build).
+// The main entry without that import is checked at the end: what it refuses,
+// naming the import.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -21,9 +24,9 @@ import * as theirModule from "@msgpack/msgpack";
 import { forSeeds, value as randomValue } from "./_support/arbitrary.ts";
 import { assertBuilt } from "./tools/harness.ts";
 import { rejection, thrown } from "./_support/thrown.ts";
-import * as ourModule from "@resizable/msgpack";
+import * as ourModule from "@resizable/msgpack/compat/msgpack";
 
-vi.mock("@resizable/msgpack", async () => await import("../src/index.ts"));
+vi.mock("@resizable/msgpack/compat/msgpack", async () => await import("../src/compat/msgpack.ts"));
 
 /** @msgpack/msgpack's module type: a program written for it uses these names and signatures. */
 type Lib = typeof theirModule;
@@ -235,13 +238,13 @@ describe("the built package gives @msgpack/msgpack's names in every form", () =>
   beforeAll(() => assertBuilt());
   const names = Object.keys(theirModule).sort();
 
-  test("ESM: import from dist/index.js", async () => {
-    const esm = (await import(/* @vite-ignore */ join(ROOT, "dist/index.js"))) as Record<string, unknown>;
+  test("ESM: import from dist/compat/msgpack.js", async () => {
+    const esm = (await import(/* @vite-ignore */ join(ROOT, "dist/compat/msgpack.js"))) as Record<string, unknown>;
     expect(names.filter((n) => !(n in esm))).toEqual([]);
   });
 
-  test("CommonJS: require() of dist/index.cjs", () => {
-    const cjs = createRequire(import.meta.url)(join(ROOT, "dist/index.cjs")) as Record<string, unknown>;
+  test("CommonJS: require() of dist/compat/msgpack.cjs", () => {
+    const cjs = createRequire(import.meta.url)(join(ROOT, "dist/compat/msgpack.cjs")) as Record<string, unknown>;
     expect(names.filter((n) => !(n in cjs))).toEqual([]);
   });
 
@@ -258,7 +261,7 @@ describe("the built package gives @msgpack/msgpack's names in every form", () =>
 
 /**
  * A TypeScript program written for @msgpack/msgpack 3.1.3, importing
- * "@resizable/msgpack". It is type-checked twice: against @msgpack/msgpack's
+ * "@resizable/msgpack/compat/msgpack". It is type-checked twice: against @msgpack/msgpack's
  * declarations (so the program itself is right) and against our src/.
  */
 const TYPED_PROGRAM = `
@@ -269,7 +272,7 @@ import {
   encodeTimestampExtension, decodeTimestampExtension,
   type EncoderOptions, type DecoderOptions,
   type ExtensionCodecType, type ExtensionEncoderType, type ExtensionDecoderType,
-} from "@resizable/msgpack";
+} from "@resizable/msgpack/compat/msgpack";
 
 const encoderOptions: EncoderOptions = {
   useBigInt64: true, forceIntegerToFloat: false, maxDepth: 100, initialBufferSize: 2048,
@@ -367,7 +370,7 @@ describe("types: a program typed for @msgpack/msgpack type-checks against ours",
     const compilerOptions = {
       target: "ES2022", module: "ESNext", moduleResolution: "Bundler", lib: ["ES2024", "DOM"], types: [],
       strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true,
-      paths: { "@resizable/msgpack": [target] },
+      paths: { "@resizable/msgpack/compat/msgpack": [target] },
     };
     writeFileSync(path, JSON.stringify({ compilerOptions, files: ["program.ts"] }));
     return path;
@@ -379,8 +382,8 @@ describe("types: a program typed for @msgpack/msgpack type-checks against ours",
     expect(r.code).toBe(0);
   });
 
-  test("the same program type-checks against src/index.ts (EncoderOptions, DecoderOptions, ExtensionCodecType, ExtensionEncoderType, ExtensionDecoderType...)", async () => {
-    const r = await runTsc(project("tsconfig.ours.json", join(ROOT, "src/index.ts")));
+  test("the same program type-checks against src/compat/msgpack.ts (EncoderOptions, DecoderOptions, ExtensionCodecType, ExtensionEncoderType, ExtensionDecoderType...)", async () => {
+    const r = await runTsc(project("tsconfig.ours.json", join(ROOT, "src/compat/msgpack.ts")));
     expect(r.out).toBe("");
     expect(r.code).toBe(0);
   });

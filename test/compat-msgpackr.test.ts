@@ -9,6 +9,8 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, encode, Encoder, ExtData, ExtensionCodec } from "@resizable/msgpack/records";
 import { decodeMultiStream, EncoderStream } from "@resizable/msgpack/streams";
 import { plain } from "./_support/plain.ts";
+// `buffers: true` (msgpackr returns Buffers) is installed by the compatibility entry that has it
+import "../src/compat/notepack.ts";
 
 vi.mock("@resizable/msgpack/records", async () => await import("../src/records.ts"));
 vi.mock("@resizable/msgpack/streams", async () => await import("../src/streams.ts"));

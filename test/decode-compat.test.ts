@@ -5,7 +5,7 @@
  */
 import * as peer from "@msgpack/msgpack";
 import { describe, expect, test } from "vitest";
-import { decode, DecodeError, decodeMulti, Decoder, type DecoderOptions, encode, ExtensionCodec } from "../src/index.ts";
+import { decode, DecodeError, decodeMulti, Decoder, type DecoderOptions, encode, ExtensionCodec } from "../src/compat/msgpack.ts";
 import { forSeeds, fromHex, value } from "./_support/arbitrary.ts";
 import { thrown } from "./_support/thrown.ts";
 

@@ -8,10 +8,12 @@ import { describe, expect, test } from "vitest";
 import { Packr, unpack } from "msgpackr";
 import notepack from "notepack.io";
 import { encode as theirEncode } from "@msgpack/msgpack";
-import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
+// programs written for @msgpack/msgpack import its compatibility entry; notepack.io's, theirs (which installs `buffers`)
+import { decode, decodeArrayStream, decodeAsync, DecodeError, Decoder as StreamDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/compat/msgpack.ts";
+import * as notepackEntry from "../src/compat/notepack.ts";
 import { EncoderStream, encodeIterable } from "../src/streams.ts";
 import { Decoder } from "../src/core.ts";
-import { encodedSize, estimateSize } from "../src/index.ts";
+import { encodedSize, estimateSize } from "../src/compat/msgpack.ts";
 import "../src/records.ts"; // useRecords below
 import { forSeeds, hex } from "./_support/arbitrary.ts";
 import { rejection, thrown } from "./_support/thrown.ts";
@@ -151,6 +153,15 @@ describe("@msgpack/msgpack 2.x constructors: new Encoder(extensionCodec, context
     expect(hex(all.encode({ b: 1.5, a: 2, u: undefined }))).toBe(hex(encode({ a: 2, b: 1.5 }, { sortKeys: true, forceFloat32: true, forceIntegerToFloat: true })));
     expect(hex(new Encoder(undefined, undefined, undefined, undefined, false, false, true).encode({ u: undefined }))).toBe("80");
     expect(() => new Encoder(undefined, undefined, -1)).toThrow(/maxDepth/);
+  });
+
+  test("a null context given by position reaches the extension encoders as null", () => {
+    const seen: unknown[] = [];
+    const extensionCodec = new ExtensionCodec<unknown>();
+    extensionCodec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? (seen.push(ctx), new Uint8Array(0)) : null), decode: () => null });
+    new Encoder(extensionCodec, null).encode(new Set());
+    new Encoder(extensionCodec).encode(new Set());
+    expect(seen).toEqual([null, undefined]);
   });
 
   test("every positional decode limit: maxStrLength, maxBinLength, maxArrayLength, maxMapLength, maxExtLength", () => {
@@ -359,9 +370,10 @@ describe("undefinedAsExtension: undefined as msgpackr writes it (d4 00 00), and 
 // parser: packets are encoded to a Buffer (handed to a socket or a Redis
 // client that wants one), binary attachments come back as Buffers, and
 // packets carry `data: undefined` / no `id`. It runs with notepack.io, and
-// with this library after changing the import and setting the options the
-// README documents.
-describe("a notepack.io program runs with the import changed and { buffers, ignoreUndefined, undefinedAsExtension }", () => {
+// with this library after changing only the import, to
+// @resizable/msgpack/compat/notepack; the main entry gives the same with
+// the options that entry sets.
+describe("a notepack.io program runs with the import changed to compat/notepack", () => {
   type Codec = { encode(value: unknown): Uint8Array; decode(bytes: Uint8Array): unknown };
   interface Packet {
     type: number;
@@ -418,11 +430,16 @@ describe("a notepack.io program runs with the import changed and { buffers, igno
       "0 /admin - no data: ",
       "5 / 12 has data: \"file\" <cafe> {nested <0102>}",
     ]);
+    // the import line changed: `import notepack from "@resizable/msgpack/compat/notepack"`
+    expect(program(notepackEntry.default)).toEqual(expected);
+    expect(program(notepackEntry)).toEqual(expected);
     const ours: Codec = { encode: (v) => encode(v, OPTIONS), decode: (b) => decode(b, OPTIONS) };
     expect(program(ours)).toEqual(expected);
     // and each side reads the other's bytes
     expect(program({ encode: (v) => notepack.encode(v), decode: (b) => decode(b, OPTIONS) })).toEqual(expected);
     expect(program({ encode: (v) => encode(v, OPTIONS), decode: (b) => notepack.decode(b as Buffer) })).toEqual(expected);
+    expect(program({ encode: (v) => notepack.encode(v), decode: (b) => notepackEntry.decode(b) })).toEqual(expected);
+    expect(program({ encode: (v) => notepackEntry.encode(v), decode: (b) => notepack.decode(b as Buffer) })).toEqual(expected);
   });
 
   test("without the options it fails as a migrating program would see it", () => {

@@ -18,7 +18,7 @@ import {
   type ExtensionCodecType,
   type ExtensionDecoderType,
   type ExtensionEncoderType,
-} from "../src/index.ts";
+} from "../src/compat/msgpack.ts";
 import { extensionDecoders, extensionEncoders } from "../src/internal.ts";
 import { hex, Random, string } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";

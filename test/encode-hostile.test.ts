@@ -7,6 +7,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { decode, encode, EncodeError, Encoder, type EncodeOptions, ExtData, ExtensionCodec } from "../src/index.ts";
+// codecs of another kind (objects with tryToEncode) are installed by the entry for @msgpack/msgpack programs
+import "../src/compat/msgpack.ts";
 import { hex, Random } from "./_support/arbitrary.ts";
 import { atStackSizes, DIST } from "./_support/stack-child.ts";
 

@@ -1,5 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec, type ExtensionCodecType } from "../src/index.ts";
+// codecs of another kind (objects with tryToEncode) are installed by the entry for @msgpack/msgpack programs
+import "../src/compat/msgpack.ts";
 import { forSeeds, hex } from "./_support/arbitrary.ts";
 import { withSpill } from "./_support/spill.ts";
 

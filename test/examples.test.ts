@@ -91,9 +91,7 @@ const runnable = all.filter((e) => RUN_AS[e.lang] !== "skip");
 function localize(code: string, from?: string): string {
   const src = (file: string) => JSON.stringify(from ? relative(from, join(ROOT, "src", file)) : join(ROOT, "src", file));
   return code
-    .replace(/(["'])@resizable\/msgpack\/streams\1/g, src("streams.ts"))
-    .replace(/(["'])@resizable\/msgpack\/inspect\1/g, src("inspect.ts"))
-    .replace(/(["'])@resizable\/msgpack\/records\1/g, src("records.ts"))
+    .replace(/(["'])@resizable\/msgpack\/([\w/-]+)\1/g, (_all, _quote, subpath: string) => src(`${subpath}.ts`))
     .replace(/(["'])@resizable\/msgpack\1/g, src("index.ts"))
     .replace(/(["'])(?:\.\/)?node_modules\/@resizable\/msgpack\/dist\//g, `$1${join(ROOT, "dist")}/`);
 }

@@ -78,9 +78,10 @@ describe("package.json and deno.json agree", () => {
 
   test("npm package metadata", () => {
     expect(pkg.type).toBe("module");
-    // only the records entry has an effect (it installs records): bundlers keep `import "@resizable/msgpack/records"`
-    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./src/records.ts"]);
-    expect(pkg.files).toEqual(["dist", "src"]);
+    // only the records and compatibility entries have an effect (installing records or the drop-in
+    // behaviours), which a bundler must keep
+    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./src/records.ts", "./dist/compat/*.js", "./dist/compat/*.cjs", "./src/compat/*.ts"]);
+    expect(pkg.files).toEqual(["dist", "docs", "src"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
 
@@ -162,6 +163,9 @@ const RUNTIME_NAMES: Record<string, string[]> = {
 };
 // the records entry installs records and exports exactly the main entry's API
 RUNTIME_NAMES["./records"] = RUNTIME_NAMES["."]!;
+// @msgpack/msgpack's programs get the main entry's API; notepack.io's get its two functions (and its default export)
+RUNTIME_NAMES["./compat/msgpack"] = RUNTIME_NAMES["."]!;
+RUNTIME_NAMES["./compat/notepack"] = ["decode", "default", "encode"];
 
 /**
  * The types each entry exports besides its values, sorted, leaving out the
@@ -185,6 +189,8 @@ const TYPE_NAMES: Record<string, string[]> = {
   "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
 TYPE_NAMES["./records"] = TYPE_NAMES["."]!;
+TYPE_NAMES["./compat/msgpack"] = TYPE_NAMES["."]!;
+TYPE_NAMES["./compat/notepack"] = [];
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
 const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { encodeIterable } from "../src/streams.ts";
-import { CoderCache } from "../src/common/options.ts";
+import { CoderCache, DECODE_OPTIONS, ENCODE_OPTIONS } from "../src/common/options.ts";
+import { ENCODE_TABLE, encodeOptionsOf, readEncodeOptions } from "../src/encode/options.ts";
+import { DECODE_TABLE, decodeOptionsOf, readDecodeOptions } from "../src/decode/options.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** `depth` arrays nested in one another around a 0. */
@@ -215,9 +217,8 @@ describe("encode()/decode() with inline options", () => {
     extensionCodec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? (seen.push(ctx), new Uint8Array(0)) : null), decode: () => null });
     encode(new Set(), { extensionCodec, context: null });
     new Encoder({ extensionCodec, context: null }).encode(new Set());
-    new Encoder(extensionCodec, null).encode(new Set());
     encode(new Set(), { extensionCodec });
-    expect(seen).toEqual([null, null, null, undefined]);
+    expect(seen).toEqual([null, null, undefined]);
   });
 
   test("mutating an options object after first use takes effect (decode)", () => {
@@ -295,3 +296,105 @@ describe("each direction reads its options by name, in the order of its list", (
     }
   });
 });
+
+// This file imports the main entry only: no compatibility entry has installed anything here.
+describe("the drop-in behaviours, without the compatibility entry that installs them", () => {
+  /** What `f` throws: its class, code and message. */
+  const failure = (f: () => unknown): { error: unknown; code: unknown; message: string } => {
+    try {
+      f();
+    } catch (error) {
+      return { error, code: (error as { code?: unknown }).code, message: String((error as Error).message) };
+    }
+    throw new Error("did not throw");
+  };
+  const MSGPACK = 'add import "@resizable/msgpack/compat/msgpack" (once, anywhere in the program)';
+  const NOTEPACK = 'add import "@resizable/msgpack/compat/notepack" (once, anywhere in the program)';
+  const foreign = { tryToEncode: () => null, decode: () => null };
+
+  test.each([
+    ["encode buffers", () => encode(1, { buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["new Encoder buffers", () => new Encoder({ buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["decode buffers", () => decode(encode(1), { buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
+    ["new Decoder buffers", () => new Decoder({ buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
+    ['decode invalidUtf8: "replace"', () => decode(encode("a"), { invalidUtf8: "replace" }), DecodeError, "The decode option invalidUtf8 needs its module", MSGPACK],
+    ["new Encoder(codec, context)", () => new Encoder(new ExtensionCodec(), undefined), EncodeError, "The encode option form new Encoder(extensionCodec, context, ...) needs its module", MSGPACK],
+    ["new Encoder(codec)", () => new (Encoder as new (codec: unknown) => unknown)(new ExtensionCodec()), EncodeError, "new Encoder(extensionCodec", MSGPACK],
+    ["new Decoder(undefined, undefined, 2)", () => new Decoder(undefined, undefined, 2), DecodeError, "The decode option form new Decoder(extensionCodec, context, ...) needs its module", MSGPACK],
+    ["encode with a codec of another kind", () => encode(1, { extensionCodec: foreign }), EncodeError, "The encode option extensionCodec needs its module", MSGPACK],
+    ["decode with a codec of another kind", () => decode(encode(1), { extensionCodec: foreign }), DecodeError, "The decode option extensionCodec needs its module", MSGPACK],
+  ] as const)("%s is INVALID_ARGUMENT naming the import", (_name, f, cls, what, entry) => {
+    const { error, code, message } = failure(f);
+    expect(error).toBeInstanceOf(cls);
+    expect(code).toBe("INVALID_ARGUMENT");
+    expect(message).toContain(what);
+    expect(message).toContain(entry);
+  });
+
+  test("the options that stay in the main entry work without any import: undefinedAsExtension, an ExtensionCodec, invalidUtf8: \"throw\", buffers: false", () => {
+    const both = { undefinedAsExtension: true, extensionCodec: new ExtensionCodec(), invalidUtf8: "throw", buffers: false } as const;
+    expect(hex(encode([undefined], both))).toBe("91-d4-00-00");
+    expect(decode(encode([undefined], both), both)).toEqual([undefined]);
+    expect(new Encoder({ extensionCodec: new ExtensionCodec() }).encode(1)).toEqual(Uint8Array.of(1));
+  });
+});
+
+describe("the options tables: each option declared once, the readers, resolvers and checks derived from them", () => {
+  const SIDES = [
+    { side: "encode", names: ENCODE_OPTIONS, table: ENCODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readEncodeOptions, resolve: encodeOptionsOf, error: EncodeError },
+    { side: "decode", names: DECODE_OPTIONS, table: DECODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readDecodeOptions, resolve: decodeOptionsOf, error: DecodeError },
+  ] as const;
+
+  /** The property names `read` loads from an options object, in order (a proxy that records every get). */
+  const loads = (read: (o: unknown) => unknown): string[] => {
+    const seen: string[] = [];
+    read(new Proxy({}, { get: (_t, key) => (typeof key === "string" && seen.push(key), undefined) }));
+    return seen;
+  };
+
+  test.each(SIDES)("$side: the reader loads exactly the table's options, each once, in the order of the names", ({ names, table, read }) => {
+    expect(Object.keys(table).sort()).toEqual([...names].sort());
+    expect(loads(read)).toEqual(names);
+  });
+
+  test.each(SIDES)("$side: every option without a value resolves to its declared default", ({ side, table, resolve }) => {
+    const resolved = resolve({}) as unknown as Record<string, unknown>;
+    const filledLater = side === "encode" ? ["extensionCodec", "maxSharedStructures"] : ["int64", "useBigInt64", "invalidUtf8"]; // useBigInt64 resolves into int64, invalidUtf8 into replaceInvalidUtf8
+    for (const [name, [, fallback]] of Object.entries(table)) {
+      if (filledLater.includes(name)) continue;
+      expect(resolved[name], name).toBe(fallback);
+    }
+    expect(Object.isFrozen(resolved)).toBe(true);
+  });
+
+  test.each(SIDES)("$side: a value its rule refuses is INVALID_ARGUMENT naming the option and what it takes; a misspelled name is refused with the name meant", ({ side, table, resolve, error }) => {
+    for (const [name, [rule]] of Object.entries(table)) {
+      const misspelled = name.slice(0, -2) + name.slice(-1) + name.slice(-2, -1); // the last two letters swapped
+      const typo = (() => {
+        try {
+          resolve({ [misspelled]: 1 });
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(typo, misspelled).toBeInstanceOf(error);
+      expect(String((typo as Error).message)).toContain(`did you mean ${name}?`);
+      if (rule === null) continue; // context takes anything
+      const [expected] = rule as readonly [string, unknown];
+      for (const bad of [Symbol("bad"), -1.5, "nonsense"]) {
+        let thrown: unknown;
+        try {
+          resolve({ [name]: bad });
+        } catch (e) {
+          thrown = e;
+        }
+        expect(thrown, `${side} ${name}: ${String(bad)}`).toBeInstanceOf(error);
+        expect((thrown as { code?: unknown }).code).toBe("INVALID_ARGUMENT");
+        expect(String((thrown as Error).message)).toContain(name);
+        expect(String((thrown as Error).message)).toContain(expected);
+      }
+    }
+  });
+});
+

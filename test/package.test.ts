@@ -178,6 +178,38 @@ decode(bytes, { invalidUtf8: "ignore" });
 export { asBuffer, positional, positionalDecoder, later, items, many, viaReader, streams, written, pieces, small };
 `;
 
+/**
+ * With \`buffers: true\`, results are typed as Node's \`Buffer\` wherever the
+ * program's types declare one (here a stand-in global \`Buffer\`, so the
+ * check needs no @types/node): \`encode(v, { buffers: true })\` and an
+ * \`Encoder\` made with it alike; without it, \`Uint8Array\`. The notepack.io
+ * entry's \`encode\` is a \`Buffer\` too.
+ */
+const TS_BUFFERS_CONSUMER = `
+import { encode, Encoder, ExtensionCodec } from "${NAME}";
+import notepack, { decode as notepackDecode } from "${NAME}/compat/notepack";
+interface NodeLikeBuffer extends Uint8Array { readonly isNodeLikeBuffer: true }
+declare global {
+  var Buffer: { alloc(size: number): NodeLikeBuffer };
+}
+const fromFunction: NodeLikeBuffer = encode(1, { buffers: true });
+const encoder = new Encoder({ buffers: true, sortKeys: true });
+const fromEncoder: NodeLikeBuffer = encoder.encode(1);
+const shared: NodeLikeBuffer = encoder.encodeSharedRef(1);
+const chunks: NodeLikeBuffer[] = encoder.encodeChunks(1);
+const fromNotepack: NodeLikeBuffer = notepack.encode({ a: 1 });
+const back: { a: number } = notepackDecode(fromNotepack);
+// @ts-expect-error without buffers, a Uint8Array
+const plain: NodeLikeBuffer = new Encoder().encode(1);
+// @ts-expect-error buffers: false is no Buffer either
+const notBuffers: NodeLikeBuffer = new Encoder({ buffers: false }).encode(1);
+const codec = new ExtensionCodec<{ tag: string }>();
+const typed: Encoder<{ tag: string }> = new Encoder({ extensionCodec: codec, context: { tag: "t" }, buffers: true });
+// @ts-expect-error the context must be the codec's
+new Encoder({ extensionCodec: codec, context: 5 });
+export { fromFunction, fromEncoder, shared, chunks, fromNotepack, back, plain, notBuffers, typed };
+`;
+
 const COMPILER_OPTIONS = {
   target: "es2022",
   lib: ["es2022", "dom"],
@@ -195,6 +227,7 @@ const TSCONFIGS = {
   node10: { compilerOptions: { ...COMPILER_OPTIONS, module: "commonjs", moduleResolution: "node" }, files: ["consumer-plain.ts"] },
   exact: { compilerOptions: { ...COMPILER_OPTIONS, module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-exact.ts"] },
   nodom: { compilerOptions: { ...COMPILER_OPTIONS, lib: ["es2022"], module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-nodom.ts"] },
+  buffers: { compilerOptions: { ...COMPILER_OPTIONS, module: "nodenext", moduleResolution: "nodenext" }, files: ["consumer-buffers.ts"] },
 } as const;
 
 /** The TypeScript versions users have: the oldest supported and the newest, both devDependencies. */
@@ -224,6 +257,7 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     writeFileSync(join(project, "consumer-plain.ts"), TS_PLAIN_CONSUMER);
     writeFileSync(join(project, "consumer-exact.ts"), TS_EXACT_OPTIONAL_CONSUMER);
     writeFileSync(join(project, "consumer-nodom.ts"), TS_NO_DOM_CONSUMER);
+    writeFileSync(join(project, "consumer-buffers.ts"), TS_BUFFERS_CONSUMER);
     for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
   });
 
@@ -304,6 +338,13 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     expect(r.code, explain(`${compiler.name} tsc -p tsconfig.nodom.json`, r)).toBe(0);
     const dir = compiler.legacy ? "dist/ts5.0/" : "dist/";
     for (const entry of ["index.d.ts", "streams.d.ts"]) expect(read, `${dir}${entry}`).toContain(`${dir}${entry}`);
+  }, 200_000);
+
+  test.each(COMPILERS)("$name: buffers: true types the results as Buffer, from encode() and from an Encoder made with it (and compat/notepack's encode)", async (compiler) => {
+    const { r, read } = await typeCheck(compiler, "buffers");
+    expect(r.code, explain(`${compiler.name} tsc -p tsconfig.buffers.json`, r)).toBe(0);
+    const dir = compiler.legacy ? "dist/ts5.0/" : "dist/";
+    for (const entry of ["index.d.ts", "compat/notepack.d.ts"]) expect(read, `${dir}${entry}`).toContain(`${dir}${entry}`);
   }, 200_000);
 
   test.each(COMPILERS)("$name: options may be written with undefined under exactOptionalPropertyTypes", async (compiler) => {

@@ -32,15 +32,22 @@ const CASES: Case[] = [
   { runtime: "deno", target: "src", name: /^deno 2\./, resizable: true, flags: ["run", "--allow-read", "--no-lock"] },
 ];
 
+/** The compatibility entries, imported first for what they install (`buffers`, `invalidUtf8: "replace"`), as `--with` arguments. */
+function withCompat(dir: string, ext: string): string[] {
+  return entrySubpaths()
+    .filter((s) => s.startsWith("./compat/"))
+    .flatMap((s) => ["--with", `${dir}${s.slice("./compat/".length)}${ext}`]);
+}
+
 function modulesFor(target: Case["target"]): string[] {
   const hasStreams = entrySubpaths().includes("./streams");
   switch (target) {
     case "src":
-      return ["src/index.ts", ...(hasStreams ? ["--streams", "src/streams.ts"] : [])];
+      return ["src/index.ts", ...(hasStreams ? ["--streams", "src/streams.ts"] : []), ...withCompat("src/compat/", ".ts")];
     case "dist":
-      return ["dist/index.js", ...(hasStreams ? ["--streams", "dist/streams.js"] : [])];
+      return ["dist/index.js", ...(hasStreams ? ["--streams", "dist/streams.js"] : []), ...withCompat("dist/compat/", ".js")];
     case "dist-cjs":
-      return ["dist/index.cjs", ...(hasStreams ? ["--streams", "dist/streams.cjs"] : [])];
+      return ["dist/index.cjs", ...(hasStreams ? ["--streams", "dist/streams.cjs"] : []), ...withCompat("dist/compat/", ".cjs")];
   }
 }
 
@@ -62,6 +69,7 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
     // the only path there; everywhere else the resizable store is used.
     expect(summary.resizable).toBe(c.resizable);
     expect(summary.buffers, "Node, Bun and Deno have a global Buffer: the buffers option is checked with it").toBe(true);
+    expect(summary.invalidUtf8, 'invalidUtf8: "replace" is installed by compat/msgpack').toBe(true);
     expect(summary.decoded).toBeGreaterThan(200);
     expect(summary.encoded).toBeGreaterThan(50);
     expect(summary.largest).toBeGreaterThan(1024 * 1024);

@@ -9,18 +9,55 @@
  * A slot, once filled, is never changed or emptied: nothing here carries
  * state from one call, encoder or decoder to another.
  *
- * Each slot's type is declared by the module that fills it.
+ * The drop-in slots (filled by the compatibility entries, see
+ * {@link dropIn}) are typed here, structurally, so this module imports
+ * nothing above it; `records` is typed by its module.
  *
  * @module
  */
 
 import { type DecodeError, decodeError, type EncodeError, encodeError } from "./errors.ts";
 
-/** The slots, one per importable module. Each module widens its own slot's type. */
+/** The slots, one per importable capability. */
 export interface Modules {
   /** msgpackr's record extension: `@resizable/msgpack/records`. */
   records?: unknown;
+  /**
+   * `buffers: true`: makes, when an encoder or decoder is made, the function
+   * that turns its results into Node `Buffer`s over the same memory; null
+   * where the runtime has no `Buffer` class.
+   */
+  buffers?: () => ((bytes: Uint8Array) => Uint8Array) | null;
+  /** `invalidUtf8: "replace"`: decodes `length` bytes at `start`, each invalid sequence as U+FFFD. */
+  invalidUtf8?: (bytes: Uint8Array, start: number, length: number) => string;
+  /**
+   * @msgpack/msgpack 2.x's positional constructors: the options object that
+   * `new Encoder(extensionCodec, context, ...)` (`side` "encode") or
+   * `new Decoder(extensionCodec, context, ...)` means.
+   */
+  positional?: (side: "encode" | "decode", args: readonly unknown[]) => Record<string, unknown>;
+  /**
+   * Codecs of another kind (any object with `tryToEncode` and `decode`, as
+   * @msgpack/msgpack's `ExtensionCodecType`, or an `ExtensionCodec` of
+   * another copy of this library): the encoder entry that asks `tryToEncode`
+   * for a whole `ExtData`, and the decoders (its `decode` for every type).
+   */
+  extensionCodec?: {
+    encoder(codec: { tryToEncode(value: unknown, context: unknown): unknown }): { type: number; encode: (value: unknown, context: unknown) => unknown };
+    decoder(codec: { decode(data: Uint8Array, type: number, context: unknown): unknown }): (data: Uint8Array, type: number, context: unknown) => unknown;
+  };
 }
+
+/** The drop-in slots (all but `records`), each with the entry that installs it. */
+type DropIn = Exclude<keyof Modules, "records">;
+
+/** The import that installs each drop-in slot: @msgpack/msgpack's ways, or notepack.io's. */
+const ENTRIES: { readonly [K in DropIn]: string } = {
+  buffers: "@resizable/msgpack/compat/notepack",
+  invalidUtf8: "@resizable/msgpack/compat/msgpack",
+  extensionCodec: "@resizable/msgpack/compat/msgpack",
+  positional: "@resizable/msgpack/compat/msgpack",
+};
 
 /** What is installed; read-only for everything but {@link install}. */
 export const modules: Modules = {};
@@ -41,4 +78,20 @@ export function install<K extends keyof Modules>(name: K, module: NonNullable<Mo
 export function needModule(option: string, entry: string, side: "encode" | "decode"): EncodeError | DecodeError {
   const message = `The ${side} option ${option} needs its module: add import "${entry}" (once, anywhere in the program)`;
   return side === "encode" ? encodeError(message, "INVALID_ARGUMENT") : decodeError(message, 0, "INVALID_ARGUMENT");
+}
+
+/**
+ * The drop-in capability `slot`, installed by its compatibility entry;
+ * without it, the {@link needModule} error naming that entry, for the
+ * option of the same name (or `option`, when the user wrote something
+ * else: a positional constructor).
+ *
+ * @param slot the capability, named after the option that needs it
+ * @param side whose option it is
+ * @param option how the error names what the user wrote, when not `slot`
+ */
+export function dropIn<K extends DropIn>(slot: K, side: "encode" | "decode", option: string = slot): NonNullable<Modules[K]> {
+  const module = modules[slot];
+  if (module === undefined) throw needModule(option, ENTRIES[slot], side);
+  return module as NonNullable<Modules[K]>;
 }

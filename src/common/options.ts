@@ -4,12 +4,18 @@
  * the rules their values are checked by, and the cache that finds the
  * coder for options written inline in a call.
  *
- * Each direction reads its options through {@link readOptions}: every
- * option exactly once, by property access, so a getter is read once and
- * an inherited or non-enumerable option counts, each checked by the rule
- * its direction lists for it ({@link OptionRule}). What it read, in a fixed
- * order, is the list of values the {@link CoderCache} is keyed by: no
- * object can change a coder after it was made.
+ * Each direction declares each of its options once, in its table
+ * ({@link OptionTable}: the rule and the default by name, typed against its
+ * options interface, whose documentation describes each). It reads them
+ * through {@link readOptions}: every option exactly once, by property
+ * access, so a getter is read once and an inherited or non-enumerable
+ * option counts, each checked by its table's rule. What it read, in the
+ * order of the direction's names below, is the list of values the
+ * {@link CoderCache} is keyed by: no object can change a coder after it
+ * was made. The readers load each option by its literal name (a load by a
+ * name held in a variable is megamorphic and doubled the cost of a call
+ * with options); test/options.test.ts checks that each reads exactly its
+ * table's names, in this order.
  *
  * @module
  */
@@ -43,6 +49,36 @@ const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "
  * lists one per option, in the order of its names.
  */
 export type OptionRule = readonly [expected: string, accepts: (v: unknown) => boolean] | null;
+
+/**
+ * One option of one direction, as its table declares it: what it takes
+ * ({@link OptionRule}) and its default (what `undefined` resolves to).
+ * The description is the option's documentation in the direction's
+ * options interface, which the table is typed against key for key.
+ */
+export type OptionSpec = readonly [rule: OptionRule, fallback: unknown];
+
+/** A direction's options: each name with its {@link OptionSpec}, in the order `names` lists them. */
+export type OptionTable<Options> = { readonly [K in keyof Options]-?: OptionSpec };
+
+/**
+ * The rules of `table`'s options, in the order of `names` (what
+ * {@link readOptions} checks the values it read by), made once per direction.
+ */
+export function rulesOf(names: readonly string[], table: Readonly<Record<string, OptionSpec>>): OptionRule[] {
+  return names.map((name) => table[name]![0]);
+}
+
+/**
+ * The values read by {@link readOptions} by name, each `undefined` replaced
+ * by its default from `table`: what a direction resolves its options from
+ * (on the cold path: once per encoder or decoder made).
+ */
+export function withDefaults(names: readonly string[], values: readonly unknown[], table: Readonly<Record<string, OptionSpec>>): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  names.forEach((name, i) => (named[name] = values[i] === undefined ? table[name]![1] : values[i]));
+  return named;
+}
 
 /** A flag. */
 export const BOOLEAN: OptionRule = ["a boolean", (v) => typeof v === "boolean"];

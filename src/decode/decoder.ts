@@ -8,7 +8,8 @@
  * @module
  */
 
-import { asBuffer, type BufferClass, nodeBuffer, ON_BUN } from "../common/engine.ts";
+import { ON_BUN } from "../common/engine.ts";
+import { dropIn } from "../common/modules.ts";
 import { badArgument, badKey, wrongInput, DecodeError, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
@@ -17,7 +18,7 @@ import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
-import { decodeUtf8, decodeUtf8Lossy } from "../format/utf8.ts";
+import { decodeUtf8 } from "../format/utf8.ts";
 import { setOwn } from "../common/objects.ts";
 import { modules, needModule } from "../common/modules.ts";
 import { headerError } from "./limits.ts";
@@ -157,10 +158,10 @@ export class Decoder<ContextType = undefined> {
   readonly #useMap: boolean;
   readonly #binaryAsView: boolean;
   readonly #rawStrings: boolean;
-  /** `invalidUtf8: "replace"`: invalid UTF-8 decodes with U+FFFD (in {@link textAt}, a cold path) instead of throwing. */
-  readonly #replaceUtf8: boolean;
-  /** With `buffers`: Node's `Buffer` class, whose instances binaries become; else null. */
-  readonly #bufferClass: BufferClass | null;
+  /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link textAt}, a cold path) instead of throwing; else null. */
+  readonly #lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
+  /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
+  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
   readonly #undefinedAsExtension: boolean;
   readonly #keyConverter: ((key: unknown) => unknown) | null;
@@ -185,13 +186,14 @@ export class Decoder<ContextType = undefined> {
    */
   constructor(options?: DecodeOptions<ContextType> | null);
   /**
-   * @msgpack/msgpack 2.x's positional form, for programs written for it:
-   * each argument is the option of that name (see {@link DecodeOptions}),
-   * `undefined` for its default.
+   * @msgpack/msgpack 2.x's positional form, for programs written for it,
+   * once `@resizable/msgpack/compat/msgpack` is imported (else an
+   * `INVALID_ARGUMENT` naming that import): each argument is the option of
+   * that name (see {@link DecodeOptions}), `undefined` for its default.
    *
    * @example
    * ```ts
-   * import { Decoder, encode, ExtensionCodec } from "@resizable/msgpack";
+   * import { Decoder, encode, ExtensionCodec } from "@resizable/msgpack/compat/msgpack";
    * const codec = new ExtensionCodec<{ scale: number }>();
    * codec.register({ type: 1, encode: () => null, decode: (d, _type, ctx) => d[0]! * ctx.scale });
    * console.assert(new Decoder(codec, { scale: 10 }).decode(Uint8Array.of(0xd4, 1, 2)) === 20);
@@ -223,10 +225,10 @@ export class Decoder<ContextType = undefined> {
     this.#useMap = o.useMap;
     this.#binaryAsView = o.binaryAsView;
     this.#rawStrings = o.rawStrings;
-    this.#replaceUtf8 = o.replaceInvalidUtf8;
+    this.#lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
     this.#undefinedAsExtension = o.undefinedAsExtension;
-    this.#bufferClass = o.buffers ? nodeBuffer() : null;
-    if (o.buffers && this.#bufferClass === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.#toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
+    if (o.buffers && this.#toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.#keyConverter = o.mapKeyConverter;
     this.#coldMaps = this.#useMap || this.#keyConverter !== null;
     this.strMax = this.#rawStrings ? -1 : o.maxStrLength;
@@ -378,7 +380,7 @@ export class Decoder<ContextType = undefined> {
   private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
-    this.direct = base === 0 && !this.#replaceUtf8;
+    this.direct = base === 0 && this.#lossyUtf8 === null;
     this.#view = null;
     this.#floatsRead = 0;
     this.pos = offset;
@@ -576,7 +578,7 @@ export class Decoder<ContextType = undefined> {
       return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
     } catch (e) {
       if (!(e instanceof DecodeError && e.code === "INVALID_UTF8")) throw e;
-      if (this.#replaceUtf8) return decodeUtf8Lossy(this.bytes, at, n);
+      if (this.#lossyUtf8 !== null) return this.#lossyUtf8(this.bytes, at, n);
       throw invalidUtf8(this.base + at);
     }
   }
@@ -617,7 +619,7 @@ export class Decoder<ContextType = undefined> {
   /** The `n` bytes at `at` as a binary result: a copy or (`binaryAsView`) a view; a `Buffer` with `buffers`, or a view of a `Buffer` input. */
   private binary(at: number, n: number): Uint8Array {
     if (this.#source !== null) return this.#source.subarray(at, at + n);
-    if (this.#bufferClass !== null) return asBuffer(this.#bufferClass, this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
+    if (this.#toBuffer !== null) return this.#toBuffer(this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
     return this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 

@@ -6,10 +6,11 @@
  * @module
  */
 
-import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
+import type { ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, readOptions } from "../common/options.ts";
+import { dropIn } from "../common/modules.ts";
+import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -32,8 +33,10 @@ export interface DecodeOptions<ContextType = undefined> {
    * called from inside it continues at the extension's depth + 1, so
    * `maxDepth` bounds nesting through extensions. Any object with a
    * `decode(data, type, context)` (@msgpack/msgpack's `ExtensionCodecType`)
-   * may stand in for an `ExtensionCodec`: it then decodes every extension
-   * type, -1 included.
+   * may stand in for an `ExtensionCodec` once
+   * `@resizable/msgpack/compat/msgpack` is imported (else it is an
+   * `INVALID_ARGUMENT` naming that import): it then decodes every
+   * extension type, -1 included.
    * @default ExtensionCodec.defaultCodec (no extensions besides the built-in timestamp unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
@@ -79,7 +82,9 @@ export interface DecodeOptions<ContextType = undefined> {
    * as `TextDecoder` does by default, so one bad string (such as the lone
    * surrogates @msgpack/msgpack writes as 3 invalid bytes) does not make
    * the whole message unreadable. Valid strings decode the same either
-   * way; `rawStrings` still gives string values as bytes.
+   * way; `rawStrings` still gives string values as bytes. `"replace"`
+   * needs `import "@resizable/msgpack/compat/msgpack"` (once, anywhere in
+   * the program); without it, it is an `INVALID_ARGUMENT` naming it.
    * @default "throw"
    */
   invalidUtf8?: "throw" | "replace" | undefined;
@@ -114,6 +119,9 @@ export interface DecodeOptions<ContextType = undefined> {
    * input with `binaryAsView` still gives `Buffer` views (a view of a
    * `Buffer` is a `Buffer`), as @msgpack/msgpack does; copies are plain
    * `Uint8Array`s. Extension payloads (`ExtData.data`) stay `Uint8Array`s.
+   * `true` needs `import "@resizable/msgpack/compat/notepack"` (once,
+   * anywhere in the program); without it, it is an `INVALID_ARGUMENT`
+   * naming it.
    * @default false
    */
   buffers?: boolean | undefined;
@@ -185,18 +193,18 @@ export interface DecodeOptions<ContextType = undefined> {
 }
 
 /**
- * The options that @msgpack/msgpack 2.x's positional constructor
+ * The options `new Decoder(...args)` means: its one argument (an options
+ * object, or nothing), or for @msgpack/msgpack 2.x's positional form
  * `new Decoder(extensionCodec, context, maxStrLength, maxBinLength,
- * maxArrayLength, maxMapLength, maxExtLength)` means, or `first` itself
- * when it is an options object (or nothing) and no more arguments were
- * given. An argument left `undefined` means its default.
+ * maxArrayLength, maxMapLength, maxExtLength)` the options its arguments
+ * name, read by the module that installs that form.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` naming the import, for the
+ *   positional form without its module
  */
 export function decoderArguments<O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined {
   if (rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function") return first as O | undefined;
-  const names = ["context", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"] as const;
-  const options: Record<string, unknown> = { extensionCodec: first };
-  names.forEach((name, i) => (options[name] = rest[i]));
-  return options as O;
+  return dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O;
 }
 
 /** The options type under the name @msgpack/msgpack gives it. */
@@ -204,8 +212,8 @@ export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>
 
 /** The decode options as a decoder uses them: every default filled in, read once from what the user passed. */
 export interface ResolvedDecodeOptions extends DecodeLimits {
-  /** The codec given, or `ExtensionCodec.defaultCodec`. */
-  readonly extensionCodec: ExtensionCodecType<unknown>;
+  /** The codec given, or null for `ExtensionCodec.defaultCodec` (read without the class, so a decode-only page does not carry it). */
+  readonly extensionCodec: ExtensionCodecType<unknown> | null;
   readonly context: unknown;
   /** `int64`, or `"bigint"` with `useBigInt64`, else `"auto"`. */
   readonly int64: Int64Mode;
@@ -256,44 +264,44 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
   ];
 }
 
-/** What each decode option takes, in the order of `DECODE_OPTIONS`. */
-const DECODE_RULES: readonly OptionRule[] = [
-  ["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], // extensionCodec
-  null, // context: anything
-  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // useBigInt64, useMap, rawStrings, binaryAsView
-  ['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], // int64
-  ["a function", (v) => typeof v === "function"], // mapKeyConverter
-  LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, LIMIT, // maxDepth, maxStrLength ... maxExtLength
-  BOOLEAN, // useRecords
-  ARRAY, // structures
-  BOOLEAN, BOOLEAN, // buffers, undefinedAsExtension
-  ['"throw" or "replace"', (v) => v === "throw" || v === "replace"], // invalidUtf8
-  BOOLEAN, // compileRecordReaders
-];
+/**
+ * Each decode option, declared once: what it takes and its default
+ * (`keyDecoder` is accepted and never read). Resolved into
+ * {@link ResolvedDecodeOptions} by {@link resolveDecodeOptions}.
+ */
+export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
+  extensionCodec: [["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], null],
+  context: [null, undefined],
+  useBigInt64: [BOOLEAN, false],
+  useMap: [BOOLEAN, false],
+  rawStrings: [BOOLEAN, false],
+  binaryAsView: [BOOLEAN, false],
+  int64: [['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], undefined],
+  mapKeyConverter: [["a function", (v) => typeof v === "function"], null],
+  maxDepth: [LIMIT, DEFAULT_MAX_DEPTH],
+  maxStrLength: [LIMIT, MAX_U32],
+  maxBinLength: [LIMIT, MAX_U32],
+  maxArrayLength: [LIMIT, MAX_U32],
+  maxMapLength: [LIMIT, MAX_U32],
+  maxExtLength: [LIMIT, MAX_U32],
+  useRecords: [BOOLEAN, false],
+  structures: [ARRAY, null],
+  buffers: [BOOLEAN, false],
+  undefinedAsExtension: [BOOLEAN, false],
+  invalidUtf8: [['"throw" or "replace"', (v) => v === "throw" || v === "replace"], "throw"],
+  compileRecordReaders: [BOOLEAN, true],
+};
+
+/** What each decode option takes, in the order of `DECODE_OPTIONS` (from {@link DECODE_TABLE}). */
+const DECODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(DECODE_OPTIONS, DECODE_TABLE);
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
-  const resolved: ResolvedDecodeOptions = Object.freeze({
-    extensionCodec: (values[0] ?? ExtensionCodec.defaultCodec) as ExtensionCodecType<unknown>,
-    context: values[1],
-    int64: (values[6] as Int64Mode | undefined) ?? (values[2] === true ? "bigint" : "auto"),
-    useMap: values[3] === true,
-    rawStrings: values[4] === true,
-    binaryAsView: values[5] === true,
-    mapKeyConverter: (values[7] as ((key: unknown) => string | number) | undefined) ?? null,
-    maxDepth: (values[8] as number | undefined) ?? DEFAULT_MAX_DEPTH,
-    maxStrLength: (values[9] as number | undefined) ?? MAX_U32,
-    maxBinLength: (values[10] as number | undefined) ?? MAX_U32,
-    maxArrayLength: (values[11] as number | undefined) ?? MAX_U32,
-    maxMapLength: (values[12] as number | undefined) ?? MAX_U32,
-    maxExtLength: (values[13] as number | undefined) ?? MAX_U32,
-    useRecords: values[14] === true,
-    structures: (values[15] as readonly unknown[] | undefined) ?? null,
-    buffers: values[16] === true,
-    undefinedAsExtension: values[17] === true,
-    replaceInvalidUtf8: values[18] === "replace",
-    compileRecordReaders: values[19] !== false,
-  });
+  // each value was checked by its rule; two options resolve into a field of their own
+  const o = withDefaults(DECODE_OPTIONS, values, DECODE_TABLE);
+  o.int64 ??= o.useBigInt64 ? "bigint" : "auto";
+  o.replaceInvalidUtf8 = o.invalidUtf8 === "replace";
+  const resolved = Object.freeze(o) as unknown as ResolvedDecodeOptions;
   RESOLVED.add(resolved);
   return resolved;
 }

@@ -22,7 +22,8 @@ import { CoderCache } from "../common/options.ts";
 import { PROBE, Sink } from "./sink.ts";
 import { COUNT_PLAN } from "./spill.ts";
 import { startsAscii } from "../format/utf8.ts";
-import { asBuffer, type BufferClass, nodeBuffer, type NodeBuffer } from "../common/engine.ts";
+import type { NodeBuffer } from "../common/engine.ts";
+import { dropIn } from "../common/modules.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
@@ -47,7 +48,7 @@ const FINISH_COUNT = (sink: Sink): number => sink.offset();
  * console.assert(a[1] === 0xa1 && a[2] === 0x61); // key "a" first
  * ```
  */
-export class Encoder<ContextType = undefined> {
+export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
   /** Where the bytes go: scratch, then a store or chunks. */
   private readonly sink: Sink;
   /** The options, read and resolved once, by the constructor. */
@@ -60,21 +61,22 @@ export class Encoder<ContextType = undefined> {
   private child: Encoder<ContextType> | null = null;
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   #counter: Encoder<ContextType> | null = null;
-  /** With `buffers`: Node's `Buffer` class, whose instances the results become (without a copy); else null. */
-  readonly #bufferClass: BufferClass | null;
+  /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
+  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
    */
-  constructor(options?: EncodeOptions<ContextType> | null);
+  constructor(options?: (Options & EncodeOptions<ContextType>) | null);
   /**
-   * @msgpack/msgpack 2.x's positional form, for programs written for it:
-   * each argument is the option of that name (see {@link EncodeOptions}),
-   * `undefined` for its default.
+   * @msgpack/msgpack 2.x's positional form, for programs written for it,
+   * once `@resizable/msgpack/compat/msgpack` is imported (else an
+   * `INVALID_ARGUMENT` naming that import): each argument is the option of
+   * that name (see {@link EncodeOptions}), `undefined` for its default.
    *
    * @example
    * ```ts
-   * import { Encoder, ExtensionCodec } from "@resizable/msgpack";
+   * import { Encoder, ExtensionCodec } from "@resizable/msgpack/compat/msgpack";
    * const codec = new ExtensionCodec<{ scale: number }>();
    * codec.register({ type: 1, encode: (v, ctx) => (v instanceof Set ? Uint8Array.of(v.size * ctx.scale) : null), decode: (d) => d[0] });
    * const bytes = new Encoder(codec, { scale: 10 }).encode(new Set([1, 2]));
@@ -98,13 +100,13 @@ export class Encoder<ContextType = undefined> {
     this.options = resolved;
     this.sink = new Sink(resolved.initialBufferSize, resolved.spillPlan, resolved.maxByteLength, (root) => this.encodedSize(root), resolved.poolResults);
     this.writer = new ValueWriter(this.sink, resolved);
-    this.#bufferClass = resolved.buffers ? nodeBuffer() : null;
-    if (resolved.buffers && this.#bufferClass === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.#toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+    if (resolved.buffers && this.#toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 
   /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
   private out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-    return this.#bufferClass === null ? bytes : (asBuffer(this.#bufferClass, bytes) as Uint8Array<ArrayBuffer>);
+    return this.#toBuffer === null ? bytes : (this.#toBuffer(bytes) as Uint8Array<ArrayBuffer>);
   }
 
   /**
@@ -121,15 +123,15 @@ export class Encoder<ContextType = undefined> {
    * console.assert(bytes.length === 4 && bytes[0] === 0x92);
    * ```
    */
-  encode(value: unknown): Uint8Array<ArrayBuffer> {
-    if (this.#busy) return this.reentrant().encode(value);
+  encode(value: unknown): EncoderOutput<Options> {
+    if (this.#busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
-      return this.out(encodeLoneString(value));
+      return this.out(encodeLoneString(value)) as EncoderOutput<Options>;
     }
     this.run(value, 0);
     try {
       const bytes = this.sink.finish();
-      return this.#bufferClass === null ? bytes : this.out(bytes);
+      return (this.#toBuffer === null ? bytes : this.out(bytes)) as EncoderOutput<Options>;
     } finally {
       this.stop();
     }
@@ -162,8 +164,8 @@ export class Encoder<ContextType = undefined> {
    * console.assert(kept[0] === 0x92 && a[0] !== 0x92);
    * ```
    */
-  encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer> {
-    return this.out(this.call(value, FINISH_SHARED));
+  encodeSharedRef(value: unknown): EncoderOutput<Options> {
+    return this.out(this.call(value, FINISH_SHARED)) as EncoderOutput<Options>;
   }
 
   /**
@@ -183,9 +185,9 @@ export class Encoder<ContextType = undefined> {
    * console.assert(total === (1 << 20) + 5);
    * ```
    */
-  encodeChunks(value: unknown): Uint8Array<ArrayBuffer>[] {
+  encodeChunks(value: unknown): EncoderOutput<Options>[] {
     const chunks = this.call(value, FINISH_CHUNKS);
-    return this.#bufferClass === null ? chunks : chunks.map((c) => this.out(c));
+    return (this.#toBuffer === null ? chunks : chunks.map((c) => this.out(c))) as EncoderOutput<Options>[];
   }
 
   /**
@@ -336,6 +338,13 @@ function checkTarget(target: unknown, offset: number): void {
   if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
 }
 
+/**
+ * What an {@link Encoder}'s `encode`, `encodeSharedRef` and `encodeChunks`
+ * return for the options it was made with: Node's `Buffer` type (where the
+ * program's types declare one) with `buffers: true`, else `Uint8Array`.
+ */
+export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuffer : Uint8Array<ArrayBuffer>;
+
 const defaultEncoder = /* @__PURE__ */ new Encoder();
 /** Encoders for options passed to `encode()`, by the values read from them. */
 const encoders = /* @__PURE__ */ new CoderCache<Encoder<unknown>>((values) => new Encoder(oneShotOptions(resolveEncodeOptions(values)) as EncodeOptions<unknown>));
@@ -368,6 +377,7 @@ function encoderFor<C>(options: EncodeOptions<C> | null | undefined): Encoder<C>
  *
  * @example
  * ```ts
+ * import "@resizable/msgpack/compat/notepack"; // installs `buffers`
  * import { encode } from "@resizable/msgpack";
  * const bytes = encode({ id: 1 }, { buffers: true });
  * console.assert(bytes.constructor.name === "Buffer" && bytes[0] === 0x81);

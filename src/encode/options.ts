@@ -8,11 +8,12 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, readOptions } from "../common/options.ts";
+import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
+import { dropIn } from "../common/modules.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -25,10 +26,12 @@ export interface EncodeOptions<ContextType = undefined> {
    * symbol) before the built-in types, in @msgpack/msgpack's order: types
    * -1 down to -128, then 0 up to 127, where a `Date` is the timestamp
    * (-1) unless a type -1 is registered. Types registered later are
-   * honoured. Any object with a `tryToEncode(value, context)` that returns
-   * an `ExtData` or null (@msgpack/msgpack's `ExtensionCodecType`) may
-   * stand in for an {@link ExtensionCodec}: it is asked about every object,
-   * `Date`s included.
+   * honoured. With `@resizable/msgpack/compat/msgpack` imported, any object
+   * with a `tryToEncode(value, context)` that returns an `ExtData` or null
+   * (@msgpack/msgpack's `ExtensionCodecType`, or another copy's
+   * `ExtensionCodec`) may stand in for an {@link ExtensionCodec}: it is
+   * asked about every object, `Date`s included; without that import, such
+   * a codec is an `INVALID_ARGUMENT` naming it.
    * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
@@ -87,6 +90,8 @@ export interface EncodeOptions<ContextType = undefined> {
    * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` when
    * the encoder is made; where there is none (browsers, Deno without node
    * globals), `true` is an `EncodeError` with code `INVALID_ARGUMENT`.
+   * Needs `import "@resizable/msgpack/compat/notepack"` (once, anywhere in
+   * the program); without it, `true` is an `INVALID_ARGUMENT` naming it.
    * @default false
    */
   buffers?: boolean | undefined;
@@ -195,18 +200,18 @@ export interface EncodeOptions<ContextType = undefined> {
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
 /**
- * The options that @msgpack/msgpack 2.x's positional constructor
+ * The options `new Encoder(...args)` means: its one argument (an options
+ * object, or nothing), or for @msgpack/msgpack 2.x's positional form
  * `new Encoder(extensionCodec, context, maxDepth, initialBufferSize,
- * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` means, or
- * `first` itself when it is an options object (or nothing) and no more
- * arguments were given. An argument left `undefined` means its default.
+ * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` the
+ * options its arguments name, read by the module that installs that form.
+ *
+ * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for the
+ *   positional form without its module
  */
 export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined {
   if (rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function") return first as EncodeOptions<C> | undefined;
-  const names = ["context", "maxDepth", "initialBufferSize", "sortKeys", "forceFloat32", "ignoreUndefined", "forceIntegerToFloat"] as const;
-  const options: Record<string, unknown> = { extensionCodec: first };
-  names.forEach((name, i) => (options[name] = rest[i]));
-  return options as EncodeOptions<C>;
+  return dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>;
 }
 
 /** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
@@ -268,34 +273,34 @@ function upTo(max: number): OptionRule {
   return [`an integer from 0 to ${max}`, (v) => isLimit(v) && (v as number) <= max];
 }
 
-/** What each encode option takes, in the order of `ENCODE_OPTIONS`. */
-const ENCODE_RULES: readonly OptionRule[] = [
-  ["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], // extensionCodec
-  null, // context: anything
-  BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, BOOLEAN, // sortKeys ... poolResults
-  /* @__PURE__ */ upTo(Infinity), // maxDepth
-  /* @__PURE__ */ upTo(MAX_STORE_BYTES), // initialBufferSize
-  /* @__PURE__ */ upTo(Infinity), // maxByteLength
-  ["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], // useRecords
-  ARRAY, // structures
-  /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), // maxSharedStructures
-  BOOLEAN, BOOLEAN, BOOLEAN, // sequential, undefinedAsExtension, buffers
-];
-
 /**
- * Each encode option's default, in the order of `ENCODE_OPTIONS`; those
- * filled in after: `extensionCodec` (`ExtensionCodec.defaultCodec`, read
- * when options are resolved) and `maxSharedStructures` (32 with
- * `structures`, else 0). Constants only, so a bundle without the encoder
- * leaves it out.
+ * Each encode option, declared once: what it takes and its default. Filled
+ * in when options are resolved: `extensionCodec` (`ExtensionCodec.defaultCodec`,
+ * read then) and `maxSharedStructures` (32 with `structures`, else 0).
+ * Constants only, so a bundle without the encoder leaves it out.
  */
-const ENCODE_DEFAULTS: readonly unknown[] = [
-  undefined, undefined, // extensionCodec, context
-  false, false, false, false, false, false, // sortKeys ... poolResults
-  DEFAULT_MAX_DEPTH, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, // maxDepth, initialBufferSize, maxByteLength
-  false, undefined, undefined, // useRecords, structures, maxSharedStructures
-  false, false, false, // sequential, undefinedAsExtension, buffers
-];
+export const ENCODE_TABLE: OptionTable<EncodeOptions> = {
+  extensionCodec: [["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], undefined],
+  context: [null, undefined],
+  sortKeys: [BOOLEAN, false],
+  forceFloat32: [BOOLEAN, false],
+  forceIntegerToFloat: [BOOLEAN, false],
+  useBigInt64: [BOOLEAN, false],
+  ignoreUndefined: [BOOLEAN, false],
+  poolResults: [BOOLEAN, false],
+  maxDepth: [/* @__PURE__ */ upTo(Infinity), DEFAULT_MAX_DEPTH],
+  initialBufferSize: [/* @__PURE__ */ upTo(MAX_STORE_BYTES), DEFAULT_SCRATCH_BYTES],
+  maxByteLength: [/* @__PURE__ */ upTo(Infinity), MAX_STORE_BYTES],
+  useRecords: [["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], false],
+  structures: [ARRAY, undefined],
+  maxSharedStructures: [/* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), undefined],
+  sequential: [BOOLEAN, false],
+  undefinedAsExtension: [BOOLEAN, false],
+  buffers: [BOOLEAN, false],
+};
+
+/** What each encode option takes, in the order of `ENCODE_OPTIONS` (from {@link ENCODE_TABLE}). */
+const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIONS, ENCODE_TABLE);
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
@@ -304,10 +309,9 @@ const ENCODE_DEFAULTS: readonly unknown[] = [
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
-  const resolved: Record<string, unknown> = {};
-  ENCODE_OPTIONS.forEach((name, i) => (resolved[name] = values[i] === undefined ? ENCODE_DEFAULTS[i] : values[i]));
+  const resolved = withDefaults(ENCODE_OPTIONS, values, ENCODE_TABLE);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
-  resolved.maxSharedStructures ??= values[12] === undefined ? 0 : 32;
+  resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
   resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
   RESOLVED.add(Object.freeze(resolved));
   return resolved as unknown as ResolvedEncodeOptions;

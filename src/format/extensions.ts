@@ -9,6 +9,7 @@
 
 import { badExtension, badExtType, brand } from "../common/errors.ts";
 import { readTimestamp, writeTimestamp } from "./timestamp.ts";
+import { dropIn } from "../common/modules.ts";
 
 /**
  * An extension value: a type in -128..127 and its payload bytes. Encoded as
@@ -108,6 +109,14 @@ interface Registry {
 const REGISTRIES = /* @__PURE__ */ new WeakMap<object, Registry>();
 
 /**
+ * The decoders of `ExtensionCodec.defaultCodec`, which decoders made
+ * without an `extensionCodec` read (see {@link extensionDecoders}) without
+ * going through the class: a page that only decodes carries no
+ * `ExtensionCodec`, nor the encoders its `tryToEncode` reaches.
+ */
+const DEFAULT_DECODERS = /* @__PURE__ */ new Map<number, ExtensionDecoderType<unknown>>();
+
+/**
  * A registry of extension types, passed as the `extensionCodec` option of
  * the encoder and the decoder. Encoders are tried on every object (and on
  * every bigint, function and symbol) before the built-in types, in
@@ -132,11 +141,12 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * The codec that encoders and decoders made without an `extensionCodec`
    * option use, shared by the whole program (as in @msgpack/msgpack).
    */
-  static readonly defaultCodec: ExtensionCodec<undefined> = new ExtensionCodec();
+  static readonly defaultCodec: ExtensionCodec<undefined> = /* @__PURE__ */ new ExtensionCodec();
 
   declare __brand?: ContextType;
   constructor() {
-    REGISTRIES.set(this, { encoders: [], decoders: new Map() });
+    // the first codec made, by the static initializer above, is the default codec: its decoders are DEFAULT_DECODERS
+    REGISTRIES.set(this, { encoders: [], decoders: ExtensionCodec.defaultCodec === undefined ? DEFAULT_DECODERS : new Map() });
   }
 
   /**
@@ -238,21 +248,28 @@ export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknow
  * live list (types registered later show up), or for any other object with
  * a `tryToEncode` (@msgpack/msgpack's `ExtensionCodecType`, or an
  * `ExtensionCodec` of another copy of this library), one
- * {@link WHOLE_CODEC} entry that asks it.
+ * {@link WHOLE_CODEC} entry that asks it, from the module that installs
+ * such codecs.
+ *
+ * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for a codec of another kind without its module
  */
 export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
-  return REGISTRIES.get(codec)?.encoders ?? [{ type: WHOLE_CODEC, encode: (v, context) => codec.tryToEncode(v, context) as unknown as Uint8Array | null }];
+  return REGISTRIES.get(codec)?.encoders ?? [dropIn("extensionCodec", "encode").encoder(codec) as ExtensionEntry];
 }
 
 /**
  * The decoders of a codec by type: an {@link ExtensionCodec}'s live map
- * (types registered later show up), or for any other object with a
- * `decode`, its `decode` for every type.
+ * (types registered later show up; `ExtensionCodec.defaultCodec`'s for
+ * null), or for any other object with a `decode`, its `decode` for every
+ * type, from the module that installs such codecs.
+ *
+ * @throws {DecodeError} `INVALID_ARGUMENT` naming the import, for a codec of another kind without its module
  */
-export function extensionDecoders<C>(codec: ExtensionCodecType<C>): { get(type: number): ExtensionDecoderType<C> | undefined } {
+export function extensionDecoders<C>(codec: ExtensionCodecType<C> | null): { get(type: number): ExtensionDecoderType<C> | undefined } {
+  if (codec === null) return DEFAULT_DECODERS as Map<number, ExtensionDecoderType<C>>;
   const registry = REGISTRIES.get(codec);
   if (registry !== undefined) return registry.decoders as Map<number, ExtensionDecoderType<C>>;
-  const decode: ExtensionDecoderType<C> = (data, type, context) => codec.decode(data, type, context);
+  const decode = dropIn("extensionCodec", "decode").decoder(codec as ExtensionCodecType<unknown>) as ExtensionDecoderType<C>;
   return { get: () => decode };
 }
 

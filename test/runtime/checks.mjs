@@ -622,11 +622,27 @@ async function checkStreamFailures(lib, streams) {
 }
 
 /**
+ * The error code and message `run` throws, or null when it returns.
+ */
+function thrownBy(run) {
+  try {
+    run();
+  } catch (e) {
+    return { code: e.code, message: String(e.message) };
+  }
+  return null;
+}
+
+/**
  * The options for programs written for other libraries, in this runtime:
  * `buffers` (Node `Buffer`s where `globalThis.Buffer` exists, else an
  * INVALID_ARGUMENT error),
  * `undefinedAsExtension`, `invalidUtf8: "replace"`, boxed primitives.
- * Returns what it found: whether this runtime has Buffers.
+ * `invalidUtf8: "replace"` and `buffers` are installed by the compatibility
+ * entries (compat/msgpack, compat/notepack): from an entry that did not
+ * install them, each must be an INVALID_ARGUMENT naming its import.
+ * Returns what it found: whether this runtime has Buffers, and which of
+ * the two were installed.
  */
 export function checkDropIn(lib) {
   const B = typeof globalThis.Buffer === "function" ? globalThis.Buffer : null;
@@ -638,8 +654,15 @@ export function checkDropIn(lib) {
   if (!(Array.isArray(back) && back.length === 2 && back[0] === undefined && back[1] === 1)) fail(`undefinedAsExtension: decode gave ${show(back)}`);
   if (!isExt(lib.decode(ext)[0])) fail("without undefinedAsExtension, d4 00 00 must decode as ExtData");
   // invalid UTF-8, replaced string by string
-  const replaced = lib.decode(hexToBytes("92-a2-ff-61-a1-62"), { invalidUtf8: "replace" });
-  if (replaced[0] !== "\ufffda" || replaced[1] !== "b") fail(`invalidUtf8 "replace" gave ${show(replaced)}`);
+  const invalid = hexToBytes("92-a2-ff-61-a1-62");
+  const lossy = thrownBy(() => lib.decode(invalid, { invalidUtf8: "replace" })) === null;
+  if (lossy) {
+    const replaced = lib.decode(invalid, { invalidUtf8: "replace" });
+    if (replaced[0] !== "\ufffda" || replaced[1] !== "b") fail(`invalidUtf8 "replace" gave ${show(replaced)}`);
+  } else {
+    const error = thrownBy(() => lib.decode(invalid, { invalidUtf8: "replace" }));
+    if (error.code !== "INVALID_ARGUMENT" || !error.message.includes('import "@resizable/msgpack/compat/msgpack"')) fail(`invalidUtf8 "replace" without its module: ${show(error)}`);
+  }
   // boxed primitives
   if (bytesToHex(lib.encode([new Number(5), new String("s"), new Boolean(false)])) !== "93-05-a1-73-c2") fail("boxed primitives must encode as their values");
   if (B === null) {
@@ -652,7 +675,14 @@ export function checkDropIn(lib) {
       }
       if (code !== "INVALID_ARGUMENT") fail(`buffers: true without a Buffer class must be INVALID_ARGUMENT, got ${code}`);
     }
-    return { buffers: false };
+    return { buffers: false, invalidUtf8: lossy };
+  }
+  const needsImport = thrownBy(() => lib.encode(1, { buffers: true }));
+  if (needsImport !== null && needsImport.message.includes('import "@resizable/msgpack/compat/notepack"')) {
+    // not installed: both sides say which import installs it
+    const decodeSide = thrownBy(() => lib.decode(ext, { buffers: true }));
+    if (needsImport.code !== "INVALID_ARGUMENT" || decodeSide?.code !== "INVALID_ARGUMENT" || !decodeSide.message.includes("compat/notepack")) fail(`buffers without its module: ${show([needsImport, decodeSide])}`);
+    return { buffers: "not installed", invalidUtf8: lossy };
   }
   const bytes = lib.encode(value, { buffers: true, ignoreUndefined: true });
   if (!B.isBuffer(bytes)) fail("buffers: encode must return a Buffer");
@@ -660,7 +690,7 @@ export function checkDropIn(lib) {
   if (!B.isBuffer(out.bin) || out.bin.toString("hex") !== "000102") fail(`buffers: decode must give Buffer binaries, got ${show(out.bin)}`);
   const view = lib.decode(B.from(bytes), { binaryAsView: true }).bin;
   if (!B.isBuffer(view) || view.readUInt16BE(1) !== 0x0102) fail("binaryAsView with a Buffer input must give Buffer views");
-  return { buffers: true };
+  return { buffers: true, invalidUtf8: lossy };
 }
 
 /** Runs everything; returns a summary object for the caller to print. */

@@ -3,9 +3,9 @@
 // decodeArrayStream, decodeStream), checked without a test runner, as-is
 // under node (18+), bun and deno:
 //
-//   node test/runtime/compat-async.mjs src/index.ts          (Node 22.6+ strips types)
-//   bun  test/runtime/compat-async.mjs src/index.ts
-//   deno run --allow-read --no-lock test/runtime/compat-async.mjs src/index.ts
+//   node test/runtime/compat-async.mjs src/compat/msgpack.ts        (Node 22.6+ strips types)
+//   bun  test/runtime/compat-async.mjs src/compat/msgpack.ts
+//   deno run --allow-read --no-lock test/runtime/compat-async.mjs src/compat/msgpack.ts
 //   node test/runtime/compat-async.mjs node_modules/@msgpack/msgpack/dist.esm/index.mjs --oracle
 //
 // With --oracle the module is @msgpack/msgpack itself: the checks that hold

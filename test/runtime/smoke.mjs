@@ -26,10 +26,11 @@ function env(name) {
 }
 
 function parseArgs(argv) {
-  const args = { module: undefined, streams: undefined, seed: 1, count: 400, big: true, suite: true };
+  const args = { module: undefined, streams: undefined, with: [], seed: 1, count: 400, big: true, suite: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--streams") args.streams = argv[++i];
+    else if (a === "--with") args.with.push(argv[++i]);
     else if (a === "--seed") args.seed = Number(argv[++i]);
     else if (a === "--count") args.count = Number(argv[++i]);
     else if (a === "--no-big") args.big = false;
@@ -51,6 +52,8 @@ function moduleUrl(specifier) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  // modules imported for what they install first (the compatibility entries)
+  for (const specifier of args.with) await import(moduleUrl(specifier));
   const lib = await import(moduleUrl(args.module));
   const streams = args.streams ? await import(moduleUrl(args.streams)) : undefined;
   const started = Date.now();
