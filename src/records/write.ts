@@ -231,7 +231,7 @@ export class RecordTable implements RecordWriting {
       keys = own;
       shape = this.find(own, depth);
     }
-    if (shape.index < 0 && this.assign(shape)) this.declare(w, shape);
+    if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
     else this.writeId(w, shape.index);
     // exactly one value per key, read as the map writer reads them (for-in while it agrees with `keys`)
     const n = keys.length;
@@ -273,7 +273,7 @@ export class RecordTable implements RecordWriting {
   }
 
   /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
-  private declare(w: ValueWriter, shape: RecordShape): void {
+  private declareShape(w: ValueWriter, shape: RecordShape): void {
     const s = w.sink;
     if (s.pos + 4 > s.bytes.length) s.grow(4);
     s.bytes[s.pos++] = shape.index < 32 || !this.twoByte ? 0xd4 : 0xd5;
