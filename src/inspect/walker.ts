@@ -465,12 +465,12 @@ export class StreamWalker {
       this.frames.pop();
       return;
     }
-    if (n === 0) return this.declare(frame);
+    if (n === 0) return this.declareStructure(frame);
     this.frames.push(frame);
   }
 
   /** A declaration's names are read: its structure is in force, and its first record's fields follow. */
-  private declare(names: Frame): void {
+  private declareStructure(names: Frame): void {
     const shapes = this.shapes!;
     const shape: Shape = { fields: names.declared, segments: names.segments!, twoByte: names.twoByte };
     this.shapeSegments += shape.segments.length - (shapes[names.slot]?.segments.length ?? 0);
@@ -565,7 +565,7 @@ export class StreamWalker {
       if (--top.left > 0) return;
       // the container is complete: it is an item of the one around it (names: their record's fields follow)
       this.frames.pop();
-      if (top.kind === NAMES) return this.declare(top);
+      if (top.kind === NAMES) return this.declareStructure(top);
       start = top.start;
       path = top.path;
       key = "{}";
