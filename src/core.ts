@@ -2,9 +2,9 @@
  * The main entry without stream decoding: everything `@resizable/msgpack`
  * exports except `decodeAsync`, `decodeArrayStream` and
  * `decodeMultiStream`, and with the core `Decoder` (no stream methods).
- * The browser bundles dist/browser/msgpack.min.js and
- * msgpack.iife.min.js are built from it, to stay small; the streams
- * bundle (msgpack-streams.min.js) has the full main entry.
+ * The browser bundle dist/browser/msgpack.min.js is built from it, to
+ * stay small; the streams bundle (msgpack-streams.min.js) has the full
+ * main entry, and msgpack.iife.min.js is built from compat/msgpack.ts.
  *
  * @module
  */

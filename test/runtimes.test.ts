@@ -3,8 +3,11 @@
 // resizable ArrayBuffer, so only the chunk fallback), 20, 22, 24, Bun and
 // Deno, against the built dist/ and, where the runtime runs TypeScript, src/.
 // A missing runtime binary fails the test: `npm ci` installs all of them.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, test, beforeAll } from "vitest";
-import { RUNTIMES, assertBuilt, entrySubpaths, explain, requireBinary, run } from "./tools/harness.ts";
+import { ROOT, RUNTIMES, assertBuilt, entrySubpaths, explain, requireBinary, run } from "./tools/harness.ts";
 
 type Runtime = keyof typeof RUNTIMES;
 
@@ -75,5 +78,26 @@ describe("runtime smoke (test/runtime/smoke.mjs)", () => {
     expect(summary.largest).toBeGreaterThan(1024 * 1024);
     if (entrySubpaths().includes("./streams")) expect(summary.streamChecks).toBeGreaterThan(50);
     console.log(`${c.runtime} ${c.target}: ${line}`);
+  });
+});
+
+describe("src/ under Node's type stripping", () => {
+  // Node strips types without a compiler: TypeScript it cannot strip (a
+  // method named `declare` reads as the keyword) stops the module, and with
+  // it every import of it, only when loaded there. cli.ts runs its command
+  // when imported; the modules it imports are loaded here one by one.
+  test("every module of src/ but cli.ts loads under Node 24 (--experimental-strip-types)", async () => {
+    const files = (readdirSync(join(ROOT, "src"), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && f !== "cli.ts").sort();
+    expect(files.length).toBeGreaterThan(40);
+    const base = `${pathToFileURL(join(ROOT, "src")).href}/`;
+    const script = `const failed = [];
+for (const f of ${JSON.stringify(files)}) {
+  try { await import(new URL(f, ${JSON.stringify(base)})); } catch (e) { failed.push(f + ": " + String(e)); }
+}
+console.log(JSON.stringify(failed));`;
+    const binary = requireBinary(RUNTIMES.node24, "run `npm ci` to install the runtimes from devDependencies");
+    const r = await run(binary, ["--experimental-strip-types", "--no-warnings", "--input-type=module", "-e", script], { timeout: 60_000 });
+    expect(r.code, explain("node24 importing every module of src/", r)).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toEqual([]);
   });
 });
