@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
-import { encodeIterable } from "../src/streams.ts";
+import { DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
 import { CoderCache, DECODE_OPTIONS, ENCODE_OPTIONS } from "../src/common/options.ts";
 import { ENCODE_TABLE, encodeOptionsOf, readEncodeOptions } from "../src/encode/options.ts";
 import { DECODE_TABLE, decodeOptionsOf, readDecodeOptions } from "../src/decode/options.ts";
@@ -317,6 +317,9 @@ describe("the drop-in behaviours, without the compatibility entry that installs 
     ["new Encoder buffers", () => new Encoder({ buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
     ["decode buffers", () => decode(encode(1), { buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
     ["new Decoder buffers", () => new Decoder({ buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
+    ["encodeIterable buffers", () => [...encodeIterable(1, { buffers: true })], EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["new EncoderStream buffers", () => new EncoderStream({ buffers: true }), EncodeError, "The encode option buffers needs its module", NOTEPACK],
+    ["new DecoderStream buffers", () => new DecoderStream({ buffers: true }), DecodeError, "The decode option buffers needs its module", NOTEPACK],
     ['decode invalidUtf8: "replace"', () => decode(encode("a"), { invalidUtf8: "replace" }), DecodeError, "The decode option invalidUtf8 needs its module", MSGPACK],
     ["new Encoder(codec, context)", () => new Encoder(new ExtensionCodec(), undefined), EncodeError, "The encode option form new Encoder(extensionCodec, context, ...) needs its module", MSGPACK],
     ["new Encoder(codec)", () => new (Encoder as new (codec: unknown) => unknown)(new ExtensionCodec()), EncodeError, "new Encoder(extensionCodec", MSGPACK],

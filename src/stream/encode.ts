@@ -22,7 +22,7 @@ import { writeU32 } from "../format/forms.ts";
 import { EncodeErrorCode, encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, withResolved } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
-import { asBuffer, nodeBuffer } from "../common/engine.ts";
+import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
 import { sizeUpTo } from "../encode/size.ts";
 import { ChunkCutter } from "./chunker.ts";
@@ -99,8 +99,8 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
     if (framed !== undefined && typeof framed !== "boolean") throw invalidEncodeOption("lengthPrefixed", framed, "a boolean");
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
-    const B = resolved.buffers ? nodeBuffer() : null;
-    const own = (bytes: Uint8Array): Uint8Array => (B === null ? bytes : asBuffer(B, bytes));
+    const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
+    const own = (bytes: Uint8Array): Uint8Array => (toBuffer === null ? bytes : toBuffer(bytes));
     super({
       transform(value, controller): void {
         const chunks = encoder.encodeChunks(value);
@@ -305,8 +305,8 @@ class ChunkedEncoder {
   private readonly cutter: ChunkCutter;
   private readonly sink: Sink;
   private readonly writer: ValueWriter;
-  /** Its chunks become Node `Buffer`s (the `buffers` option; the caller wraps them). */
-  readonly buffers: boolean;
+  /** Makes its chunks Node `Buffer`s (the `buffers` option; the caller wraps them), or null. */
+  readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
 
@@ -319,8 +319,9 @@ class ChunkedEncoder {
     if (resolved.useRecords !== false) {
       throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
     }
-    if (resolved.buffers && nodeBuffer() === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.buffers = resolved.buffers;
+    // as an Encoder: the module that installs `buffers` is needed, and a Buffer class
+    const toBuffer = (this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null);
+    if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.sortKeys = resolved.sortKeys;
     this.ignoreUndefined = resolved.ignoreUndefined;
     const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
@@ -468,9 +469,9 @@ class ChunkedEncoder {
  */
 export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
   const encoder = new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined); // checks the options
-  const B = encoder.buffers ? nodeBuffer() : null;
-  if (B === null) yield* encoder.run(value);
-  else for (const chunk of encoder.run(value)) yield asBuffer(B, chunk);
+  const toBuffer = encoder.toBuffer;
+  if (toBuffer === null) yield* encoder.run(value);
+  else for (const chunk of encoder.run(value)) yield toBuffer(chunk);
 }
 
 /**
