@@ -664,7 +664,7 @@ describe("records: defects found by attack", () => {
   test("the records hint wherever a record declaration comes before the failure: arrays of rows, maps of records, a top-level record", () => {
     const packr = new msgpackr.Packr();
     for (const value of [[{ a: 1 }, { a: 2 }], { a: 1 }, { rows: [{ id: 1, name: "x" }, { id: 2, name: "y" }] }, [1, "two", { deep: [{ x: 1 }, { x: 2 }] }], apiRecords(5)]) {
-      expect(() => decode(packr.pack(value)), JSON.stringify(value)).toThrow(/looks like msgpackr records \(decode them with useRecords: true\)/);
+      expect(() => decode(packr.pack(value)), JSON.stringify(value)).toThrow(/looks like msgpackr records \(decode them with useRecords: true, from "@resizable\/msgpack\/records"\)/);
     }
     // plain MessagePack with extra bytes still points to decodeMulti
     expect(() => decode(Uint8Array.of(0x01, 0x02))).toThrow(/see decodeMulti/);

@@ -254,7 +254,7 @@ export function wrongInput(input: Uint8Array, failedAt = 0): string | null {
   if (b0 === 0x1f && input[1] === 0x8b) return "gzip data";
   if (b0 === 0x28 && input[1] === 0xb5 && input[2] === 0x2f && input[3] === 0xfd) return "zstd data";
   // msgpackr's records start with the extension that defines a structure: fixext 1 (or ext 8) of type 0x72
-  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72) || declaresRecords(input, failedAt)) return "msgpackr records (decode them with useRecords: true)";
+  if ((b0 === 0xd4 && input[1] === 0x72) || (b0 === 0xc7 && input[2] === 0x72) || declaresRecords(input, failedAt)) return "msgpackr records (decode them with useRecords: true, from \"@resizable/msgpack/records\")";
   let i = 0;
   if (b0 === 0xef && input[1] === 0xbb && input[2] === 0xbf) i = 3; // a UTF-8 byte order mark
   const end = Math.min(n, i + 64);
