@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decode, DecodeError, decodeMulti, Decoder, encode, ExtData } from "../src/index.ts";
+import { decode, DecodeError, decodeMulti, Decoder, encode, Encoder, ExtData } from "../src/index.ts";
 import { forSeeds, fromHex } from "./_support/arbitrary.ts";
 
 /** Decodes and returns the DecodeError, failing if anything else happens. */
@@ -225,5 +225,56 @@ describe("decode: float 64 items of arrays", () => {
       expect(e.code, `cut at ${cut}`).toBe("TRUNCATED");
       expect(e.offset, `cut at ${cut}`).toBe(10);
     }
+  });
+});
+
+describe("decode: integer items of arrays of 16 items or more", () => {
+  /** An int in one of the forms arrays of 16 or more read in their own loop, or near them. */
+  const item = (r: { int(lo: number, hi: number): number; pick<T>(items: readonly T[]): T }): number =>
+    r.pick([() => r.int(0, 127), () => r.int(-32, -1), () => r.int(128, 65_535), () => r.int(-32_768, -129), () => r.int(65_536, 2 ** 32), () => r.int(-(2 ** 31), -32_769)])();
+
+  test("every item comes back exactly, with items of other kinds between them", () => {
+    forSeeds(200, (r) => {
+      const value: unknown[] = [];
+      for (let n = r.int(16, 70); value.length < n; ) value.push(r.bool(0.8) ? item(r) : r.pick([1.5, "x", null, [r.int(0, 65_535)], { k: -200 }]));
+      const bytes = encode(value);
+      expect(bytes[0] === 0xdc || bytes[0] === 0xdd).toBe(true);
+      expect(decode(bytes)).toEqual(value);
+    });
+  });
+
+  test("the 16-bit forms keep their sign: uint 16 is 0..65535, int 16 is -32768..32767", () => {
+    const edges = [0xcd, 0xff, 0xff, 0xcd, 0x80, 0x00, 0xd1, 0x80, 0x00, 0xd1, 0x7f, 0xff, 0xd1, 0xff, 0xff, 0xcd, 0x00, 0x00];
+    const bytes = Uint8Array.of(0xdc, 0x00, 16, ...edges, ...new Array<number>(10).fill(0x7f));
+    expect(decode(bytes)).toEqual([65_535, 32_768, -32_768, 32_767, -1, 0, ...new Array<number>(10).fill(127)]);
+  });
+
+  test("an array cut anywhere, inside a 16-bit item too, is TRUNCATED at the item it cuts", () => {
+    const value = Array.from({ length: 20 }, (_, i) => (i % 3 === 0 ? 5 : i % 3 === 1 ? 40_000 : -20_000));
+    const bytes = encode(value);
+    const starts: number[] = [];
+    for (let at = 3, i = 0; i < value.length; i++) {
+      starts.push(at);
+      at += value[i] === 5 ? 1 : 3;
+    }
+    for (let cut = 3; cut < bytes.length; cut++) {
+      const e = decodeFailure(bytes.subarray(0, cut));
+      expect(e.code, `cut at ${cut}`).toBe("TRUNCATED");
+      // fewer bytes than items: the array header is refused; else the item the cut falls in (or would start at)
+      expect(e.offset, `cut at ${cut}`).toBe(cut - 3 < value.length ? 0 : starts.filter((s) => s <= cut).at(-1));
+    }
+  });
+});
+
+describe("decode: arrays of 16 items or more with records", () => {
+  test("record identifiers (0x40-0x7f) among the items are records, and fixints below them numbers", () => {
+    forSeeds(50, (r) => {
+      const value: unknown[] = [];
+      for (let n = r.int(16, 60); value.length < n; ) {
+        value.push(r.pick([() => ({ id: r.int(0, 200), name: "n" }), () => ({ x: r.int(-5, 5) }), () => r.int(0, 127), () => r.int(-40_000, 40_000), () => 0.5])());
+      }
+      const bytes = new Encoder({ useRecords: true }).encode(value);
+      expect(new Decoder({ useRecords: true }).decode(bytes)).toEqual(value);
+    });
   });
 });
