@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, encode, Encoder, ExtData } from "../src/index.ts";
 import { forSeeds, fromHex } from "./_support/arbitrary.ts";
+import "../src/records.ts"; // the records case of the long-array loop below
 
 /** Decodes and returns the DecodeError, failing if anything else happens. */
 function decodeFailure(bytes: Uint8Array, options?: object): DecodeError {

@@ -67,14 +67,17 @@ const BROWSER = join(ROOT, "dist/browser");
  * with the streaming encoder on the core walk and the decode-only page
  * rid of the `ExtensionCodec` class: encode 12,037, decode 8,116, both
  * 17,660 B from the source (12,039 / 8,116 / 17,712 B from the npm build).
+ * Long arrays of small integers read in a loop of their own (1e6 small
+ * integers decoded 1.24-1.45x as fast on Node, Bun and Deno) added about
+ * 125 B to decode: 8,248 and 17,792 B.
  *
  * The goal once the record extension is a module of its own: encode +
  * decode at most 13,500 B, decode at most 6,500 B.
  */
 export const IMPORTS = [
   { names: ["encode"], ceiling: 12150 },
-  { names: ["decode"], ceiling: 8200 },
-  { names: ["encode", "decode"], ceiling: 17800 },
+  { names: ["decode"], ceiling: 8350 },
+  { names: ["encode", "decode"], ceiling: 17950 },
 ];
 
 /**
@@ -159,9 +162,10 @@ export const NPM_SLACK_GZIP = 60;
  * V8) added about 165 B: 20,748 B. Every module made smaller with the
  * same behaviour and speed (see {@link IMPORTS}): 19,590 B, then 19,564 B.
  * With records and the drop-in behaviours in modules of their own (and the
- * streaming encoder on the core walk): 18,239 B.
+ * streaming encoder on the core walk): 18,239 B; the long-array loop of
+ * the decoder: 18,371 B.
  */
-export const BUDGET_GZIP = 18400;
+export const BUDGET_GZIP = 18550;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 
