@@ -4,7 +4,7 @@
  * the declaration written the first time a message (or a sequential
  * encoder) uses one, and the record itself: the identifier, then the
  * values in key order, each written by the encoder's walk (walk.ts), which
- * hands every plain object to {@link RecordTable.write}.
+ * hands every plain object to {@link RecordWriter.write}.
  *
  * Identifiers are indexes from 0: index i is the byte 0x40 + i, or with
  * two-byte identifiers (more than 32 shared structures, or more than 64
@@ -52,7 +52,7 @@ function newNode(): TrieNode {
 
 /** The records module's encoding side: the records of each writer with `useRecords`. */
 export const RECORD_ENCODING: RecordEncoding = {
-  writer: (options, counting) => new RecordTable(options, counting),
+  writer: (options, counting) => new RecordWriter(options, counting),
 };
 
 /**
@@ -60,7 +60,7 @@ export const RECORD_ENCODING: RecordEncoding = {
  * shared structures, and the rotation of the message's own identifiers;
  * and the writing of records with them.
  */
-export class RecordTable implements RecordWriting {
+export class RecordWriter implements RecordWriting {
   /** `useRecords` as a function, or null for every object. */
   readonly filter: ((obj: object) => boolean) | null;
   /** Whether indexes from 32 take two bytes. */
