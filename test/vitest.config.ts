@@ -41,6 +41,11 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: one file at a time
+    // on a 2-core machine. Most files wait on child processes (other
+    // runtimes, the built CLI, Chromium) or run one thread, so two at a time
+    // take about half the wall time; no test asserts a duration.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...INTEGRATION, ...BENCH] } },
       { extends: true, test: { name: "integration", include: INTEGRATION } },
