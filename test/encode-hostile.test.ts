@@ -306,6 +306,15 @@ describe("values that change while they are encoded", () => {
     expect((e as { cause?: unknown }).cause).toBeInstanceOf(TypeError);
   });
 
+  test("a Map whose iterator has no next() is an EncodeError whose cause is the TypeError for-of would give", () => {
+    const map = new Map([[1, 2]]);
+    Object.defineProperty(map, Symbol.iterator, { value: () => ({ return: () => ({ done: true }) }) });
+    const e = encodeError(() => encode({ m: map }));
+    expect(e.code).toBe("UNSUPPORTED_TYPE");
+    expect(e.message).toBe("Cannot encode Map at $.m: its entries cannot be read (TypeError: its iterator has no next())");
+    expect((e as { cause?: unknown }).cause).toBeInstanceOf(TypeError);
+  });
+
   test("an array Proxy whose length is no count is an EncodeError (CHANGED), a Map subclass whose size lies too", () => {
     const proxy = new Proxy([1, 2, 3], { get: (t, k) => (k === "length" ? 2.5 : Reflect.get(t, k)) });
     expectError(() => encode(proxy), "CHANGED", /^Cannot encode array: it reports 2\.5 items, not a count$/);

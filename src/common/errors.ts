@@ -6,6 +6,21 @@
  * (checked against the code types), not through the code objects below,
  * so a bundle that only throws or tests codes does not carry those objects.
  *
+ * Errors are made one way: every error this library throws is made by a
+ * function of this module, and no other module says `new ...Error`. An
+ * error about the input, a value or an argument is a {@link DecodeError} or
+ * an {@link EncodeError} with a stable `code`: {@link decodeError} and
+ * {@link encodeError} build one from its message, and a named function
+ * (`truncated`, `overLimit`, `badArgument`...) builds each message that
+ * several places throw. Two errors are `TypeError`s, as @msgpack/msgpack's
+ * and the engine's are for the same mistakes: a stream function given
+ * something that is no stream ({@link notAStream}), and a `Map` whose
+ * iterator has no `next()` ({@link iteratorWithoutNext}, only ever the
+ * `cause` of an `EncodeError`). A cause is attached by {@link withCause}
+ * (or, where a bundle would otherwise not carry it, as a plain property).
+ * The command-line program's errors, which it prints and never lets a
+ * caller catch, are its own.
+ *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
@@ -163,17 +178,12 @@ export class EncodeError extends Error {
 /** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
   const missing = start + need - end;
-  return new DecodeError(
-    `Cannot decode ${what} at offset ${start}: insufficient data, input is ${missing} byte(s) short`,
-    start,
-    "TRUNCATED",
-    missing,
-  );
+  return decodeError(`Cannot decode ${what} at offset ${start}: insufficient data, input is ${missing} byte(s) short`, start, "TRUNCATED", missing);
 }
 
-/** Builds a non-truncation {@link DecodeError}. */
-export function decodeError(message: string, offset: number, code: DecodeErrorCode): DecodeError {
-  return new DecodeError(message, offset, code);
+/** Builds a {@link DecodeError}; `needed` only for `TRUNCATED`: how many more bytes the item needs at least. */
+export function decodeError(message: string, offset: number, code: DecodeErrorCode, needed = 0): DecodeError {
+  return new DecodeError(message, offset, code, needed);
 }
 
 /** Builds an {@link EncodeError}. */
@@ -354,6 +364,21 @@ export function unreadable(what: string, path: string, cause: unknown): EncodeEr
   return Object.assign(e, { cause });
 }
 
+/**
+ * The `TypeError` a stream function (`decodeAsync`, `decodeStream`...) rejects
+ * with when given `stream`, which is neither a ReadableStream nor an
+ * AsyncIterable: the kind of error @msgpack/msgpack's stream functions and
+ * the engine's `for await` give for it.
+ */
+export function notAStream(stream: unknown): TypeError {
+  return new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
+}
+
+/** The `TypeError` the engine's `for...of` gives for an iterator without `next()`: the `cause` of {@link unreadable} for such a `Map`. */
+export function iteratorWithoutNext(): TypeError {
+  return new TypeError("its iterator has no next()");
+}
+
 /** An argument of an encode method that is not what it takes, shown as {@link describe} shows values. */
 export function badEncodeArgument(what: string, value: unknown, expected: string): EncodeError {
   return encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
@@ -421,20 +446,19 @@ export function fromExtension(e: unknown, input: Uint8Array, base: number, type:
   const shift = inner.byteOffset - input.byteOffset;
   if (shift <= 0 || shift + inner.length > input.length) return e;
   // the cause carries over (an INVALID_EXT keeps its inner error)
-  return withCause(new DecodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
+  return withCause(decodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
 }
 
 /** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
 export function withCause<E extends Error>(err: E, cause: unknown): E {
-  Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
-  return err;
+  return Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
 }
 
 /**
  * `message` with every "offset N" as "offset N+shift". Without a RegExp:
  * this may run near the stack limit (see {@link stackOverflow}).
  */
-export function shiftOffsets(message: string, shift: number): string {
+function shiftOffsets(message: string, shift: number): string {
   let out = "";
   let i = 0;
   for (;;) {

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../common/errors.ts";
+import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../common/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
@@ -449,7 +449,7 @@ export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
 export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<unknown> {
   try {
     const entries = map[Symbol.iterator]();
-    if (typeof entries?.next !== "function") throw new TypeError("its iterator has no next()");
+    if (typeof entries?.next !== "function") throw iteratorWithoutNext();
     return entries;
   } catch (e) {
     throw unreadableAt(map, "Map", depth, e);

@@ -32,7 +32,7 @@ import type { DecodeOptions } from "../decode/decoder.ts";
 import { nestingDepth } from "../decode/decoder.ts";
 import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
-import { DecodeError, DecodeErrorCode } from "../common/errors.ts";
+import { DecodeError, notAStream } from "../common/errors.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
 import type { ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
@@ -157,7 +157,7 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
       },
     };
   }
-  throw new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
+  throw notAStream(stream);
 }
 
 // ---------------------------------------------------------------------------
@@ -304,7 +304,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         if (n !== NEED_MORE) {
           // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
           const refused = headerError(reader.limits, WIRE_ARRAY, n, nestingDepth(), false, arrayAt);
-          if (refused !== null && refused.code !== DecodeErrorCode.MAX_DEPTH) throw refused;
+          if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
           held = refused;
           left = count = n;
           itemsEnd = q.offset + n;

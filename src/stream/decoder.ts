@@ -1,7 +1,10 @@
 /**
- * The `Decoder` of the main entry: the core decoder plus the stream
- * methods of @msgpack/msgpack's `Decoder` ({@link Decoder.decodeAsync},
- * {@link Decoder.decodeArrayStream}, {@link Decoder.decodeStream}). It
+ * The `Decoder` of the main entry, named `StreamingDecoder` here (the main
+ * entry exports it as `Decoder`, @msgpack/msgpack's name): the core decoder
+ * plus the stream methods of @msgpack/msgpack's `Decoder`
+ * ({@link StreamingDecoder.decodeAsync},
+ * {@link StreamingDecoder.decodeArrayStream},
+ * {@link StreamingDecoder.decodeStream}). It
  * extends the core class, so `instanceof`, the options and every core
  * method work as before; the core never imports this module, and a bundle
  * that does not use `Decoder` leaves it out.
@@ -11,7 +14,7 @@
  * @module
  */
 
-import { Decoder as CoreDecoder } from "../decode/decoder.ts";
+import { Decoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
@@ -33,7 +36,7 @@ import { readStreamOptions, StreamReader, type StreamSettings } from "./reader.t
  * console.assert(values.length === 2 && values[1] === "three");
  * ```
  */
-export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
+export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextType> {
   /** The stream options, read once, here (the decode options are read by the core decoder). */
   readonly #stream: StreamSettings;
 
@@ -127,6 +130,6 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
 
   /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
   #reader(framing: boolean): StreamReader {
-    return new StreamReader(this.#stream, framing, this as CoreDecoder<unknown>);
+    return new StreamReader(this.#stream, framing, this as Decoder<unknown>);
   }
 }

@@ -19,7 +19,7 @@ import { encodeKey } from "../encode/strings.ts";
 import { Sink } from "../encode/sink.ts";
 import type { SpillPlan } from "../encode/spill.ts";
 import { writeU32 } from "../format/forms.ts";
-import { EncodeErrorCode, encodeError, invalidEncodeOption } from "../common/errors.ts";
+import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, withResolved } from "../encode/options.ts";
 import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { dropIn } from "../common/modules.ts";
@@ -111,7 +111,7 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
         let total = 0;
         for (const c of chunks) total += c.length;
         if (total > 0xffffffff) {
-          throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, EncodeErrorCode.TOO_LONG);
+          throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, "TOO_LONG");
         }
         if (total <= SMALL_FRAME_BYTES) {
           // one chunk per frame: the prefix and the value in one buffer

@@ -13,7 +13,7 @@
  */
 
 import { decodeAt, Decoder, decoderOptions, recordSequence } from "../decode/decoder.ts";
-import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
+import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
 import type { DecodeLimits } from "../common/limits.ts";
@@ -73,7 +73,7 @@ function grown(bytes: Uint8Array, size: number, offset: number, n: number): Uint
 }
 
 function notBytes(offset: number, why: string): DecodeError {
-  return new DecodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, DecodeErrorCode.INVALID_ARGUMENT);
+  return decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
 }
 
 /** Returned by the readers when they need more bytes. */
@@ -220,9 +220,9 @@ export class StreamReader {
         throw e;
       }
       q.stats.bytesDecoded += available;
-      if (e.code !== DecodeErrorCode.TRUNCATED || final) {
+      if (e.code !== "TRUNCATED" || final) {
         this.reset();
-        throw e.code === DecodeErrorCode.TRUNCATED ? endedInside(e, q.offset + available) : e;
+        throw e.code === "TRUNCATED" ? endedInside(e, q.offset + available) : e;
       }
       // the item runs past the bytes at hand: try again once the decoder has what it asked for
       this.want = available + e.needed;
@@ -268,7 +268,7 @@ export class StreamReader {
     const at = this.queue.offset;
     this.reset();
     const size = exact ? `${n} bytes` : `more than ${n} bytes`;
-    return new DecodeError(`Cannot decode ${what} at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, DecodeErrorCode.MAX_LENGTH);
+    return decodeError(`Cannot decode ${what} at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, "MAX_LENGTH");
   }
 
   private nextFrame(final: boolean): unknown {
@@ -354,7 +354,7 @@ export function readStreamOptions(o: StreamDecodeOptions<unknown> | null | undef
 
 /** A TRUNCATED error at the end of a stream. */
 function streamTruncated(message: string, offset: number, missing: number): DecodeError {
-  return new DecodeError(message, offset, DecodeErrorCode.TRUNCATED, missing);
+  return decodeError(message, offset, "TRUNCATED", missing);
 }
 
 function endedEmpty(offset: number, what: string): DecodeError {
@@ -375,10 +375,10 @@ function endedInside(e: DecodeError, end: number): DecodeError {
 export function extraAfter(offset: number, what: string, head?: Uint8Array | null): DecodeError {
   const looks = head == null ? null : wrongInput(head);
   const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
-  return new DecodeError(
+  return decodeError(
     `Cannot decode: extra bytes at offset ${offset} after the ${what}; ${hint}`,
     offset,
-    DecodeErrorCode.EXTRA_BYTES,
+    "EXTRA_BYTES",
   );
 }
 
@@ -401,7 +401,7 @@ export function readArrayHeader(bytes: Uint8Array, offset: number, base: number)
   if (t === undefined) throw truncated(base + offset, 1, base + end, "array header");
   const form = FIRST_BYTE[t]!;
   if (wireKindOf(form) !== WIRE_ARRAY) {
-    throw decodeError(`Cannot decode array at offset ${base + offset}: Unrecognized array type byte: 0x${t.toString(16)} (the stream does not start with an array)`, base + offset, DecodeErrorCode.INVALID_BYTE);
+    throw decodeError(`Cannot decode array at offset ${base + offset}: Unrecognized array type byte: 0x${t.toString(16)} (the stream does not start with an array)`, base + offset, "INVALID_BYTE");
   }
   const field = lengthFieldOf(form);
   if (offset + 1 + field > end) throw truncated(base + offset, 1 + field, base + end, "array header");
