@@ -10,7 +10,7 @@ import type { ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
-import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, withDefaults } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -239,7 +239,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 /**
  * Reads the decode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of `DECODE_OPTIONS`: what
+ * returns what it read in the order of {@link DECODE_TABLE}: what
  * {@link resolveDecodeOptions} takes, and the key of the inline-options
  * cache. `keyDecoder` is accepted and not read.
  *
@@ -250,12 +250,14 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   a `decode` method), or a misspelled option name
  */
 export function readDecodeOptions(options: unknown): unknown[] {
-  return readOptions(options, DECODE_OPTIONS, readDecodeValues, DECODE_RULES, (name, value, expected) =>
-    badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
-  );
+  return readOptions(options, DECODE_SIDE);
 }
 
-/** The decode options of `o`, each read once, by name, in the order of `DECODE_OPTIONS`. */
+/**
+ * The decode options of `o`, each read once, by its literal name (the fast
+ * load), in the order of {@link DECODE_TABLE}: the one place besides the
+ * table that names them, checked against it by test/options.test.ts.
+ */
 function readDecodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
@@ -265,8 +267,9 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
 }
 
 /**
- * Each decode option, declared once: what it takes and its default
- * (`keyDecoder` is accepted and never read). Resolved into
+ * Each decode option, declared once: what it takes and its default, in
+ * the order they are read (its description is its documentation in
+ * {@link DecodeOptions}; `keyDecoder` is accepted and never read). Resolved into
  * {@link ResolvedDecodeOptions} by {@link resolveDecodeOptions}.
  */
 export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
@@ -292,13 +295,14 @@ export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
   compileRecordReaders: [BOOLEAN, true],
 };
 
-/** What each decode option takes, in the order of `DECODE_OPTIONS` (from {@link DECODE_TABLE}). */
-const DECODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(DECODE_OPTIONS, DECODE_TABLE);
+/** The decode options as `readOptions` reads them: from {@link DECODE_TABLE}, by {@link readDecodeValues}; `keyDecoder` accepted, never read. */
+const DECODE_SIDE = /* @__PURE__ */ optionSide(DECODE_TABLE, readDecodeValues, (name, value, expected) =>
+  badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected), ["keyDecoder"]);
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
   // each value was checked by its rule; two options resolve into a field of their own
-  const o = withDefaults(DECODE_OPTIONS, values, DECODE_TABLE);
+  const o = withDefaults(DECODE_SIDE, values);
   o.int64 ??= o.useBigInt64 ? "bigint" : "auto";
   o.replaceInvalidUtf8 = o.invalidUtf8 === "replace";
   const resolved = Object.freeze(o) as unknown as ResolvedDecodeOptions;

@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -249,7 +249,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 /**
  * Reads the encode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of `ENCODE_OPTIONS`: what
+ * returns what it read in the order of {@link ENCODE_TABLE}: what
  * {@link resolveEncodeOptions} takes, and the key of the inline-options
  * cache.
  *
@@ -257,10 +257,14 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   object, an invalid value, or a misspelled option name
  */
 export function readEncodeOptions(options: unknown): unknown[] {
-  return readOptions(options, ENCODE_OPTIONS, readEncodeValues, ENCODE_RULES, invalidEncodeOption);
+  return readOptions(options, ENCODE_SIDE);
 }
 
-/** The encode options of `o`, each read once, by name, in the order of `ENCODE_OPTIONS`. */
+/**
+ * The encode options of `o`, each read once, by its literal name (the fast
+ * load), in the order of {@link ENCODE_TABLE}: the one place besides the
+ * table that names them, checked against it by test/options.test.ts.
+ */
 function readEncodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.sortKeys, o.forceFloat32, o.forceIntegerToFloat, o.useBigInt64, o.ignoreUndefined,
@@ -274,7 +278,9 @@ function upTo(max: number): OptionRule {
 }
 
 /**
- * Each encode option, declared once: what it takes and its default. Filled
+ * Each encode option, declared once: what it takes and its default, in the
+ * order they are read (its description is its documentation in
+ * {@link EncodeOptions}). Filled
  * in when options are resolved: `extensionCodec` (`ExtensionCodec.defaultCodec`,
  * read then) and `maxSharedStructures` (32 with `structures`, else 0).
  * Constants only, so a bundle without the encoder leaves it out.
@@ -299,8 +305,8 @@ export const ENCODE_TABLE: OptionTable<EncodeOptions> = {
   buffers: [BOOLEAN, false],
 };
 
-/** What each encode option takes, in the order of `ENCODE_OPTIONS` (from {@link ENCODE_TABLE}). */
-const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIONS, ENCODE_TABLE);
+/** The encode options as `readOptions` reads them: from {@link ENCODE_TABLE}, by {@link readEncodeValues}. */
+const ENCODE_SIDE = /* @__PURE__ */ optionSide(ENCODE_TABLE, readEncodeValues, invalidEncodeOption);
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
@@ -309,7 +315,7 @@ const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIO
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
-  const resolved = withDefaults(ENCODE_OPTIONS, values, ENCODE_TABLE);
+  const resolved = withDefaults(ENCODE_SIDE, values);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
   resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
   resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
