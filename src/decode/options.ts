@@ -37,7 +37,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * `@resizable/msgpack/compat/msgpack` is imported (else it is an
    * `INVALID_ARGUMENT` naming that import): it then decodes every
    * extension type, -1 included.
-   * @default ExtensionCodec.defaultCodec (no extensions besides the built-in timestamp unless registered there)
+   * @default `ExtensionCodec.defaultCodec` (no extensions besides the built-in timestamp unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
@@ -82,7 +82,8 @@ export interface DecodeOptions<ContextType = undefined> {
    * as `TextDecoder` does by default, so one bad string (such as the lone
    * surrogates @msgpack/msgpack writes as 3 invalid bytes) does not make
    * the whole message unreadable. Valid strings decode the same either
-   * way; `rawStrings` still gives string values as bytes. `"replace"`
+   * way, in the stream decoders too; `rawStrings` still gives string
+   * values as bytes. `"replace"`
    * needs `import "@resizable/msgpack/compat/msgpack"` (once, anywhere in
    * the program); without it, it is an `INVALID_ARGUMENT` naming it.
    * @default "throw"
@@ -99,14 +100,16 @@ export interface DecodeOptions<ContextType = undefined> {
   mapKeyConverter?: ((key: unknown) => string | number) | undefined;
   /**
    * Accepted for compatibility with @msgpack/msgpack and ignored: map keys
-   * always go through this decoder's own key cache.
+   * always go through a key cache shared by all decoders.
    * @default undefined
    */
   keyDecoder?: unknown;
   /**
    * Return bin values as views into the input instead of copies. Faster,
    * but the result then shares memory with the input. Views of a Node
-   * `Buffer` input are `Buffer`s, as with @msgpack/msgpack.
+   * `Buffer` input are `Buffer`s, as with @msgpack/msgpack: a view shares
+   * the input's memory and class, while a copy owns plain memory, so
+   * copies stay `Uint8Array`s unless `buffers`.
    * @default false
    */
   binaryAsView?: boolean | undefined;
@@ -143,15 +146,15 @@ export interface DecodeOptions<ContextType = undefined> {
    * @default 512
    */
   maxDepth?: number | undefined;
-  /** Longest string, in bytes. @default 4294967295 */
+  /** Longest string, in bytes. @default 4294967295 (2^32 - 1) */
   maxStrLength?: number | undefined;
-  /** Longest binary, in bytes. @default 4294967295 */
+  /** Longest binary, in bytes. @default 4294967295 (2^32 - 1) */
   maxBinLength?: number | undefined;
-  /** Most items in one array. @default 4294967295 */
+  /** Most items in one array. @default 4294967295 (2^32 - 1) */
   maxArrayLength?: number | undefined;
-  /** Most entries in one map. @default 4294967295 */
+  /** Most entries in one map (and fields in one record). @default 4294967295 (2^32 - 1) */
   maxMapLength?: number | undefined;
-  /** Longest extension payload, in bytes. @default 4294967295 */
+  /** Longest extension payload, in bytes. @default 4294967295 (2^32 - 1) */
   maxExtLength?: number | undefined;
   /**
    * Read msgpackr's record extension: a fixext of type 0x72 declares a
@@ -165,7 +168,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * the end of the input or stream (msgpackr's `sequential`). A structure
    * counts as a map for `maxMapLength` (its fields) and `maxDepth`. Needs
    * `import "@resizable/msgpack/records"` (as does `structures`): without
-   * it, `INVALID_ARGUMENT`.
+   * it, `INVALID_ARGUMENT`. See docs/records.md.
    * @default false
    */
   useRecords?: boolean | undefined;
@@ -186,7 +189,8 @@ export interface DecodeOptions<ContextType = undefined> {
    * literal per record, as msgpackr does; field names are written in as
    * string literals, never as code). Where code generation is refused (a
    * Content-Security-Policy without 'unsafe-eval', Cloudflare Workers)
-   * records are read without it, with no error. `false` never generates code.
+   * records are read without it, with no error. `false` never generates
+   * code. See docs/records.md.
    * @default true
    */
   compileRecordReaders?: boolean | undefined;

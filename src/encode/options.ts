@@ -32,7 +32,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `ExtensionCodec`) may stand in for an {@link ExtensionCodec}: it is
    * asked about every object, `Date`s included; without that import, such
    * a codec is an `INVALID_ARGUMENT` naming it.
-   * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
+   * @default `ExtensionCodec.defaultCodec` (no extensions unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension encoders. @default undefined */
@@ -52,6 +52,7 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Write every number, integers too, as a float (float 64, or float 32
    * with `forceFloat32`), as @msgpack/msgpack's option of that name does.
+   * Bigints are not affected.
    * @default false
    */
   forceIntegerToFloat?: boolean | undefined;
@@ -60,7 +61,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `useBigInt64`: bigints are written as int 64 / uint 64 without asking
    * the extensions first, and integer numbers outside the 32-bit ranges
    * are written as float 64, so that numbers decode as numbers and
-   * bigints as bigints. Without it, extensions get the first try at
+   * bigints as bigints (`0n` comes back as `0n`). Without it, extensions get the first try at
    * bigints, then every bigint is int 64 / uint 64 and every safe integer
    * number takes its shortest integer form.
    * @default false
@@ -87,11 +88,14 @@ export interface EncodeOptions<ContextType = undefined> {
    * `Encoder#encodeSharedRef`, the chunks of `Encoder#encodeChunks` and of
    * the streaming encoders): each result is a `Buffer` over the same bytes,
    * made without a copy, for Node APIs and clients that want one (Redis
-   * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` when
-   * the encoder is made; where there is none (browsers, Deno without node
-   * globals), `true` is an `EncodeError` with code `INVALID_ARGUMENT`.
-   * Needs `import "@resizable/msgpack/compat/notepack"` (once, anywhere in
-   * the program); without it, `true` is an `INVALID_ARGUMENT` naming it.
+   * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` (Node,
+   * Bun, Deno; a polyfill counts) when the encoder is made; where there is
+   * none (browsers, Deno without node globals), `true` is an `EncodeError`
+   * with code `INVALID_ARGUMENT`. Needs
+   * `import "@resizable/msgpack/compat/notepack"` (once, anywhere in the
+   * program); without it, `true` is an `INVALID_ARGUMENT` naming it.
+   * `encode(v, { buffers: true })` and an `Encoder` made with
+   * `buffers: true` are typed `Buffer` where Node's types are loaded.
    * @default false
    */
   buffers?: boolean | undefined;
@@ -108,14 +112,14 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Size of the reusable scratch buffer in bytes. Outputs that fit are
    * returned with one exact-size copy; larger ones move to a growable store.
-   * @default 262144
+   * @default 262144 (256 KiB)
    */
   initialBufferSize?: number | undefined;
   /**
    * Ceiling of the resizable store in bytes. The store's actual ceiling is
    * chosen from the size estimate, up to this; past it, output continues
    * as a list of chunks. Capped at 2^32.
-   * @default 4294967296
+   * @default 4294967296 (2^32)
    */
   maxByteLength?: number | undefined;
   /**
@@ -124,6 +128,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * instead of each in an `ArrayBuffer` of its own: 2-3x faster for tiny
    * messages on Node and Deno, where allocating an `ArrayBuffer` costs
    * ~0.6 µs. Ignored on Bun, where allocating is cheaper than pooling.
+   * Read the hazards below first.
    *
    * The bytes stay independent (never overwritten), but `result.buffer` is
    * the whole slab, with other results' bytes in it:
@@ -157,7 +162,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `structures` or `sequential` shares them. Extension type 0x72 is then
    * refused (`INVALID_EXT`). Needs `import "@resizable/msgpack/records"`
    * (as do `structures`, `maxSharedStructures` and `sequential`): without it,
-   * `INVALID_ARGUMENT`.
+   * `INVALID_ARGUMENT`. See docs/records.md.
    * @default false
    */
   useRecords?: boolean | ((obj: object) => boolean) | undefined;
@@ -179,7 +184,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * With `structures`, each message still has 32 identifiers of its own;
    * without it, at most 32 (more is `INVALID_ARGUMENT`: identifiers from 32
    * up to it would never be defined, and the records would not decode).
-   * @default 32 with `structures`
+   * @default 0, or 32 with `structures`
    */
   maxSharedStructures?: number | undefined;
   /**
@@ -191,7 +196,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * throws makes the encoder forget its structures (the next message
    * declares them again). `encode()` and `encodedSize()` refuse it
    * (`INVALID_ARGUMENT`): a sequence lives in an `Encoder` of its own.
-   * @default false
+   * @default false (always `true` in `EncoderStream` with `useRecords`)
    */
   sequential?: boolean | undefined;
 }
