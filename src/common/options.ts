@@ -42,6 +42,9 @@ export type OptionSpec = readonly [rule: OptionRule, fallback: unknown];
 /** A side's options: each name with its {@link OptionSpec}, in the order they are read. */
 export type OptionTable<Options> = { readonly [K in keyof Options]-?: OptionSpec };
 
+/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`. */
+export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> };
+
 /** A side's options as {@link readOptions} uses them, taken from its table by {@link optionSide}. */
 export interface OptionSide {
   /** The table. */

@@ -8,9 +8,9 @@
 
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { badArgument } from "../common/errors.ts";
-import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
-import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -214,28 +214,21 @@ export function decoderArguments<O extends DecodeOptions<C>, C>(first: O | Exten
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
 
-/** The decode options as a decoder uses them: every default filled in, read once from what the user passed. */
-export interface ResolvedDecodeOptions extends DecodeLimits {
-  /** The codec given, or null for `ExtensionCodec.defaultCodec` (read without the class, so a decode-only page does not carry it). */
+/**
+ * The decode options as a decoder uses them: every default filled in,
+ * read once from what the user passed. Each option has its type without
+ * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
+ * else `"auto"`), except those whose absence is null: `extensionCodec`
+ * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
+ * decode-only page does not carry it), `mapKeyConverter` and `structures`;
+ * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
+ */
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder">> & {
   readonly extensionCodec: ExtensionCodecType<unknown> | null;
-  readonly context: unknown;
-  /** `int64`, or `"bigint"` with `useBigInt64`, else `"auto"`. */
-  readonly int64: Int64Mode;
-  readonly useMap: boolean;
-  readonly rawStrings: boolean;
   readonly mapKeyConverter: ((key: unknown) => string | number) | null;
-  readonly binaryAsView: boolean;
-  readonly useRecords: boolean;
-  /** The `structures` array given, or null. */
   readonly structures: readonly unknown[] | null;
-  readonly compileRecordReaders: boolean;
-  /** Binaries as Node `Buffer`s. */
-  readonly buffers: boolean;
-  /** `d4 00 00` (fixext 1, type 0) as `undefined`. */
-  readonly undefinedAsExtension: boolean;
-  /** Invalid UTF-8 replaced with U+FFFD instead of thrown (`invalidUtf8: "replace"`). */
   readonly replaceInvalidUtf8: boolean;
-}
+};
 
 /** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();

@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -219,34 +219,19 @@ export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType
   return dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>;
 }
 
-/** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
-export interface ResolvedEncodeOptions {
-  /** The codec given, or `ExtensionCodec.defaultCodec`. */
-  readonly extensionCodec: ExtensionCodecType<unknown>;
-  readonly context: unknown;
-  readonly sortKeys: boolean;
-  readonly forceFloat32: boolean;
-  readonly forceIntegerToFloat: boolean;
-  readonly useBigInt64: boolean;
-  readonly ignoreUndefined: boolean;
-  readonly maxDepth: number;
-  readonly initialBufferSize: number;
-  readonly maxByteLength: number;
-  readonly poolResults: boolean;
-  /** `useRecords`: false, true, or the function that decides per object. */
-  readonly useRecords: boolean | ((obj: object) => boolean);
-  /** The `structures` array given, if any. */
+/**
+ * The encode options as an encoder uses them: every default filled in,
+ * read once from what the user passed. Each option has its type without
+ * `undefined` (`extensionCodec`: the codec given, or
+ * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
+ * `structures`, else 0), except `structures` (the array given, if any);
+ * `spillPlan` is the spill plan of the internal {@link SPILL_PLAN}
+ * option, or {@link AUTO_PLAN}.
+ */
+export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
   readonly structures: string[][] | undefined;
-  /** `maxSharedStructures`, or 32 with `structures`, else 0. */
-  readonly maxSharedStructures: number;
-  readonly sequential: boolean;
-  /** Write `undefined` as `d4 00 00` (msgpackr's undefined). */
-  readonly undefinedAsExtension: boolean;
-  /** Return Node `Buffer`s. */
-  readonly buffers: boolean;
-  /** The spill plan of the internal {@link SPILL_PLAN} option, or {@link AUTO_PLAN}. */
   readonly spillPlan: SpillPlan;
-}
+};
 
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();

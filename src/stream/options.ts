@@ -8,7 +8,7 @@
  */
 
 import { badArgument, invalidEncodeOption } from "../common/errors.ts";
-import { BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, withDefaults } from "../common/options.ts";
+import { BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 import type { DecodeOptions } from "../decode/options.ts";
 import type { EncodeOptions } from "../encode/options.ts";
 import type { StreamStats } from "./queue.ts";
@@ -129,20 +129,11 @@ const STREAM_DECODE_SIDE = /* @__PURE__ */ optionSide(STREAM_DECODE_TABLE, readS
 
 const STREAM_ENCODE_SIDE = /* @__PURE__ */ optionSide(STREAM_ENCODE_TABLE, readStreamEncodeValues, invalidEncodeOption);
 
-/** The stream decoders' own options, resolved: each default filled in. */
-export interface StreamSettings {
-  readonly maxValueBytes: number;
-  readonly lengthPrefixed: boolean;
-  readonly stats: StreamStats | undefined;
-}
+/** The stream decoders' own options, resolved: each default filled in (`stats`: the object given, if any). */
+export type StreamSettings = Resolved<Omit<StreamDecodeOwn, "stats">> & { readonly stats: StreamStats | undefined };
 
-/** The stream encoders' own options, resolved: each default filled in. */
-export interface StreamEncodeSettings {
-  readonly lengthPrefixed: boolean;
-  /** A whole number of bytes. */
-  readonly chunkSize: number;
-  readonly preventClose: boolean;
-}
+/** The stream encoders' own options, resolved: each default filled in, `chunkSize` a whole number. */
+export type StreamEncodeSettings = Resolved<StreamEncodeOwn>;
 
 /** Settings made by {@link readStreamOptions}. */
 const SETTINGS = /* @__PURE__ */ new WeakSet<object>();
