@@ -119,6 +119,21 @@ describe("options are read once, by property access, and no object can poison an
     expect(hex(encode(1, { variableMapSize: true, maxStrLength: 4 } as object))).toBe("01");
   });
 
+  test("a misspelled name with a control character in it is quoted in the message, so no terminal acts on it", () => {
+    for (const [name, quoted] of [["sortKey\x1b", '"sortKey\\u001b"'], ["sortKeys\r", '"sortKeys\\r"'], ["maxDepth\n", '"maxDepth\\n"']] as const) {
+      let message = "";
+      try {
+        if (name.startsWith("max")) decode(encode(1), { [name]: 1 } as object);
+        else encode(1, { [name]: 1 } as object);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, JSON.stringify(name)).toContain(quoted);
+      expect(message).toMatch(/did you mean (sortKeys|maxDepth)\?/);
+      expect(message).not.toMatch(/[\x00-\x1f\x7f]/);
+    }
+  });
+
   test("ExtensionCodec.defaultCodec registrations are used by encode, decode, Decoder and the streaming encoder", () => {
     class P {
       readonly n: number;

@@ -122,7 +122,8 @@ export function readOptions(options: unknown, side: OptionSide): unknown[] {
   for (const name in o) {
     if (side.known.has(name)) continue;
     const meant = misspelling(name, side.known);
-    if (meant !== undefined) throw side.fail(name, o[name], `an option: did you mean ${meant}?`);
+    // a name that is not a plain identifier is quoted, so a control character in it reaches no terminal
+    if (meant !== undefined) throw side.fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), o[name], `an option: did you mean ${meant}?`);
   }
   return values;
 }
