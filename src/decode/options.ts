@@ -7,7 +7,7 @@
  */
 
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { badArgument } from "../common/errors.ts";
+import { badArgument, type DecodeError } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
 import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
@@ -293,8 +293,12 @@ export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
 };
 
 /** The decode options as `readOptions` reads them: from {@link DECODE_TABLE}, by {@link readDecodeValues}; `keyDecoder` accepted, never read. */
-const DECODE_SIDE = /* @__PURE__ */ optionSide(DECODE_TABLE, readDecodeValues, (name, value, expected) =>
-  badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected), ["keyDecoder"]);
+const DECODE_SIDE = /* @__PURE__ */ optionSide(DECODE_TABLE, readDecodeValues, invalidDecodeOption, ["keyDecoder"]);
+
+/** The `DecodeError` (`INVALID_ARGUMENT`) for a decode option (or the options argument, `name` "options") whose value is not `expected`. */
+export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
+  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
+}
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {

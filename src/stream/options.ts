@@ -7,9 +7,9 @@
  * @module
  */
 
-import { badArgument, invalidEncodeOption } from "../common/errors.ts";
+import { invalidEncodeOption } from "../common/errors.ts";
 import { BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
-import type { DecodeOptions } from "../decode/options.ts";
+import { invalidDecodeOption, type DecodeOptions } from "../decode/options.ts";
 import type { EncodeOptions } from "../encode/options.ts";
 import type { StreamStats } from "./queue.ts";
 
@@ -123,9 +123,7 @@ function readStreamEncodeValues(o: Record<string, unknown>): unknown[] {
   return [o.lengthPrefixed, o.chunkSize, o.preventClose];
 }
 
-const STREAM_DECODE_SIDE = /* @__PURE__ */ optionSide(STREAM_DECODE_TABLE, readStreamDecodeValues, (name, value, expected) =>
-  badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
-);
+const STREAM_DECODE_SIDE = /* @__PURE__ */ optionSide(STREAM_DECODE_TABLE, readStreamDecodeValues, invalidDecodeOption);
 
 const STREAM_ENCODE_SIDE = /* @__PURE__ */ optionSide(STREAM_ENCODE_TABLE, readStreamEncodeValues, invalidEncodeOption);
 
