@@ -1,9 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, Decoder, encode, EncodeError, encodedSize, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import { DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts";
-import { CoderCache, DECODE_OPTIONS, ENCODE_OPTIONS } from "../src/common/options.ts";
+import { CoderCache, misspelling } from "../src/common/options.ts";
 import { ENCODE_TABLE, encodeOptionsOf, readEncodeOptions } from "../src/encode/options.ts";
 import { DECODE_TABLE, decodeOptionsOf, readDecodeOptions } from "../src/decode/options.ts";
+import { readStreamEncodeOptions, readStreamOptions, STREAM_DECODE_TABLE, STREAM_ENCODE_TABLE } from "../src/stream/options.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** `depth` arrays nested in one another around a 0. */
@@ -116,6 +117,21 @@ describe("options are read once, by property access, and no object can poison an
     // msgpackr's and notepack's names, and an encode option given to decode, pass
     expect(decode(encode(1), { mapsAsObjects: true, int64AsType: "number", sortKeys: true } as object)).toBe(1);
     expect(hex(encode(1, { variableMapSize: true, maxStrLength: 4 } as object))).toBe("01");
+  });
+
+  test("a misspelled name with a control character in it is quoted in the message, so no terminal acts on it", () => {
+    for (const [name, quoted] of [["sortKey\x1b", '"sortKey\\u001b"'], ["sortKeys\r", '"sortKeys\\r"'], ["maxDepth\n", '"maxDepth\\n"']] as const) {
+      let message = "";
+      try {
+        if (name.startsWith("max")) decode(encode(1), { [name]: 1 } as object);
+        else encode(1, { [name]: 1 } as object);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, JSON.stringify(name)).toContain(quoted);
+      expect(message).toMatch(/did you mean (sortKeys|maxDepth)\?/);
+      expect(message).not.toMatch(/[\x00-\x1f\x7f]/);
+    }
   });
 
   test("ExtensionCodec.defaultCodec registrations are used by encode, decode, Decoder and the streaming encoder", () => {
@@ -282,15 +298,14 @@ describe("encoders share their scratch only while not running", () => {
 });
 
 
-describe("each direction reads its options by name, in the order of its list", () => {
-  test("an invalid value for any listed option is reported under that option's name", async () => {
-    const { ENCODE_OPTIONS, DECODE_OPTIONS } = await import("../src/common/options.ts");
+describe("each direction reads its options by name, in the order of its table", () => {
+  test("an invalid value for any option of the table is reported under that option's name", () => {
     const bad = Symbol("not a valid value for any option");
-    for (const name of ENCODE_OPTIONS) {
+    for (const name of Object.keys(ENCODE_TABLE)) {
       if (name === "context") continue; // anything goes
       expect(() => new Encoder({ [name]: bad } as object), name).toThrow(new RegExp(`option ${name}\\b`));
     }
-    for (const name of DECODE_OPTIONS) {
+    for (const name of Object.keys(DECODE_TABLE)) {
       if (name === "context") continue;
       expect(() => new Decoder({ [name]: bad } as object), name).toThrow(new RegExp(`option ${name}\\b`));
     }
@@ -344,8 +359,10 @@ describe("the drop-in behaviours, without the compatibility entry that installs 
 
 describe("the options tables: each option declared once, the readers, resolvers and checks derived from them", () => {
   const SIDES = [
-    { side: "encode", names: ENCODE_OPTIONS, table: ENCODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readEncodeOptions, resolve: encodeOptionsOf, error: EncodeError },
-    { side: "decode", names: DECODE_OPTIONS, table: DECODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readDecodeOptions, resolve: decodeOptionsOf, error: DecodeError },
+    { side: "encode", table: ENCODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readEncodeOptions, resolve: encodeOptionsOf, error: EncodeError },
+    { side: "decode", table: DECODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readDecodeOptions, resolve: decodeOptionsOf, error: DecodeError },
+    { side: "stream encode", table: STREAM_ENCODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readStreamEncodeOptions, resolve: readStreamEncodeOptions, error: EncodeError },
+    { side: "stream decode", table: STREAM_DECODE_TABLE as Record<string, readonly [unknown, unknown]>, read: readStreamOptions, resolve: readStreamOptions, error: DecodeError },
   ] as const;
 
   /** The property names `read` loads from an options object, in order (a proxy that records every get). */
@@ -355,14 +372,27 @@ describe("the options tables: each option declared once, the readers, resolvers 
     return seen;
   };
 
-  test.each(SIDES)("$side: the reader loads exactly the table's options, each once, in the order of the names", ({ names, table, read }) => {
-    expect(Object.keys(table).sort()).toEqual([...names].sort());
-    expect(loads(read)).toEqual(names);
+  test.each(SIDES)("$side: the reader loads exactly the table's options, each once, in the table's order", ({ table, read }) => {
+    expect(loads(read)).toEqual(Object.keys(table));
+  });
+
+  test("no option of one side is a misspelling of another side's option: one options object serves every side", () => {
+    const all = SIDES.map(({ side, table }) => ({ side, names: side === "decode" ? [...Object.keys(table), "keyDecoder"] : Object.keys(table) }));
+    for (const a of all) {
+      for (const b of all) {
+        if (a === b) continue;
+        for (const name of a.names) {
+          if (b.names.includes(name)) continue; // the same option on both sides
+          expect(misspelling(name, b.names), `${a.side} ${name} near a ${b.side} option`).toBeUndefined();
+        }
+      }
+    }
   });
 
   test.each(SIDES)("$side: every option without a value resolves to its declared default", ({ side, table, resolve }) => {
     const resolved = resolve({}) as unknown as Record<string, unknown>;
-    const filledLater = side === "encode" ? ["extensionCodec", "maxSharedStructures"] : ["int64", "useBigInt64", "invalidUtf8"]; // useBigInt64 resolves into int64, invalidUtf8 into replaceInvalidUtf8
+    // encode: filled in when resolved; decode: useBigInt64 resolves into int64, invalidUtf8 into replaceInvalidUtf8
+    const filledLater = side === "encode" ? ["extensionCodec", "maxSharedStructures"] : side === "decode" ? ["int64", "useBigInt64", "invalidUtf8"] : [];
     for (const [name, [, fallback]] of Object.entries(table)) {
       if (filledLater.includes(name)) continue;
       expect(resolved[name], name).toBe(fallback);

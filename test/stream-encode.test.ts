@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { concat, sameBytes } from "./_support/streams.ts";
 import { forSeeds, type Random, string as randomString, value as randomValue } from "./_support/arbitrary.ts";
 import { decode, encode, EncodeError, ExtensionCodec, type EncodeOptions } from "../src/index.ts";
-import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "../src/streams.ts";
+import { EncoderStream, encodeIterable, encodeToStream, type StreamEncodeOptions } from "../src/streams.ts";
 
 /** What a call gave: its bytes, or its error's code and message. */
 type Outcome = { bytes: Uint8Array } | { code: unknown; message: string; name: string };
@@ -288,6 +288,47 @@ describe("encodeIterable() defects fixed", () => {
       }
       expect(error, String(lengthPrefixed)).toBeInstanceOf(EncodeError);
       expect(error).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("lengthPrefixed") });
+    }
+  });
+
+  it("encodeToStream: a preventClose that is not a boolean is INVALID_ARGUMENT, nothing written and the stream aborted, not closed", async () => {
+    for (const preventClose of ["yes", 1, null, {}]) {
+      const events: string[] = [];
+      const writable = new WritableStream<Uint8Array>({
+        write: () => void events.push("write"),
+        close: () => void events.push("close"),
+        abort: () => void events.push("abort"),
+      });
+      const error = await encodeToStream([1, 2], writable, { preventClose } as unknown as StreamEncodeOptions<unknown>).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, String(preventClose)).toBeInstanceOf(EncodeError);
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/^Invalid encode option preventClose: .* \(expected a boolean\)$/) });
+      expect(events, String(preventClose)).toEqual(["abort"]);
+    }
+    // true keeps the stream open, false (the default) closes it
+    for (const [preventClose, closed] of [[true, false], [false, true], [undefined, true]] as const) {
+      let wasClosed = false;
+      const writable = new WritableStream<Uint8Array>({ close: () => void (wasClosed = true) });
+      await encodeToStream([1, 2], writable, { preventClose });
+      expect(wasClosed, String(preventClose)).toBe(closed);
+    }
+  });
+
+  it("the stream encoders read each of their options once, and refuse a misspelled one with the name meant", async () => {
+    const reads = new Map<string | symbol, number>();
+    const options = new Proxy({ chunkSize: 8, preventClose: true, lengthPrefixed: true } as object, {
+      get: (t, name) => (reads.set(name, (reads.get(name) ?? 0) + 1), Reflect.get(t, name)),
+    });
+    await encodeToStream("x".repeat(20), new WritableStream<Uint8Array>(), options);
+    for (const name of ["chunkSize", "preventClose", "lengthPrefixed", "sortKeys"]) expect(reads.get(name), name).toBe(1);
+    reads.clear();
+    new EncoderStream(options);
+    for (const name of ["lengthPrefixed", "sortKeys"]) expect(reads.get(name), name).toBe(1);
+    for (const [name, meant] of [["chunksize", "chunkSize"], ["preventClos", "preventClose"], ["lenghtPrefixed", "lengthPrefixed"]]) {
+      const e = outcome(() => streamed(1, { [name]: 1 } as unknown as StreamEncodeOptions<unknown>));
+      expect(e, name).toMatchObject({ name: "EncodeError", code: "INVALID_ARGUMENT", message: expect.stringContaining(`did you mean ${meant}?`) });
     }
   });
 });

@@ -1,82 +1,89 @@
 /**
- * What the encoder's and the decoder's options have in common: the names
- * of every option (so a misspelled one is caught, not silently ignored),
- * the rules their values are checked by, and the cache that finds the
- * coder for options written inline in a call.
+ * What the encoder's, the decoder's and the stream helpers' options have
+ * in common: how an options table declares each option, the rules their
+ * values are checked by, the reader that checks them (misspelled names
+ * included), and the cache that finds the coder for options written
+ * inline in a call.
  *
- * Each direction declares each of its options once, in its table
- * ({@link OptionTable}: the rule and the default by name, typed against its
- * options interface, whose documentation describes each). It reads them
- * through {@link readOptions}: every option exactly once, by property
- * access, so a getter is read once and an inherited or non-enumerable
- * option counts, each checked by its table's rule. What it read, in the
- * order of the direction's names below, is the list of values the
- * {@link CoderCache} is keyed by: no object can change a coder after it
- * was made. The readers load each option by its literal name (a load by a
- * name held in a variable is megamorphic and doubled the cost of a call
- * with options); test/options.test.ts checks that each reads exactly its
- * table's names, in this order.
+ * Each side declares each of its options once, in its table
+ * ({@link OptionTable}: the rule and the default by name, typed key for
+ * key against its options interface, whose documentation describes each
+ * option and is what docs/options.md's tables are made from, by
+ * test/tools/options-doc.mjs). The table's order is the order the options
+ * are read in: {@link optionSide} takes the names, the rules and the
+ * known names from it once per side. A side reads its options through
+ * {@link readOptions}: every option exactly once, by property access, so a
+ * getter is read once and an inherited or non-enumerable option counts,
+ * each checked by its table's rule. What it read, in the table's order, is
+ * the list of values the {@link CoderCache} is keyed by: no object can
+ * change a coder after it was made. The readers load each option by its
+ * literal name (a load by a name held in a variable is megamorphic and
+ * doubled the cost of a call with options); test/options.test.ts checks
+ * that each reads exactly its table's names, in the table's order.
  *
  * @module
  */
 
-/** The encode options, in the order {@link readOptions} reads them for the encoder. */
-export const ENCODE_OPTIONS: readonly string[] = [
-  "extensionCodec", "context", "sortKeys", "forceFloat32", "forceIntegerToFloat", "useBigInt64", "ignoreUndefined",
-  "poolResults", "maxDepth", "initialBufferSize", "maxByteLength", "useRecords", "structures", "maxSharedStructures", "sequential", "undefinedAsExtension", "buffers",
-];
-
-/** The decode options, in the order {@link readOptions} reads them for the decoder. */
-export const DECODE_OPTIONS: readonly string[] = [
-  "extensionCodec", "context", "useBigInt64", "useMap", "rawStrings", "binaryAsView", "int64", "mapKeyConverter",
-  "maxDepth", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength", "useRecords", "structures",
-  "buffers", "undefinedAsExtension", "invalidUtf8", "compileRecordReaders",
-];
-
-/**
- * Every option name of this library: both directions, `keyDecoder`
- * (accepted, unused) and the stream helpers'. A name of either direction
- * is accepted by both, so one options object may serve an encoder and a
- * decoder; a name close to one of these that is not one of them is a
- * misspelling.
- */
-const OPTION_NAMES: readonly string[] = [...ENCODE_OPTIONS, ...DECODE_OPTIONS, "keyDecoder", "lengthPrefixed", "chunkSize", "preventClose", "maxValueBytes", "stats"];
-
 /**
  * What an option takes: the text an error says its value should be, and
  * the test of a value (never given undefined, which every option takes for
- * its default); null for an option that takes anything. Each direction
- * lists one per option, in the order of its names.
+ * its default); null for an option that takes anything.
  */
 export type OptionRule = readonly [expected: string, accepts: (v: unknown) => boolean] | null;
 
 /**
- * One option of one direction, as its table declares it: what it takes
+ * One option of one side, as its table declares it: what it takes
  * ({@link OptionRule}) and its default (what `undefined` resolves to).
- * The description is the option's documentation in the direction's
- * options interface, which the table is typed against key for key.
+ * The description is the option's documentation in the side's options
+ * interface, which the table is typed against key for key.
  */
 export type OptionSpec = readonly [rule: OptionRule, fallback: unknown];
 
-/** A direction's options: each name with its {@link OptionSpec}, in the order `names` lists them. */
+/** A side's options: each name with its {@link OptionSpec}, in the order they are read. */
 export type OptionTable<Options> = { readonly [K in keyof Options]-?: OptionSpec };
 
+/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`. */
+export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> };
+
+/** A side's options as {@link readOptions} uses them, taken from its table by {@link optionSide}. */
+export interface OptionSide {
+  /** The table. */
+  readonly table: Readonly<Record<string, OptionSpec>>;
+  /** The option names, in the table's order (the order of the values read). */
+  readonly names: readonly string[];
+  /** Each option's rule, in the same order. */
+  readonly rules: readonly OptionRule[];
+  /** The names that are options of this side, accepted and not a misspelling: the table's, and `accepted`. */
+  readonly known: ReadonlySet<string>;
+  /** Reads the values of the options of `o`, each once, by name, in the table's order. */
+  readonly read: (o: Record<string, unknown>) => unknown[];
+  /** The error for an option `name` whose value is not `expected`. */
+  readonly fail: (name: string, value: unknown, expected: string) => Error;
+}
+
 /**
- * The rules of `table`'s options, in the order of `names` (what
- * {@link readOptions} checks the values it read by), made once per direction.
+ * A side's options as {@link readOptions} uses them: the names and rules of
+ * `table` in its order, and the names known to it (the table's and
+ * `accepted`: options accepted and never read), made once per side.
  */
-export function rulesOf(names: readonly string[], table: Readonly<Record<string, OptionSpec>>): OptionRule[] {
-  return names.map((name) => table[name]![0]);
+export function optionSide(
+  table: Readonly<Record<string, OptionSpec>>,
+  read: (o: Record<string, unknown>) => unknown[],
+  fail: (name: string, value: unknown, expected: string) => Error,
+  accepted: readonly string[] = [],
+): OptionSide {
+  const names = Object.keys(table);
+  return { table, names, rules: names.map((name) => table[name]![0]), known: new Set([...names, ...accepted]), read, fail };
 }
 
 /**
  * The values read by {@link readOptions} by name, each `undefined` replaced
- * by its default from `table`: what a direction resolves its options from
- * (on the cold path: once per encoder or decoder made).
+ * by its default from the side's table: what a side resolves its options
+ * from (on the cold path: once per encoder or decoder made).
  */
-export function withDefaults(names: readonly string[], values: readonly unknown[], table: Readonly<Record<string, OptionSpec>>): Record<string, unknown> {
+export function withDefaults(side: OptionSide, values: readonly unknown[]): Record<string, unknown> {
   const named: Record<string, unknown> = {};
-  names.forEach((name, i) => (named[name] = values[i] === undefined ? table[name]![1] : values[i]));
+  side.names.forEach((name, i) => (named[name] = values[i] === undefined ? side.table[name]![1] : values[i]));
   return named;
 }
 
@@ -90,44 +97,36 @@ export const ARRAY: OptionRule = ["an array of field name arrays", Array.isArray
 export const LIMIT: OptionRule = ["a non-negative integer", isLimit];
 
 /**
- * Reads the options `names` from `options` (null or undefined: none), each
- * exactly once, by property access, so a getter is read once and an
+ * Reads the options of `side` from `options` (null or undefined: none),
+ * each exactly once, by property access, so a getter is read once and an
  * inherited or non-enumerable option counts; checks each value that is
- * not undefined against its rule in `rules` and the enumerable names for
- * misspelled options (`maxStrLenght`); returns the values in the order of
- * `names`.
+ * not undefined against its rule and the enumerable names for misspelled
+ * options (`maxStrLenght`); returns the values in the table's order.
  *
- * @throws what `fail` makes, for options that are not an object, a value
- *   its rule refuses, or a misspelled name
+ * @throws what the side's `fail` makes, for options that are not an
+ *   object, a value its rule refuses, or a misspelled name
  */
-export function readOptions(
-  options: unknown,
-  names: readonly string[],
-  read: (o: Record<string, unknown>) => unknown[],
-  rules: readonly OptionRule[],
-  fail: (name: string, value: unknown, expected: string) => Error,
-): unknown[] {
-  if (options == null) return names.map(() => undefined);
-  if (typeof options !== "object") throw fail("options", options, "an object");
+export function readOptions(options: unknown, side: OptionSide): unknown[] {
+  if (options == null) return side.read({});
+  if (typeof options !== "object") throw side.fail("options", options, "an object");
   const o = options as Record<string, unknown>;
-  // read by name in the caller (`o.sortKeys`...): a load by a name held in a variable is megamorphic,
+  // read by name in the side's reader (`o.sortKeys`...): a load by a name held in a variable is megamorphic,
   // and reading 17 options that way took a call with options from ~220 to ~480 ns on Node 20
-  const values = read(o);
+  const values = side.read(o);
+  const rules = side.rules;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     const rule = rules[i];
-    if (v !== undefined && rule && !rule[1](v)) throw fail(names[i]!, v, rule[0]);
+    if (v !== undefined && rule && !rule[1](v)) throw side.fail(side.names[i]!, v, rule[0]);
   }
   for (const name in o) {
-    if (KNOWN.has(name)) continue;
-    const meant = misspelling(name);
-    if (meant !== undefined) throw fail(name, o[name], `an option: did you mean ${meant}?`);
+    if (side.known.has(name)) continue;
+    const meant = misspelling(name, side.known);
+    // a name that is not a plain identifier is quoted, so a control character in it reaches no terminal
+    if (meant !== undefined) throw side.fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), o[name], `an option: did you mean ${meant}?`);
   }
   return values;
 }
-
-/** {@link OPTION_NAMES} as a set, for the names of options passed on every call. */
-const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(OPTION_NAMES);
 
 /** Whether `v` is a limit: a non-negative integer, or Infinity. */
 export function isLimit(v: unknown): boolean {
@@ -135,15 +134,16 @@ export function isLimit(v: unknown): boolean {
 }
 
 /**
- * The option `name` was likely meant to be, when it is not an option but
- * differs from one only in letter case or by one edit (inserting,
- * deleting or changing a letter, or swapping two neighbours), as
- * `maxStrLenght` from `maxStrLength`; else undefined. Other libraries'
+ * The option of `known` that `name` was likely meant to be, when it is
+ * not one but differs from one only in letter case or by one edit
+ * (inserting, deleting or changing a letter, or swapping two neighbours),
+ * as `maxStrLenght` from `maxStrLength`; else undefined. Other libraries'
  * option names are far from ours and pass.
  */
-function misspelling(name: string): string | undefined {
+export function misspelling(name: string, known: Iterable<string>): string | undefined {
   const lower = name.toLowerCase();
-  return OPTION_NAMES.find((known) => oneEditApart(lower, known.toLowerCase()));
+  for (const option of known) if (oneEditApart(lower, option.toLowerCase())) return option;
+  return undefined;
 }
 
 /** Whether `a` and `b` are equal, or one insertion, deletion, change or swap of neighbours apart. */

@@ -7,10 +7,10 @@
  */
 
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { badArgument } from "../common/errors.ts";
-import { DEFAULT_MAX_DEPTH, MAX_U32, type DecodeLimits } from "../common/limits.ts";
+import { badArgument, type DecodeError } from "../common/errors.ts";
+import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
-import { ARRAY, BOOLEAN, DECODE_OPTIONS, LIMIT, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -37,7 +37,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * `@resizable/msgpack/compat/msgpack` is imported (else it is an
    * `INVALID_ARGUMENT` naming that import): it then decodes every
    * extension type, -1 included.
-   * @default ExtensionCodec.defaultCodec (no extensions besides the built-in timestamp unless registered there)
+   * @default `ExtensionCodec.defaultCodec` (no extensions besides the built-in timestamp unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension decoders. @default undefined */
@@ -82,7 +82,8 @@ export interface DecodeOptions<ContextType = undefined> {
    * as `TextDecoder` does by default, so one bad string (such as the lone
    * surrogates @msgpack/msgpack writes as 3 invalid bytes) does not make
    * the whole message unreadable. Valid strings decode the same either
-   * way; `rawStrings` still gives string values as bytes. `"replace"`
+   * way, in the stream decoders too; `rawStrings` still gives string
+   * values as bytes. `"replace"`
    * needs `import "@resizable/msgpack/compat/msgpack"` (once, anywhere in
    * the program); without it, it is an `INVALID_ARGUMENT` naming it.
    * @default "throw"
@@ -99,14 +100,16 @@ export interface DecodeOptions<ContextType = undefined> {
   mapKeyConverter?: ((key: unknown) => string | number) | undefined;
   /**
    * Accepted for compatibility with @msgpack/msgpack and ignored: map keys
-   * always go through this decoder's own key cache.
+   * always go through a key cache shared by all decoders.
    * @default undefined
    */
   keyDecoder?: unknown;
   /**
    * Return bin values as views into the input instead of copies. Faster,
    * but the result then shares memory with the input. Views of a Node
-   * `Buffer` input are `Buffer`s, as with @msgpack/msgpack.
+   * `Buffer` input are `Buffer`s, as with @msgpack/msgpack: a view shares
+   * the input's memory and class, while a copy owns plain memory, so
+   * copies stay `Uint8Array`s unless `buffers`.
    * @default false
    */
   binaryAsView?: boolean | undefined;
@@ -143,15 +146,15 @@ export interface DecodeOptions<ContextType = undefined> {
    * @default 512
    */
   maxDepth?: number | undefined;
-  /** Longest string, in bytes. @default 4294967295 */
+  /** Longest string, in bytes. @default 4294967295 (2^32 - 1) */
   maxStrLength?: number | undefined;
-  /** Longest binary, in bytes. @default 4294967295 */
+  /** Longest binary, in bytes. @default 4294967295 (2^32 - 1) */
   maxBinLength?: number | undefined;
-  /** Most items in one array. @default 4294967295 */
+  /** Most items in one array. @default 4294967295 (2^32 - 1) */
   maxArrayLength?: number | undefined;
-  /** Most entries in one map. @default 4294967295 */
+  /** Most entries in one map (and fields in one record). @default 4294967295 (2^32 - 1) */
   maxMapLength?: number | undefined;
-  /** Longest extension payload, in bytes. @default 4294967295 */
+  /** Longest extension payload, in bytes. @default 4294967295 (2^32 - 1) */
   maxExtLength?: number | undefined;
   /**
    * Read msgpackr's record extension: a fixext of type 0x72 declares a
@@ -165,7 +168,7 @@ export interface DecodeOptions<ContextType = undefined> {
    * the end of the input or stream (msgpackr's `sequential`). A structure
    * counts as a map for `maxMapLength` (its fields) and `maxDepth`. Needs
    * `import "@resizable/msgpack/records"` (as does `structures`): without
-   * it, `INVALID_ARGUMENT`.
+   * it, `INVALID_ARGUMENT`. See docs/records.md.
    * @default false
    */
   useRecords?: boolean | undefined;
@@ -186,7 +189,8 @@ export interface DecodeOptions<ContextType = undefined> {
    * literal per record, as msgpackr does; field names are written in as
    * string literals, never as code). Where code generation is refused (a
    * Content-Security-Policy without 'unsafe-eval', Cloudflare Workers)
-   * records are read without it, with no error. `false` never generates code.
+   * records are read without it, with no error. `false` never generates
+   * code. See docs/records.md.
    * @default true
    */
   compileRecordReaders?: boolean | undefined;
@@ -210,28 +214,21 @@ export function decoderArguments<O extends DecodeOptions<C>, C>(first: O | Exten
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
 
-/** The decode options as a decoder uses them: every default filled in, read once from what the user passed. */
-export interface ResolvedDecodeOptions extends DecodeLimits {
-  /** The codec given, or null for `ExtensionCodec.defaultCodec` (read without the class, so a decode-only page does not carry it). */
+/**
+ * The decode options as a decoder uses them: every default filled in,
+ * read once from what the user passed. Each option has its type without
+ * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
+ * else `"auto"`), except those whose absence is null: `extensionCodec`
+ * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
+ * decode-only page does not carry it), `mapKeyConverter` and `structures`;
+ * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
+ */
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder">> & {
   readonly extensionCodec: ExtensionCodecType<unknown> | null;
-  readonly context: unknown;
-  /** `int64`, or `"bigint"` with `useBigInt64`, else `"auto"`. */
-  readonly int64: Int64Mode;
-  readonly useMap: boolean;
-  readonly rawStrings: boolean;
   readonly mapKeyConverter: ((key: unknown) => string | number) | null;
-  readonly binaryAsView: boolean;
-  readonly useRecords: boolean;
-  /** The `structures` array given, or null. */
   readonly structures: readonly unknown[] | null;
-  readonly compileRecordReaders: boolean;
-  /** Binaries as Node `Buffer`s. */
-  readonly buffers: boolean;
-  /** `d4 00 00` (fixext 1, type 0) as `undefined`. */
-  readonly undefinedAsExtension: boolean;
-  /** Invalid UTF-8 replaced with U+FFFD instead of thrown (`invalidUtf8: "replace"`). */
   readonly replaceInvalidUtf8: boolean;
-}
+};
 
 /** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
@@ -239,7 +236,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 /**
  * Reads the decode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of `DECODE_OPTIONS`: what
+ * returns what it read in the order of {@link DECODE_TABLE}: what
  * {@link resolveDecodeOptions} takes, and the key of the inline-options
  * cache. `keyDecoder` is accepted and not read.
  *
@@ -250,12 +247,14 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   a `decode` method), or a misspelled option name
  */
 export function readDecodeOptions(options: unknown): unknown[] {
-  return readOptions(options, DECODE_OPTIONS, readDecodeValues, DECODE_RULES, (name, value, expected) =>
-    badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected),
-  );
+  return readOptions(options, DECODE_SIDE);
 }
 
-/** The decode options of `o`, each read once, by name, in the order of `DECODE_OPTIONS`. */
+/**
+ * The decode options of `o`, each read once, by its literal name (the fast
+ * load), in the order of {@link DECODE_TABLE}: the one place besides the
+ * table that names them, checked against it by test/options.test.ts.
+ */
 function readDecodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
@@ -265,8 +264,9 @@ function readDecodeValues(o: Record<string, unknown>): unknown[] {
 }
 
 /**
- * Each decode option, declared once: what it takes and its default
- * (`keyDecoder` is accepted and never read). Resolved into
+ * Each decode option, declared once: what it takes and its default, in
+ * the order they are read (its description is its documentation in
+ * {@link DecodeOptions}; `keyDecoder` is accepted and never read). Resolved into
  * {@link ResolvedDecodeOptions} by {@link resolveDecodeOptions}.
  */
 export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
@@ -292,13 +292,18 @@ export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
   compileRecordReaders: [BOOLEAN, true],
 };
 
-/** What each decode option takes, in the order of `DECODE_OPTIONS` (from {@link DECODE_TABLE}). */
-const DECODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(DECODE_OPTIONS, DECODE_TABLE);
+/** The decode options as `readOptions` reads them: from {@link DECODE_TABLE}, by {@link readDecodeValues}; `keyDecoder` accepted, never read. */
+const DECODE_SIDE = /* @__PURE__ */ optionSide(DECODE_TABLE, readDecodeValues, invalidDecodeOption, ["keyDecoder"]);
+
+/** The `DecodeError` (`INVALID_ARGUMENT`) for a decode option (or the options argument, `name` "options") whose value is not `expected`. */
+export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
+  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
+}
 
 /** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
 export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
   // each value was checked by its rule; two options resolve into a field of their own
-  const o = withDefaults(DECODE_OPTIONS, values, DECODE_TABLE);
+  const o = withDefaults(DECODE_SIDE, values);
   o.int64 ??= o.useBigInt64 ? "bigint" : "auto";
   o.replaceInvalidUtf8 = o.invalidUtf8 === "replace";
   const resolved = Object.freeze(o) as unknown as ResolvedDecodeOptions;

@@ -8,7 +8,7 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, ENCODE_OPTIONS, isLimit, type OptionRule, type OptionTable, readOptions, rulesOf, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
 import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
@@ -32,7 +32,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `ExtensionCodec`) may stand in for an {@link ExtensionCodec}: it is
    * asked about every object, `Date`s included; without that import, such
    * a codec is an `INVALID_ARGUMENT` naming it.
-   * @default ExtensionCodec.defaultCodec (no extensions unless registered there)
+   * @default `ExtensionCodec.defaultCodec` (no extensions unless registered there)
    */
   extensionCodec?: ExtensionCodecType<ContextType> | undefined;
   /** Passed to the extension encoders. @default undefined */
@@ -52,6 +52,7 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Write every number, integers too, as a float (float 64, or float 32
    * with `forceFloat32`), as @msgpack/msgpack's option of that name does.
+   * Bigints are not affected.
    * @default false
    */
   forceIntegerToFloat?: boolean | undefined;
@@ -60,7 +61,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `useBigInt64`: bigints are written as int 64 / uint 64 without asking
    * the extensions first, and integer numbers outside the 32-bit ranges
    * are written as float 64, so that numbers decode as numbers and
-   * bigints as bigints. Without it, extensions get the first try at
+   * bigints as bigints (`0n` comes back as `0n`). Without it, extensions get the first try at
    * bigints, then every bigint is int 64 / uint 64 and every safe integer
    * number takes its shortest integer form.
    * @default false
@@ -87,11 +88,14 @@ export interface EncodeOptions<ContextType = undefined> {
    * `Encoder#encodeSharedRef`, the chunks of `Encoder#encodeChunks` and of
    * the streaming encoders): each result is a `Buffer` over the same bytes,
    * made without a copy, for Node APIs and clients that want one (Redis
-   * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` when
-   * the encoder is made; where there is none (browsers, Deno without node
-   * globals), `true` is an `EncodeError` with code `INVALID_ARGUMENT`.
-   * Needs `import "@resizable/msgpack/compat/notepack"` (once, anywhere in
-   * the program); without it, `true` is an `INVALID_ARGUMENT` naming it.
+   * clients, `Buffer` methods). `Buffer` is looked up on `globalThis` (Node,
+   * Bun, Deno; a polyfill counts) when the encoder is made; where there is
+   * none (browsers, Deno without node globals), `true` is an `EncodeError`
+   * with code `INVALID_ARGUMENT`. Needs
+   * `import "@resizable/msgpack/compat/notepack"` (once, anywhere in the
+   * program); without it, `true` is an `INVALID_ARGUMENT` naming it.
+   * `encode(v, { buffers: true })` and an `Encoder` made with
+   * `buffers: true` are typed `Buffer` where Node's types are loaded.
    * @default false
    */
   buffers?: boolean | undefined;
@@ -108,14 +112,14 @@ export interface EncodeOptions<ContextType = undefined> {
   /**
    * Size of the reusable scratch buffer in bytes. Outputs that fit are
    * returned with one exact-size copy; larger ones move to a growable store.
-   * @default 262144
+   * @default 262144 (256 KiB)
    */
   initialBufferSize?: number | undefined;
   /**
    * Ceiling of the resizable store in bytes. The store's actual ceiling is
    * chosen from the size estimate, up to this; past it, output continues
    * as a list of chunks. Capped at 2^32.
-   * @default 4294967296
+   * @default 4294967296 (2^32)
    */
   maxByteLength?: number | undefined;
   /**
@@ -124,6 +128,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * instead of each in an `ArrayBuffer` of its own: 2-3x faster for tiny
    * messages on Node and Deno, where allocating an `ArrayBuffer` costs
    * ~0.6 µs. Ignored on Bun, where allocating is cheaper than pooling.
+   * Read the hazards below first.
    *
    * The bytes stay independent (never overwritten), but `result.buffer` is
    * the whole slab, with other results' bytes in it:
@@ -157,7 +162,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * `structures` or `sequential` shares them. Extension type 0x72 is then
    * refused (`INVALID_EXT`). Needs `import "@resizable/msgpack/records"`
    * (as do `structures`, `maxSharedStructures` and `sequential`): without it,
-   * `INVALID_ARGUMENT`.
+   * `INVALID_ARGUMENT`. See docs/records.md.
    * @default false
    */
   useRecords?: boolean | ((obj: object) => boolean) | undefined;
@@ -179,7 +184,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * With `structures`, each message still has 32 identifiers of its own;
    * without it, at most 32 (more is `INVALID_ARGUMENT`: identifiers from 32
    * up to it would never be defined, and the records would not decode).
-   * @default 32 with `structures`
+   * @default 0, or 32 with `structures`
    */
   maxSharedStructures?: number | undefined;
   /**
@@ -191,7 +196,7 @@ export interface EncodeOptions<ContextType = undefined> {
    * throws makes the encoder forget its structures (the next message
    * declares them again). `encode()` and `encodedSize()` refuse it
    * (`INVALID_ARGUMENT`): a sequence lives in an `Encoder` of its own.
-   * @default false
+   * @default false (always `true` in `EncoderStream` with `useRecords`)
    */
   sequential?: boolean | undefined;
 }
@@ -214,34 +219,19 @@ export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType
   return dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>;
 }
 
-/** The encode options as an encoder uses them: every default filled in, read once from what the user passed. */
-export interface ResolvedEncodeOptions {
-  /** The codec given, or `ExtensionCodec.defaultCodec`. */
-  readonly extensionCodec: ExtensionCodecType<unknown>;
-  readonly context: unknown;
-  readonly sortKeys: boolean;
-  readonly forceFloat32: boolean;
-  readonly forceIntegerToFloat: boolean;
-  readonly useBigInt64: boolean;
-  readonly ignoreUndefined: boolean;
-  readonly maxDepth: number;
-  readonly initialBufferSize: number;
-  readonly maxByteLength: number;
-  readonly poolResults: boolean;
-  /** `useRecords`: false, true, or the function that decides per object. */
-  readonly useRecords: boolean | ((obj: object) => boolean);
-  /** The `structures` array given, if any. */
+/**
+ * The encode options as an encoder uses them: every default filled in,
+ * read once from what the user passed. Each option has its type without
+ * `undefined` (`extensionCodec`: the codec given, or
+ * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
+ * `structures`, else 0), except `structures` (the array given, if any);
+ * `spillPlan` is the spill plan of the internal {@link SPILL_PLAN}
+ * option, or {@link AUTO_PLAN}.
+ */
+export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
   readonly structures: string[][] | undefined;
-  /** `maxSharedStructures`, or 32 with `structures`, else 0. */
-  readonly maxSharedStructures: number;
-  readonly sequential: boolean;
-  /** Write `undefined` as `d4 00 00` (msgpackr's undefined). */
-  readonly undefinedAsExtension: boolean;
-  /** Return Node `Buffer`s. */
-  readonly buffers: boolean;
-  /** The spill plan of the internal {@link SPILL_PLAN} option, or {@link AUTO_PLAN}. */
   readonly spillPlan: SpillPlan;
-}
+};
 
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
 const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
@@ -249,7 +239,7 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
 /**
  * Reads the encode options from `options` (null or undefined: none), each
  * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of `ENCODE_OPTIONS`: what
+ * returns what it read in the order of {@link ENCODE_TABLE}: what
  * {@link resolveEncodeOptions} takes, and the key of the inline-options
  * cache.
  *
@@ -257,10 +247,14 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   object, an invalid value, or a misspelled option name
  */
 export function readEncodeOptions(options: unknown): unknown[] {
-  return readOptions(options, ENCODE_OPTIONS, readEncodeValues, ENCODE_RULES, invalidEncodeOption);
+  return readOptions(options, ENCODE_SIDE);
 }
 
-/** The encode options of `o`, each read once, by name, in the order of `ENCODE_OPTIONS`. */
+/**
+ * The encode options of `o`, each read once, by its literal name (the fast
+ * load), in the order of {@link ENCODE_TABLE}: the one place besides the
+ * table that names them, checked against it by test/options.test.ts.
+ */
 function readEncodeValues(o: Record<string, unknown>): unknown[] {
   return [
     o.extensionCodec, o.context, o.sortKeys, o.forceFloat32, o.forceIntegerToFloat, o.useBigInt64, o.ignoreUndefined,
@@ -274,7 +268,9 @@ function upTo(max: number): OptionRule {
 }
 
 /**
- * Each encode option, declared once: what it takes and its default. Filled
+ * Each encode option, declared once: what it takes and its default, in the
+ * order they are read (its description is its documentation in
+ * {@link EncodeOptions}). Filled
  * in when options are resolved: `extensionCodec` (`ExtensionCodec.defaultCodec`,
  * read then) and `maxSharedStructures` (32 with `structures`, else 0).
  * Constants only, so a bundle without the encoder leaves it out.
@@ -299,8 +295,8 @@ export const ENCODE_TABLE: OptionTable<EncodeOptions> = {
   buffers: [BOOLEAN, false],
 };
 
-/** What each encode option takes, in the order of `ENCODE_OPTIONS` (from {@link ENCODE_TABLE}). */
-const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIONS, ENCODE_TABLE);
+/** The encode options as `readOptions` reads them: from {@link ENCODE_TABLE}, by {@link readEncodeValues}. */
+const ENCODE_SIDE = /* @__PURE__ */ optionSide(ENCODE_TABLE, readEncodeValues, invalidEncodeOption);
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
@@ -309,7 +305,7 @@ const ENCODE_RULES: readonly OptionRule[] = /* @__PURE__ */ rulesOf(ENCODE_OPTIO
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
-  const resolved = withDefaults(ENCODE_OPTIONS, values, ENCODE_TABLE);
+  const resolved = withDefaults(ENCODE_SIDE, values);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
   resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
   resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;

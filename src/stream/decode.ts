@@ -35,7 +35,8 @@ import { WIRE_ARRAY } from "../format/forms.ts";
 import { DecodeError, notAStream } from "../common/errors.ts";
 import type { StreamStats } from "./queue.ts";
 import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
-import type { ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
+import type { ByteChunk, ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
+import type { StreamDecodeOptions } from "./options.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
 
@@ -44,48 +45,7 @@ export { createStreamStats, type StreamStats } from "./queue.ts";
 
 export type { ReadableStreamLike } from "./web.ts";
 
-/**
- * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
- * `ArrayBuffer`, any view, or (as @msgpack/msgpack accepts, at the cost of
- * a copy) an array or array-like of byte values, each an integer 0..255
- * (anything else is a `DecodeError` with code `INVALID_ARGUMENT`).
- */
-export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;
-
-/**
- * Options of the stream decoders ({@link decodeAsync}, {@link decodeArrayStream},
- * {@link decodeMultiStream}, `DecoderStream` and the main entry's `Decoder`):
- * {@link DecodeOptions} plus `maxValueBytes`, `stats` and `lengthPrefixed`.
- */
-export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOptions<ContextType> {
-  /**
-   * The most bytes one value (for {@link decodeArrayStream}, one item; with
-   * `lengthPrefixed`, one frame) may take. A value still incomplete past
-   * this many buffered bytes, or a frame prefix above it, throws a
-   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
-   * decoder holds for untrusted streams (together with the `max*Length`
-   * options, which stop a long string or array at its header).
-   * @default Infinity
-   */
-  maxValueBytes?: number | undefined;
-  /**
-   * An object whose counters the decoder updates as it goes (see
-   * {@link StreamStats}); the counters are not reset.
-   * @default none
-   */
-  stats?: StreamStats | undefined;
-  /**
-   * Each value is preceded by its length as a u32 big-endian prefix (as
-   * `EncoderStream` writes with the same option); each frame must hold
-   * exactly one value. Framed values decode with one pass and at most one
-   * copy, with no scanning. For back-to-back values only
-   * ({@link decodeMultiStream}, `DecoderStream`, `Decoder#decodeStream`):
-   * `true` for {@link decodeAsync} or {@link decodeArrayStream} is a
-   * `DecodeError` with code `INVALID_ARGUMENT`.
-   * @default false
-   */
-  lengthPrefixed?: boolean | undefined;
-}
+export type { ByteChunk, StreamDecodeOptions };
 
 // ---------------------------------------------------------------------------
 // Sources

@@ -17,8 +17,10 @@
 import { Decoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { readArray, readMany, readOne, type ByteChunk, type ReadableStreamLike, type StreamDecodeOptions } from "./decode.ts";
-import { readStreamOptions, StreamReader, type StreamSettings } from "./reader.ts";
+import { readArray, readMany, readOne } from "./decode.ts";
+import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
+import { StreamReader } from "./reader.ts";
+import type { ByteChunk, ReadableStreamLike } from "./web.ts";
 
 /**
  * A reusable decoder, with stream methods. Safe to re-enter (an extension

@@ -21,53 +21,14 @@ import type { SpillPlan } from "../encode/spill.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, withResolved } from "../encode/options.ts";
+import { readStreamEncodeOptions, type StreamEncodeOptions, type StreamEncodeSettings } from "./options.ts";
 import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
 import { sizeUpTo } from "../encode/size.ts";
 import { ChunkCutter } from "./chunker.ts";
 
-/**
- * Options of the stream encoders: the encode options, and what each
- * stream encoder adds (the others ignore it). One type for
- * {@link EncoderStream}, {@link encodeIterable}, {@link encodeToStream}
- * and {@link encodeToReadableStream}.
- *
- * @example One options object for a framed stream and a chunked value
- * ```ts
- * import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "@resizable/msgpack/streams";
- * const options: StreamEncodeOptions = { sortKeys: true, lengthPrefixed: true, chunkSize: 4096 };
- * const stream = new EncoderStream(options); // frames each value
- * const chunks = [...encodeIterable({ b: 1, a: "x".repeat(10_000) }, options)]; // 4 KiB chunks
- * console.assert(stream.readable !== undefined && chunks.length === 3);
- * ```
- */
-export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
-  /**
-   * {@link EncoderStream}: write each value's length as a u32 big-endian
-   * prefix before it, for protocols that frame messages. Values of 2^32
-   * bytes or more throw an `EncodeError` (code `TOO_LONG`); a value that
-   * is no boolean, an `EncodeError` (code `INVALID_ARGUMENT`).
-   * @default false
-   */
-  lengthPrefixed?: boolean | undefined;
-  /**
-   * {@link encodeIterable}, {@link encodeToStream},
-   * {@link encodeToReadableStream}: the size of the chunks the encoder
-   * fills, in bytes. Containers whose encoding may be larger are encoded
-   * in parts; binaries of at least this size are yielded as views of the
-   * input, without a copy. A number from 1 to 2^31 (else an `EncodeError`,
-   * code `INVALID_ARGUMENT`).
-   * @default 65536
-   */
-  chunkSize?: number | undefined;
-  /**
-   * {@link encodeToStream}: leave the writable stream open after the last
-   * chunk, as `pipeTo`'s option of that name.
-   * @default false
-   */
-  preventClose?: boolean | undefined;
-}
+export type { StreamEncodeOptions };
 
 /**
  * A WHATWG `TransformStream` from values to bytes: write values, read their
@@ -95,8 +56,7 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
     const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
-    const framed: unknown = options?.lengthPrefixed;
-    if (framed !== undefined && typeof framed !== "boolean") throw invalidEncodeOption("lengthPrefixed", framed, "a boolean");
+    const framed = readStreamEncodeOptions(options).lengthPrefixed;
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
@@ -139,9 +99,6 @@ const SMALL_FRAME_BYTES = 64 * 1024;
 
 // ---------------------------------------------------------------------------
 // Encoding one huge value in chunks
-
-/** Default chunk size of {@link encodeIterable}: the size of a Node stream's buffer. */
-const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 /**
  * How many levels of containers the streaming encoder splits. Deeper ones
@@ -310,11 +267,12 @@ class ChunkedEncoder {
   private readonly sortKeys: boolean;
   private readonly ignoreUndefined: boolean;
 
-  constructor(options: StreamEncodeOptions<unknown> | undefined) {
-    const chunkSize: unknown = options?.chunkSize;
-    const size = chunkSize === undefined ? DEFAULT_CHUNK_BYTES : chunkSize;
-    if (!(typeof size === "number" && size >= 1 && size <= 2 ** 31)) throw invalidEncodeOption("chunkSize", size, "a number of bytes from 1 to 2^31");
-    this.chunkSize = Math.floor(size);
+  /**
+   * @param options the encode options
+   * @param settings the stream encoders' own options, read from the same object
+   */
+  constructor(options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings) {
+    this.chunkSize = settings.chunkSize;
     const resolved = encodeOptionsOf(options);
     if (resolved.useRecords !== false) {
       throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
@@ -468,7 +426,12 @@ class ChunkedEncoder {
  * ```
  */
 export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
-  const encoder = new ChunkedEncoder(options as StreamEncodeOptions<unknown> | undefined); // checks the options
+  yield* chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, readStreamEncodeOptions(options));
+}
+
+/** {@link encodeIterable} with the stream options already read (`settings`). */
+function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings): Generator<Uint8Array, void, undefined> {
+  const encoder = new ChunkedEncoder(options, settings); // checks the encode options
   const toBuffer = encoder.toBuffer;
   if (toBuffer === null) yield* encoder.run(value);
   else for (const chunk of encoder.run(value)) yield toBuffer(chunk);
@@ -505,13 +468,14 @@ export async function encodeToStream<ContextType = undefined>(
 ): Promise<void> {
   const writer = writable.getWriter();
   try {
+    const settings = readStreamEncodeOptions(options);
     let last: Promise<void> = Promise.resolve();
-    for (const chunk of encodeIterable(value, options)) {
+    for (const chunk of chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)) {
       await writer.ready;
       last = writer.write(chunk);
       last.catch(() => undefined); // a failed write also rejects `ready` or `close`
     }
-    if (options?.preventClose === true) await last;
+    if (settings.preventClose) await last;
     else await writer.close();
   } catch (e) {
     await writer.abort(e).catch(() => undefined);

@@ -17,8 +17,8 @@ import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
 import type { DecodeLimits } from "../common/limits.ts";
-import { isLimit } from "../common/options.ts";
-import type { ByteChunk, StreamDecodeOptions } from "./decode.ts";
+import { isStreamSettings, readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
+import type { ByteChunk } from "./web.ts";
 import { ByteQueue, createStreamStats, type StreamStats } from "./queue.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "./scanner.ts";
 
@@ -314,42 +314,6 @@ export class StreamReader {
     this.frameLength = -1;
     return value;
   }
-}
-
-/** The stream decoders' own options, read once by {@link readStreamOptions}. */
-export interface StreamSettings {
-  readonly maxValueBytes: number;
-  readonly lengthPrefixed: boolean;
-  readonly stats: StreamStats | undefined;
-}
-
-/** Settings made by {@link readStreamOptions}. */
-const SETTINGS = /* @__PURE__ */ new WeakSet<object>();
-
-function isStreamSettings(o: unknown): o is StreamSettings {
-  return typeof o === "object" && o !== null && SETTINGS.has(o);
-}
-
-/**
- * Reads the stream decoders' own options once each (the decode options
- * are the decoder's): `maxValueBytes`, a non-negative integer or Infinity;
- * `lengthPrefixed`, a boolean; `stats`, an object. Throws a `DecodeError`
- * (`INVALID_ARGUMENT`) for an invalid one.
- */
-export function readStreamOptions(o: StreamDecodeOptions<unknown> | null | undefined): StreamSettings {
-  const max: unknown = o?.maxValueBytes;
-  const framed: unknown = o?.lengthPrefixed;
-  const stats: unknown = o?.stats;
-  if (max !== undefined && !isLimit(max)) throw badArgument("option maxValueBytes", max, "a non-negative integer");
-  if (framed !== undefined && typeof framed !== "boolean") throw badArgument("option lengthPrefixed", framed, "a boolean");
-  if (stats !== undefined && (typeof stats !== "object" || stats === null)) throw badArgument("option stats", stats, "a StreamStats object");
-  const settings: StreamSettings = Object.freeze({
-    maxValueBytes: (max as number | undefined) ?? Number.POSITIVE_INFINITY,
-    lengthPrefixed: framed === true,
-    stats: stats as StreamStats | undefined,
-  });
-  SETTINGS.add(settings);
-  return settings;
 }
 
 /** A TRUNCATED error at the end of a stream. */

@@ -7,7 +7,9 @@
  * @module
  */
 
-import type { ByteChunk, StreamDecodeOptions, StreamStats } from "./decode.ts";
+import type { StreamDecodeOptions } from "./options.ts";
+import type { StreamStats } from "./queue.ts";
+import type { ByteChunk } from "./web.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";
 
 /**

@@ -55,3 +55,11 @@ export interface ReadableStreamSourceLike<T> {
 
 /** A source of chunks: a WHATWG `ReadableStream` (typed structurally) or any `AsyncIterable` (a Node readable, an async generator). */
 export type ReadableStreamLike<T> = ReadableStreamSourceLike<T> | AsyncIterable<T>;
+
+/**
+ * A chunk of input bytes: a `Uint8Array` (a Node `Buffer` is one), an
+ * `ArrayBuffer`, any view, or (as @msgpack/msgpack accepts, at the cost of
+ * a copy) an array or array-like of byte values, each an integer 0..255
+ * (anything else is a `DecodeError` with code `INVALID_ARGUMENT`).
+ */
+export type ByteChunk = Uint8Array | ArrayBuffer | ArrayBufferView | ArrayLike<number>;

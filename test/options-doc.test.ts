@@ -1,0 +1,102 @@
+// docs/options.md's option tables are made from the options interfaces by test/tools/options-doc.mjs:
+// the file is what the generator makes, the generator finds exactly each table's options, and each
+// documented default is the table's.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { DECODE_TABLE, decodeOptionsOf } from "../src/decode/options.ts";
+import { ENCODE_TABLE, encodeOptionsOf } from "../src/encode/options.ts";
+import { readStreamEncodeOptions, readStreamOptions, STREAM_DECODE_TABLE, STREAM_ENCODE_TABLE } from "../src/stream/options.ts";
+// @ts-expect-error: a JavaScript tool without declarations
+import { DOC, optionsOf, TABLES, withTables } from "./tools/options-doc.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+interface DocOption {
+  name: string;
+  type: string;
+  fallback: string;
+  meaning: string;
+}
+type Generator = {
+  DOC: string;
+  TABLES: Record<string, { file: string; name: string }>;
+  optionsOf: (file: string, name: string, root?: string) => DocOption[];
+  withTables: (doc: string, root?: string) => string;
+};
+const gen = { DOC, TABLES, optionsOf, withTables } as Generator;
+
+/** Each documented table with the options table it describes, the options accepted without a table entry, and its resolver. */
+const SIDES: Record<string, { table: Record<string, readonly [unknown, unknown]>; accepted: string[]; resolve: (o: unknown) => object }> = {
+  encode: { table: ENCODE_TABLE, accepted: [], resolve: encodeOptionsOf },
+  decode: { table: DECODE_TABLE, accepted: ["keyDecoder"], resolve: decodeOptionsOf },
+  "stream encode": { table: STREAM_ENCODE_TABLE, accepted: [], resolve: readStreamEncodeOptions },
+  "stream decode": { table: STREAM_DECODE_TABLE, accepted: [], resolve: readStreamOptions },
+};
+
+/** The value a `@default` text starts with, when it starts with a literal (`false`, `512`, `"auto"`, `Infinity`, none); else NOT_LITERAL. */
+const NOT_LITERAL = Symbol("not a literal");
+function literalOf(text: string): unknown {
+  const first = text.replaceAll("`", "").split(/[\s:,]/)[0]!;
+  if (first === "none" || first === "undefined") return undefined;
+  if (first === "true" || first === "false") return first === "true";
+  if (first === "Infinity") return Infinity;
+  if (/^\d+$/.test(first)) return Number(first);
+  if (/^"[^"]*"$/.test(first)) return first.slice(1, -1);
+  return NOT_LITERAL;
+}
+
+describe("docs/options.md: the option tables are made from the options interfaces", () => {
+  test("docs/options.md is what npm run docs:options makes", () => {
+    const doc = readFileSync(join(ROOT, gen.DOC), "utf8");
+    expect(gen.withTables(doc), "run npm run docs:options").toBe(doc);
+  });
+
+  test.each(Object.entries(gen.TABLES))("%s: the interface documents exactly the table's options, each with a type, a default and a meaning", (side, { file, name }) => {
+    const { table, accepted } = SIDES[side]!;
+    const documented = gen.optionsOf(file, name);
+    expect(documented.map((o) => o.name).sort()).toEqual([...Object.keys(table), ...accepted].sort());
+    for (const o of documented) {
+      expect(o.type, o.name).not.toBe("");
+      expect(o.meaning.length, o.name).toBeGreaterThan(10);
+      expect(o.meaning, o.name).not.toMatch(/\n|@default/);
+    }
+  });
+
+  test.each(Object.entries(gen.TABLES))("%s: a default documented as a literal is what the option resolves to when left out", (side, { file, name }) => {
+    const { table, resolve } = SIDES[side]!;
+    const resolved = resolve({}) as Record<string, unknown>;
+    let literals = 0;
+    for (const o of gen.optionsOf(file, name)) {
+      const documented = literalOf(o.fallback);
+      if (documented === NOT_LITERAL || !(o.name in table)) continue;
+      literals++;
+      expect(resolved[o.name] ?? undefined, `${o.name}: @default ${o.fallback}`).toBe(documented);
+    }
+    expect(literals).toBeGreaterThan(0);
+  });
+
+  test("a table out of date is made again; an option without @default, or an unknown table, is an error", () => {
+    const doc = readFileSync(join(ROOT, gen.DOC), "utf8");
+    const stale = doc.replace("| `sortKeys` | `boolean` | `false` |", "| `sortKeys` | `boolean` | `true` |");
+    expect(stale).not.toBe(doc);
+    expect(gen.withTables(stale)).toBe(doc);
+    expect(() => gen.withTables(doc.replace("<!-- options: encode -->", "<!-- options: encoder -->"))).toThrow(/no table named "encoder"/);
+    expect(() => gen.withTables(doc.replace("<!-- options: encode -->", "<!-- removed -->"))).toThrow(/3 option tables, expected 4/);
+    const root = mkdtempSync(join(tmpdir(), "options-doc-"));
+    try {
+      mkdirSync(join(root, "src"));
+      writeFileSync(join(root, "src/o.ts"), "export interface O {\n  /** Documented. @default 1 */\n  a?: number;\n  /** Not documented by default. */\n  b?: boolean;\n}\n");
+      expect(() => gen.optionsOf("src/o.ts", "O", root)).toThrow(/O\.b has no @default/);
+      writeFileSync(join(root, "src/o.ts"), "export type Mode = \"x\" | \"y\";\nexport interface O<C> {\n  /** A | B, see {@link O}.\n   *\n   * Second paragraph. @default \"x\" */\n  a?: Mode | undefined;\n  /** @default none */\n  c?: C;\n}\n");
+      const [a, c] = gen.optionsOf("src/o.ts", "O", root);
+      expect(a).toEqual({ name: "a", type: '`"x" | "y"`', fallback: '"x"', meaning: "A | B, see {@link O}." });
+      expect(c).toMatchObject({ name: "c", type: "any", fallback: "none" });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
