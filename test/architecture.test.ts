@@ -56,8 +56,6 @@ const KNOWN: readonly { check: Check; file: string; pattern: string }[] = [
   { check: "call-this", file: "src/records/read.ts", pattern: "plain.call(this" },
   // the decoder's value reader replaced by the records module's
   { check: "swap", file: "src/decode/decoder.ts", pattern: "this.readValue = records.reader(" },
-  // the stream reader and the stream functions take types from each other
-  { check: "cycle", file: "src/stream/decode.ts", pattern: "src/stream/reader.ts" },
 ];
 
 /**
