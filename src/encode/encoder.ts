@@ -13,7 +13,7 @@
  */
 
 import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
-import { ValueWriter } from "./walk.ts";
+import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
@@ -99,7 +99,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     const resolved = encodeOptionsOf(encoderArguments(first ?? undefined, rest));
     this.options = resolved;
     this.sink = new Sink(resolved.initialBufferSize, resolved.spillPlan, resolved.maxByteLength, (root) => this.encodedSize(root), resolved.poolResults);
-    this.writer = new ValueWriter(this.sink, resolved);
+    this.writer = valueWriter(this.sink, resolved);
     this.#toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
     if (resolved.buffers && this.#toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }

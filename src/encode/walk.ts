@@ -59,9 +59,9 @@ export class ValueWriter implements ExtensionWriter {
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
   readonly #sortKeys: boolean;
-  readonly #forceFloat32: boolean;
+  protected readonly forceFloat32: boolean;
   readonly #ignoreUndefined: boolean;
-  readonly #useBigInt64: boolean;
+  protected readonly useBigInt64: boolean;
   /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
   readonly #undefinedAsExtension: boolean;
   readonly maxDepth: number;
@@ -81,24 +81,16 @@ export class ValueWriter implements ExtensionWriter {
     this.extensions = extensionEncoders(options.extensionCodec);
     this.context = options.context;
     this.#sortKeys = options.sortKeys;
-    this.#forceFloat32 = options.forceFloat32;
+    this.forceFloat32 = options.forceFloat32;
     this.#ignoreUndefined = options.ignoreUndefined;
-    this.#useBigInt64 = options.useBigInt64;
+    this.useBigInt64 = options.useBigInt64;
     this.#undefinedAsExtension = options.undefinedAsExtension;
     this.maxDepth = options.maxDepth;
-    if (options.forceIntegerToFloat) {
-      // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
-      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
-    }
     const option = recordOption(options);
     if (option !== null) {
       const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
       if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) {
-        this.records = encoding.encoding.writer(options, sink.counting);
-        // numbers of such writers go through their own method: the default one keeps its shape
-        if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
-      }
+      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, sink.counting);
     }
   }
 
@@ -147,14 +139,9 @@ export class ValueWriter implements ExtensionWriter {
     s.bytes[s.pos++] = 0;
   }
 
-  /** Writes the number `n`. @internal */
+  /** Writes the number `n` (the number writers below override this). @internal */
   encodeNumber(n: number): void {
-    encodeNumber(this.sink, n, this.#forceFloat32, this.#useBigInt64);
-  }
-
-  /** `encodeNumber` with forceIntegerToFloat. */
-  private encodeFloat(n: number): void {
-    encodeFloat(this.sink, n, this.#forceFloat32);
+    encodeNumber(this.sink, n, this.forceFloat32, this.useBigInt64);
   }
 
   private encodeObject(obj: object, depth: number): void {
@@ -268,18 +255,6 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /** `encodeNumber` with records: 64-127 as uint 8, since their fixint bytes start records. */
-  private encodeNumberBelowRecords(n: number): void {
-    if (n >= 64 && n < 128 && (n | 0) === n) {
-      const s = this.sink;
-      if (s.pos + 2 > s.bytes.length) s.grow(2);
-      s.bytes[s.pos++] = 0xcc; // uint 8
-      s.bytes[s.pos++] = n;
-      return;
-    }
-    encodeNumber(this.sink, n, this.#forceFloat32, this.#useBigInt64);
-  }
-
   /** A map of `entries` (key, value, key, value...), read before the header. */
   private encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
     const n = entries.length;
@@ -327,7 +302,7 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   private encodeBigInt(n: bigint, depth: number): void {
-    if (!this.#useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
+    if (!this.useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
     encodeBigInt64(this.sink, n);
   }
 
@@ -385,6 +360,40 @@ export class ValueWriter implements ExtensionWriter {
     if (overflow) return outOfStack(this.maxDepth);
     return tooDeepAt(pathOf(segs, segs.length), (e as Unplaced).depth + 1, this.maxDepth);
   }
+}
+
+/**
+ * The writer with `forceIntegerToFloat`: every number as a float. A class
+ * of its own, so that the default writer's `encodeNumber` stays one
+ * method that the engine inlines in the walk's loops.
+ */
+class FloatWriter extends ValueWriter {
+  override encodeNumber(n: number): void {
+    encodeFloat(this.sink, n, this.forceFloat32);
+  }
+}
+
+/** The writer with records: integers 64-127 as uint 8, since their fixint bytes start records. */
+class RecordNumberWriter extends ValueWriter {
+  override encodeNumber(n: number): void {
+    if (n >= 64 && n < 128 && (n | 0) === n) {
+      const s = this.sink;
+      if (s.pos + 2 > s.bytes.length) s.grow(2);
+      s.bytes[s.pos++] = 0xcc; // uint 8
+      s.bytes[s.pos++] = n;
+      return;
+    }
+    encodeNumber(this.sink, n, this.forceFloat32, this.useBigInt64);
+  }
+}
+
+/**
+ * The writer for `options`, its number writer chosen once: floats only
+ * (`forceIntegerToFloat`), records' (`useRecords`), or the default.
+ */
+export function valueWriter(sink: Sink, options: ResolvedEncodeOptions): ValueWriter {
+  if (options.forceIntegerToFloat) return new FloatWriter(sink, options);
+  return options.useRecords !== false ? new RecordNumberWriter(sink, options) : new ValueWriter(sink, options);
 }
 
 /**

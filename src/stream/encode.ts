@@ -13,7 +13,7 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
+import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valueWriter, valuesOf, type ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeKey } from "../encode/strings.ts";
 import { Sink } from "../encode/sink.ts";
@@ -329,7 +329,7 @@ class ChunkedEncoder {
     // a scratch of about a chunk, the sink's own: the call stays open while chunks are handed out
     const scratch = Math.min(Math.max(this.chunkSize, 1024), 1 << 20);
     this.sink = new Sink(scratch, plan, resolved.maxByteLength, () => 0, false, false);
-    this.writer = new ValueWriter(this.sink, resolved);
+    this.writer = valueWriter(this.sink, resolved);
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
