@@ -2,7 +2,7 @@
  * The encoder's walk: the type dispatch (the kinds of kind.ts, ordered by
  * frequency), the containers (arrays, plain objects and class instances,
  * `Map`s, `Set`s) and the cold error paths. {@link ValueWriter} writes
- * into the sink its `Encoder` owns; the scalar, string and extension
+ * into the output its `Encoder` owns; the scalar, string and extension
  * writers live in scalars.ts, strings.ts and
  * ext-writer.ts.
  *
@@ -19,7 +19,7 @@ import { encodeKey, encodeString } from "./strings.ts";
 import { ExtData, extensionEncoders, type ExtensionEntry } from "../format/extensions.ts";
 import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
-import type { Sink } from "./sink.ts";
+import type { Output } from "./output.ts";
 import { binaryBytes } from "./size.ts";
 import { modules, needModule } from "../common/modules.ts";
 
@@ -50,12 +50,12 @@ function recordOption(options: ResolvedEncodeOptions): string | null {
 }
 
 /**
- * Writes values into a sink: one per `Encoder` (and per re-entrant child),
+ * Writes values into an output: one per `Encoder` (and per re-entrant child),
  * with the options resolved once. The `Encoder` starts and ends each call;
  * this writes the value.
  */
 export class ValueWriter implements ExtensionWriter {
-  readonly sink: Sink;
+  readonly out: Output;
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
   readonly #sortKeys: boolean;
@@ -76,8 +76,8 @@ export class ValueWriter implements ExtensionWriter {
   /** The records, with `useRecords` (then plain objects are written by them); else null. */
   readonly records: RecordWriting | null = null;
 
-  constructor(sink: Sink, options: ResolvedEncodeOptions) {
-    this.sink = sink;
+  constructor(out: Output, options: ResolvedEncodeOptions) {
+    this.out = out;
     this.extensions = extensionEncoders(options.extensionCodec);
     this.context = options.context;
     this.#sortKeys = options.sortKeys;
@@ -90,7 +90,7 @@ export class ValueWriter implements ExtensionWriter {
     if (option !== null) {
       const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
       if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, sink.counting);
+      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, out.counting);
     }
   }
 
@@ -100,7 +100,7 @@ export class ValueWriter implements ExtensionWriter {
   encodeValue(value: unknown, depth: number): void {
     switch (typeof value) {
       case "string":
-        encodeString(this.sink, value);
+        encodeString(this.out, value);
         return;
       case "number":
         this.encodeNumber(value);
@@ -125,15 +125,15 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   private writeByte(byte: number): void {
-    const s = this.sink;
-    if (s.pos + 1 > s.bytes.length) s.grow(1);
+    const s = this.out;
+    if (s.pos + 1 > s.bytes.length) s.room(1);
     s.bytes[s.pos++] = byte;
   }
 
   /** `undefined` as msgpackr writes it: fixext 1 (0xd4), type 0, payload 0. */
   private writeUndefinedExtension(): void {
-    const s = this.sink;
-    if (s.pos + 3 > s.bytes.length) s.grow(3);
+    const s = this.out;
+    if (s.pos + 3 > s.bytes.length) s.room(3);
     s.bytes[s.pos++] = 0xd4;
     s.bytes[s.pos++] = 0;
     s.bytes[s.pos++] = 0;
@@ -141,7 +141,7 @@ export class ValueWriter implements ExtensionWriter {
 
   /** Writes the number `n` (the number writers below override this). @internal */
   encodeNumber(n: number): void {
-    encodeNumber(this.sink, n, this.forceFloat32, this.useBigInt64);
+    encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 
   private encodeObject(obj: object, depth: number): void {
@@ -170,13 +170,13 @@ export class ValueWriter implements ExtensionWriter {
   encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
-        encodeBinary(this.sink, binaryBytes(obj)!);
+        encodeBinary(this.out, binaryBytes(obj)!);
         return;
       case KIND_MAP:
         this.encodeMap(obj as Map<unknown, unknown>, depth);
         return;
       case KIND_DATE:
-        encodeDate(this.sink, obj as Date);
+        encodeDate(this.out, obj as Date);
         return;
       case KIND_SET:
         this.encodeSet(obj as Set<unknown>, depth);
@@ -201,7 +201,7 @@ export class ValueWriter implements ExtensionWriter {
         // stops inlining encodeValue once it has seen every type
         const item = arr[i];
         if (typeof item === "number") this.encodeNumber(item);
-        else if (typeof item === "string") encodeString(this.sink, item);
+        else if (typeof item === "string") encodeString(this.out, item);
         else this.encodeValue(item, depth + 1);
       }
     } catch (e) {
@@ -236,18 +236,18 @@ export class ValueWriter implements ExtensionWriter {
       if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
-        encodeKey(this.sink, key);
+        encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
+        else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
         i++;
       }
       for (; i < n; i++) {
         const key = keys[i]!;
         const value = obj[key];
-        encodeKey(this.sink, key);
+        encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
+        else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
@@ -262,7 +262,7 @@ export class ValueWriter implements ExtensionWriter {
     let i = 0;
     try {
       for (; i < n; i += 2) {
-        encodeKey(this.sink, entries[i] as string);
+        encodeKey(this.out, entries[i] as string);
         this.encodeValue(entries[i + 1], depth + 1);
       }
     } catch (e) {
@@ -296,14 +296,14 @@ export class ValueWriter implements ExtensionWriter {
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
   writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
     if (n >>> 0 !== n) throw badCount(what, n);
-    const s = this.sink;
-    if (s.pos + 5 > s.bytes.length) s.grow(5);
+    const s = this.out;
+    if (s.pos + 5 > s.bytes.length) s.room(5);
     s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
   }
 
   private encodeBigInt(n: bigint, depth: number): void {
     if (!this.useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
-    encodeBigInt64(this.sink, n);
+    encodeBigInt64(this.out, n);
   }
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
@@ -369,7 +369,7 @@ export class ValueWriter implements ExtensionWriter {
  */
 class FloatWriter extends ValueWriter {
   override encodeNumber(n: number): void {
-    encodeFloat(this.sink, n, this.forceFloat32);
+    encodeFloat(this.out, n, this.forceFloat32);
   }
 }
 
@@ -377,13 +377,13 @@ class FloatWriter extends ValueWriter {
 class RecordNumberWriter extends ValueWriter {
   override encodeNumber(n: number): void {
     if (n >= 64 && n < 128 && (n | 0) === n) {
-      const s = this.sink;
-      if (s.pos + 2 > s.bytes.length) s.grow(2);
+      const s = this.out;
+      if (s.pos + 2 > s.bytes.length) s.room(2);
       s.bytes[s.pos++] = 0xcc; // uint 8
       s.bytes[s.pos++] = n;
       return;
     }
-    encodeNumber(this.sink, n, this.forceFloat32, this.useBigInt64);
+    encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 }
 
@@ -391,9 +391,9 @@ class RecordNumberWriter extends ValueWriter {
  * The writer for `options`, its number writer chosen once: floats only
  * (`forceIntegerToFloat`), records' (`useRecords`), or the default.
  */
-export function valueWriter(sink: Sink, options: ResolvedEncodeOptions): ValueWriter {
-  if (options.forceIntegerToFloat) return new FloatWriter(sink, options);
-  return options.useRecords !== false ? new RecordNumberWriter(sink, options) : new ValueWriter(sink, options);
+export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueWriter {
+  if (options.forceIntegerToFloat) return new FloatWriter(out, options);
+  return options.useRecords !== false ? new RecordNumberWriter(out, options) : new ValueWriter(out, options);
 }
 
 /**
