@@ -120,6 +120,13 @@ export const MAIN_ENTRY_LEAVES_OUT = ["src/compat/", "src/dropin/", "src/records
  */
 export const DECODE_ONLY_LEAVES_OUT = ["tryToEncode", "register"];
 /**
+ * Names that a page importing `encode` and `decode` must not keep: the
+ * methods the public `Encoder` adds to the lean encoder `encode()` runs on
+ * (they come and go together; `encodeChunks` is named in an error message,
+ * so its definition is looked for).
+ */
+export const ENCODE_ONLY_LEAVES_OUT = ["encodeSharedRef", "encodeChunks("];
+/**
  * How much more an import from the npm build may keep than the same import
  * from the source. The npm build puts the modules that its entries share
  * in shared chunks, so one chunk holds encoder and decoder modules alike,
@@ -305,11 +312,13 @@ async function main() {
   const modules = await breakdown();
   const decodeOnly = (await minifiedBundle(`export { decode } from "./src/index.ts";`, ROOT, "neutral")).outputFiles[0].text;
   const decodeOnlyKeeps = DECODE_ONLY_LEAVES_OUT.filter((name) => decodeOnly.includes(name));
+  const both = (await minifiedBundle(`export { encode, decode } from "./src/index.ts";`, ROOT, "neutral")).outputFiles[0].text;
+  const encodeKeeps = ENCODE_ONLY_LEAVES_OUT.filter((name) => both.includes(name));
   const leaked = modules.filter((m) => MAIN_ENTRY_LEAVES_OUT.some((dir) => m.module.startsWith(dir)));
   const added = await moduleSizes();
   const moduleBudgets = added.map((m) => ({ bundle: `import ${m.module} (adds)`, gzip: m.ceiling, actual: m.adds, ok: m.ok }));
   const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...importBudgets, ...packageBudgets, ...moduleBudgets];
-  const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules, leaked, decodeOnlyKeeps, added, peers: await peers() };
+  const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules, leaked, decodeOnlyKeeps, encodeKeeps, added, peers: await peers() };
 
   if (mode === "json") {
     console.log(JSON.stringify(report, null, 2));
@@ -352,6 +361,10 @@ async function main() {
   }
   for (const name of decodeOnlyKeeps) {
     console.error(`bundle-size: import { decode } keeps ${name}, which only encoding pages need`);
+    process.exitCode = 1;
+  }
+  for (const name of encodeKeeps) {
+    console.error(`bundle-size: import { encode, decode } keeps ${name}, which only Encoder's users need`);
     process.exitCode = 1;
   }
   for (const m of leaked) {
