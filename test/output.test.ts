@@ -129,6 +129,31 @@ describe("output: shared scratches", () => {
   });
 });
 
+describe("output: re-entrant calls of every method", () => {
+  test("an extension that re-enters the same Encoder through encodeInto, encodeChunks, encodeSharedRef and encodedSize, past the kept levels, gets encode()'s bytes", () => {
+    const ways = {
+      into: (e: Encoder, v: unknown) => {
+        const target = new Uint8Array(64);
+        return target.slice(0, e.encodeInto(v, target));
+      },
+      chunks: (e: Encoder, v: unknown) => concatChunks(e.encodeChunks(v)),
+      shared: (e: Encoder, v: unknown) => e.encodeSharedRef(v).slice(),
+      size: (e: Encoder, v: unknown) => Uint8Array.of(e.encodedSize(v)),
+    };
+    for (const [name, way] of Object.entries(ways)) {
+      const extensionCodec = new ExtensionCodec();
+      let encoder: Encoder | null = null;
+      extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? way(encoder!, [...v]) : null), decode: () => null });
+      encoder = new Encoder({ extensionCodec });
+      const reference = new ExtensionCodec();
+      reference.register({ type: 1, encode: (v) => (v instanceof Set ? way(new Encoder({ extensionCodec: reference }), [...v]) : null), decode: () => null });
+      let v: unknown = 1;
+      for (let i = 0; i < 7; i++) v = new Set([v]); // 7 levels: past the 4 kept re-entrant encoders
+      expect(hex(way(encoder, v)), name).toBe(hex(way(new Encoder({ extensionCodec: reference }), v)));
+    }
+  });
+});
+
 describe("output: growth", () => {
   afterEach(() => vi.restoreAllMocks());
 

@@ -52,7 +52,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
   protected busy = false;
   /** The encoder that re-entrant calls use, made on first need. */
-  private child: this | null = null;
+  private child: EncoderBase<ContextType> | null = null;
   /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
   readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
 
@@ -85,7 +85,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    * ```
    */
   encode(value: unknown): EncoderOutput<Options> {
-    if (this.busy) return this.reentrant().encode(value);
+    if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
     if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, LEAD_BYTES)) {
       return this.toResult(encodeLoneString(value)) as EncoderOutput<Options>;
     }
@@ -103,19 +103,23 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    * encoding with the same options): the first idle one down the chain of
    * kept children, found without recursion, so nested re-entry costs one
    * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
-   * throwaway encoder (not kept, so deep re-entry retains no memory). Of
-   * this encoder's class, with the same resolved options (a counting
-   * encoder's children count too).
+   * throwaway encoder (not kept, so deep re-entry retains no memory). Made
+   * by {@link EncoderBase.spawn}, with the same resolved options (a
+   * counting encoder's children count too).
    */
-  protected reentrant(): this {
-    const make = (): this => new (this.constructor as new (options: ResolvedEncodeOptions) => this)(this.options);
-    let e: this = this;
+  protected reentrant(): EncoderBase<ContextType> {
+    let e: EncoderBase<ContextType> = this as EncoderBase<ContextType>;
     for (let i = 0; i < KEPT_REENTRANT; i++) {
-      const child = e.child ?? (e.child = make());
+      const child = e.child ?? (e.child = this.spawn());
       if (!child.busy) return child;
       e = child;
     }
-    return make();
+    return this.spawn();
+  }
+
+  /** A new encoder of this one's kind and options, for re-entrant calls. */
+  protected spawn(): EncoderBase<ContextType> {
+    return new EncoderBase(this.options);
   }
 
   /**
@@ -226,6 +230,16 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
     this.output.measure = (root) => this.encodedSize(root);
+  }
+
+  /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
+  protected override spawn(): Encoder<ContextType> {
+    return new Encoder<ContextType>(this.options as EncodeOptions<ContextType>);
+  }
+
+  /** The encoder for a call made while this one is busy: one {@link Encoder.spawn} made. */
+  protected override reentrant(): Encoder<ContextType> {
+    return super.reentrant() as Encoder<ContextType>;
   }
 
   /**
