@@ -184,6 +184,8 @@ export class Output {
   #slabPos = 0;
 
   private readonly plan: StorePlan;
+  /** The plan's hook that opens a store before a call's first byte, if it has one (read once: every call asks). */
+  readonly #first: ((root: unknown, output: Output) => Store | null) | null;
   /** Counts bytes only (behind `encodedSize`): the store is a count; the total is {@link Output.offset}. */
   readonly counting: boolean;
   readonly #pool: boolean;
@@ -205,6 +207,7 @@ export class Output {
     this.scratchBytes = Math.max(64, scratchBytes);
     this.#shares = shareable && this.scratchBytes === DEFAULT_SCRATCH_BYTES;
     this.plan = plan;
+    this.#first = plan.begin ?? null;
     this.counting = plan.counts === true;
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
   }
@@ -217,7 +220,7 @@ export class Output {
   /** Starts a call that encodes `root`. */
   begin(root: unknown): void {
     // a plan may open its store before the first byte (and before taking a scratch: it may throw)
-    const first = this.plan.begin === undefined ? null : this.plan.begin(root, this);
+    const first = this.#first === null ? null : this.#first(root, this);
     let scratch = this.scratch;
     if (scratch === null || scratch.user !== this || scratch.busy) scratch = this.claim();
     scratch.busy = true;
