@@ -28,7 +28,7 @@ import { pack as msgpackrPack } from "msgpackr";
 import { Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
-import { strategyOptions } from "./lib/sink-strategies.js";
+import { strategyOptions } from "./lib/output-strategies.js";
 import { parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
 import { blob, records, recordsOfSize, ropeRecordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, useResultsDir, writeResult } from "./report.js";

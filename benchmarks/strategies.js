@@ -7,8 +7,8 @@
 //   node benchmarks/strategies.js --plot-only     (redraw results/strategies.svg from results/*.json)
 //
 // Strategies (one Encoder each, kept across calls as an application would; all
-// but the default are plugged in through the encoder's internal spill-plan
-// hook, see lib/sink-strategies.js):
+// but the default are plugged in through the encoder's internal store-plan
+// hook, see lib/output-strategies.js):
 //   default           new Encoder(): resizable store sized from the estimate, else chunks
 //   resizable-no-est  the same store, no estimate pre-pass
 //   exact             plain buffer of encodedSize(value) bytes (exact pre-pass)
@@ -28,7 +28,7 @@
 // Dependency-free: imports the library's build (dist/index.js), the
 // round-robin harness, the strategies and sibling helpers only.
 
-import { SPILL_PLANS, strategyOptions } from "./lib/sink-strategies.js";
+import { STORE_PLANS, strategyOptions } from "./lib/output-strategies.js";
 import { consume, formatBytes, formatSpeed, formatTime, geomean, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, useResultsDir, writeResult } from "./report.js";
@@ -60,7 +60,7 @@ const QUICK = args.quick;
 const MAX_SIZE = args.options["max-size"] ? parseSize(String(args.options["max-size"])) : QUICK ? 1e6 : 1e9;
 const ONLY = args.options.only ? String(args.options.only).split(",") : ["vectors", "nested", "records"];
 
-/** Strategy name (see lib/sink-strategies.js) and the title of its panel in the plot. */
+/** Strategy name (see lib/output-strategies.js) and the title of its panel in the plot. */
 export const STRATEGIES = /** @type {const} */ ([
   { name: "default", label: "default (auto: resizable + estimate)" },
   { name: "resizable-no-est", label: "resizable, no estimate" },
@@ -194,17 +194,17 @@ function speedOf(group, strategy) {
 }
 
 /**
- * Throws if this build ignores the spill-plan hook (every strategy would
- * then time the default): each encoder's sink must hold its strategy's plan
+ * Throws if this build ignores the store-plan hook (every strategy would
+ * then time the default): each encoder's output must hold its strategy's plan
  * (private fields are plain properties in the build).
  * @param {any[]} encoders
  */
 function checkHook(encoders) {
   encoders.forEach((e, i) => {
-    const plan = e.sink?.plan;
-    const want = /** @type {Record<string, unknown>} */ (SPILL_PLANS)[STRATEGIES[i].name];
-    if (plan === undefined) throw new Error("Cannot see the encoder's spill plan: rebuild the library (npm run build)");
-    if (want !== undefined && plan !== want) throw new Error(`This build ignores the spill-plan hook: strategy ${STRATEGIES[i].name} would time the default`);
+    const plan = e.output?.plan;
+    const want = /** @type {Record<string, unknown>} */ (STORE_PLANS)[STRATEGIES[i].name];
+    if (plan === undefined) throw new Error("Cannot see the encoder's store plan: rebuild the library (npm run build)");
+    if (want !== undefined && plan !== want) throw new Error(`This build ignores the store-plan hook: strategy ${STRATEGIES[i].name} would time the default`);
   });
 }
 
@@ -214,12 +214,12 @@ function scratchOf(report) {
 }
 
 /**
- * The default scratch size of this build: read off a fresh Encoder's sink (not
+ * The default scratch size of this build: read off a fresh Encoder's output (not
  * exported; private fields are plain properties in the build), else 256 KiB.
  * @param {any} lib
  */
 function scratchBytes(lib) {
-  const n = /** @type {any} */ (new lib.Encoder()).sink?.scratchBytes;
+  const n = /** @type {any} */ (new lib.Encoder()).output?.scratchBytes;
   return typeof n === "number" && n > 0 ? n : 256 * 1024;
 }
 

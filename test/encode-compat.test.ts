@@ -21,7 +21,7 @@ import {
 } from "../src/compat/msgpack.ts";
 import { extensionDecoders, extensionEncoders } from "../src/internal.ts";
 import { hex, Random, string } from "./_support/arbitrary.ts";
-import { withSpill } from "./_support/spill.ts";
+import { withStrategy } from "./_support/strategy.ts";
 
 /** JSON-like values both libraries encode the same way by default (no -0, no bigint, no Map/Set). */
 function plainValue(r: Random, depth = 0): unknown {
@@ -231,14 +231,14 @@ describe("an extension encode may return a function of the payload's position (a
     expect(oursSeen).toEqual(peerSeen);
   });
 
-  test("dataPos counts the whole output in every sink strategy, and from the offset in encodeInto", () => {
+  test("dataPos counts the whole output in every output strategy, and from the offset in encodeInto", () => {
     const seen: number[] = [];
     const extensionCodec = float32Codec(ExtensionCodec, seen);
     const value = [new Uint8Array(300_000), "y".repeat(70_000), new Float32Array([7])];
     const expected = 5 + 300_000 + 5 + 70_000 + 6; // bin 32, str 32, then the ext 32 header
     for (const strategy of ["default", "chunks", "doubling", "exact"] as const) {
       seen.length = 0;
-      const bytes = new Encoder(withSpill(strategy, { extensionCodec, initialBufferSize: 1024 })).encode(value);
+      const bytes = new Encoder(withStrategy(strategy, { extensionCodec, initialBufferSize: 1024 })).encode(value);
       // "exact" sizes the output first with the encoder's own code, which asks for the payload too, at the same position
       expect(seen, strategy).toEqual(strategy === "exact" ? [1 + expected, 1 + expected] : [1 + expected]);
       expect(bytes[1 + expected]! + 1 + expected).toSatisfy((start: number) => start % 4 === 0);

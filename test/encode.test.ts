@@ -3,7 +3,7 @@ import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec,
 // codecs of another kind (objects with tryToEncode) are installed by the entry for @msgpack/msgpack programs
 import "../src/compat/msgpack.ts";
 import { forSeeds, hex } from "./_support/arbitrary.ts";
-import { withSpill } from "./_support/spill.ts";
+import { withStrategy } from "./_support/strategy.ts";
 
 const head = (v: unknown, n = 9, options?: object) => hex(encode(v, options).subarray(0, n));
 
@@ -332,7 +332,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
   test("encodeInto writes what encode returns, from the scratch, the store and the chunk list", () => {
     const value = { list: Array.from({ length: 20_000 }, (_, i) => ({ i, s: `item ${i}` })), blob: new Uint8Array(100_000).fill(4) };
     const expected = encode(value);
-    for (const options of [{}, withSpill("chunks"), { maxByteLength: 50_000 }, withSpill("doubling")]) {
+    for (const options of [{}, withStrategy("chunks"), { maxByteLength: 50_000 }, withStrategy("doubling")]) {
       const target = new Uint8Array(expected.length + 10);
       expect(new Encoder(options).encodeInto(value, target, 10)).toBe(expected.length);
       expect(target.subarray(10)).toEqual(expected);
@@ -353,7 +353,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
   test("encodeChunks concatenates to encode's bytes", () => {
     const value = { blob: new Uint8Array(300_000).fill(1), list: Array.from({ length: 5000 }, (_, i) => `s${i}`) };
     const whole = encode(value);
-    for (const options of [{}, withSpill("chunks"), { maxByteLength: 100_000 }]) {
+    for (const options of [{}, withStrategy("chunks"), { maxByteLength: 100_000 }]) {
       const chunks = new Encoder(options).encodeChunks(value);
       const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
       let at = 0;
@@ -404,7 +404,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
   test("a Node Buffer is copied into the output in every strategy", () => {
     const buf = Buffer.alloc(100_000, 7);
     for (const strategy of ["default", "chunks"] as const) {
-      const chunks = new Encoder(withSpill(strategy, { initialBufferSize: 64 })).encodeChunks(buf);
+      const chunks = new Encoder(withStrategy(strategy, { initialBufferSize: 64 })).encodeChunks(buf);
       buf[0] = 8;
       expect(chunks.every((c) => c.buffer !== buf.buffer)).toBe(true);
       expect((decode(chunks.length === 1 ? chunks[0]! : new Uint8Array(Buffer.concat(chunks))) as Uint8Array)[0]).toBe(7);

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { decode, EncodeError, Encoder } from "../src/index.ts";
-import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/encode/sink.ts";
+import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/encode/output.ts";
 import { hex } from "./_support/arbitrary.ts";
-import { withSpill } from "./_support/spill.ts";
+import { withStrategy } from "./_support/strategy.ts";
 
 // the hazards poolResults documents, each measured here (these tests run on Node, where pooling is on)
 describe("poolResults: what a pooled result carries", () => {
@@ -60,10 +60,10 @@ describe("poolResults: what a pooled result carries", () => {
   });
 });
 
-// pooled calls write straight into the slab: a call that outgrows it moves to the scratch or a spill
+// pooled calls write straight into the slab: a call that outgrows it moves to the scratch or a store
 describe("poolResults: results written in the slab", () => {
   const bytesOf = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7) & 0xff);
-  /** Values of every size around the slab's, the scratch's and the spill's limits, small ones in between. */
+  /** Values of every size around the slab's, the scratch's and the store's limits, small ones in between. */
   const values = (): unknown[] => {
     const out: unknown[] = [];
     const large = [
@@ -71,8 +71,8 @@ describe("poolResults: results written in the slab", () => {
       "é".repeat(3000), // a long string, large for the slab only: written in the scratch
       bytesOf(4000), // a binary past the slab's free part
       Array.from({ length: 3000 }, (_, i) => i * 1000), // past the slab: a result of its own
-      { big: "z".repeat(300_000) }, // past the default scratch: spills
-      bytesOf(600_000), // a referenced binary in the spill
+      { big: "z".repeat(300_000) }, // past the default scratch: to a store
+      bytesOf(600_000), // a referenced binary in the store
     ];
     for (let i = 0; i < 24; i++) {
       out.push({ i, s: "y".repeat(i * 37 % 500) }, [i, -i, i / 3]);
@@ -84,8 +84,8 @@ describe("poolResults: results written in the slab", () => {
   for (const [name, options] of [
     ["default scratch", {}],
     ["64 B scratch", { initialBufferSize: 64 }],
-    ["1 KiB scratch, chunks", withSpill("chunks", { initialBufferSize: 1024 })],
-    ["default scratch, chunks", withSpill("chunks")],
+    ["1 KiB scratch, chunks", withStrategy("chunks", { initialBufferSize: 1024 })],
+    ["default scratch, chunks", withStrategy("chunks")],
   ] as const) {
     test(`every result is right, and earlier pooled results stay unchanged (${name})`, () => {
       const encoder = new Encoder({ ...options, poolResults: true });

@@ -3,9 +3,9 @@ import { Packr, Unpackr } from "msgpackr";
 import { describe, expect, test } from "vitest";
 import { decode, encode, encodedSize, Encoder, ExtensionCodec } from "../src/index.ts";
 import { encodeIterable } from "../src/streams.ts";
-import { DEFAULT_SCRATCH_BYTES } from "../src/encode/sink.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/encode/output.ts";
 import { forSeeds, hex, value } from "./_support/arbitrary.ts";
-import { STRATEGIES, withSpill } from "./_support/spill.ts";
+import { STRATEGIES, withStrategy } from "./_support/strategy.ts";
 
 /** Plain Uint8Array copies of Buffers, so deep equality compares contents only. */
 function plain(v: unknown): unknown {
@@ -52,10 +52,10 @@ describe("property: round trip", () => {
 describe("property: every output strategy writes identical bytes", () => {
   test("scratch only, resizable store, doubling, exact, chunks, tiny ceilings and tiny scratches", () => {
     const encoders = [
-      ...STRATEGIES.map((strategy) => new Encoder(withSpill(strategy))),
-      ...STRATEGIES.map((strategy) => new Encoder(withSpill(strategy, { initialBufferSize: 64 }))),
+      ...STRATEGIES.map((strategy) => new Encoder(withStrategy(strategy))),
+      ...STRATEGIES.map((strategy) => new Encoder(withStrategy(strategy, { initialBufferSize: 64 }))),
       new Encoder({ initialBufferSize: 64, maxByteLength: 256 }), // store, then chunks past the ceiling
-      new Encoder(withSpill("resizable-no-est", { initialBufferSize: 64, maxByteLength: 4096 })), // no estimate, then chunks
+      new Encoder(withStrategy("resizable-no-est", { initialBufferSize: 64, maxByteLength: 4096 })), // no estimate, then chunks
       new Encoder({ initialBufferSize: 128, maxByteLength: 100 }),
     ];
     forSeeds(150, (r) => {

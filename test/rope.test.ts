@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decode, encode, Encoder } from "../src/index.ts";
 import { readWithoutFlattening, ROPE_COPY_AFTER_BYTES, ROPE_COPY_MAX_CHARS, ROPE_COPY_MIN_CHARS } from "../src/encode/rope.ts";
-import { STRATEGIES, withSpill } from "./_support/spill.ts";
+import { STRATEGIES, withStrategy } from "./_support/strategy.ts";
 
 /** A flat copy of `s`, as `JSON.parse` would give it. */
 function flat(s: string): string {
@@ -92,9 +92,9 @@ describe("strings built as ropes encode byte for byte as flat strings", () => {
     // the records start past the copy threshold: after a large binary
     const want = encode([LEAD, twin]);
     expect(want.length).toBeGreaterThan(LEAD.length + 1_000_000);
-    for (const sink of STRATEGIES) {
-      expect(same(new Encoder(withSpill(sink)).encode([LEAD, records]), want), sink).toBe(true);
-      expect(same(new Encoder(withSpill(sink)).encode(records), encode(twin)), `${sink}, early`).toBe(true);
+    for (const strategy of STRATEGIES) {
+      expect(same(new Encoder(withStrategy(strategy)).encode([LEAD, records]), want), strategy).toBe(true);
+      expect(same(new Encoder(withStrategy(strategy)).encode(records), encode(twin)), `${strategy}, early`).toBe(true);
     }
     expect((decode(want) as unknown[])[1]).toEqual(twin);
   });

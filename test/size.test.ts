@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from "vitest";
 import { decode, encode, encodedSize, EncodeError, Encoder, estimateSize, ExtData, ExtensionCodec } from "../src/index.ts";
 // codecs of another kind (objects with tryToEncode) are installed by the entry for @msgpack/msgpack programs
 import "../src/compat/msgpack.ts";
-import { DEFAULT_SCRATCH_BYTES } from "../src/encode/sink.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/encode/output.ts";
 import { ESTIMATE_BUDGET, estimateStoreSize } from "../src/encode/size.ts";
 
 describe("encodedSize()", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { decode, encode, Encoder } from "../src/index.ts";
 import { hex } from "./_support/arbitrary.ts";
-import { STRATEGIES, withSpill } from "./_support/spill.ts";
+import { STRATEGIES, withStrategy } from "./_support/strategy.ts";
 import { loadVectors } from "./_support/vectors.ts";
 
 const vectors = loadVectors();
@@ -35,8 +35,8 @@ describe("shared msgpack vectors", () => {
     }
   });
 
-  test("every sink strategy writes the same bytes for every vector", () => {
-    const strategies = STRATEGIES.map((strategy) => new Encoder(withSpill(strategy, { initialBufferSize: 64 })));
+  test("every output strategy writes the same bytes for every vector", () => {
+    const strategies = STRATEGIES.map((strategy) => new Encoder(withStrategy(strategy, { initialBufferSize: 64 })));
     for (const v of encodable) {
       const bytes = strategies.map((e) => hex(e.encode(v.value)));
       expect(new Set(bytes).size, v.name).toBe(1);

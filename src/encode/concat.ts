@@ -1,6 +1,6 @@
 /**
  * Joining output parts into one result: the last step of the encoder's
- * sink when output left a single buffer.
+ * output when it left a single buffer.
  *
  * @module
  */

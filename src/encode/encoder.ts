@@ -1,6 +1,6 @@
 /**
  * The encoder: `encode()`, `encodedSize()` and the reusable
- * {@link Encoder}, which owns the sink (scratch, store, chunks) and starts
+ * {@link Encoder}, which owns the output (scratch, store, chunks) and starts
  * and finishes each call. The value is written by the walk in
  * walk.ts (type dispatch by kind.ts, containers), with the
  * writers of scalars.ts, strings.ts and ext-writer.ts:
@@ -13,14 +13,13 @@
  */
 
 import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
-import { ValueWriter } from "./walk.ts";
+import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
 import { CoderCache } from "../common/options.ts";
-import { PROBE, Sink } from "./sink.ts";
-import { COUNT_PLAN } from "./spill.ts";
+import { chunksResult, COUNT_PLAN, Output, resultInto, sharedResult } from "./output.ts";
 import { startsAscii } from "../format/utf8.ts";
 import type { NodeBuffer } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
@@ -30,10 +29,155 @@ export type { EncodeOptions, EncoderOptions } from "./options.ts";
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
 
-// How the methods that share Encoder.call end it: what each returns of the sink's output.
-const FINISH_SHARED = (sink: Sink): Uint8Array<ArrayBuffer> => sink.finishShared();
-const FINISH_CHUNKS = (sink: Sink): Uint8Array<ArrayBuffer>[] => sink.finishChunks();
-const FINISH_COUNT = (sink: Sink): number => sink.offset();
+/** 256 bytes that {@link startsAscii} encodes the start of a long string into (synchronously: no call keeps them). */
+const LEAD_BYTES = /* @__PURE__ */ new Uint8Array(256);
+
+// How the calls of Encoder's other methods end: what each returns of the output.
+const COUNTED = (output: Output): number => output.offset();
+
+/**
+ * What `encode()` runs on: an encoder with one way to end a call, the
+ * result of {@link EncoderBase.encode}. The public {@link Encoder} adds
+ * the others (`encodeSharedRef`, `encodeChunks`, `encodeInto`,
+ * `encodedSize`), so a program that only calls `encode()` does not carry
+ * them.
+ */
+export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
+  /** Where the bytes go: scratch, then a store or chunks. */
+  protected readonly output: Output;
+  /** The options, read and resolved once, by the constructor. */
+  protected readonly options: ResolvedEncodeOptions;
+  /** What writes values into the output, with the options resolved. */
+  protected readonly writer: ValueWriter;
+  /** True while a call is under way: a re-entrant call uses a fresh encoder. */
+  protected busy = false;
+  /** The encoder that re-entrant calls use, made on first need. */
+  private child: EncoderBase<ContextType> | null = null;
+  /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
+  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+
+  /** @param resolved the options, resolved (see options.ts) */
+  constructor(resolved: ResolvedEncodeOptions) {
+    this.options = resolved;
+    this.output = new Output(resolved.initialBufferSize, resolved.storePlan, resolved.maxByteLength, resolved.poolResults);
+    this.writer = valueWriter(this.output, resolved);
+    this.#toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+    if (resolved.buffers && this.#toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+  }
+
+  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
+  protected toResult(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+    return this.#toBuffer === null ? bytes : (this.#toBuffer(bytes) as Uint8Array<ArrayBuffer>);
+  }
+
+  /**
+   * Encodes `value` into independent bytes of exact length.
+   *
+   * @param value the value to encode
+   * @returns the MessagePack bytes
+   * @throws {EncodeError} for unencodable values, cycles, lengths past 2^32-1
+   *
+   * @example
+   * ```ts
+   * import { Encoder } from "@resizable/msgpack";
+   * const bytes = new Encoder().encode([1, "a"]);
+   * console.assert(bytes.length === 4 && bytes[0] === 0x92);
+   * ```
+   */
+  encode(value: unknown): EncoderOutput<Options> {
+    if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
+    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, LEAD_BYTES)) {
+      return this.toResult(encodeLoneString(value)) as EncoderOutput<Options>;
+    }
+    this.run(value, 0);
+    try {
+      const bytes = this.output.result();
+      return (this.#toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
+    } finally {
+      this.stop();
+    }
+  }
+
+  /**
+   * The encoder for a call made while this one is busy (an extension
+   * encoding with the same options): the first idle one down the chain of
+   * kept children, found without recursion, so nested re-entry costs one
+   * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
+   * throwaway encoder (not kept, so deep re-entry retains no memory). Made
+   * by {@link EncoderBase.spawn}, with the same resolved options (a
+   * counting encoder's children count too).
+   */
+  protected reentrant(): EncoderBase<ContextType> {
+    let e: EncoderBase<ContextType> = this as EncoderBase<ContextType>;
+    for (let i = 0; i < KEPT_REENTRANT; i++) {
+      const child = e.child ?? (e.child = this.spawn());
+      if (!child.busy) return child;
+      e = child;
+    }
+    return this.spawn();
+  }
+
+  /** A new encoder of this one's kind and options, for re-entrant calls. */
+  protected spawn(): EncoderBase<ContextType> {
+    return new EncoderBase(this.options);
+  }
+
+  /**
+   * A call whose output starts the result: encodes `value` and returns
+   * what `finish` makes of the output (a re-entrant call runs on another
+   * encoder). For {@link Encoder}'s methods and `encodedSize()`. @internal
+   */
+  call<T>(value: unknown, finish: (output: Output) => T): T {
+    if (this.busy) return this.reentrant().call(value, finish);
+    this.run(value, 0);
+    try {
+      return finish(this.output);
+    } finally {
+      this.stop();
+    }
+  }
+
+  /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
+  protected run(value: unknown, base: number): void {
+    this.start(value, base);
+    try {
+      this.writer.encodeValue(value, startDepth());
+    } catch (e) {
+      throw this.fail(e);
+    }
+  }
+
+  /** Starts a call: `estimated` is what the output sizes its store from; `base`, where the output starts in the result. */
+  private start(estimated: unknown, base: number): void {
+    this.busy = true;
+    const w = this.writer;
+    w.base = base;
+    try {
+      w.records?.begin();
+      this.output.begin(estimated);
+    } catch (e) {
+      // the call never started (a store plan that measures first threw): the output holds nothing to end
+      this.busy = false;
+      throw e;
+    }
+  }
+
+  /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
+  private fail(e: unknown): unknown {
+    const error = this.writer.failure(e);
+    this.writer.records?.abort();
+    this.stop();
+    return error;
+  }
+
+  protected stop(): void {
+    this.writer.records?.end();
+    this.output.end();
+    const trail = this.writer.trail;
+    if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
+    this.busy = false;
+  }
+}
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
@@ -48,21 +192,9 @@ const FINISH_COUNT = (sink: Sink): number => sink.offset();
  * console.assert(a[1] === 0xa1 && a[2] === 0x61); // key "a" first
  * ```
  */
-export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
-  /** Where the bytes go: scratch, then a store or chunks. */
-  private readonly sink: Sink;
-  /** The options, read and resolved once, by the constructor. */
-  private readonly options: ResolvedEncodeOptions;
-  /** What writes values into the sink, with the options resolved. */
-  private readonly writer: ValueWriter;
-  /** True while a call is under way: a re-entrant call uses a fresh encoder. */
-  #busy = false;
-  /** The encoder that re-entrant calls use, made on first need. */
-  private child: Encoder<ContextType> | null = null;
+export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> extends EncoderBase<ContextType, Options> {
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
-  #counter: Encoder<ContextType> | null = null;
-  /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
-  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+  #counter: EncoderBase<ContextType> | null = null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
@@ -96,45 +228,18 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     forceIntegerToFloat?: boolean,
   );
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
-    const resolved = encodeOptionsOf(encoderArguments(first ?? undefined, rest));
-    this.options = resolved;
-    this.sink = new Sink(resolved.initialBufferSize, resolved.spillPlan, resolved.maxByteLength, (root) => this.encodedSize(root), resolved.poolResults);
-    this.writer = new ValueWriter(this.sink, resolved);
-    this.#toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
-    if (resolved.buffers && this.#toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+    super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
+    this.output.measure = (root) => this.encodedSize(root);
   }
 
-  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
-  private out(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-    return this.#toBuffer === null ? bytes : (this.#toBuffer(bytes) as Uint8Array<ArrayBuffer>);
+  /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
+  protected override spawn(): Encoder<ContextType> {
+    return new Encoder<ContextType>(this.options as EncodeOptions<ContextType>);
   }
 
-  /**
-   * Encodes `value` into independent bytes of exact length.
-   *
-   * @param value the value to encode
-   * @returns the MessagePack bytes
-   * @throws {EncodeError} for unencodable values, cycles, lengths past 2^32-1
-   *
-   * @example
-   * ```ts
-   * import { Encoder } from "@resizable/msgpack";
-   * const bytes = new Encoder().encode([1, "a"]);
-   * console.assert(bytes.length === 4 && bytes[0] === 0x92);
-   * ```
-   */
-  encode(value: unknown): EncoderOutput<Options> {
-    if (this.#busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
-    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, PROBE)) {
-      return this.out(encodeLoneString(value)) as EncoderOutput<Options>;
-    }
-    this.run(value, 0);
-    try {
-      const bytes = this.sink.finish();
-      return (this.#toBuffer === null ? bytes : this.out(bytes)) as EncoderOutput<Options>;
-    } finally {
-      this.stop();
-    }
+  /** The encoder for a call made while this one is busy: one {@link Encoder.spawn} made. */
+  protected override reentrant(): Encoder<ContextType> {
+    return super.reentrant() as Encoder<ContextType>;
   }
 
   /**
@@ -165,7 +270,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeSharedRef(value: unknown): EncoderOutput<Options> {
-    return this.out(this.call(value, FINISH_SHARED)) as EncoderOutput<Options>;
+    return this.toResult(this.call(value, sharedResult)) as EncoderOutput<Options>;
   }
 
   /**
@@ -186,8 +291,8 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeChunks(value: unknown): EncoderOutput<Options>[] {
-    const chunks = this.call(value, FINISH_CHUNKS);
-    return (this.#toBuffer === null ? chunks : chunks.map((c) => this.out(c))) as EncoderOutput<Options>[];
+    const chunks = this.call(value, chunksResult);
+    return chunks.map((c) => this.toResult(c)) as EncoderOutput<Options>[];
   }
 
   /**
@@ -216,35 +321,16 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
     checkTarget(target, offset);
-    if (this.#busy) return this.reentrant().encodeInto(value, target, offset);
+    if (this.busy) return this.reentrant().encodeInto(value, target, offset);
     this.run(value, offset);
     try {
-      return this.sink.finishInto(target, offset);
+      return resultInto(this.output, target, offset);
     } catch (e) {
       this.writer.records?.abort(); // nothing was written (OUT_OF_SPACE): nothing is declared either
       throw e;
     } finally {
       this.stop();
     }
-  }
-
-  /**
-   * The encoder for a call made while this one is busy (an extension
-   * encoding with the same options): the first idle one down the chain of
-   * kept children, found without recursion, so nested re-entry costs one
-   * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
-   * throwaway encoder (not kept, so deep re-entry retains no memory).
-   */
-  private reentrant(): Encoder<ContextType> {
-    // (the same resolved options: a counting encoder's children count too)
-    const options = this.options as EncodeOptions<ContextType>;
-    let e: Encoder<ContextType> = this;
-    for (let i = 0; i < KEPT_REENTRANT; i++) {
-      const child = e.child ?? (e.child = new Encoder(options));
-      if (!child.#busy) return child;
-      e = child;
-    }
-    return new Encoder(options);
   }
 
   /**
@@ -265,66 +351,13 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodedSize(value: unknown): number {
-    if (this.sink.counting) return this.call(value, FINISH_COUNT);
-    return (this.#counter ??= new Encoder(withResolved(this.options, { spillPlan: COUNT_PLAN }) as EncodeOptions<ContextType>)).encodedSize(value);
+    return (this.#counter ??= counter(this.options)).call(value, COUNTED);
   }
+}
 
-  /**
-   * A call whose output starts the result (`encodeSharedRef`,
-   * `encodeChunks`, `encodedSize`): encodes `value` and returns what
-   * `finish` makes of the sink's output (a re-entrant call runs on
-   * another encoder).
-   */
-  private call<T>(value: unknown, finish: (sink: Sink) => T): T {
-    if (this.#busy) return this.reentrant().call(value, finish);
-    this.run(value, 0);
-    try {
-      return finish(this.sink);
-    } finally {
-      this.stop();
-    }
-  }
-
-  /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
-  private run(value: unknown, base: number): void {
-    this.start(value, base);
-    try {
-      this.writer.encodeValue(value, startDepth());
-    } catch (e) {
-      throw this.fail(e);
-    }
-  }
-
-  /** Starts a call: `estimated` is what the sink sizes its store from; `base`, where the output starts in the result. */
-  private start(estimated: unknown, base: number): void {
-    this.#busy = true;
-    const w = this.writer;
-    w.base = base;
-    try {
-      w.records?.begin();
-      this.sink.begin(estimated);
-    } catch (e) {
-      // the call never started (a spill plan that measures first threw): the sink holds nothing to end
-      this.#busy = false;
-      throw e;
-    }
-  }
-
-  /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
-  private fail(e: unknown): unknown {
-    const error = this.writer.failure(e);
-    this.writer.records?.abort();
-    this.stop();
-    return error;
-  }
-
-  private stop(): void {
-    this.writer.records?.end();
-    this.sink.end();
-    const trail = this.writer.trail;
-    if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
-    this.#busy = false;
-  }
+/** An encoder with `options` that counts bytes instead of writing them. */
+function counter<C>(options: ResolvedEncodeOptions): EncoderBase<C> {
+  return new EncoderBase(withResolved(options, { storePlan: COUNT_PLAN }));
 }
 
 /**
@@ -345,9 +378,12 @@ function checkTarget(target: unknown, offset: number): void {
  */
 export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuffer : Uint8Array<ArrayBuffer>;
 
-const defaultEncoder = /* @__PURE__ */ new Encoder();
+const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = /* @__PURE__ */ new CoderCache<Encoder<unknown>>((values) => new Encoder(oneShotOptions(resolveEncodeOptions(values)) as EncodeOptions<unknown>));
+const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((values) => new EncoderBase(oneShotOptions(resolveEncodeOptions(values))));
+/** Counting encoders for `encodedSize()`: the one for no options, made on first need, and those for options passed. */
+let defaultCounter: EncoderBase<unknown> | null = null;
+const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((values) => counter(oneShotOptions(resolveEncodeOptions(values))));
 
 /**
  * The options of a one-shot call (`encode`, `encodedSize`), refusing
@@ -361,9 +397,9 @@ function oneShotOptions(options: ResolvedEncodeOptions): ResolvedEncodeOptions {
 }
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
-function encoderFor<C>(options: EncodeOptions<C> | null | undefined): Encoder<C> {
-  if (options == null) return defaultEncoder as unknown as Encoder<C>;
-  return encoders.get(readEncodeOptions(options)) as unknown as Encoder<C>;
+function encoderFor<C>(options: EncodeOptions<C> | null | undefined): EncoderBase<C> {
+  if (options == null) return defaultEncoder as EncoderBase<C>;
+  return encoders.get(readEncodeOptions(options)) as EncoderBase<C>;
 }
 
 /**
@@ -409,10 +445,10 @@ export function encode<ContextType = undefined>(value: unknown, options: EncodeO
  */
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer>;
 export function encode<ContextType = undefined>(value: unknown, options?: EncodeOptions<ContextType>): Uint8Array<ArrayBuffer> {
-  return encoderFor(options).encode(value);
+  return encoderFor(options).encode(value) as Uint8Array<ArrayBuffer>;
 }
 
-/** Options of {@link encodedSize}: the encode options (those about buffers and sinks change nothing). */
+/** Options of {@link encodedSize}: the encode options (those about buffers and results change nothing). */
 export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
 /**
@@ -434,5 +470,6 @@ export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
  * ```
  */
 export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  return encoderFor(options).encodedSize(value);
+  const encoder = options == null ? (defaultCounter ??= counter(encodeOptionsOf(undefined))) : counters.get(readEncodeOptions(options));
+  return encoder.call(value, COUNTED);
 }

@@ -12,7 +12,7 @@ import { badCodecResult, badExtPayload, encodeError, tooLong } from "../common/e
 import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import { writeExt32Header, writeExtHeader } from "../format/forms.ts";
 import { bytesOf } from "../common/input.ts";
-import type { Sink } from "./sink.ts";
+import type { Output } from "./output.ts";
 
 /**
  * The depth at which an `encode` called from inside an extension encoder
@@ -29,7 +29,7 @@ export function startDepth(): number {
 
 /** What writing an extension needs of the encoder. */
 export interface ExtensionWriter {
-  readonly sink: Sink;
+  readonly out: Output;
   /** The codec's live list of encoders: registrations made later show up here. */
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
@@ -83,21 +83,21 @@ export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): vo
   if (ext32) {
     checkExtType(type); // before the function runs
     // ext 32: 1 + 4 + 1 header bytes, then the payload
-    data = (data as (dataPos: number) => unknown)(w.base + w.sink.offset() + 6);
+    data = (data as (dataPos: number) => unknown)(w.base + w.out.offset() + 6);
   }
   // a plain Uint8Array as it is; any other view (a Buffer too) as a plain view of its bytes, so
-  // that a payload the spill references is copied by Uint8Array's slice(), not Buffer's
+  // that a payload the store references is copied by Uint8Array's slice(), not Buffer's
   const bytes = data instanceof Uint8Array && data.constructor === Uint8Array ? data : bytesOf(data);
   if (bytes === undefined) throw badExtPayload(type);
-  writeExt(w.sink, type, bytes, ext32);
+  writeExt(w.out, type, bytes, ext32);
 }
 
 /** Writes the header of an extension of `type` and its payload `data`; `ext32`: ext 32 whatever the size. */
-function writeExt(s: Sink, type: number, data: Uint8Array, ext32: boolean): void {
+function writeExt(s: Output, type: number, data: Uint8Array, ext32: boolean): void {
   checkExtType(type);
   const n = data.length;
   if (n > 0xffffffff) throw tooLong("extension", n);
-  if (s.pos + 6 > s.bytes.length) s.grow(6);
+  if (s.pos + 6 > s.bytes.length) s.room(6);
   s.pos = ext32 ? writeExt32Header(s.bytes, s.pos, type, n) : writeExtHeader(s.bytes, s.pos, type, n);
   s.append(data);
 }

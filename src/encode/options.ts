@@ -10,8 +10,7 @@ import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
 import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
-import { DEFAULT_SCRATCH_BYTES } from "./sink.ts";
-import { AUTO_PLAN, MAX_STORE_BYTES, SPILL_PLAN, type SpillPlan } from "./spill.ts";
+import { DEFAULT_PLAN, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, STORE_PLAN, type StorePlan } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 import { dropIn } from "../common/modules.ts";
 
@@ -225,12 +224,12 @@ export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType
  * `undefined` (`extensionCodec`: the codec given, or
  * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
  * `structures`, else 0), except `structures` (the array given, if any);
- * `spillPlan` is the spill plan of the internal {@link SPILL_PLAN}
- * option, or {@link AUTO_PLAN}.
+ * `storePlan` is the store plan of the internal {@link STORE_PLAN}
+ * option, or {@link DEFAULT_PLAN}.
  */
 export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
   readonly structures: string[][] | undefined;
-  readonly spillPlan: SpillPlan;
+  readonly storePlan: StorePlan;
 };
 
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
@@ -301,23 +300,23 @@ const ENCODE_SIDE = /* @__PURE__ */ optionSide(ENCODE_TABLE, readEncodeValues, i
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
  * defaults filled in, frozen. `plan`: the value of the internal
- * {@link SPILL_PLAN} option, which only `new Encoder(options)` reads.
+ * {@link STORE_PLAN} option, which only `new Encoder(options)` reads.
  */
 export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
   const resolved = withDefaults(ENCODE_SIDE, values);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
   resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
-  resolved.spillPlan = typeof (plan as SpillPlan | undefined)?.open === "function" ? plan : AUTO_PLAN;
+  resolved.storePlan = typeof (plan as StorePlan | undefined)?.open === "function" ? plan : DEFAULT_PLAN;
   RESOLVED.add(Object.freeze(resolved));
   return resolved as unknown as ResolvedEncodeOptions;
 }
 
-/** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link SPILL_PLAN} option: `new Encoder` only). */
+/** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link STORE_PLAN} option: `new Encoder` only). */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
   return typeof options === "object" && options !== null && RESOLVED.has(options)
     ? (options as ResolvedEncodeOptions)
-    : resolveEncodeOptions(readEncodeOptions(options), (options as { [SPILL_PLAN]?: unknown } | null | undefined)?.[SPILL_PLAN]);
+    : resolveEncodeOptions(readEncodeOptions(options), (options as { [STORE_PLAN]?: unknown } | null | undefined)?.[STORE_PLAN]);
 }
 
 /** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */

@@ -1,7 +1,7 @@
 /**
  * The encoder's writers of values without items: numbers (int and float
  * forms), bigints (int 64 / uint 64), binaries and dates (timestamp). Each
- * reserves its worst case in the sink once, then writes with plain indexed
+ * reserves its worst case in the output once, then writes with plain indexed
  * stores.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
@@ -12,7 +12,7 @@
 import { ON_BUN } from "../common/engine.ts";
 import { bigintOutOfRange, tooLong } from "../common/errors.ts";
 import { writeBigInt, writeBinHeader, writeFloat, writeInt, writeInt32, writeU32 } from "../format/forms.ts";
-import type { Sink } from "./sink.ts";
+import type { Output } from "./output.ts";
 import { writeTimestamp } from "../format/timestamp.ts";
 
 /**
@@ -24,7 +24,7 @@ import { writeTimestamp } from "../format/timestamp.ts";
  * own: inlined into `encodeNumber`, it made V8 stop inlining that into the
  * array loop (1e6 small integers encoded 0.81x as fast).
  */
-function writeUint64(s: Sink, n: number): void {
+function writeUint64(s: Output, n: number): void {
   const p = s.pos;
   const hi = (n / 0x100000000) >>> 0;
   const lo = n >>> 0;
@@ -48,8 +48,8 @@ function writeUint64(s: Sink, n: number): void {
  * `useBigInt64`, safe integers past 32 bits that are not uint 32 go as
  * float 64, since those decode to bigints.
  */
-export function encodeNumber(s: Sink, n: number, forceFloat32: boolean, useBigInt64: boolean): void {
-  if (s.pos + 9 > s.bytes.length) s.grow(9);
+export function encodeNumber(s: Output, n: number, forceFloat32: boolean, useBigInt64: boolean): void {
+  if (s.pos + 9 > s.bytes.length) s.room(9);
   if ((n | 0) === n && (n !== 0 || 1 / n > 0)) {
     s.pos = writeInt32(s.bytes, s.pos, n); // int32, not -0
   } else if (Number.isSafeInteger(n) && n !== 0 && (!useBigInt64 || (n > 0 && n <= 0xffffffff))) {
@@ -62,29 +62,29 @@ export function encodeNumber(s: Sink, n: number, forceFloat32: boolean, useBigIn
 }
 
 /** Writes `n` as float 64 (float 32 with `forceFloat32`) whatever it is: numbers with `forceIntegerToFloat`. */
-export function encodeFloat(s: Sink, n: number, forceFloat32: boolean): void {
-  if (s.pos + 9 > s.bytes.length) s.grow(9);
+export function encodeFloat(s: Output, n: number, forceFloat32: boolean): void {
+  if (s.pos + 9 > s.bytes.length) s.room(9);
   s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
 }
 
 /** Writes a bigint as uint 64 (0 and up) or int 64; `EncodeError` outside both ranges. */
-export function encodeBigInt64(s: Sink, n: bigint): void {
+export function encodeBigInt64(s: Output, n: bigint): void {
   if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) throw bigintOutOfRange(n);
-  if (s.pos + 9 > s.bytes.length) s.grow(9);
+  if (s.pos + 9 > s.bytes.length) s.room(9);
   s.pos = writeBigInt(s.view, s.pos, n);
 }
 
 /** Writes the bin header of `bytes`, then the bytes in bulk (large ones may be referenced, not copied). */
-export function encodeBinary(s: Sink, bytes: Uint8Array): void {
+export function encodeBinary(s: Output, bytes: Uint8Array): void {
   const n = bytes.length;
   if (n > 0xffffffff) throw tooLong("binary", n);
-  if (s.pos + 5 > s.bytes.length) s.grow(5);
+  if (s.pos + 5 > s.bytes.length) s.room(5);
   s.pos = writeBinHeader(s.bytes, s.pos, n);
   s.append(bytes);
 }
 
 /** Writes a `Date` as the timestamp extension (type -1) in its shortest form. */
-export function encodeDate(s: Sink, date: Date): void {
-  if (s.pos + 15 > s.bytes.length) s.grow(15);
+export function encodeDate(s: Output, date: Date): void {
+  if (s.pos + 15 > s.bytes.length) s.room(15);
   s.pos = writeTimestamp(s.view, s.pos, date.getTime());
 }

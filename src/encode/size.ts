@@ -15,7 +15,7 @@ import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf, isDetached } from "../common/input.ts";
 import { writeInt } from "../format/forms.ts";
-import { REFERENCE_MIN_BYTES } from "./spill.ts";
+import { REFERENCE_MIN_BYTES } from "./store.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**
@@ -95,7 +95,7 @@ interface EstimateState {
 }
 
 /** Where the estimate writes a number to see its size. */
-const NUMBER_PROBE = /* @__PURE__ */ new Uint8Array(9);
+const INT_SCRATCH = /* @__PURE__ */ new Uint8Array(9);
 
 /** Objects with more keys than this are sampled. */
 const ESTIMATE_KEYS = 16;
@@ -113,7 +113,7 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
       return (value as string).length + ((value as string).length < 32 ? 1 : 5);
     case KIND_NUMBER:
       // the smallest integer form (what writeInt writes), else 9: a guess, the encoder decides the exact form
-      return Number.isSafeInteger(value) && (value !== 0 || 1 / (value as number) > 0) ? writeInt(NUMBER_PROBE, 0, value as number) : 9;
+      return Number.isSafeInteger(value) && (value !== 0 || 1 / (value as number) > 0) ? writeInt(INT_SCRATCH, 0, value as number) : 9;
     case KIND_BIGINT:
       return 9;
     case KIND_BINARY: {

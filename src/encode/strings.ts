@@ -1,6 +1,6 @@
 /**
  * The encoder's string writers: short strings through a JS UTF-8 loop into
- * the sink's scratch, long ones through `TextEncoder.encodeInto` (in the
+ * the output's scratch, long ones through `TextEncoder.encodeInto` (in the
  * scratch, or straight into the store), and a long string that is the
  * whole value straight into its exact-size result.
  *
@@ -12,7 +12,7 @@
 import { tooLong } from "../common/errors.ts";
 import { strHeaderSize, writeStrHeader } from "../format/forms.ts";
 import { readWithoutFlattening } from "./rope.ts";
-import type { Sink } from "./sink.ts";
+import type { Output } from "./output.ts";
 import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "../format/utf8.ts";
 
 /**
@@ -23,11 +23,11 @@ import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, write
 export const LONE_STRING_MIN_CHARS: number = 16_384;
 
 /** Writes `str` as fixstr / str 8 / 16 / 32. */
-export function encodeString(s: Sink, str: string): void {
+export function encodeString(s: Output, str: string): void {
   const len = str.length;
   if (len < ENCODE_JS_MAX_CHARS) {
     const max = 3 * len + 2;
-    if (s.pos + max > s.bytes.length) s.grow(max);
+    if (s.pos + max > s.bytes.length) s.room(max);
     const b = s.bytes;
     const p = s.pos;
     if (len < 32) {
@@ -66,10 +66,10 @@ export function encodeString(s: Sink, str: string): void {
  * own site leaves each site polymorphic. A name with a non-ASCII unit, or
  * of 32 units or more, goes through {@link encodeString}.
  */
-export function encodeKey(s: Sink, key: string): void {
+export function encodeKey(s: Output, key: string): void {
   const len = key.length;
   if (len < 32) {
-    if (s.pos + len + 1 > s.bytes.length) s.grow(len + 1);
+    if (s.pos + len + 1 > s.bytes.length) s.room(len + 1);
     const b = s.bytes;
     const p = s.pos;
     let i = 0;
@@ -88,7 +88,7 @@ export function encodeKey(s: Sink, key: string): void {
 }
 
 /** Strings of {@link ENCODE_JS_MAX_CHARS} units or more: `TextEncoder.encodeInto`, in the scratch or straight into the store. */
-export function encodeLongString(s: Sink, str: string): void {
+export function encodeLongString(s: Output, str: string): void {
   const len = str.length;
   if (len > 0xffffffff) throw tooLong("string", len);
   const max = 3 * len + 5;
@@ -100,11 +100,11 @@ export function encodeLongString(s: Sink, str: string): void {
       countLongString(s, str);
       return;
     }
-    const r = s.reserveDirect(max);
+    const r = s.reserve(max);
     target = r.target;
     at = r.offset;
   } else {
-    if (s.pos + max > s.bytes.length) s.grow(max);
+    if (s.pos + max > s.bytes.length) s.room(max);
     target = s.bytes;
     at = s.pos;
   }
@@ -119,9 +119,9 @@ export function encodeLongString(s: Sink, str: string): void {
 }
 
 /** A long string in count mode: its size, without encoding it. */
-function countLongString(s: Sink, str: string): void {
+function countLongString(s: Output, str: string): void {
   const n = utf8Length(str);
-  s.skip(checkedStrHeaderSize(n) + n);
+  s.count(checkedStrHeaderSize(n) + n);
 }
 
 /** A long string as the whole value: its UTF-8 written straight into the result. */

@@ -2,7 +2,7 @@
  * The encoder's walk: the type dispatch (the kinds of kind.ts, ordered by
  * frequency), the containers (arrays, plain objects and class instances,
  * `Map`s, `Set`s) and the cold error paths. {@link ValueWriter} writes
- * into the sink its `Encoder` owns; the scalar, string and extension
+ * into the output its `Encoder` owns; the scalar, string and extension
  * writers live in scalars.ts, strings.ts and
  * ext-writer.ts.
  *
@@ -19,7 +19,7 @@ import { encodeKey, encodeString } from "./strings.ts";
 import { ExtData, extensionEncoders, type ExtensionEntry } from "../format/extensions.ts";
 import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
-import type { Sink } from "./sink.ts";
+import type { Output } from "./output.ts";
 import { binaryBytes } from "./size.ts";
 import { modules, needModule } from "../common/modules.ts";
 
@@ -50,18 +50,18 @@ function recordOption(options: ResolvedEncodeOptions): string | null {
 }
 
 /**
- * Writes values into a sink: one per `Encoder` (and per re-entrant child),
+ * Writes values into an output: one per `Encoder` (and per re-entrant child),
  * with the options resolved once. The `Encoder` starts and ends each call;
  * this writes the value.
  */
 export class ValueWriter implements ExtensionWriter {
-  readonly sink: Sink;
+  readonly out: Output;
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
   readonly #sortKeys: boolean;
-  readonly #forceFloat32: boolean;
+  protected readonly forceFloat32: boolean;
   readonly #ignoreUndefined: boolean;
-  readonly #useBigInt64: boolean;
+  protected readonly useBigInt64: boolean;
   /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
   readonly #undefinedAsExtension: boolean;
   readonly maxDepth: number;
@@ -76,29 +76,21 @@ export class ValueWriter implements ExtensionWriter {
   /** The records, with `useRecords` (then plain objects are written by them); else null. */
   readonly records: RecordWriting | null = null;
 
-  constructor(sink: Sink, options: ResolvedEncodeOptions) {
-    this.sink = sink;
+  constructor(out: Output, options: ResolvedEncodeOptions) {
+    this.out = out;
     this.extensions = extensionEncoders(options.extensionCodec);
     this.context = options.context;
     this.#sortKeys = options.sortKeys;
-    this.#forceFloat32 = options.forceFloat32;
+    this.forceFloat32 = options.forceFloat32;
     this.#ignoreUndefined = options.ignoreUndefined;
-    this.#useBigInt64 = options.useBigInt64;
+    this.useBigInt64 = options.useBigInt64;
     this.#undefinedAsExtension = options.undefinedAsExtension;
     this.maxDepth = options.maxDepth;
-    if (options.forceIntegerToFloat) {
-      // only these writers carry the override: the default ones keep one shape and an inlinable encodeNumber
-      (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeFloat;
-    }
     const option = recordOption(options);
     if (option !== null) {
       const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
       if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) {
-        this.records = encoding.encoding.writer(options, sink.counting);
-        // numbers of such writers go through their own method: the default one keeps its shape
-        if (!options.forceIntegerToFloat) (this as unknown as { encodeNumber: (n: number) => void }).encodeNumber = this.encodeNumberBelowRecords;
-      }
+      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, out.counting);
     }
   }
 
@@ -108,7 +100,7 @@ export class ValueWriter implements ExtensionWriter {
   encodeValue(value: unknown, depth: number): void {
     switch (typeof value) {
       case "string":
-        encodeString(this.sink, value);
+        encodeString(this.out, value);
         return;
       case "number":
         this.encodeNumber(value);
@@ -133,28 +125,23 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   private writeByte(byte: number): void {
-    const s = this.sink;
-    if (s.pos + 1 > s.bytes.length) s.grow(1);
+    const s = this.out;
+    if (s.pos + 1 > s.bytes.length) s.room(1);
     s.bytes[s.pos++] = byte;
   }
 
   /** `undefined` as msgpackr writes it: fixext 1 (0xd4), type 0, payload 0. */
   private writeUndefinedExtension(): void {
-    const s = this.sink;
-    if (s.pos + 3 > s.bytes.length) s.grow(3);
+    const s = this.out;
+    if (s.pos + 3 > s.bytes.length) s.room(3);
     s.bytes[s.pos++] = 0xd4;
     s.bytes[s.pos++] = 0;
     s.bytes[s.pos++] = 0;
   }
 
-  /** Writes the number `n`. @internal */
+  /** Writes the number `n` (the number writers below override this). @internal */
   encodeNumber(n: number): void {
-    encodeNumber(this.sink, n, this.#forceFloat32, this.#useBigInt64);
-  }
-
-  /** `encodeNumber` with forceIntegerToFloat. */
-  private encodeFloat(n: number): void {
-    encodeFloat(this.sink, n, this.#forceFloat32);
+    encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 
   private encodeObject(obj: object, depth: number): void {
@@ -183,13 +170,13 @@ export class ValueWriter implements ExtensionWriter {
   encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
-        encodeBinary(this.sink, binaryBytes(obj)!);
+        encodeBinary(this.out, binaryBytes(obj)!);
         return;
       case KIND_MAP:
         this.encodeMap(obj as Map<unknown, unknown>, depth);
         return;
       case KIND_DATE:
-        encodeDate(this.sink, obj as Date);
+        encodeDate(this.out, obj as Date);
         return;
       case KIND_SET:
         this.encodeSet(obj as Set<unknown>, depth);
@@ -214,7 +201,7 @@ export class ValueWriter implements ExtensionWriter {
         // stops inlining encodeValue once it has seen every type
         const item = arr[i];
         if (typeof item === "number") this.encodeNumber(item);
-        else if (typeof item === "string") encodeString(this.sink, item);
+        else if (typeof item === "string") encodeString(this.out, item);
         else this.encodeValue(item, depth + 1);
       }
     } catch (e) {
@@ -249,35 +236,23 @@ export class ValueWriter implements ExtensionWriter {
       if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
-        encodeKey(this.sink, key);
+        encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
+        else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
         i++;
       }
       for (; i < n; i++) {
         const key = keys[i]!;
         const value = obj[key];
-        encodeKey(this.sink, key);
+        encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.sink, value);
+        else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
       throw this.through(e, propertySegment(keys[i]!), obj);
     }
-  }
-
-  /** `encodeNumber` with records: 64-127 as uint 8, since their fixint bytes start records. */
-  private encodeNumberBelowRecords(n: number): void {
-    if (n >= 64 && n < 128 && (n | 0) === n) {
-      const s = this.sink;
-      if (s.pos + 2 > s.bytes.length) s.grow(2);
-      s.bytes[s.pos++] = 0xcc; // uint 8
-      s.bytes[s.pos++] = n;
-      return;
-    }
-    encodeNumber(this.sink, n, this.#forceFloat32, this.#useBigInt64);
   }
 
   /** A map of `entries` (key, value, key, value...), read before the header. */
@@ -287,7 +262,7 @@ export class ValueWriter implements ExtensionWriter {
     let i = 0;
     try {
       for (; i < n; i += 2) {
-        encodeKey(this.sink, entries[i] as string);
+        encodeKey(this.out, entries[i] as string);
         this.encodeValue(entries[i + 1], depth + 1);
       }
     } catch (e) {
@@ -321,14 +296,14 @@ export class ValueWriter implements ExtensionWriter {
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
   writeContainerHeader(n: number, fix: number, code16: number, what: string): void {
     if (n >>> 0 !== n) throw badCount(what, n);
-    const s = this.sink;
-    if (s.pos + 5 > s.bytes.length) s.grow(5);
+    const s = this.out;
+    if (s.pos + 5 > s.bytes.length) s.room(5);
     s.pos = writeContainerHeader(s.bytes, s.pos, n, fix, code16);
   }
 
   private encodeBigInt(n: bigint, depth: number): void {
-    if (!this.#useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
-    encodeBigInt64(this.sink, n);
+    if (!this.useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
+    encodeBigInt64(this.out, n);
   }
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
@@ -385,6 +360,40 @@ export class ValueWriter implements ExtensionWriter {
     if (overflow) return outOfStack(this.maxDepth);
     return tooDeepAt(pathOf(segs, segs.length), (e as Unplaced).depth + 1, this.maxDepth);
   }
+}
+
+/**
+ * The writer with `forceIntegerToFloat`: every number as a float. A class
+ * of its own, so that the default writer's `encodeNumber` stays one
+ * method that the engine inlines in the walk's loops.
+ */
+class FloatWriter extends ValueWriter {
+  override encodeNumber(n: number): void {
+    encodeFloat(this.out, n, this.forceFloat32);
+  }
+}
+
+/** The writer with records: integers 64-127 as uint 8, since their fixint bytes start records. */
+class RecordNumberWriter extends ValueWriter {
+  override encodeNumber(n: number): void {
+    if (n >= 64 && n < 128 && (n | 0) === n) {
+      const s = this.out;
+      if (s.pos + 2 > s.bytes.length) s.room(2);
+      s.bytes[s.pos++] = 0xcc; // uint 8
+      s.bytes[s.pos++] = n;
+      return;
+    }
+    encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
+  }
+}
+
+/**
+ * The writer for `options`, its number writer chosen once: floats only
+ * (`forceIntegerToFloat`), records' (`useRecords`), or the default.
+ */
+export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueWriter {
+  if (options.forceIntegerToFloat) return new FloatWriter(out, options);
+  return options.useRecords !== false ? new RecordNumberWriter(out, options) : new ValueWriter(out, options);
 }
 
 /**

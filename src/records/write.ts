@@ -245,14 +245,14 @@ export class RecordWriter implements RecordWriting {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
         if (typeof value === "number") w.encodeNumber(value);
-        else if (typeof value === "string") encodeString(w.sink, value);
+        else if (typeof value === "string") encodeString(w.out, value);
         else w.encodeValue(value, depth + 1);
         i++;
       }
       for (; i < n; i++) {
         const value = obj[keys[i]!];
         if (typeof value === "number") w.encodeNumber(value);
-        else if (typeof value === "string") encodeString(w.sink, value);
+        else if (typeof value === "string") encodeString(w.out, value);
         else w.encodeValue(value, depth + 1);
       }
     } catch (e) {
@@ -262,8 +262,8 @@ export class RecordWriter implements RecordWriting {
 
   /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
   private writeId(w: ValueWriter, index: number): void {
-    const s = w.sink;
-    if (s.pos + 2 > s.bytes.length) s.grow(2);
+    const s = w.out;
+    if (s.pos + 2 > s.bytes.length) s.room(2);
     if (index < 32 || !this.twoByte) {
       s.bytes[s.pos++] = 0x40 + index;
     } else {
@@ -274,8 +274,8 @@ export class RecordWriter implements RecordWriting {
 
   /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
   private declareShape(w: ValueWriter, shape: RecordShape): void {
-    const s = w.sink;
-    if (s.pos + 4 > s.bytes.length) s.grow(4);
+    const s = w.out;
+    if (s.pos + 4 > s.bytes.length) s.room(4);
     s.bytes[s.pos++] = shape.index < 32 || !this.twoByte ? 0xd4 : 0xd5;
     s.bytes[s.pos++] = 0x72;
     this.writeId(w, shape.index);

@@ -1,26 +1,26 @@
 /**
- * Where the streaming encoder's output goes: the spill of its sink, which
+ * Where the streaming encoder's output goes: the store of its output, which
  * cuts the bytes into sealed chunks of a fixed size as they arrive, for the
  * stream to hand out while the value is still being written. The core
- * walk writes into it as into any spill, so positions it reports
+ * walk writes into it as into any store, so positions it reports
  * (`length`) count from the start of the whole stream.
  *
  * @module
  */
 
-import { BaseSpill } from "../encode/spill.ts";
+import { BaseStore } from "../encode/store.ts";
 
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
- * A spill that never fills: output is copied into chunks of `chunkSize`
+ * A store that never fills: output is copied into chunks of `chunkSize`
  * bytes, each sealed (never written again) once full. Bytes that are the
- * spill's to give away (a large binary or extension payload of the
+ * store's to give away (a large binary or extension payload of the
  * user's, a long string encoded into a buffer of its own) first fill the
  * chunk under way; what is left of them becomes a chunk as it is, without
  * a copy, when it is at least `chunkSize` bytes.
  */
-export class ChunkCutter extends BaseSpill {
+export class ChunkCutter extends BaseStore {
   readonly #size: number;
   /** The chunk being filled, and how much of it is. */
   #chunk: Uint8Array = EMPTY;
@@ -56,8 +56,8 @@ export class ChunkCutter extends BaseSpill {
     this.#used = 0;
   }
 
-  take(bytes: Uint8Array, n: number): boolean {
-    this.copy(bytes, 0, n); // the sink's scratch: it writes there again
+  write(bytes: Uint8Array, n: number): boolean {
+    this.copy(bytes, 0, n); // the output's scratch: it writes there again
     return true;
   }
 

@@ -13,11 +13,10 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valuesOf, ValueWriter } from "../encode/walk.ts";
+import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valueWriter, valuesOf, type ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeKey } from "../encode/strings.ts";
-import { Sink } from "../encode/sink.ts";
-import type { SpillPlan } from "../encode/spill.ts";
+import { Output, type StorePlan } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, withResolved } from "../encode/options.ts";
@@ -182,13 +181,13 @@ class RecordFrame implements Frame {
     const entries = this.entries;
     if (entries !== null) {
       if (2 * i >= entries.length) return NO_MORE;
-      encodeKey(w.sink, entries[2 * i] as string);
+      encodeKey(w.out, entries[2 * i] as string);
       return entries[2 * i + 1];
     }
     if (i >= this.keys.length) return NO_MORE;
     const key = this.keys[i]!;
     const value = this.obj[key];
-    encodeKey(w.sink, key);
+    encodeKey(w.out, key);
     return value;
   }
 
@@ -248,7 +247,7 @@ class MapFrame implements Frame {
 
 /**
  * Encodes one value into sealed chunks while it is written: the core walk
- * writes into a sink whose spill cuts its output into chunks
+ * writes into an output whose store cuts its output into chunks
  * ({@link ChunkCutter}), in one call from the first byte to the last, and
  * this only decides where the walk pauses so the chunks can be handed
  * out. A container that may take `chunkSize` bytes or more (an upper
@@ -260,7 +259,7 @@ class MapFrame implements Frame {
 class ChunkedEncoder {
   private readonly chunkSize: number;
   private readonly cutter: ChunkCutter;
-  private readonly sink: Sink;
+  private readonly out: Output;
   private readonly writer: ValueWriter;
   /** Makes its chunks Node `Buffer`s (the `buffers` option; the caller wraps them), or null. */
   readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
@@ -283,18 +282,18 @@ class ChunkedEncoder {
     this.sortKeys = resolved.sortKeys;
     this.ignoreUndefined = resolved.ignoreUndefined;
     const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
-    const plan: SpillPlan = { begin: () => cutter, open: () => cutter };
-    // a scratch of about a chunk, the sink's own: the call stays open while chunks are handed out
+    const plan: StorePlan = { begin: () => cutter, open: () => cutter };
+    // a scratch of about a chunk, the output's own: the call stays open while chunks are handed out
     const scratch = Math.min(Math.max(this.chunkSize, 1024), 1 << 20);
-    this.sink = new Sink(scratch, plan, resolved.maxByteLength, () => 0, false, false);
-    this.writer = new ValueWriter(this.sink, resolved);
+    this.out = new Output(scratch, plan, resolved.maxByteLength, false, false);
+    this.writer = valueWriter(this.out, resolved);
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
     const w = this.writer;
     const cutter = this.cutter;
     const stack: Frame[] = [];
-    this.sink.begin(value);
+    this.out.begin(value);
     try {
       this.write(value, startDepth(), stack);
       for (;;) {
@@ -309,7 +308,7 @@ class ChunkedEncoder {
           this.write(item, frame.depth + 1, stack);
         }
       }
-      this.sink.handOver();
+      this.out.handOver();
       cutter.seal();
       yield* cutter.takeReady();
     } catch (e) {
@@ -322,7 +321,7 @@ class ChunkedEncoder {
         w.trail.length = 0;
       }
     } finally {
-      this.sink.end();
+      this.out.end();
     }
   }
 

@@ -46,7 +46,7 @@ import {
 } from "../../src/index.ts";
 import { decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, encodeIterable } from "../../src/streams.ts";
 import { hex, Random, string, value } from "./arbitrary.ts";
-import { type StrategyName, withSpill } from "./spill.ts";
+import { type StrategyName, withStrategy } from "./strategy.ts";
 
 // ---------------------------------------------------------------------------
 // Reporting
@@ -1017,7 +1017,7 @@ export interface EncodeCase {
 /** Random encode options and entry. */
 export function genEncodeCase(r: Random): EncodeCase {
   const o: Record<string, unknown> = {};
-  let spill: StrategyName | null = null;
+  let strategy: StrategyName | null = null;
   if (r.bool(0.3)) o.sortKeys = true;
   if (r.bool(0.4)) o.ignoreUndefined = true;
   if (r.bool(0.2)) o.maxDepth = r.int(1, 6);
@@ -1026,15 +1026,15 @@ export function genEncodeCase(r: Random): EncodeCase {
     // an output strategy through the encoder's internal hook (read by `new Encoder` only), not
     // "exact": it measures the value with a first pass, so it reads each property twice; the
     // read-once check would fail by design
-    if (r.bool(0.3)) spill = r.pick(["default", "default", "doubling", "chunks"]);
+    if (r.bool(0.3)) strategy = r.pick(["default", "default", "doubling", "chunks"]);
     if (r.bool(0.3)) o.initialBufferSize = r.pick([64, 128, 1024]);
-    if (r.bool(0.2) && spill !== "doubling" && spill !== "chunks") spill = "resizable-no-est";
+    if (r.bool(0.2) && strategy !== "doubling" && strategy !== "chunks") strategy = "resizable-no-est";
     if (r.bool(0.2)) o.maxByteLength = Math.max(r.pick([256, 4096]), (o.initialBufferSize as number | undefined) ?? 0);
   }
   if (entry === "encodeIterable") o.chunkSize = r.pick([16, 64, 4096]);
-  const label = JSON.stringify(spill === null ? o : { ...o, spill });
-  const options = spill === null ? o : withSpill(spill, o);
-  return { label, options: Object.keys(o).length || spill !== null ? (options as EncodeOptions<unknown>) : undefined, entry };
+  const label = JSON.stringify(strategy === null ? o : { ...o, strategy });
+  const options = strategy === null ? o : withStrategy(strategy, o);
+  return { label, options: Object.keys(o).length || strategy !== null ? (options as EncodeOptions<unknown>) : undefined, entry };
 }
 
 const ENCODE_CODES = new Set<string>(Object.values(EncodeErrorCode));

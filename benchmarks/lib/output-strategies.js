@@ -1,30 +1,30 @@
 // The output strategies the strategies benchmark compares, as encoder
 // options. The default is the encoder's own (a resizable store sized from
 // the estimate, else a chunk list); the others are plugged in through the
-// encoder's internal spill-plan hook: an option keyed by
-// Symbol.for("@resizable/msgpack/spill-plan"), read only by
+// encoder's internal store-plan hook: an option keyed by
+// Symbol.for("@resizable/msgpack/store-plan"), read only by
 // `new Encoder(options)` (not by `encode(value, options)`), and not part of
-// the public API. Two of them are the production spills chosen another way
+// the public API. Two of them are the production stores chosen another way
 // (the store without its estimate, the chunk list alone); two are classic
 // designs kept here, out of the library, to be measured against:
 //   doubling  a plain buffer doubled by copying
 //   exact     a plain buffer of exactly encodedSize(value) bytes, handed over
 //             as the result; it measures the value first, so it reads the value
 //             twice (getters and extension encoders run twice)
-// Past maxByteLength both hand their bytes to the encoder's chunk list.
+// Past maxByteLength the encoder moves their bytes to its chunks.
 //
 // Dependency-free, runs as-is under node, bun and deno; the tests use it too
-// (test/_support/spill.ts).
+// (test/_support/strategy.ts).
 
-/** The key of the encoder's internal spill-plan option. */
-export const SPILL_PLAN = Symbol.for("@resizable/msgpack/spill-plan");
+/** The key of the encoder's internal store-plan option. */
+export const STORE_PLAN = Symbol.for("@resizable/msgpack/store-plan");
 
 /**
- * A spill into one plain buffer grown by copying (doubling), with no
+ * A store of one plain buffer grown by copying (doubling), with no
  * referenced binaries: every byte is copied in. It follows the encoder's
- * Spill interface (src/encode/spill.ts).
+ * Store interface (src/encode/store.ts).
  */
-class PlainSpill {
+class PlainStore {
   /** @param {number} size initial size @param {number} ceiling largest size (the encoder's maxByteLength) */
   constructor(size, ceiling) {
     this.buf = new Uint8Array(Math.min(size, ceiling));
@@ -45,20 +45,20 @@ class PlainSpill {
   }
 
   /** @param {Uint8Array} bytes @param {number} n */
-  take(bytes, n) {
+  write(bytes, n) {
     if (!this.fits(n)) return false;
     this.buf.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.length);
     this.length += n;
     return true;
   }
 
-  room() {
+  tail() {
     return null;
   }
 
   /** @param {Uint8Array} src */
   append(src) {
-    return this.take(src, src.length);
+    return this.write(src, src.length);
   }
 
   /** @param {number} n */
@@ -69,11 +69,6 @@ class PlainSpill {
   /** @param {number} n */
   commit(n) {
     this.length += n;
-  }
-
-  /** @param {{ push(part: Uint8Array, lent: boolean): void }} list */
-  passTo(list) {
-    if (this.length > 0) list.push(this.buf.subarray(0, this.length), false);
   }
 
   parts() {
@@ -96,24 +91,25 @@ class PlainSpill {
 }
 
 /**
+ * What a plan may ask of the encoder's output (src/encode/output.ts).
  * @typedef {{ readonly root: unknown, readonly scratchLength: number, readonly maxByteLength: number,
- *   measure(value: unknown): number, openStore(need: number, estimate: boolean): object | null, openChunks(): object }} SpillContext
+ *   measure(value: unknown): number, openResizable(need: number, estimate: boolean): object | null, openChunks(): object }} Output
  */
 
-/** The spill plans, by strategy name (the default has none: the encoder's own). */
-export const SPILL_PLANS = {
+/** The store plans, by strategy name (the default has none: the encoder's own). */
+export const STORE_PLANS = {
   /** The resizable store without the estimate pre-pass: reserved up to maxByteLength, started at twice the scratch. */
-  "resizable-no-est": { open: (/** @type {number} */ need, /** @type {SpillContext} */ sink) => sink.openStore(need, false) ?? sink.openChunks() },
+  "resizable-no-est": { open: (/** @type {number} */ need, /** @type {Output} */ output) => output.openResizable(need, false) ?? output.openChunks() },
   /** The chunk list from the first overflow. */
-  chunks: { open: (/** @type {number} */ _need, /** @type {SpillContext} */ sink) => sink.openChunks() },
+  chunks: { open: (/** @type {number} */ _need, /** @type {Output} */ output) => output.openChunks() },
   /** A plain buffer of twice the scratch, doubled by copying. */
   doubling: {
-    open: (/** @type {number} */ need, /** @type {SpillContext} */ sink) => new PlainSpill(Math.max(need, sink.scratchLength * 2), sink.maxByteLength),
+    open: (/** @type {number} */ need, /** @type {Output} */ output) => new PlainStore(Math.max(need, output.scratchLength * 2), output.maxByteLength),
   },
   /** A plain buffer of encodedSize(value) bytes, opened before the first byte. */
   exact: {
-    begin: (/** @type {unknown} */ root, /** @type {SpillContext} */ sink) => new PlainSpill(sink.measure(root), sink.maxByteLength),
-    open: (/** @type {number} */ need, /** @type {SpillContext} */ sink) => new PlainSpill(need, sink.maxByteLength),
+    begin: (/** @type {unknown} */ root, /** @type {Output} */ output) => new PlainStore(output.measure(root), output.maxByteLength),
+    open: (/** @type {number} */ need, /** @type {Output} */ output) => new PlainStore(need, output.maxByteLength),
   },
 };
 
@@ -127,7 +123,7 @@ export const STRATEGY_NAMES = /** @type {const} */ (["default", "resizable-no-es
  */
 export function strategyOptions(name, options = {}) {
   if (name === "default" || name === "auto") return { ...options };
-  const plan = /** @type {Record<string, object>} */ (SPILL_PLANS)[name];
+  const plan = /** @type {Record<string, object>} */ (STORE_PLANS)[name];
   if (plan === undefined) throw new Error(`Unknown output strategy ${name}: expected one of ${STRATEGY_NAMES.join(", ")}`);
-  return { ...options, [SPILL_PLAN]: plan };
+  return { ...options, [STORE_PLAN]: plan };
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { decode, encode, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
-import { RETAIN_MAX_BYTES } from "../src/encode/sink.ts";
+import { RETAIN_MAX_BYTES } from "../src/encode/output.ts";
 import { hex } from "./_support/arbitrary.ts";
-import { withSpill } from "./_support/spill.ts";
+import { withStrategy } from "./_support/strategy.ts";
 
 const concatChunks = (chunks: Uint8Array[]) => {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
@@ -12,7 +12,7 @@ const concatChunks = (chunks: Uint8Array[]) => {
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record number ${i}`, score: i / 3, ok: i % 2 === 0 }));
 
-describe("sink: results own exactly their bytes", () => {
+describe("output: results own exactly their bytes", () => {
   test("small and medium results are plain buffers of exact length", () => {
     const encoder = new Encoder();
     for (const value of [1, "x".repeat(1000), records(10), records(3000)]) {
@@ -55,28 +55,28 @@ describe("sink: results own exactly their bytes", () => {
     encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB: its store is dropped after the call
     encoder.encode(records(20_000)); // ~0.9 MB, through the store, copied out
     for (let i = 0; i < 100; i++) encoder.encode({ small: i });
-    // the store stays in the workspace the encoder used (and other encoders may take)
-    const ws = (encoder as unknown as { sink: { ws: { store: ArrayBuffer | null; busy: boolean } } }).sink.ws;
-    expect(ws.busy).toBe(false);
-    expect(ws.store === null || ws.store.byteLength <= RETAIN_MAX_BYTES).toBe(true);
+    // the store stays with the scratch the encoder used (and other encoders may take)
+    const scratch = (encoder as unknown as { output: { scratch: { kept: ArrayBuffer | null; busy: boolean } } }).output.scratch;
+    expect(scratch.busy).toBe(false);
+    expect(scratch.kept === null || scratch.kept.byteLength <= RETAIN_MAX_BYTES).toBe(true);
   });
 });
 
-describe("sink: workspaces", () => {
-  test("creating an encoder allocates no scratch; encoders made per call reuse the shared workspaces", () => {
-    type Peek = { sink: { ws: { scratch: Uint8Array } | null } };
+describe("output: shared scratches", () => {
+  test("creating an encoder allocates no scratch; encoders made per call reuse the shared scratches", () => {
+    type Peek = { output: { scratch: { bytes: Uint8Array } | null } };
     const first = new Encoder({ context: 1 });
-    expect((first as unknown as Peek).sink.ws).toBe(null);
+    expect((first as unknown as Peek).output.scratch).toBe(null);
     first.encode({ a: 1 });
-    const scratch = (first as unknown as Peek).sink.ws!.scratch;
+    const scratch = (first as unknown as Peek).output.scratch!.bytes;
     for (let i = 0; i < 100; i++) {
       const e = new Encoder({ context: i });
       expect(decode(e.encode({ i }))).toEqual({ i });
-      expect((e as unknown as Peek).sink.ws!.scratch).toBe(scratch);
+      expect((e as unknown as Peek).output.scratch!.bytes).toBe(scratch);
     }
   });
 
-  test("an encoder whose workspace another encoder took gets correct bytes and its kept store", () => {
+  test("an encoder whose scratch another encoder took gets correct bytes and its kept store", () => {
     const a = new Encoder();
     const b = new Encoder();
     const big = records(20_000);
@@ -88,14 +88,14 @@ describe("sink: workspaces", () => {
     }
   });
 
-  test("an exact-sized call that cannot start leaves its workspace free", () => {
-    const exact = new Encoder(withSpill("exact"));
+  test("an exact-sized call that cannot start leaves its scratch free", () => {
+    const exact = new Encoder(withStrategy("exact"));
     expect(() => exact.encode([() => 1])).toThrow(/function/);
-    const other = new Encoder(withSpill("exact"));
+    const other = new Encoder(withStrategy("exact"));
     expect(decode(other.encode([1, 2]))).toEqual([1, 2]);
   });
 
-  test("the spill-plan hook is internal: new Encoder reads it, encode(value, options) does not", () => {
+  test("the store-plan hook is internal: new Encoder reads it, encode(value, options) does not", () => {
     let reads = 0;
     const value = {
       get x() {
@@ -104,15 +104,15 @@ describe("sink: workspaces", () => {
       },
     };
     // the exact plan measures the value before encoding it: two reads
-    new Encoder(withSpill("exact")).encode(value);
+    new Encoder(withStrategy("exact")).encode(value);
     expect(reads).toBe(2);
     reads = 0;
-    expect(hex(encode(value, withSpill("exact")))).toBe("81-a1-78-01");
+    expect(hex(encode(value, withStrategy("exact")))).toBe("81-a1-78-01");
     expect(reads).toBe(1);
   });
 
-  test("deep re-entry with one options object keeps at most a few idle encoders, and none of them keeps a workspace made because the shared ones were busy", () => {
-    type Peek = { child: Peek | null; sink: { ws: object | null } };
+  test("deep re-entry with one options object keeps at most a few idle encoders, and none of them keeps a scratch made because the shared ones were busy", () => {
+    type Peek = { child: Peek | null; output: { scratch: object | null } };
     const extensionCodec = new ExtensionCodec();
     let encoder: Encoder | null = null;
     // the extension re-enters the same encoder, 10 levels deep
@@ -124,12 +124,37 @@ describe("sink: workspaces", () => {
     const chain: Peek[] = [];
     for (let e = (encoder as unknown as Peek).child; e !== null; e = e.child) chain.push(e);
     expect(chain.length).toBeLessThanOrEqual(4);
-    // the outer call and its first 3 re-entrant levels use the 4 shared workspaces; deeper levels' spare ones are let go
-    expect(chain.filter((e) => e.sink.ws !== null).length).toBeLessThanOrEqual(3);
+    // the outer call and its first 3 re-entrant levels use the 4 shared scratches; deeper levels' own ones are let go
+    expect(chain.filter((e) => e.output.scratch !== null).length).toBeLessThanOrEqual(3);
   });
 });
 
-describe("sink: growth", () => {
+describe("output: re-entrant calls of every method", () => {
+  test("an extension that re-enters the same Encoder through encodeInto, encodeChunks, encodeSharedRef and encodedSize, past the kept levels, gets encode()'s bytes", () => {
+    const ways = {
+      into: (e: Encoder, v: unknown) => {
+        const target = new Uint8Array(64);
+        return target.slice(0, e.encodeInto(v, target));
+      },
+      chunks: (e: Encoder, v: unknown) => concatChunks(e.encodeChunks(v)),
+      shared: (e: Encoder, v: unknown) => e.encodeSharedRef(v).slice(),
+      size: (e: Encoder, v: unknown) => Uint8Array.of(e.encodedSize(v)),
+    };
+    for (const [name, way] of Object.entries(ways)) {
+      const extensionCodec = new ExtensionCodec();
+      let encoder: Encoder | null = null;
+      extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? way(encoder!, [...v]) : null), decode: () => null });
+      encoder = new Encoder({ extensionCodec });
+      const reference = new ExtensionCodec();
+      reference.register({ type: 1, encode: (v) => (v instanceof Set ? way(new Encoder({ extensionCodec: reference }), [...v]) : null), decode: () => null });
+      let v: unknown = 1;
+      for (let i = 0; i < 7; i++) v = new Set([v]); // 7 levels: past the 4 kept re-entrant encoders
+      expect(hex(way(encoder, v)), name).toBe(hex(way(new Encoder({ extensionCodec: reference }), v)));
+    }
+  });
+});
+
+describe("output: growth", () => {
   afterEach(() => vi.restoreAllMocks());
 
   test("the estimate sizes the store so that it rarely resizes", () => {
@@ -138,7 +163,7 @@ describe("sink: growth", () => {
     new Encoder().encode(value);
     const withEstimate = spy.mock.calls.length;
     spy.mockClear();
-    new Encoder(withSpill("resizable-no-est")).encode(value);
+    new Encoder(withStrategy("resizable-no-est")).encode(value);
     const without = spy.mock.calls.length;
     expect(withEstimate).toBeLessThanOrEqual(1); // at most the final shrink
     expect(without).toBeGreaterThan(withEstimate);
@@ -148,7 +173,7 @@ describe("sink: growth", () => {
     const blob = new Uint8Array(40_000).fill(6);
     const value = Array.from({ length: 30 }, (_, i) => ({ i, blob, text: `item ${i}`.repeat(50) }));
     const expected = hex(encode(value));
-    const chunks = new Encoder(withSpill("chunks", { initialBufferSize: 1024 })).encodeChunks(value);
+    const chunks = new Encoder(withStrategy("chunks", { initialBufferSize: 1024 })).encodeChunks(value);
     expect(chunks.map(hex).join("-")).toBe(expected);
     expect(new Set(chunks.map((c) => c.buffer)).size).toBe(chunks.length);
     expect(chunks.every((c) => c.buffer !== blob.buffer && c.length > 0)).toBe(true);
@@ -164,7 +189,7 @@ describe("sink: growth", () => {
     }
     const data = new ViewSlicing(payload.buffer);
     for (const name of ["default", "chunks"] as const) {
-      const chunks = new Encoder(withSpill(name, { initialBufferSize: 1024 })).encodeChunks([new ExtData(5, data), "x".repeat(100)]);
+      const chunks = new Encoder(withStrategy(name, { initialBufferSize: 1024 })).encodeChunks([new ExtData(5, data), "x".repeat(100)]);
       expect(chunks.every((c) => c.buffer !== payload.buffer && c.constructor === Uint8Array)).toBe(true);
       expect(decode(concatChunks(chunks))).toEqual([new ExtData(5, payload), "x".repeat(100)]);
     }
@@ -175,7 +200,7 @@ describe("sink: growth", () => {
     const value = [records(2000), blob, records(2000), blob, "é".repeat(30_000)];
     const expected = hex(encode(value));
     // the store's ceiling is maxByteLength: it fills part-way through
-    const encoder = new Encoder(withSpill("resizable-no-est", { initialBufferSize: 1024, maxByteLength: 150_000 }));
+    const encoder = new Encoder(withStrategy("resizable-no-est", { initialBufferSize: 1024, maxByteLength: 150_000 }));
     expect(hex(encoder.encode(value))).toBe(expected);
     const chunks = encoder.encodeChunks(value);
     expect(chunks.map(hex).join("-")).toBe(expected);
@@ -191,7 +216,7 @@ describe("sink: growth", () => {
     }
   });
 
-  test("where encodeInto refuses resizable buffers (Chromium) long strings take a plain detour into the store, with identical bytes", async () => {
+  test("where encodeInto refuses resizable buffers (Chromium) long strings take a plain stand-in into the store, with identical bytes", async () => {
     const value = { list: records(20_000), text: "ü".repeat(150_000), ascii: "a".repeat(200_000) };
     const expected = hex(encode(value));
     const original = TextEncoder.prototype.encodeInto;

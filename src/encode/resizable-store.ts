@@ -1,47 +1,47 @@
 /**
- * The resizable store: the spill a call opens where buffers can resize. One
+ * The resizable store: the store a call opens where buffers can resize. One
  * resizable `ArrayBuffer`, sized from the estimate and grown in place (by a
  * quarter at a time) up to a ceiling chosen from the estimate with headroom;
- * the sink copies its scratch into it in bulk, and long strings are encoded
+ * the output copies its scratch into it in bulk, and long strings are encoded
  * straight into it. Large binaries are not copied in: they are referenced,
  * and copied once, into the result. Past the ceiling the store is full and
  * its bytes move to a chunk list.
  *
  * The result is always a plain copy (many platform APIs reject views of
  * resizable buffers, and only ~32,700 may live in one process); the store
- * itself stays with the encoder's workspace for the next call unless it
+ * itself stays with the encoder's scratch for the next call unless it
  * grew past {@link RETAIN_MAX_BYTES}.
  *
  * @module
  */
 
-import { BaseSpill, MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./spill.ts";
+import { BaseStore, MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./store.ts";
 import { ENCODE_INTO_RESIZABLE } from "../format/utf8.ts";
 
-/** A store larger than this is dropped after the call, so an idle workspace holds little memory. */
+/** A store larger than this is dropped after the call, so an idle scratch holds little memory. */
 export const RETAIN_MAX_BYTES: number = 16_777_216; // 16 MiB
 
 /** The smallest ceiling for a store: small estimates still get room to be wrong. */
 const MIN_CEILING_BYTES = 67_108_864; // 64 MiB
 
-/** Outputs at least this large are copied out by {@link StoreSpill.takeShrinking}. */
+/** Outputs at least this large are copied out by {@link ResizableStore.copyOutShrinking}. */
 const SHRINK_COPY_MIN_BYTES = 16_777_216; // 16 MiB
 
-/** How much of the store each step of {@link StoreSpill.takeShrinking} copies and releases. */
+/** How much of the store each step of {@link ResizableStore.copyOutShrinking} copies and releases. */
 const SHRINK_COPY_STEP_BYTES = 4_194_304; // 4 MiB
 
 /** A resizable `ArrayBuffer` the output is copied into, with the large binaries it references. */
-export class StoreSpill extends BaseSpill {
+export class ResizableStore extends BaseStore {
   readonly #store: ArrayBuffer;
   /** A length-tracking view of the store: it follows `resize()`. */
   readonly #bytes: Uint8Array<ArrayBuffer>;
   /** Bytes of the store in use. */
   #used = 0;
   /** Referenced binaries, and the store offset each one follows. */
-  #refs: Uint8Array[] = [];
-  #cuts: number[] = [];
+  #binaries: Uint8Array[] = [];
+  #binaryAt: number[] = [];
   /** A plain buffer standing in for the store where `encodeInto` rejects resizable ones (Chromium). */
-  #detour: Uint8Array<ArrayBuffer> | null = null;
+  #plain: Uint8Array<ArrayBuffer> | null = null;
 
   private constructor(store: ArrayBuffer) {
     super();
@@ -51,14 +51,14 @@ export class StoreSpill extends BaseSpill {
 
   /**
    * Opens a store for a call whose scratch overflowed with `need` bytes,
-   * reusing `kept` (the workspace's store from an earlier call) when it is
+   * reusing `kept` (the store an earlier call kept with the scratch) when it is
    * reserved far enough. Returns null when `need` is past the ceiling.
    *
    * @param estimate the estimated output size, or null to skip it (the ceiling is then `maxByteLength`)
    * @param maxByteLength the encoder's ceiling (at most 2^32)
-   * @param scratchLength the sink's scratch size: the store starts at twice it at least
+   * @param scratchLength the output's scratch size: the store starts at twice it at least
    */
-  static open(need: number, kept: ArrayBuffer | null, estimate: number | null, maxByteLength: number, scratchLength: number): StoreSpill | null {
+  static open(need: number, kept: ArrayBuffer | null, estimate: number | null, maxByteLength: number, scratchLength: number): ResizableStore | null {
     if (need > maxByteLength) return null;
     // headroom: twice the estimate, at least 64 MiB, as a power of two
     const wanted = estimate === null ? maxByteLength : Math.max(MIN_CEILING_BYTES, estimate * 2);
@@ -68,22 +68,22 @@ export class StoreSpill extends BaseSpill {
     if (kept !== null && kept.maxByteLength >= ceiling && kept.maxByteLength <= maxByteLength && kept.byteLength <= ceiling) {
       // reserved far enough already (and not past this encoder's ceiling)
       if (kept.byteLength < initial) kept.resize(initial);
-      return new StoreSpill(kept);
+      return new ResizableStore(kept);
     }
-    return new StoreSpill(new ArrayBuffer(initial, { maxByteLength: ceiling }));
+    return new ResizableStore(new ArrayBuffer(initial, { maxByteLength: ceiling }));
   }
 
-  take(bytes: Uint8Array, n: number): boolean {
+  write(bytes: Uint8Array, n: number): boolean {
     if (!this.fits(n)) return false;
     this.#bytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.#used);
-    this.commit(n); // (take never runs between a reserve and its commit: no detour is open)
+    this.commit(n); // (write never runs between a reserve and its commit: no plain stand-in is open)
     return true;
   }
 
   append(src: Uint8Array): boolean {
-    if (src.length < REFERENCE_MIN_BYTES) return this.take(src, src.length);
-    this.#cuts.push(this.#used);
-    this.#refs.push(src);
+    if (src.length < REFERENCE_MIN_BYTES) return this.write(src, src.length);
+    this.#binaryAt.push(this.#used);
+    this.#binaries.push(src);
     this.length += src.length;
     return true;
   }
@@ -91,32 +91,32 @@ export class StoreSpill extends BaseSpill {
   reserve(n: number): { target: Uint8Array; offset: number } | null {
     if (!this.fits(n)) return null;
     if (ENCODE_INTO_RESIZABLE) return { target: this.#bytes, offset: this.#used };
-    // this platform's encodeInto refuses resizable buffers: write to a plain detour, then copy
-    this.#detour = new Uint8Array(n);
-    return { target: this.#detour, offset: 0 };
+    // this platform's encodeInto refuses resizable buffers: write to a plain stand-in, then copy
+    this.#plain = new Uint8Array(n);
+    return { target: this.#plain, offset: 0 };
   }
 
   commit(n: number): void {
-    if (this.#detour !== null) {
-      this.#bytes.set(this.#detour.subarray(0, n), this.#used);
-      this.#detour = null;
+    if (this.#plain !== null) {
+      this.#bytes.set(this.#plain.subarray(0, n), this.#used);
+      this.#plain = null;
     }
     this.#used += n;
     this.length += n;
   }
 
   /**
-   * The store's bytes interleaved with the referenced binaries: all lent
+   * The store's bytes interleaved with the referenced binaries: all borrowed
    * (views of the store, which is resizable, and the user's binaries).
    */
   parts(): Uint8Array[] {
     const parts: Uint8Array[] = [];
     const bytes = this.#bytes;
     let from = 0;
-    for (let i = 0; i < this.#refs.length; i++) {
-      const cut = this.#cuts[i]!;
+    for (let i = 0; i < this.#binaries.length; i++) {
+      const cut = this.#binaryAt[i]!;
       if (cut > from) parts.push(bytes.subarray(from, cut));
-      parts.push(this.#refs[i]!);
+      parts.push(this.#binaries[i]!);
       from = cut;
     }
     if (this.#used > from) parts.push(bytes.subarray(from, this.#used));
@@ -126,10 +126,10 @@ export class StoreSpill extends BaseSpill {
   override result(): Uint8Array<ArrayBuffer> {
     const total = this.length;
     // past one result's most, the joining throws (OUT_OF_SPACE)
-    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.takeShrinking(total) : super.result();
+    return total >= SHRINK_COPY_MIN_BYTES && total <= MAX_STORE_BYTES ? this.copyOutShrinking(total) : super.result();
   }
 
-  /** The store, for the next call, unless it grew large. (A store whose bytes went on to a chunk list is not asked: the list is the call's spill then.) */
+  /** The store, for the next call, unless it grew large. (A store whose bytes went on to chunks is not asked: they are the call's store then.) */
   override close(): ArrayBuffer | null {
     return this.#bytes.length > RETAIN_MAX_BYTES ? null : this.#store;
   }
@@ -155,7 +155,7 @@ export class StoreSpill extends BaseSpill {
    * back, so the peak is about the output plus one step instead of twice
    * the output.
    */
-  private takeShrinking(total: number): Uint8Array<ArrayBuffer> {
+  private copyOutShrinking(total: number): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(total);
     const store = this.#store;
     const bytes = this.#bytes;
@@ -164,9 +164,9 @@ export class StoreSpill extends BaseSpill {
     // V8 zeroes what a shrink cuts off before releasing it: cut the unwritten tail (up to a quarter
     // of the store after a growth step) in steps too, or its untouched pages all count at the peak
     for (let end = store.byteLength; end > storeEnd; ) store.resize((end = Math.max(storeEnd, end - SHRINK_COPY_STEP_BYTES)));
-    for (let i = this.#refs.length; i >= 0; i--) {
+    for (let i = this.#binaries.length; i >= 0; i--) {
       // the store's bytes after cut i-1 (or from 0), then the reference before them
-      const from = i === 0 ? 0 : this.#cuts[i - 1]!;
+      const from = i === 0 ? 0 : this.#binaryAt[i - 1]!;
       while (storeEnd > from) {
         const start = Math.max(from, storeEnd - SHRINK_COPY_STEP_BYTES);
         at -= storeEnd - start;
@@ -175,7 +175,7 @@ export class StoreSpill extends BaseSpill {
         store.resize(start);
       }
       if (i > 0) {
-        const ref = this.#refs[i - 1]!;
+        const ref = this.#binaries[i - 1]!;
         at -= ref.length;
         out.set(ref, at);
       }
