@@ -624,14 +624,17 @@ export class Decoder<ContextType = undefined> {
   }
 
   /**
-   * Refuses an array header of `n` items at `start` that is over the
+   * The error for an array header of `n` items at `start` that is over the
    * length limit, longer than the bytes left (every item takes at least
-   * one) or too deep, before anything is allocated.
+   * one) or too deep: the array readers test all three in one condition,
+   * before anything is allocated, and call this cold method only to throw
+   * (as a call of its own per array, the test cost the 2-item arrays of a
+   * time series 8% of their decode time on Node).
    */
-  private checkArray(n: number, depth: number, start: number): void {
-    if (n > this.limits.maxArrayLength) throw this.refused(8 /* WIRE_ARRAY */, n, 0, start);
-    if (this.pos + n > this.end) throw this.short(start, this.pos - start + n, `array of ${n} items`);
-    if (depth >= this.limits.maxDepth) throw this.refused(8 /* WIRE_ARRAY */, n, depth, start);
+  private badArray(n: number, depth: number, start: number): DecodeError {
+    if (n > this.limits.maxArrayLength) return this.refused(8 /* WIRE_ARRAY */, n, 0, start);
+    if (this.pos + n > this.end) return this.short(start, this.pos - start + n, `array of ${n} items`);
+    return this.refused(8 /* WIRE_ARRAY */, n, depth, start);
   }
 
   /**
@@ -640,7 +643,7 @@ export class Decoder<ContextType = undefined> {
    * as fast.
    */
   private readArray(n: number, depth: number, start: number): unknown[] {
-    this.checkArray(n, depth, start);
+    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw this.badArray(n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     for (let i = 0; i < n; i++) {
@@ -665,7 +668,7 @@ export class Decoder<ContextType = undefined> {
    * readValue, which throws.
    */
   private readLongArray(n: number, depth: number, start: number): unknown[] {
-    this.checkArray(n, depth, start);
+    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw this.badArray(n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     const fixintEnd = this.records === null ? 0x80 : 0x40;
