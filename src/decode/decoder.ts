@@ -44,9 +44,6 @@ export function nestingDepth(): number {
   return nesting;
 }
 
-/** A decoder's `readValue`: reads the value at its position, at nesting depth `depth`. */
-export type ValueReader = (this: Decoder<unknown>, depth: number) => unknown;
-
 /** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
 export interface RecordState {
   /** The structure of each slot (identifier 0x40 + slot, two-byte from 32 up): its field names, and whether its identifier takes a second byte. */
@@ -60,15 +57,48 @@ export interface RecordState {
 }
 
 /**
+ * What the records module reads records with: a decoder's input and
+ * position, its limits and settings, and its readers of values, keys and
+ * headers (the members {@link Decoder} marks `@internal`).
+ */
+export interface DecodeCursor {
+  readonly bytes: Uint8Array;
+  pos: number;
+  readonly end: number;
+  /** The offset of `bytes[0]` in the user's input, added to error offsets. */
+  readonly base: number;
+  /** Strings decode straight, else through {@link DecodeCursor.textAt}. */
+  readonly direct: boolean;
+  /** The longest string value decoded as text (-1 with `rawStrings`). */
+  readonly strMax: number;
+  /** The longest key read through the key cache. */
+  readonly cachedKeyMax: number;
+  readonly keys: KeyCache;
+  readonly limits: DecodeLimits;
+  /** The record structures in force for the call under way. */
+  readonly records: RecordState | null;
+  readValue(depth: number): unknown;
+  readKey(depth: number): unknown;
+  readLengthField(field: number, start: number): number;
+  need(n: number, start: number, what?: string): number;
+  short(start: number, need: number, what: string): DecodeError;
+  textAt(at: number, n: number, key: boolean): string;
+}
+
+/**
  * What a decoder with `useRecords` gets from the records module
- * (`@resizable/msgpack/records`, which installs it): nothing in the
- * decoder knows the record format.
+ * (`@resizable/msgpack/records`, which installs it): the decoder calls it
+ * where a byte starts a record or a structure declaration, and knows no
+ * more of the record format. Its readers work on the decoder's state, the
+ * members its class marks `@internal`.
  */
 export interface RecordDecoding {
   /** A table of structures, with the `structures` option's shared ones (null: none); `compile`: the option `compileRecordReaders`. */
   table(structures: readonly unknown[] | null, compile: boolean): RecordState;
-  /** The `readValue` of a decoder with records: records and declarations read there, every other value by `plain`. */
-  reader(plain: ValueReader): ValueReader;
+  /** The record whose identifier's first byte `t` (0x40-0x7f) is at `start`, the decoder's position just after it. */
+  record(d: DecodeCursor, t: number, depth: number, start: number): unknown;
+  /** The structure declaration at `start` (a fixext 1, or with `twoByte` a fixext 2, of type 0x72) and the record after it, the decoder's position just after its first byte. */
+  definition(d: DecodeCursor, twoByte: boolean, depth: number, start: number): unknown;
 }
 
 /** The records module's decoding side, or an `INVALID_ARGUMENT` naming its import when it was not imported. */
@@ -102,10 +132,10 @@ const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
  * console.assert(map.get("a") === 1);
  * ```
  */
-export class Decoder<ContextType = undefined> {
+export class Decoder<ContextType = undefined> implements DecodeCursor {
   // Members marked @internal are the state and readers the record reader
-  // (src/records/read.ts) works with: not private for it, and left out of the
-  // published declarations (stripInternal).
+  // works with (a DecodeCursor) and those the stream decoders call: not
+  // private for them, and left out of the published declarations (stripInternal).
   /** @internal */
   bytes: Uint8Array = EMPTY;
   /** A DataView of the input, made on first use (most small messages never need one). */
@@ -149,8 +179,8 @@ export class Decoder<ContextType = undefined> {
   /** The decoder that re-entrant calls use, made on first need. */
   #child: Decoder<ContextType> | null = null;
 
-  /** The options, read and resolved once, by the constructor. */
-  private readonly options: ResolvedDecodeOptions;
+  /** The options, read and resolved once, by the constructor (the stream decoders read theirs here). @internal */
+  readonly options: ResolvedDecodeOptions;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   readonly #codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   readonly #context: ContextType;
@@ -175,7 +205,7 @@ export class Decoder<ContextType = undefined> {
   records: RecordState | null = null;
   /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
   readonly #messageRecords: RecordState | null = null;
-  /** The records module's decoding side, with `useRecords`; else null. */
+  /** The records module's decoding side, with `useRecords` or `structures`; else null. */
   readonly #recordDecoding: RecordDecoding | null = null;
   /** The `structures` option, or null. */
   readonly #structures: readonly unknown[] | null;
@@ -245,12 +275,8 @@ export class Decoder<ContextType = undefined> {
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.#structures = o.structures;
     if (o.useRecords || o.structures !== null) {
-      // records read through the records module's reader; the default readValue keeps its shape
       const records = (this.#recordDecoding = recordDecoding(o.useRecords ? "useRecords" : "structures"));
-      if (o.useRecords) {
-        this.#messageRecords = records.table(this.#structures, o.compileRecordReaders);
-        this.readValue = records.reader(Decoder.prototype.readValue);
-      }
+      if (o.useRecords) this.#messageRecords = records.table(this.#structures, o.compileRecordReaders);
     }
   }
 
@@ -328,8 +354,26 @@ export class Decoder<ContextType = undefined> {
     }
   }
 
-  /** See {@link decodeAt}. */
-  private readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordState | null, source: Uint8Array | null = null): [unknown, number] {
+  /**
+   * Decodes one value starting at `offset` of `bytes` and returns it with
+   * the offset after it: the building block of `decodeMulti` and the
+   * stream decoders. Error offsets count from `base`, the offset that
+   * `bytes[0]` has in the user's input (a stream offset), so they need no
+   * rewriting. A value that runs past the end throws a `DecodeError` with
+   * code `TRUNCATED`, and `needed` saying how many more bytes it needs at
+   * least.
+   *
+   * @param bytes the input
+   * @param offset where the value starts: an integer in 0..length
+   * @param base the offset of `bytes[0]` in the user's input
+   * @param extra levels of nesting the value starts below the current one
+   * @param records the record table of the sequence (from {@link newRecords}), or null
+   * @param source with `binaryAsView`, the `Buffer` the caller passed, whose views binaries become
+   * @returns the value and the offset after it
+   * @throws {DecodeError} for malformed or truncated input
+   * @internal
+   */
+  readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordState | null, source: Uint8Array | null = null): [unknown, number] {
     const d = this.#busy ? this.reentrant() : this;
     const depth = nesting + extra;
     d.#busy = true;
@@ -366,8 +410,14 @@ export class Decoder<ContextType = undefined> {
     this.records = null;
   }
 
-  /** A record table for a sequence of values (decodeMulti, a stream), begun; null without `useRecords`. */
-  private newRecords(): RecordState | null {
+  /**
+   * A record table for one sequence of values (`decodeMulti`, a stream:
+   * structures defined by one value stay defined for the next, as
+   * msgpackr's `sequential`), begun, to pass to each {@link readAt}; null
+   * without `useRecords`.
+   * @internal
+   */
+  newRecords(): RecordState | null {
     if (this.#messageRecords === null) return null;
     const table = this.#recordDecoding!.table(this.#structures, this.options.compileRecordReaders);
     table.begin();
@@ -448,9 +498,9 @@ export class Decoder<ContextType = undefined> {
   // ---- recursive descent ----
 
   /**
-   * The value at `pos`, at nesting depth `depth`: the default reader; a
-   * decoder with `useRecords` has its own (src/records/read.ts), which reads
-   * everything but records through this one.
+   * The value at `pos`, at nesting depth `depth`. With records on for the
+   * call (`records` is set), the bytes 0x40-0x7f start records and a fixext
+   * 1 or 2 of type 0x72 declares a structure: the records module reads them.
    * @internal
    */
   readValue(depth: number): unknown {
@@ -460,7 +510,8 @@ export class Decoder<ContextType = undefined> {
     const b = this.bytes;
     const t = b[pos]!;
     this.pos = pos + 1;
-    if (t < 0x80) return t; // positive fixint
+    if (t < 0x40) return t; // positive fixint
+    if (t < 0x80) return this.records === null ? t : this.#recordDecoding!.record(this, t, depth, pos); // positive fixint, or a record
     if (t >= 0xe0) return t - 0x100; // negative fixint
     if (t >= 0xa0) {
       if (t < 0xc0) return this.readString(t & 0x1f, pos); // fixstr
@@ -780,6 +831,9 @@ export class Decoder<ContextType = undefined> {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
+    if (this.records !== null && n <= 2 && this.bytes[start + 1] === 0x72 && this.bytes[start]! >= 0xd4) {
+      return this.#recordDecoding!.definition(this, n === 2, depth, start); // fixext 1 / 2 of type 0x72: a structure declaration
+    }
     if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
@@ -823,43 +877,4 @@ export class Decoder<ContextType = undefined> {
     }
     return this.dv().getBigInt64(at);
   }
-}
-
-/** The options `decoder` was made with, read and resolved (for the stream decoders, which read them once, through it). */
-export function decoderOptions(decoder: Decoder<unknown>): ResolvedDecodeOptions {
-  return decoder["options"]; // a private field: this module's, not the public class's API
-}
-
-/**
- * Decodes one value starting at `offset` of `bytes` with `decoder` and
- * returns it with the offset after it: the building block of the stream
- * decoders (internal: not exported from the package's entries). Error
- * offsets count from `base`, the offset that `bytes[0]` has in the user's
- * input (a stream offset), so they need no rewriting. A value that runs
- * past the end throws a `DecodeError` with code `TRUNCATED`, and `needed`
- * saying how many more bytes it needs at least.
- *
- * @param decoder the decoder whose options apply
- * @param bytes the input
- * @param offset where the value starts: an integer in 0..length
- * @param base the offset of `bytes[0]` in the user's input
- * @param records the record table of the sequence (from {@link recordSequence}), or null
- * @returns the value and the offset after it
- * @throws {DecodeError} for malformed or truncated input
- */
-export function decodeAt<C>(decoder: Decoder<C>, bytes: Uint8Array, offset: number, base: number, extraDepth = 0, records: RecordState | null = null): [unknown, number] {
-  return decoder["readAt"](bytes, offset, base, extraDepth, records); // a private method: this module's, not the public class's API
-}
-
-/**
- * A record table for one sequence of values read with `decoder` (a
- * stream: structures defined by one value stay defined for the next, as
- * msgpackr's `sequential`), to pass to each {@link decodeAt}; null when
- * the decoder has no `useRecords` (internal).
- *
- * @param decoder the decoder whose options apply
- * @returns the table, or null
- */
-export function recordSequence<C>(decoder: Decoder<C>): RecordState | null {
-  return decoder["newRecords"]();
 }
