@@ -88,5 +88,9 @@ describe("records options without the records module", () => {
     // a fixext 1 of type 0x72 is a declaration only with records; without, an extension
     expect(decode(Uint8Array.of(0xd4, 0x72, 0x40))).toMatchObject({ type: 0x72 });
     expect(() => decoder.decode(Uint8Array.of(0xd4, 0x72, 0x40))).toThrow(DecodeError);
+    // ext 8 / 16 / 32 of type 0x72 stay extensions with records on, whatever their length
+    for (const ext of [[0xc7, 1, 0x72, 0x40], [0xc7, 2, 0x72, 0x40, 0x00], [0xc8, 0, 1, 0x72, 0x40], [0xc9, 0, 0, 0, 2, 0x72, 0x72, 0x72], [0xc7, 0x72, 0x72, ...new Array(0x72).fill(0x40)]]) {
+      expect(decoder.decode(Uint8Array.from(ext)), ext.slice(0, 3).join()).toMatchObject({ type: 0x72 });
+    }
   });
 });

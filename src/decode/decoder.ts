@@ -20,7 +20,7 @@ import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, 
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { setOwn } from "../common/objects.ts";
-import { modules, needModule } from "../common/modules.ts";
+import { recordDecoding, type DecodeCursor, type RecordDecoding, type RecordState } from "./record-hook.ts";
 import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
@@ -42,70 +42,6 @@ let nesting = 0;
 /** The depth a decode starting now starts at (see {@link nesting}). */
 export function nestingDepth(): number {
   return nesting;
-}
-
-/** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
-export interface RecordState {
-  /** The structure of each slot (identifier 0x40 + slot, two-byte from 32 up): its field names, and whether its identifier takes a second byte. */
-  readonly slots: readonly ({ readonly keys: readonly string[]; readonly twoByte: boolean } | undefined)[];
-  /** Starts a message or a sequence: only the shared structures are defined. */
-  begin(): void;
-  /** Keeps the definitions of a value read whole. */
-  commit(): void;
-  /** Undoes the definitions made since the last commit (a value that failed, or a message that ended). */
-  rollback(): void;
-}
-
-/**
- * What the records module reads records with: a decoder's input and
- * position, its limits and settings, and its readers of values, keys and
- * headers (the members {@link Decoder} marks `@internal`).
- */
-export interface DecodeCursor {
-  readonly bytes: Uint8Array;
-  pos: number;
-  readonly end: number;
-  /** The offset of `bytes[0]` in the user's input, added to error offsets. */
-  readonly base: number;
-  /** Strings decode straight, else through {@link DecodeCursor.textAt}. */
-  readonly direct: boolean;
-  /** The longest string value decoded as text (-1 with `rawStrings`). */
-  readonly strMax: number;
-  /** The longest key read through the key cache. */
-  readonly cachedKeyMax: number;
-  readonly keys: KeyCache;
-  readonly limits: DecodeLimits;
-  /** The record structures in force for the call under way. */
-  readonly records: RecordState | null;
-  readValue(depth: number): unknown;
-  readKey(depth: number): unknown;
-  readLengthField(field: number, start: number): number;
-  need(n: number, start: number, what?: string): number;
-  short(start: number, need: number, what: string): DecodeError;
-  textAt(at: number, n: number, key: boolean): string;
-}
-
-/**
- * What a decoder with `useRecords` gets from the records module
- * (`@resizable/msgpack/records`, which installs it): the decoder calls it
- * where a byte starts a record or a structure declaration, and knows no
- * more of the record format. Its readers work on the decoder's state, the
- * members its class marks `@internal`.
- */
-export interface RecordDecoding {
-  /** A table of structures, with the `structures` option's shared ones (null: none); `compile`: the option `compileRecordReaders`. */
-  table(structures: readonly unknown[] | null, compile: boolean): RecordState;
-  /** The record whose identifier's first byte `t` (0x40-0x7f) is at `start`, the decoder's position just after it. */
-  record(d: DecodeCursor, t: number, depth: number, start: number): unknown;
-  /** The structure declaration at `start` (a fixext 1, or with `twoByte` a fixext 2, of type 0x72) and the record after it, the decoder's position just after its first byte. */
-  definition(d: DecodeCursor, twoByte: boolean, depth: number, start: number): unknown;
-}
-
-/** The records module's decoding side, or an `INVALID_ARGUMENT` naming its import when it was not imported. */
-function recordDecoding(option: string): RecordDecoding {
-  const installed = modules.records as { readonly decoding: RecordDecoding } | undefined;
-  if (installed === undefined) throw needModule(option, "@resizable/msgpack/records", "decode");
-  return installed.decoding;
 }
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
@@ -831,9 +767,8 @@ export class Decoder<ContextType = undefined> implements DecodeCursor {
   }
 
   private readExt(n: number, start: number, depth: number): unknown {
-    if (this.records !== null && n <= 2 && this.bytes[start + 1] === 0x72 && this.bytes[start]! >= 0xd4) {
-      return this.#recordDecoding!.definition(this, n === 2, depth, start); // fixext 1 / 2 of type 0x72: a structure declaration
-    }
+    // a fixext 1 / 2 of type 0x72 declares a structure (in an ext 8 / 16 / 32 of 2 bytes or less, the byte after the first is 0-2)
+    if (n < 3 && this.bytes[start + 1] === 0x72 && this.records !== null) return this.#recordDecoding!.definition(this, n === 2, depth, start);
     if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);

@@ -18,7 +18,7 @@ import { overLimit, tooDeepToDecode } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
 import { FIRST_BYTE } from "../format/forms.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import type { DecodeCursor, RecordDecoding } from "../decode/decoder.ts";
+import type { DecodeCursor, RecordDecoding } from "../decode/record-hook.ts";
 import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
 /** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */

@@ -12,7 +12,8 @@
  * @module
  */
 
-import { Decoder, type RecordState } from "../decode/decoder.ts";
+import { Decoder } from "../decode/decoder.ts";
+import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, DecodeError, DecodeErrorCode, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
