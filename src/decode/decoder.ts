@@ -672,16 +672,18 @@ export class Decoder<ContextType = undefined> implements DecodeCursor {
     for (let i = 0; i < n; i++) {
       const p = this.pos;
       const t = b[p]!;
-      if (t < fixintEnd) {
+      // float 64 first: tested after the integers, 1e6 doubles decoded 0.90-0.93x as fast as
+      // through the loop that tested only it (Node 20); the integers kept 1.2x their old speed
+      if (FLOAT64_IN_ARRAY_LOOP && t === 0xcb && p + 9 <= this.end) {
+        this.pos = p + 9;
+        arr[i] = this.readFloat64(p + 1);
+      } else if (t < fixintEnd) {
         this.pos = p + 1;
         arr[i] = t; // positive fixint
       } else if ((t === 0xcd || t === 0xd1) && p + 3 <= this.end) {
         this.pos = p + 3;
         const u = (b[p + 1]! << 8) | b[p + 2]!;
         arr[i] = t === 0xcd ? u : (u << 16) >> 16; // uint 16 / int 16
-      } else if (FLOAT64_IN_ARRAY_LOOP && t === 0xcb && p + 9 <= this.end) {
-        this.pos = p + 9;
-        arr[i] = this.readFloat64(p + 1);
       } else {
         arr[i] = this.readValue(depth + 1);
       }
