@@ -6,7 +6,6 @@
  */
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
-import { decodeAt } from "../src/decode/decoder.ts";
 import { KeyCache } from "../src/decode/key-cache.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
@@ -237,7 +236,7 @@ describe("decode() nesting past the call stack", () => {
 
   test.each([
     ["decode()", (b: Uint8Array, o: DecodeOptions) => decode(b, o)],
-    ["decodeAt() (the stream decoders' core)", (b: Uint8Array, o: DecodeOptions) => decodeAt(new Decoder(o), b, 0, 0)[0]],
+    ["Decoder#readAt() (the stream decoders' core)", (b: Uint8Array, o: DecodeOptions) => new Decoder(o).readAt(b, 0, 0, 0, null)[0]],
   ])("1,000,000 nested arrays under maxDepth 1e6 through %s: a MAX_DEPTH DecodeError", (_, run) => {
     for (const maxDepth of [1e6, Infinity]) {
       const e = failure(() => run(deepArrays, { maxDepth }));
@@ -315,7 +314,7 @@ describe("decode() arguments", () => {
     for (const name of ["decodeAt", "readArrayHeader"]) expect(name in new Decoder(), name).toBe(false);
   });
 
-  test("decodeAt() with a base reports every error with the offsets of the input the bytes came from", () => {
+  test("Decoder#readAt() with a base reports every error with the offsets of the input the bytes came from", () => {
     // the stream decoders decode a buffer whose index 0 is at some stream offset: each error (code,
     // offset, needed, message) is the one of a decode at that offset of the whole input
     const nested = new ExtensionCodec();
@@ -339,8 +338,8 @@ describe("decode() arguments", () => {
       for (const base of [1, 1000]) {
         const whole = new Uint8Array(base + bytes.length);
         whole.set(bytes, base);
-        const want = failure(() => decodeAt(decoder, whole, base, 0));
-        const got = failure(() => decodeAt(decoder, whole.subarray(base), 0, base));
+        const want = failure(() => decoder.readAt(whole, base, 0, 0, null));
+        const got = failure(() => decoder.readAt(whole.subarray(base), 0, base, 0, null));
         expect(want.offset, name).toBeGreaterThanOrEqual(base);
         expect({ code: got.code, offset: got.offset, needed: got.needed, message: got.message }, name).toEqual({
           code: want.code,

@@ -5,7 +5,7 @@
 // the header length and the errors the table says, so none of them can
 // drift from it.
 import { describe, expect, test } from "vitest";
-import { decodeAt, Decoder } from "../src/decode/decoder.ts";
+import { Decoder } from "../src/decode/decoder.ts";
 import { DecodeError, ExtData } from "../src/index.ts";
 import {
   FIRST_BYTE,
@@ -114,11 +114,11 @@ describe("the first-byte table", () => {
     const { bytes, header, n } = message(t);
     const kind = wireKindOf(FIRST_BYTE[t]!)!;
     if (kind === WIRE_RESERVED) {
-      expect(failure(() => decodeAt(new Decoder(), bytes, 0, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
+      expect(failure(() => new Decoder().readAt(bytes, 0, 0, 0, null))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       expect(scan(bytes)).toBe(BAD);
       return;
     }
-    const [value, end] = decodeAt(new Decoder(), bytes, 0, 0);
+    const [value, end] = new Decoder().readAt(bytes, 0, 0, 0, null);
     expect(isKind(value, kind, n, t), `${String(value)}`).toBe(true);
     expect(end).toBe(bytes.length);
     expect(scan(bytes)).toBe(bytes.length);
@@ -128,7 +128,7 @@ describe("the first-byte table", () => {
     for (let k = 1; k < bytes.length; k++) {
       const cut = bytes.subarray(0, k);
       const needed = (k < lengthEnd ? lengthEnd : k < header ? header : bytes.length) - k;
-      expect(failure(() => decodeAt(new Decoder(), cut, 0, 0)), `cut at ${k}`).toMatchObject({ code: "TRUNCATED", offset: 0, needed });
+      expect(failure(() => new Decoder().readAt(cut, 0, 0, 0, null)), `cut at ${k}`).toMatchObject({ code: "TRUNCATED", offset: 0, needed });
       expect(scan(cut), `cut at ${k}`).toBe(INCOMPLETE);
     }
   });

@@ -74,4 +74,23 @@ describe("records options without the records module", () => {
     expect(records.Decoder).toBe(Decoder);
     expect(records.DecodeError).toBe(DecodeError);
   });
+
+  test("a decoder with records keeps the class's own readers: nothing is replaced per instance, and plain values and records mix at every nesting", async () => {
+    await import("../src/records.ts");
+    const decoder = new Decoder({ useRecords: true });
+    expect(Object.getOwnPropertyNames(decoder)).toEqual(Object.getOwnPropertyNames(new Decoder()));
+    expect(decoder.decode(encode([])), "the methods are the class's").toEqual([]);
+    for (const name of Object.getOwnPropertyNames(Decoder.prototype)) expect(Object.hasOwn(decoder, name), name).toBe(false);
+    const value = { n: 64, m: 127, list: Array.from({ length: 40 }, (_, i) => ({ i: i + 50, tag: [i, { x: i }] })), ext: new Date(0) };
+    const bytes = encode(value, { useRecords: true });
+    expect(decoder.decode(bytes)).toEqual(value);
+    expect(decode(new msgpackr.Packr().pack(value), { useRecords: true })).toEqual(value);
+    // a fixext 1 of type 0x72 is a declaration only with records; without, an extension
+    expect(decode(Uint8Array.of(0xd4, 0x72, 0x40))).toMatchObject({ type: 0x72 });
+    expect(() => decoder.decode(Uint8Array.of(0xd4, 0x72, 0x40))).toThrow(DecodeError);
+    // ext 8 / 16 / 32 of type 0x72 stay extensions with records on, whatever their length
+    for (const ext of [[0xc7, 1, 0x72, 0x40], [0xc7, 2, 0x72, 0x40, 0x00], [0xc8, 0, 1, 0x72, 0x40], [0xc9, 0, 0, 0, 2, 0x72, 0x72, 0x72], [0xc7, 0x72, 0x72, ...new Array(0x72).fill(0x40)]]) {
+      expect(decoder.decode(Uint8Array.from(ext)), ext.slice(0, 3).join()).toMatchObject({ type: 0x72 });
+    }
+  });
 });

@@ -34,6 +34,25 @@ describe("utf8: the JS decoder agrees with TextDecoder({ fatal: true })", () => 
     });
   });
 
+  test("ASCII of every short length, and the same with one byte of 0x80 or more at each position", () => {
+    for (let n = 0; n < DECODE_JS_MAX_BYTES + 2; n++) {
+      const ascii = Uint8Array.from({ length: n }, (_, i) => 0x20 + ((i * 7) % 0x5f));
+      expect(ours(ascii)).toBe(native(ascii));
+      for (let at = 0; at < n; at++) {
+        for (const high of [0x80, 0xc3, 0xff]) {
+          const bytes = ascii.slice();
+          bytes[at] = high;
+          expect(ours(bytes), `length ${n}, 0x${high.toString(16)} at ${at}`).toBe(native(bytes));
+        }
+        if (at + 1 < n) {
+          const bytes = ascii.slice();
+          bytes.set([0xc3, 0xa9], at); // é: valid two-byte UTF-8 in an ASCII run
+          expect(ours(bytes)).toBe(native(bytes));
+        }
+      }
+    }
+  });
+
   test("long strings: valid text, literal U+FFFD, and every kind of invalid byte", () => {
     const interesting = [0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xf5, 0xff];
     forSeeds(3000, (r) => {

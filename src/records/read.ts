@@ -1,11 +1,10 @@
 /**
  * The record reader: how a decoder with `useRecords` reads msgpackr's
- * record extension (see records.ts for the format and the table of
- * structures). {@link recordValueReader} makes the `readValue` such a
- * decoder installs in place of its own: the identifier bytes 0x40-0x7f
- * start a record, a fixext 1 or 2 of type 0x72 declares a structure, and
- * every other value is read by the decoder's default `readValue`, which so
- * keeps its shape (and its speed) on decoders without records.
+ * record extension (see table.ts for the format and the table of
+ * structures). The decoder calls {@link RECORD_DECODING} where a value
+ * starts with an identifier byte (0x40-0x7f: a record) or is a fixext 1 or
+ * 2 of type 0x72 (a structure declaration); the values inside a record are
+ * read by the decoder's `readValue`, so records nest.
  *
  * The readers take the decoder as their first parameter: they work on its
  * state, the members its class marks `@internal`, as its methods would.
@@ -19,13 +18,14 @@ import { overLimit, tooDeepToDecode } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
 import { FIRST_BYTE } from "../format/forms.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
-import type { Decoder, RecordDecoding, ValueReader } from "../decode/decoder.ts";
+import type { DecodeCursor, RecordDecoding } from "../decode/record-hook.ts";
 import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
 /** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
 export const RECORD_DECODING: RecordDecoding = {
   table: (structures, compile) => new RecordTable(structures, compile),
-  reader: recordValueReader,
+  record: (d, t, depth, start) => readRecord(d as RecordDecoder, t, depth, start),
+  definition: (d, twoByte, depth, start) => readDefinition(d as RecordDecoder, twoByte, depth, start),
 };
 
 /** Records of one structure read before its reader is compiled: a structure used less costs no code generation. */
@@ -94,35 +94,7 @@ function readField(d: RecordDecoder, depth: number): unknown {
 }
 
 /** A decoder with records: its table is the records module's. */
-type RecordDecoder = Decoder<unknown> & { records: RecordTable };
-
-/**
- * The `readValue` of a decoder with `useRecords`: records and structure
- * declarations read here, everything else by `plain`, the decoder's
- * default `readValue`. The values inside a record are read through the
- * decoder's `readValue`, so through this one again.
- *
- * @param plain the default `readValue` (the class's own method)
- * @returns the reader to install as the decoder's `readValue`
- */
-export function recordValueReader(plain: ValueReader): ValueReader {
-  return function readRecordValue(this: Decoder<unknown>, depth: number): unknown {
-    const pos = this.pos;
-    if (pos < this.end) {
-      const b = this.bytes;
-      const t = b[pos]!;
-      if (t >= 0x40 && t < 0x80) {
-        this.pos = pos + 1;
-        return readRecord(this as RecordDecoder, t, depth, pos);
-      }
-      if ((t === 0xd4 || t === 0xd5) && b[pos + 1] === 0x72) {
-        this.pos = pos + 1;
-        return readDefinition(this as RecordDecoder, t === 0xd5, depth, pos);
-      }
-    }
-    return plain.call(this, depth);
-  };
-}
+type RecordDecoder = DecodeCursor & { readonly records: RecordTable };
 
 /** A record whose identifier's first byte `t` was at `start`. */
 function readRecord(d: RecordDecoder, t: number, depth: number, start: number): unknown {

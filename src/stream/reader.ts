@@ -4,7 +4,7 @@
  * {@link ByteQueue} as they complete, and reports exactly what a
  * whole-input decode of the same bytes would.
  *
- * The core decodes each value with a base offset (`decodeAt`), so errors
+ * The core decodes each value with a base offset (`Decoder#readAt`), so errors
  * carry stream offsets from the start.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
@@ -12,7 +12,8 @@
  * @module
  */
 
-import { decodeAt, Decoder, decoderOptions, recordSequence } from "../decode/decoder.ts";
+import { Decoder } from "../decode/decoder.ts";
+import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
@@ -82,7 +83,7 @@ type NeedMore = typeof NEED_MORE;
 
 /**
  * Reads one item at `offset` of `bytes`, whose index 0 has the stream
- * offset `base`, and returns it with the offset after it ({@link decodeAt},
+ * offset `base`, and returns it with the offset after it ({@link Decoder.readAt},
  * {@link readArrayHeader}).
  */
 type ReadAt = (bytes: Uint8Array, offset: number, base: number) => [unknown, number];
@@ -130,7 +131,7 @@ export class StreamReader {
    * With `useRecords`, the record structures of this stream: those a value
    * declares stay declared for the next (msgpackr's `sequential`); else null.
    */
-  private readonly records: ReturnType<typeof recordSequence>;
+  private readonly records: RecordState | null;
 
   /**
    * @param options the stream decode options
@@ -145,14 +146,14 @@ export class StreamReader {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
     const d = decoder ?? new Decoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
-    const resolved = decoderOptions(d);
+    const resolved = d.options;
     this.queue = new ByteQueue(settings.stats ?? createStreamStats(), resolved.binaryAsView);
     this.decoder = d;
-    this.limits = resolved;
-    const records = (this.records = recordSequence(d));
-    this.scanner = new ValueScanner(resolved, resolved.rawStrings, records);
+    this.limits = d.limits;
+    const records = (this.records = d.newRecords());
+    this.scanner = new ValueScanner(d.limits, resolved.rawStrings, records);
     // an array's items (decodeArrayStream) one level down, as decode() reads them
-    this.readValue = (bytes, offset, base) => decodeAt(d, bytes, offset, base, this.depth, records);
+    this.readValue = (bytes, offset, base) => d.readAt(bytes, offset, base, this.depth, records);
     this.readHeader = readArrayHeader;
     this.framed = settings.lengthPrefixed;
     this.maxValueBytes = settings.maxValueBytes;
@@ -307,7 +308,7 @@ export class StreamReader {
     // the frame's value, as decode() reads it, with offsets from the start of the stream
     const frame = q.bytes.subarray(q.start + 4, q.start + total);
     const base = q.offset + 4;
-    const [value, stop] = decodeAt(this.decoder, frame, 0, base, 0, this.records);
+    const [value, stop] = this.decoder.readAt(frame, 0, base, 0, this.records);
     if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
     q.stats.bytesDecoded += total;
     q.consume(total);
