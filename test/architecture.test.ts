@@ -38,24 +38,6 @@ interface Finding {
 }
 
 /**
- * Back doors still in src/, each due to be removed: an entry lets through
- * the findings of `check` in `file` whose code contains `pattern` (for a
- * cycle, `file` is one file of the cycle and `pattern` another). An entry
- * that matches nothing fails the test, so that each is deleted once its
- * back door is gone; the list is meant to end empty.
- */
-const KNOWN: readonly { check: Check; file: string; pattern: string }[] = [
-  // the decoder's module functions reach the class's private members
-  { check: "bracket", file: "src/decode/decoder.ts", pattern: 'decoder["options"]' },
-  { check: "bracket", file: "src/decode/decoder.ts", pattern: 'decoder["readAt"]' },
-  { check: "bracket", file: "src/decode/decoder.ts", pattern: 'decoder["newRecords"]' },
-  // the record reader runs the decoder's plain reader as a method
-  { check: "call-this", file: "src/records/read.ts", pattern: "plain.call(this" },
-  // the decoder's value reader replaced by the records module's
-  { check: "swap", file: "src/decode/decoder.ts", pattern: "this.readValue = records.reader(" },
-];
-
-/**
  * Errors that are the command-line program's own: it prints their messages
  * and never lets a caller catch them (the JSON splitter is the program's
  * reader of JSON input, exported by no entry). Not back doors: kept.
@@ -271,11 +253,6 @@ function isProgramError(f: Finding): boolean {
   return f.check === "new-error" && PROGRAM_ERRORS.some((p) => p.file === f.file && f.text.includes(p.pattern));
 }
 
-function isKnown(f: Finding, k: (typeof KNOWN)[number]): boolean {
-  if (k.check !== f.check) return false;
-  return f.check === "cycle" ? f.text.split(" ").includes(k.file) && f.text.split(" ").includes(k.pattern) : f.file === k.file && f.text.includes(k.pattern);
-}
-
 function show(list: readonly Finding[]): string[] {
   return list.map((f) => `${f.check} ${f.where}: ${f.text.length > 120 ? f.text.slice(0, 120) + "..." : f.text}`);
 }
@@ -331,7 +308,7 @@ describe("each check flags what it guards against", () => {
   });
 });
 
-describe("src/ has no back doors (but the known ones listed at the top of this file)", () => {
+describe("src/ has no back doors", () => {
   const files = sourceFiles("src").map((path) => parse(path, readFileSync(join(ROOT, path), "utf8")));
   const paths = new Set(files.map((sf) => sf.fileName));
   const found = findingsIn(files);
@@ -348,14 +325,8 @@ describe("src/ has no back doors (but the known ones listed at the top of this f
     expect(unresolved).toEqual([]);
   });
 
-  test.each(["cycle", "swap", "bracket", "call-this", "class-name", "new-error"] as const)("%s: none but the known", (check) => {
-    const unknown = all.filter((f) => f.check === check && !KNOWN.some((k) => isKnown(f, k)));
-    expect(show(unknown)).toEqual([]);
-  });
-
-  test("each known back door is still there (delete an entry of KNOWN once its back door is gone)", () => {
-    const gone = KNOWN.filter((k) => !all.some((f) => isKnown(f, k)));
-    expect(gone).toEqual([]);
+  test.each(["cycle", "swap", "bracket", "call-this", "class-name", "new-error"] as const)("%s: none", (check) => {
+    expect(show(all.filter((f) => f.check === check))).toEqual([]);
   });
 
   test("each of the command-line program's own errors is still made where listed", () => {
