@@ -68,10 +68,13 @@ const FLOAT64_IN_ARRAY_LOOP: boolean = !ON_BUN;
  * console.assert(map.get("a") === 1);
  * ```
  */
-export class Decoder<ContextType = undefined> implements DecodeCursor {
+export class Decoder<ContextType = undefined> {
   // Members marked @internal are the state and readers the record reader
   // works with (a DecodeCursor) and those the stream decoders call: not
   // private for them, and left out of the published declarations (stripInternal).
+  // The class does not declare `implements DecodeCursor`, which the published
+  // declarations could not keep: each call that hands the decoder to the
+  // records module checks it against the interface.
   /** @internal */
   bytes: Uint8Array = EMPTY;
   /** A DataView of the input, made on first use (most small messages never need one). */

@@ -30,7 +30,7 @@ export interface RecordState {
 /**
  * What the records module reads records with: a decoder's input and
  * position, its limits and settings, and its readers of values, keys and
- * headers (the members the decoder class marks `@internal`).
+ * headers (the members the decoder class keeps out of its published declarations).
  */
 export interface DecodeCursor {
   readonly bytes: Uint8Array;
@@ -61,7 +61,7 @@ export interface DecodeCursor {
  * (`@resizable/msgpack/records`, which installs it): the decoder calls it
  * where a byte starts a record or a structure declaration, and knows no
  * more of the record format. Its readers work on the decoder's state, the
- * members its class marks `@internal`.
+ * members its class keeps out of its published declarations.
  */
 export interface RecordDecoding {
   /** A table of structures, with the `structures` option's shared ones (null: none); `compile`: the option `compileRecordReaders`. */

@@ -7,7 +7,8 @@
  * read by the decoder's `readValue`, so records nest.
  *
  * The readers take the decoder as their first parameter: they work on its
- * state, the members its class marks `@internal`, as its methods would.
+ * state (the members its class keeps out of its published declarations),
+ * as its methods would.
  *
  * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
