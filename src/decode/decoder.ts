@@ -20,7 +20,7 @@ import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, 
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { setOwn } from "../common/objects.ts";
-import { recordDecoding, type DecodeCursor, type RecordDecoding, type RecordState } from "./record-hook.ts";
+import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
 import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
