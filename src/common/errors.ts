@@ -398,7 +398,7 @@ function describe(value: unknown): string {
   return typeof value === "function" ? "a function" : String(value);
 }
 
-// ---- sizes and the output sink ----
+// ---- sizes and the output ----
 
 /** A binary whose `ArrayBuffer` was detached (transferred away): it has no bytes left to write. */
 export function detachedBinary(what: string): EncodeError {
