@@ -17,6 +17,9 @@ function isBun(): boolean {
   return typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 }
 
+/** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
+export const LITTLE_ENDIAN: boolean = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();
+
 /** Whether this runtime can resize an `ArrayBuffer` in place (Node 20+, Bun, Deno, browsers since 2024; not Node 18). */
 export const CAN_RESIZE: boolean = /* @__PURE__ */ (() => typeof (ArrayBuffer.prototype as { resize?: unknown }).resize === "function")();
 

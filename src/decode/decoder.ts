@@ -8,7 +8,7 @@
  * @module
  */
 
-import { ON_BUN } from "../common/engine.ts";
+import { LITTLE_ENDIAN, ON_BUN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
 import { badArgument, badKey, wrongInput, DecodeError, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
@@ -19,14 +19,13 @@ import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
+import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
 import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
-/** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
-const LITTLE_ENDIAN: boolean = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();
 
 /**
  * The depth at which a decode starts: 0, except while an extension decoder
@@ -87,6 +86,8 @@ export class Decoder<ContextType = undefined> {
   readonly #floatBytes = new Uint8Array(this.#float64.buffer);
   /** Floats read from this input so far. */
   #floatsRead = 0;
+  /** Short strings of the input as slices of one string of many of its bytes (see text-window.ts). @internal */
+  readonly window: TextWindow = new TextWindow();
   /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. @internal */
   readonly cachedKeyMax: number;
   /** @internal */
@@ -256,6 +257,7 @@ export class Decoder<ContextType = undefined> {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
       d.#view = null;
+      d.window.reset();
       d.#source = null;
       if (d.records !== null) d.endRecords();
       d.#busy = false;
@@ -330,6 +332,7 @@ export class Decoder<ContextType = undefined> {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
       d.#view = null;
+      d.window.reset();
       d.#source = null;
       d.records = null;
       d.#busy = false;
@@ -382,6 +385,7 @@ export class Decoder<ContextType = undefined> {
     this.direct = base === 0 && this.#lossyUtf8 === null;
     this.#view = null;
     this.#floatsRead = 0;
+    this.window.reset();
     this.pos = offset;
     this.end = bytes.length;
   }
@@ -563,8 +567,9 @@ export class Decoder<ContextType = undefined> {
     const at = this.pos;
     if (at + n > this.end) throw this.short(start, at - start + n, "string");
     this.pos = at + n;
-    return this.direct ? decodeUtf8(this.bytes, at, n) : this.textAt(at, n, false);
+    return this.direct ? this.window.text(this.bytes, at, n) : this.textAt(at, n, false);
   }
+
 
   /**
    * The `n` bytes of UTF-8 at `at` as text (a map key through the key
@@ -762,6 +767,7 @@ export class Decoder<ContextType = undefined> {
       let key = this.readKey(depth + 1);
       if (convert !== null) {
         key = convert(key);
+        this.window.reset(); // the converter may have written into the input
         if (typeof key !== "string" && typeof key !== "number") throw badKey(this.base + at, key);
       }
       const value = this.readValue(depth + 1);
@@ -798,6 +804,7 @@ export class Decoder<ContextType = undefined> {
       throw fromExtension(e, this.bytes, this.base, type, this.base + start);
     } finally {
       nesting = outer;
+      this.window.reset(); // the extension decoder may have written into the input
     }
   }
 

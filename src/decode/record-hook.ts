@@ -14,6 +14,7 @@ import type { DecodeError } from "../common/errors.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { modules, needModule } from "../common/modules.ts";
 import type { KeyCache } from "./key-cache.ts";
+import type { TextWindow } from "./text-window.ts";
 
 /** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
 export interface RecordState {
@@ -54,6 +55,8 @@ export interface DecodeCursor {
   need(n: number, start: number, what?: string): number;
   short(start: number, need: number, what: string): DecodeError;
   textAt(at: number, n: number, key: boolean): string;
+  /** Reads the strings of an input without a base (see text-window.ts). */
+  readonly window: TextWindow;
 }
 
 /**

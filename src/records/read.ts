@@ -18,7 +18,6 @@
 import { overLimit, tooDeepToDecode } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
 import { FIRST_BYTE } from "../format/forms.ts";
-import { decodeUtf8 } from "../format/utf8.ts";
 import type { DecodeCursor, RecordDecoding } from "../decode/record-hook.ts";
 import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
@@ -85,7 +84,7 @@ function readField(d: RecordDecoder, depth: number): unknown {
   if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
     const len = t & 0x1f;
     d.pos = p + 1 + len;
-    return d.direct ? decodeUtf8(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
+    return d.direct ? d.window.text(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
   }
   if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
     d.pos = p + 1;

@@ -634,6 +634,53 @@ function thrownBy(run) {
 }
 
 /**
+ * Messages dense in short strings, so that the decoder reads them through
+ * its window where the runtime has one (Node, Bun and Deno: see
+ * src/decode/text-window.ts), with a non-ASCII character or a byte that is
+ * not UTF-8 here and there, and floats of high bytes between them, at
+ * every byte offset of their buffer: each string must equal the strict
+ * UTF-8 decoding of its bytes, and a message with bytes that are not
+ * UTF-8 must throw INVALID_UTF8.
+ */
+export function checkStringWindows(lib, { seed = 1, count = 60 } = {}) {
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const odd = [[0xc3, 0xa9], [0xe6, 0x97, 0xa5], [0xf0, 0x9f, 0x98, 0x80], [0x80], [0xff], [0x9f]];
+  let strings = 0;
+  for (let k = 0; k < count; k++) {
+    const r = new Random(seed * 1000 + k);
+    const n = r.int(1, 300);
+    const out = [0xdc, n >> 8, n & 0xff];
+    const expected = [];
+    let valid = true;
+    for (let i = 0; i < n; i++) {
+      const bytes = Array.from({ length: r.int(0, 40) }, () => r.int(0x20, 0x7e));
+      if (bytes.length > 0 && r.int(0, 9) === 0) bytes.splice(r.int(0, bytes.length - 1), 0, ...r.pick(odd));
+      let text = null;
+      try {
+        text = strict.decode(Uint8Array.from(bytes));
+      } catch {
+        valid = false;
+      }
+      expected.push(text);
+      out.push(0xd9, bytes.length, ...bytes);
+    }
+    const offset = r.int(0, 7);
+    const buffer = new Uint8Array(offset + out.length + r.int(0, 5)).fill(0xcb);
+    buffer.set(out, offset);
+    const input = buffer.subarray(offset, offset + out.length);
+    const where = `string windows, seed ${seed * 1000 + k}, offset ${offset}`;
+    const thrown = thrownBy(() => {
+      const values = lib.decode(input);
+      for (let i = 0; i < n; i++) if (values[i] !== expected[i]) fail(`${where}: string ${i} is ${show(values[i])}, not ${show(expected[i])}`);
+    });
+    if (valid && thrown) fail(`${where}: ${thrown.code ?? "error"}: ${thrown.message}`);
+    if (!valid && thrown?.code !== "INVALID_UTF8") fail(`${where}: bytes that are not UTF-8 gave ${thrown ? thrown.code : "no error"}`);
+    strings += n;
+  }
+  return { windowStrings: strings };
+}
+
+/**
  * The options for programs written for other libraries, in this runtime:
  * `buffers` (Node `Buffer`s where `globalThis.Buffer` exists, else an
  * INVALID_ARGUMENT error),
@@ -700,7 +747,7 @@ export async function runAll(lib, files, { streams, seed = 1, count = 400, big =
   if (missing.length > 0) fail(`module does not export ${missing.join(", ")}`);
   const vectors = checkVectors(lib, files);
   const trips = checkRoundTrips(lib, { seed, count, big });
-  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, files: Object.keys(files).length, ...vectors, ...trips, ...checkDropIn(lib) };
+  const summary = { runtime: runtimeName(), resizable: HAS_RESIZABLE, files: Object.keys(files).length, ...vectors, ...trips, ...checkStringWindows(lib, { seed }), ...checkDropIn(lib) };
   if (streams) Object.assign(summary, await checkStreams(lib, streams, { seed: seed + 1 }));
   return summary;
 }
