@@ -385,7 +385,6 @@ export class Decoder<ContextType = undefined> {
     this.direct = base === 0 && this.#lossyUtf8 === null;
     this.#view = null;
     this.#floatsRead = 0;
-    this.window.reset();
     this.pos = offset;
     this.end = bytes.length;
   }

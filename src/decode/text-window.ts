@@ -78,7 +78,7 @@ export class TextWindow {
   #text = "";
   #start = 1;
   #end = 0;
-  /** The input's buffer as 32-bit words, from the word that holds the input's byte 0 (at byte #shift of it); made with the first window. */
+  /** The input's buffer as 32-bit words, from the word that holds the input's byte 0 (at byte #shift of it); made with the first window (so null: no window). */
   #words: Int32Array | null = null;
   #shift = 0;
   /** Strings made one by one since the last window, the first of them at #madeFrom. */
@@ -91,10 +91,13 @@ export class TextWindow {
    * being read (an extension decoder may have written into its bytes).
    */
   reset(): void {
-    this.#text = "";
-    this.#start = 1;
-    this.#end = this.#made = this.#madeFrom = 0;
-    this.#words = null;
+    this.#made = 0;
+    if (this.#words !== null) {
+      this.#text = "";
+      this.#start = 1;
+      this.#end = 0;
+      this.#words = null;
+    }
   }
 
   /**
