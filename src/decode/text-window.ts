@@ -40,9 +40,6 @@ const WINDOW_BYTES = 4096;
 const MADE_BEFORE_WINDOW = 8;
 const DENSE_BYTES = 1024;
 
-/** Strings this long or longer are decoded by `TextDecoder` (see utf8.ts), never sliced. */
-const SLICE_MAX_BYTES = 48;
-
 type Latin1Slice = (this: Uint8Array, start: number, end: number) => string;
 
 /**
@@ -81,7 +78,7 @@ export class TextWindow {
   /** The input's buffer as 32-bit words, from the word that holds the input's byte 0 (at byte #shift of it); made with the first window (so null: no window). */
   #words: Int32Array | null = null;
   #shift = 0;
-  /** Strings made one by one since the last window, the first of them at #madeFrom. */
+  /** Strings read outside a window since #madeFrom (the input's start, or where the last {@link MADE_BEFORE_WINDOW} ended). */
   #made = 0;
   #madeFrom = 0;
 
@@ -91,7 +88,7 @@ export class TextWindow {
    * being read (an extension decoder may have written into its bytes).
    */
   reset(): void {
-    this.#made = 0;
+    this.#made = this.#madeFrom = 0;
     if (this.#words !== null) {
       this.#text = "";
       this.#start = 1;
@@ -101,10 +98,11 @@ export class TextWindow {
   }
 
   /**
-   * The `n` bytes of UTF-8 at `at` of `bytes` as a string. Kept small, so
-   * that the engine inlines it where strings are read: a slice of the
+   * The `n` bytes of UTF-8 at `at` of `bytes` as a string: a slice of the
    * window when it holds the bytes and they are ASCII (no byte has its
-   * high bit, tested four bytes at a time), else {@link #outside}.
+   * high bit, tested four bytes at a time), else decoded. Kept small, as
+   * the engine inlines it where strings are read (into the decoder's
+   * `readValue`, whose inlining budget its array readers need too).
    *
    * @throws {DecodeError} `INVALID_UTF8` (at `at`) for invalid UTF-8
    */
@@ -123,40 +121,31 @@ export class TextWindow {
       if (i === last) x |= y | (w[last]! & (0x80808080 >>> ((3 - (z & 3)) << 3)));
       else x &= 0x80808080 >>> ((3 - (z & 3)) << 3); // one word
       if ((x & 0x80808080) === 0) return this.#text.slice(at - start, e - start);
-    }
-    return this.#outside(bytes, at, n);
-  }
-
-  /**
-   * A string the window does not hold, or that is not ASCII: decoded. Where
-   * strings come densely (the last {@link MADE_BEFORE_WINDOW} outside any
-   * window within {@link DENSE_BYTES}), a window is read from here for the
-   * strings after it.
-   */
-  #outside(bytes: Uint8Array, at: number, n: number): string {
-    if (LATIN1 !== null && n < SLICE_MAX_BYTES && at >= this.#end) {
-      if (this.#made === 0) this.#madeFrom = at;
-      if (++this.#made === MADE_BEFORE_WINDOW) {
-        this.#made = 0;
-        if (at - this.#madeFrom <= DENSE_BYTES) this.#open(bytes, at, LATIN1);
-      }
-    }
+    } else if (++this.#made === MADE_BEFORE_WINDOW) this.#open(bytes, at);
     return decodeUtf8(bytes, at, n);
   }
 
-  /** Reads the window from `at`: up to {@link WINDOW_BYTES}, to the end of the input or before a last partial word of its buffer. */
-  #open(bytes: Uint8Array, at: number, latin1: (bytes: Uint8Array, start: number, end: number) => string): void {
+  /**
+   * Reads the window from `at` (up to {@link WINDOW_BYTES}, to the end of
+   * the input or before a last partial word of its buffer) if the last
+   * {@link MADE_BEFORE_WINDOW} strings outside any window came within
+   * {@link DENSE_BYTES}; and starts counting them again.
+   */
+  #open(bytes: Uint8Array, at: number): void {
+    const dense = at - this.#madeFrom <= DENSE_BYTES;
+    this.#made = 0;
+    this.#madeFrom = at;
+    // no window over memory that another thread may write to while it is read
+    if (!dense || LATIN1 === null || !(bytes.buffer instanceof ArrayBuffer)) return;
     let words = this.#words;
     if (words === null) {
       const buffer = bytes.buffer;
-      // no window over memory that another thread may write to while it is read
-      if (!(buffer instanceof ArrayBuffer)) return;
       const first = bytes.byteOffset & ~3;
       this.#shift = bytes.byteOffset & 3;
       words = this.#words = new Int32Array(buffer, first, (buffer.byteLength - first) >> 2);
     }
     const end = Math.min(bytes.length, at + WINDOW_BYTES, (words.length << 2) - this.#shift);
-    this.#text = latin1(bytes, at, end);
+    this.#text = LATIN1(bytes, at, end);
     this.#start = at;
     this.#end = end;
   }
