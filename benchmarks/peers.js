@@ -107,9 +107,11 @@ const ROW_OPTIONS = { encode: "{ sortKeys: true }", decode: "{ maxDepth: 100 }" 
 /** Extra rows on record-shaped data sets: msgpackr's record extension, this library with `useRecords: true` against msgpackr's default `new Packr()` / `new Unpackr()`. */
 const RECORDS = "@resizable/msgpack (useRecords)";
 const MSGPACKR_RECORDS = "msgpackr (records: new Packr())";
+/** Decode row beside it: this library's records without generated code (`compileRecordReaders: false`: what runs where `new Function` is refused). */
+const RECORDS_NO_CODEGEN = "@resizable/msgpack (useRecords, compileRecordReaders: false)";
 /** The data sets that get the records rows. */
 const RECORD_SETS = /^(records-|nested-|events)/;
-const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, RECORDS, MSGPACKR_RECORDS, SET_REF, ENCODE_INTO_REF, OWN_BUFFER_REF];
+const EXTRAS = [VIEWS, POOLED, INLINE, HOISTED, RECORDS, RECORDS_NO_CODEGEN, MSGPACKR_RECORDS, SET_REF, ENCODE_INTO_REF, OWN_BUFFER_REF];
 /** What each extra row means, printed under the tables where it appears. */
 const EXTRA_NOTES = {
   [VIEWS]:
@@ -119,6 +121,8 @@ const EXTRA_NOTES = {
     "Options written inline, a new object on every call: `encode(v, { sortKeys: true })`, `decode(b, { maxDepth: 100 })`; compared with the same options hoisted only (msgpackr and the other peers have no `sortKeys` and no decode depth limit, so a ratio to them would not compare like with like).",
   [HOISTED]: "The same options in one object made once and passed on every call: the row the inline options are compared with.",
   [RECORDS]: "Records (msgpackr's extension: each object's keys written once per shape): this library with `useRecords: true`. MB/s keeps the plain encoding's size as numerator, so ratios are speed ratios; each row's own encoded size follows it.",
+  [RECORDS_NO_CODEGEN]:
+    "The same records decoded without generated code (`compileRecordReaders: false`): what runs under a Content Security Policy without 'unsafe-eval', where `new Function` is refused.",
   [MSGPACKR_RECORDS]: "msgpackr's default `new Packr()` / `new Unpackr()`, which use records.",
   [SET_REF]: "Reference: `Uint8Array.prototype.set` copying the binary into a reused buffer, the floor for any encoder that copies it once.",
   [ENCODE_INTO_REF]: "Reference: `TextEncoder.prototype.encodeInto` of the string into a reused buffer, the floor for encoding it with the platform's UTF-8 encoder.",
@@ -503,6 +507,10 @@ async function main() {
         recordSizes[name] = encoded.reduce((n, b) => n + b.length, 0);
         encTasks.push({ name, op: each(messages, encode) });
         decTasks.push({ name, op: each(encoded, decode) });
+        if (name === RECORDS) {
+          const plainDecoder = new lib.Decoder({ useRecords: true, compileRecordReaders: false });
+          if (messages.every((m, i) => !difference(plainDecoder.decode(encoded[i]), m))) decTasks.push({ name: RECORDS_NO_CODEGEN, op: each(encoded, (b) => plainDecoder.decode(b)) });
+        }
       }
     }
     // bulk data sets: the platform's own copy / UTF-8 encoder of the same data, the bars for bulk encoding
