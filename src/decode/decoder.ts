@@ -26,7 +26,6 @@ import { headerError } from "./limits.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
-
 /**
  * The depth at which a decode starts: 0, except while an extension decoder
  * runs, when it is the extension's depth + 1. So a decode called from
@@ -45,7 +44,6 @@ export function nestingDepth(): number {
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
-
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -581,7 +579,6 @@ export class Decoder<ContextType = undefined> {
     this.pos = at + n;
     return this.direct ? this.window.text(this.bytes, at, n) : this.textAt(at, n, false);
   }
-
 
   /**
    * The `n` bytes of UTF-8 at `at` as text (a map key through the key
