@@ -121,7 +121,7 @@ export class TextWindow {
       if (i === last) x |= y | (w[last]! & (0x80808080 >>> ((3 - (z & 3)) << 3)));
       else x &= 0x80808080 >>> ((3 - (z & 3)) << 3); // one word
       if ((x & 0x80808080) === 0) return this.#text.slice(at - start, e - start);
-    } else if (++this.#made === MADE_BEFORE_WINDOW) this.#open(bytes, at);
+    } else if (++this.#made === MADE_BEFORE_WINDOW) this.open(bytes, at);
     return decodeUtf8(bytes, at, n);
   }
 
@@ -131,7 +131,7 @@ export class TextWindow {
    * {@link MADE_BEFORE_WINDOW} strings outside any window came within
    * {@link DENSE_BYTES}; and starts counting them again.
    */
-  #open(bytes: Uint8Array, at: number): void {
+  private open(bytes: Uint8Array, at: number): void {
     const dense = at - this.#madeFrom <= DENSE_BYTES;
     this.#made = 0;
     this.#madeFrom = at;
