@@ -73,14 +73,15 @@ const BROWSER = join(ROOT, "dist/browser");
  * encoder class, the public `Encoder` adding `encodeSharedRef`,
  * `encodeChunks`, `encodeInto` and `encodedSize` with the ways to end
  * their calls and the byte count: encode 12,051 to 11,449 B, both 17,815
- * to 17,275 B (11,453 / 17,305 B from the npm build). Short strings
- * sliced from a window of the input where the runtime has a native
- * latin1 slice (src/decode/text-window.ts: records decoded 1.3-1.9x as
- * fast on Node, Bun and Deno, level with msgpackr's native addon on Node)
- * added about 530 B to decode: 8,761 and 17,824 B (8,753 / 17,854 B from
- * the npm build). Browsers have no such slice, so there the window never
- * opens; a "browser" export condition without it would take it back out
- * of their bundles.
+ * to 17,275 B (11,453 / 17,305 B from the npm build). Strings sliced
+ * from a window of the input where the runtime has a native latin1 slice
+ * (src/decode/text-window.ts: records decoded 1.3-1.9x as fast on Node,
+ * Bun and Deno), and fixarrays and uint 64 numbers read by readValue
+ * itself (which V8 otherwise left out of its inlining budget once records
+ * had run), added about 570 B to decode: 8,798 and 17,852 B (8,784 /
+ * 17,881 B from the npm build). Browsers have no such slice, so there the
+ * window never opens; a "browser" export condition without it would take
+ * it back out of their bundles.
  *
  * The goal once the record extension is a module of its own: encode +
  * decode at most 13,500 B, decode at most 6,500 B.
@@ -184,8 +185,8 @@ export const NPM_SLACK_GZIP = 60;
  * the decoder: 18,371 B. The public `Encoder` as a subclass of the lean
  * one `encode()` runs on (which saves 600 B to pages that import only
  * `encode`) added about 50 B here, where the whole class is kept: 18,442 B.
- * Short strings sliced from a window of the input (see {@link IMPORTS})
- * added about 550 B: 19,022 B.
+ * Strings sliced from a window of the input and the readers moved into
+ * readValue (see {@link IMPORTS}) added about 580 B: 19,050 B.
  */
 export const BUDGET_GZIP = 19100;
 /** The main entry's bundle. */
