@@ -132,7 +132,7 @@ describe("short strings read through the window", () => {
     const decoder = new Decoder({
       mapKeyConverter: (key) => {
         if (key === "turn") for (let i = 0; i < input.length; i++) if (input[i] === 0x61) input[i] = 0x62;
-        return key;
+        return key as string;
       },
     });
     const strings = Array.from({ length: 40 }, (_, i) => "a".repeat(1 + (i % 20)));
