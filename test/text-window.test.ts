@@ -92,6 +92,18 @@ describe("short strings read through the window", () => {
     });
   });
 
+  test("strings up to the end of the input, for inputs at every offset of buffers of every length mod 4", () => {
+    // the window ends before the buffer's last partial word: the strings there are read without it
+    const decoder = new Decoder();
+    for (let count = 1; count < 700; count += 7) {
+      const strings = Array.from({ length: count }, (_, i) => "s" + "x".repeat(i % 23) + i);
+      const bytes = encode(strings);
+      for (let offset = 0; offset < 4; offset++) {
+        for (let tail = 0; tail < 4; tail++) expect(decoder.decode(placed(bytes, offset, tail)), `${count} strings, offset ${offset}, tail ${tail}`).toEqual(strings);
+      }
+    }
+  });
+
   test("records read their string fields the same way", () => {
     const encoder = new RecordsEncoder({ useRecords: true });
     const decoder = new RecordsDecoder({ useRecords: true });
