@@ -3,6 +3,7 @@ import { describe, expect, test, vi } from "vitest";
 import { DecodeError, Decoder, encode, ExtensionCodec } from "../src/index.ts";
 import { Decoder as RecordsDecoder, Encoder as RecordsEncoder } from "../src/records.ts";
 import { forSeeds, type Random } from "./_support/arbitrary.ts";
+import { thrown } from "./_support/thrown.ts";
 
 // The decoder reads short strings as slices of a window: one string of up to
 // 4 KiB of input bytes (src/decode/text-window.ts), after 8 strings made one by one
@@ -79,15 +80,10 @@ describe("short strings read through the window", () => {
         const values = decoder.decode(r.bool(0.5) ? Buffer.from(input.buffer, input.byteOffset, input.length) : input) as unknown[];
         expect(values.filter((v) => typeof v === "string")).toEqual(strings.map(expected));
       } else {
-        let thrown: unknown;
-        try {
-          decoder.decode(input);
-        } catch (e) {
-          thrown = e;
-        }
-        expect(thrown).toBeInstanceOf(DecodeError);
-        expect((thrown as DecodeError).code).toBe("INVALID_UTF8");
-        expect((thrown as DecodeError).offset).toBe(starts[bad]); // where the first bad string's bytes start
+        const error = thrown(() => decoder.decode(input));
+        expect(error).toBeInstanceOf(DecodeError);
+        expect((error as DecodeError).code).toBe("INVALID_UTF8");
+        expect((error as DecodeError).offset).toBe(starts[bad]); // where the first bad string's bytes start
       }
     });
   });
