@@ -173,3 +173,49 @@ describe("short strings read through the window", () => {
     }
   });
 });
+
+describe("short string values of small messages, through the key cache", () => {
+  // before its first window, a message's short strings (up to 8 bytes; 16 on Bun) come from
+  // the key cache that map keys use: each lookup must still give what the bytes decode to
+
+  test("messages that repeat, collide and change their strings give each string as the strict decoder does, or INVALID_UTF8 at its offset", () => {
+    const decoder = new Decoder();
+    forSeeds(20, (r) => {
+      // a pool larger than the cache's 4096 slots, of 0-16 bytes, some not UTF-8
+      const pool = Array.from({ length: 6000 }, () => piece(r).subarray(0, r.int(0, 16)));
+      for (let m = 0; m < 400; m++) {
+        const strings = Array.from({ length: r.int(1, 6) }, () => (r.bool(0.7) ? pool[r.int(0, 99)]! : pool[r.int(0, pool.length - 1)]!));
+        const out: number[] = [0x90 | strings.length];
+        const starts: number[] = [];
+        for (const s of strings) {
+          out.push(0xa0 | s.length);
+          starts.push(out.length);
+          out.push(...s);
+        }
+        const input = Uint8Array.from(out);
+        const bad = strings.findIndex((s) => expected(s) === null);
+        if (bad === -1) expect(decoder.decode(input)).toEqual(strings.map(expected));
+        else {
+          const error = thrown(() => decoder.decode(input));
+          expect((error as DecodeError).code).toBe("INVALID_UTF8");
+          expect((error as DecodeError).offset).toBe(starts[bad]);
+        }
+      }
+    });
+  });
+
+  test("an extension decoder that writes into a small message: the strings after it are read from the bytes as they are then", () => {
+    const codec = new ExtensionCodec();
+    let input: Uint8Array = new Uint8Array(0);
+    codec.register({
+      type: 1,
+      encode: () => null,
+      decode: () => {
+        for (let i = 0; i < input.length; i++) if (input[i] === 0x61) input[i] = 0x62;
+        return "ext";
+      },
+    });
+    input = Uint8Array.from([0x93, 0xa3, 0x61, 0x61, 0x61, 0xd4, 1, 0, 0xa3, 0x61, 0x61, 0x61]);
+    expect(new Decoder({ extensionCodec: codec }).decode(input)).toEqual(["aaa", "ext", "bbb"]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * A cache of decoded map keys. Records repeat the same short keys; looking
  * the bytes up returns the same string object each time, which is cheaper
- * than decoding it and lets the engine reuse its property lookups.
+ * than decoding it and lets the engine reuse its property lookups. Short
+ * string values of small messages come from it too (see `text-window.ts`).
  *
  * @module
  */
