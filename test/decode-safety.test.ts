@@ -451,4 +451,46 @@ describe("the map-key cache never pairs bytes with another key's string", () => 
     const inner = cache as unknown as { lengths: Uint8Array };
     expect(inner.lengths.every((l) => l === 0)).toBe(true);
   });
+
+  test("two keys of the same hash both stay cached; a third takes the place of one of them", () => {
+    const utf8 = new TextEncoder();
+    type Inner = { strings: string[]; lengths: Uint8Array };
+    const held = (cache: KeyCache): string[] => {
+      const inner = cache as unknown as Inner;
+      return inner.strings.filter((_, slot) => inner.lengths[slot] !== 0);
+    };
+    const look = (cache: KeyCache, key: string): string => cache.get(utf8.encode(key), 0, utf8.encode(key).length);
+    /** The slot a key takes when both slots of its pair are full: the first slot of its hash. */
+    const probe = new KeyCache();
+    const inner = probe as unknown as Inner;
+    inner.lengths.fill(0xff); // no key's length: every slot full, none matches
+    const firstSlot = (key: string): number => {
+      look(probe, key);
+      const slot = inner.strings.indexOf(key);
+      inner.lengths[slot] = 0xff;
+      inner.strings[slot] = "";
+      return slot;
+    };
+    // keys of the same first slot as `first`: a cache of one slot per hash would keep one of them
+    const first = "attrs";
+    const sharing: string[] = [];
+    const target = firstSlot(first);
+    for (let i = 0; sharing.length < 2 && i < 200_000; i++) {
+      const key = `k${i.toString(36)}`;
+      if (firstSlot(key) === target) sharing.push(key);
+    }
+    expect(sharing).toHaveLength(2);
+    const [second, third] = sharing as [string, string];
+    const cache = new KeyCache();
+    for (let round = 0; round < 3; round++) {
+      expect(look(cache, first)).toBe(first);
+      expect(look(cache, second)).toBe(second);
+      expect(held(cache).sort()).toEqual([first, second].sort());
+    }
+    expect(look(cache, third)).toBe(third);
+    const now = held(cache);
+    expect(now).toHaveLength(2);
+    expect(now).toContain(third);
+    expect(look(cache, first) + look(cache, second) + look(cache, third)).toBe(first + second + third);
+  });
 });
