@@ -10,37 +10,22 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, badKey, wrongInput, DecodeError, decodeFailure, extraBytes, fromExtension, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
-import { ExtData, type Extension, type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
+import { badArgument, wrongInput, DecodeError, decodeFailure, extraBytes, invalidUtf8, reservedByte, truncated } from "../common/errors.ts";
+import { type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
 import { decodeOptionsOf, decoderArguments, type DecodeOptions, type Int64Mode, type ResolvedDecodeOptions } from "./options.ts";
-import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
 import { headerError } from "./limits.ts";
+import { builtInExtension, callExtension, nesting } from "./extension-reader.ts";
+import { continueAsMap, readMapWith } from "./map-forms.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
-
-/**
- * The depth at which a decode starts: 0, except while an extension decoder
- * runs, when it is the extension's depth + 1. So a decode called from
- * inside an extension decoder (with any decoder or options) continues the
- * nesting of the outer one, and `maxDepth` bounds nesting through
- * extensions too. The decoders' one piece of module state, changed only
- * by {@link Decoder}'s extension calls here, and always restored when the
- * extension decoder returns or throws.
- */
-let nesting = 0;
-
-/** The depth a decode starting now starts at (see {@link nesting}). */
-export function nestingDepth(): number {
-  return nesting;
-}
 
 /** Shared empty input, so a fresh decoder holds no user memory. */
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
@@ -114,6 +99,8 @@ export class Decoder<ContextType = undefined> {
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   readonly #codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   readonly #context: ContextType;
+  /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
+  readonly #undefinedAsExtension: boolean;
   readonly #int64: Int64Mode;
   readonly #useMap: boolean;
   readonly #binaryAsView: boolean;
@@ -122,10 +109,8 @@ export class Decoder<ContextType = undefined> {
   readonly #lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
   readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-  /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
-  readonly #undefinedAsExtension: boolean;
   readonly #keyConverter: ((key: unknown) => unknown) | null;
-  /** Maps take the cold path (`readMapCold`): with `useMap` or a `mapKeyConverter`. */
+  /** Maps take the cold path (`readMapWith`): with `useMap` or a `mapKeyConverter`. */
   readonly #coldMaps: boolean;
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). @internal */
   strMax: number;
@@ -191,12 +176,12 @@ export class Decoder<ContextType = undefined> {
     };
     this.#codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
     this.#context = o.context as ContextType;
+    this.#undefinedAsExtension = o.undefinedAsExtension;
     this.#int64 = o.int64;
     this.#useMap = o.useMap;
     this.#binaryAsView = o.binaryAsView;
     this.#rawStrings = o.rawStrings;
     this.#lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
-    this.#undefinedAsExtension = o.undefinedAsExtension;
     this.#toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.#toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.#keyConverter = o.mapKeyConverter;
@@ -691,7 +676,7 @@ export class Decoder<ContextType = undefined> {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
     if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
-    if (this.#coldMaps) return this.readMapCold(n, depth);
+    if (this.#coldMaps) return readMapWith(this, n, depth, this.#useMap, this.#keyConverter);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
     // the keys in wire order, kept from the first key that may be an array
@@ -712,7 +697,7 @@ export class Decoder<ContextType = undefined> {
       }
       if (typeof key !== "string") {
         // numbers and bigints become property names; other keys switch to a Map
-        if (typeof key !== "number" && typeof key !== "bigint") return this.switchToMap(obj, order, key, n - i - 1, depth);
+        if (typeof key !== "number" && typeof key !== "bigint") return continueAsMap(this, obj, order, key, n - i - 1, depth);
         key = String(key);
       }
       if (order !== null) order.push(key as string);
@@ -727,43 +712,6 @@ export class Decoder<ContextType = undefined> {
     return obj;
   }
 
-  /**
-   * Continues a map as a `Map` from its first key that is not a string,
-   * number or bigint (`key`; its value comes next): the entries so far in
-   * wire order, then the `n` left, number keys still as strings.
-   */
-  private switchToMap(obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
-    const map = new Map<unknown, unknown>();
-    for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
-    map.set(key, this.readValue(depth + 1));
-    for (let i = 0; i < n; i++) {
-      let k = this.readKey(depth + 1);
-      if (typeof k === "number" || typeof k === "bigint") k = String(k);
-      map.set(k, this.readValue(depth + 1));
-    }
-    return map;
-  }
-
-  /** A map with `useMap` (a `Map`, keys as decoded) or a `mapKeyConverter` (keys as it returns them). */
-  private readMapCold(n: number, depth: number): unknown {
-    const convert = this.#keyConverter;
-    const map = this.#useMap ? new Map<unknown, unknown>() : null;
-    const obj: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) {
-      const at = this.pos;
-      let key = this.readKey(depth + 1);
-      if (convert !== null) {
-        key = convert(key);
-        this.window.reset(); // the converter may have written into the input
-        if (typeof key !== "string" && typeof key !== "number") throw badKey(this.base + at, key);
-      }
-      const value = this.readValue(depth + 1);
-      if (map !== null) map.set(key, value);
-      else setOwn(obj, String(key), value);
-    }
-    return map ?? obj;
-  }
-
   private readExt(n: number, start: number, depth: number): unknown {
     // a fixext 1 / 2 of type 0x72 declares a structure (in an ext 8 / 16 / 32 of 2 bytes or less, the byte after the first is 0-2)
     if (n < 3 && this.bytes[start + 1] === 0x72 && this.records !== null) return this.#recordDecoding!.definition(this, n === 2, depth, start);
@@ -771,28 +719,8 @@ export class Decoder<ContextType = undefined> {
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
     const decodeExt = this.#codec.get(type);
-    if (decodeExt !== undefined) return this.callExtension(decodeExt, this.bytes.subarray(at, at + n), type, start, depth);
-    if (type === TIMESTAMP_TYPE) return readTimestamp(this.bytes.subarray(at, at + n), this.base + start);
-    if (type === 0 && n === 1 && this.#undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
-    return new ExtData(type, this.bytes.slice(at, at + n));
-  }
-
-  /**
-   * Runs an extension decoder on a view of its payload, as one more level
-   * of nesting: decodes it calls continue at `depth + 1`.
-   */
-  private callExtension(decodeExt: Extension<ContextType>["decode"], data: Uint8Array, type: number, start: number, depth: number): unknown {
-    if (depth >= this.limits.maxDepth) throw tooDeepToDecode(this.base + start, this.limits.maxDepth);
-    const outer = nesting;
-    nesting = depth + 1; // decodes the extension decoder calls continue one level down
-    try {
-      return decodeExt(data, type, this.#context);
-    } catch (e) {
-      throw fromExtension(e, this.bytes, this.base, type, this.base + start);
-    } finally {
-      nesting = outer;
-      this.window.reset(); // the extension decoder may have written into the input
-    }
+    if (decodeExt !== undefined) return callExtension(this, decodeExt, this.#context, type, at, n, start, depth);
+    return builtInExtension(this, type, at, n, start, this.#undefinedAsExtension);
   }
 
   private readUint64(at: number): number | bigint {

@@ -29,7 +29,7 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { nestingDepth } from "../decode/decoder.ts";
+import { nestingDepth } from "../decode/extension-reader.ts";
 import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
 import { DecodeError, notAStream } from "../common/errors.ts";

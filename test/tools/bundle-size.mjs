@@ -88,15 +88,18 @@ const BROWSER = join(ROOT, "dist/browser");
  * bytes instead of every byte, in pairs of slots so that two keys of one
  * hash both stay (small messages 1.03-1.07x on Node, and no cell losing
  * a quarter of its speed to two keys of one slot), added about 80 B:
- * 8,925 and 17,993 B (8,907 / 17,993 B from the npm build).
+ * 8,925 and 17,993 B (8,907 / 17,993 B from the npm build). The
+ * decoder's extension calls and cold map forms in modules of their own
+ * (`extension-reader.ts`, `map-forms.ts`) added about 25 B: 8,948 and
+ * 18,023 B (8,936 / 18,011 B from the npm build).
  *
  * The goal once the record extension is a module of its own: encode +
  * decode at most 13,500 B, decode at most 6,500 B.
  */
 export const IMPORTS = [
   { names: ["encode"], ceiling: 11550 },
-  { names: ["decode"], ceiling: 8950 },
-  { names: ["encode", "decode"], ceiling: 18025 },
+  { names: ["decode"], ceiling: 8975 },
+  { names: ["encode", "decode"], ceiling: 18050 },
 ];
 
 /**
@@ -195,9 +198,10 @@ export const NPM_SLACK_GZIP = 60;
  * Strings sliced from a window of the input and the readers moved into
  * readValue (see {@link IMPORTS}) added about 610 B: 19,078 B. Short
  * string values of small messages read through the key cache: 19,104 B;
- * the key cache's cheaper hash in pairs of slots: 19,181 B.
+ * the key cache's cheaper hash in pairs of slots: 19,181 B; the
+ * decoder's cold paths in modules of their own: 19,206 B.
  */
-export const BUDGET_GZIP = 19200;
+export const BUDGET_GZIP = 19225;
 /** The main entry's bundle. */
 export const FULL_CODEC = "msgpack.min.js";
 

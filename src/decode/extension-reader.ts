@@ -1,0 +1,61 @@
+/**
+ * Extension values on decode: an extension decoder run as one more level
+ * of nesting, the built-in types (timestamps; `undefined` with
+ * `undefinedAsExtension`; else an `ExtData`), and the nesting depth that
+ * decodes called from inside an extension decoder continue.
+ *
+ * @module
+ */
+
+import { fromExtension, tooDeepToDecode } from "../common/errors.ts";
+import { ExtData, type ExtensionDecoderType } from "../format/extensions.ts";
+import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
+import type { DecodeCursor } from "./record-hook.ts";
+
+/**
+ * The depth at which a decode starts: 0, except while an extension decoder
+ * runs, when it is the extension's depth + 1. So a decode called from
+ * inside an extension decoder (with any decoder or options) continues the
+ * nesting of the outer one, and `maxDepth` bounds nesting through
+ * extensions too. The decoders' one piece of module state, changed only
+ * by {@link callExtension}, and always restored when the extension decoder
+ * returns or throws.
+ */
+export let nesting = 0;
+
+/** The depth a decode starting now starts at (see {@link nesting}). */
+export function nestingDepth(): number {
+  return nesting;
+}
+
+/**
+ * Runs an extension decoder on a view of its payload (`n` bytes at `at` of
+ * the decoder's input, the header at `start`), as one more level of
+ * nesting: decodes it calls continue at `depth + 1`. Called by the
+ * decoder's own reader, so that each level of nested extensions costs the
+ * stack two frames.
+ */
+export function callExtension<C>(d: DecodeCursor, decodeExt: ExtensionDecoderType<C>, context: C, type: number, at: number, n: number, start: number, depth: number): unknown {
+  if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
+  const outer = nesting;
+  nesting = depth + 1; // decodes the extension decoder calls continue one level down
+  try {
+    return decodeExt(d.bytes.subarray(at, at + n), type, context);
+  } catch (e) {
+    throw fromExtension(e, d.bytes, d.base, type, d.base + start);
+  } finally {
+    nesting = outer;
+    d.window.reset(); // the extension decoder may have written into the input
+  }
+}
+
+/**
+ * An extension of `type` that the codec has no decoder for (payload and
+ * header as for {@link callExtension}): a timestamp, `undefined` with
+ * `undefinedAsExtension`, else an `ExtData` of a copy of the payload.
+ */
+export function builtInExtension(d: DecodeCursor, type: number, at: number, n: number, start: number, undefinedAsExtension: boolean): unknown {
+  if (type === TIMESTAMP_TYPE) return readTimestamp(d.bytes.subarray(at, at + n), d.base + start);
+  if (type === 0 && n === 1 && undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
+  return new ExtData(type, d.bytes.slice(at, at + n));
+}
