@@ -69,6 +69,21 @@ function placed(bytes: Uint8Array, offset: number, tail: number): Uint8Array {
   return buffer.subarray(offset, offset + bytes.length);
 }
 
+/** A codec whose extension type 1 decodes to "ext" and turns every later "a" of the input (`input()`) into "b". */
+function aToB(input: () => Uint8Array): ExtensionCodec {
+  const codec = new ExtensionCodec();
+  codec.register({
+    type: 1,
+    encode: () => null,
+    decode: () => {
+      const bytes = input();
+      for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x61) bytes[i] = 0x62;
+      return "ext";
+    },
+  });
+  return codec;
+}
+
 describe("short strings read through the window", () => {
   test("equal the strict UTF-8 decoding at every offset and buffer end, or throw INVALID_UTF8 at their offset", () => {
     const decoder = new Decoder();
@@ -115,17 +130,8 @@ describe("short strings read through the window", () => {
   });
 
   test("an extension decoder that writes into the input: the strings after it are read from the bytes as they are then", () => {
-    const codec = new ExtensionCodec();
     let input: Uint8Array = new Uint8Array(0);
-    codec.register({
-      type: 1,
-      encode: () => null,
-      decode: () => {
-        // every later "a" becomes "b"
-        for (let i = 0; i < input.length; i++) if (input[i] === 0x61) input[i] = 0x62;
-        return "ext";
-      },
-    });
+    const codec = aToB(() => input);
     const before = Array.from({ length: 40 }, (_, i) => "a".repeat(1 + (i % 20)));
     const head = encode(before).subarray(3); // the strings of an array of 40, without its header (array 16)
     input = Uint8Array.from([0xdc, 0, 81, ...head, 0xd4, 1, 0, ...head]);
@@ -205,16 +211,8 @@ describe("short string values of small messages, through the key cache", () => {
   });
 
   test("an extension decoder that writes into a small message: the strings after it are read from the bytes as they are then", () => {
-    const codec = new ExtensionCodec();
     let input: Uint8Array = new Uint8Array(0);
-    codec.register({
-      type: 1,
-      encode: () => null,
-      decode: () => {
-        for (let i = 0; i < input.length; i++) if (input[i] === 0x61) input[i] = 0x62;
-        return "ext";
-      },
-    });
+    const codec = aToB(() => input);
     input = Uint8Array.from([0x93, 0xa3, 0x61, 0x61, 0x61, 0xd4, 1, 0, 0xa3, 0x61, 0x61, 0x61]);
     expect(new Decoder({ extensionCodec: codec }).decode(input)).toEqual(["aaa", "ext", "bbb"]);
   });
