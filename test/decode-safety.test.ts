@@ -452,6 +452,16 @@ describe("the map-key cache never pairs bytes with another key's string", () => 
     expect(inner.lengths.every((l) => l === 0)).toBe(true);
   });
 
+  test("the empty string, met in many places of many inputs, takes no slot", () => {
+    const cache = new KeyCache();
+    for (let i = 0; i < 2000; i++) {
+      const input = Uint8Array.of(i & 0xff, (i >> 8) & 0xff, 0xa0, (i * 7) & 0xff); // its header, bytes around it
+      expect(cache.get(input, 3, 0)).toBe("");
+    }
+    expect((cache as unknown as { lengths: Uint8Array }).lengths.every((l) => l === 0)).toBe(true);
+    expect(decode(encode({ "": "", a: ["", "x", ""] }))).toEqual({ "": "", a: ["", "x", ""] });
+  });
+
   test("two keys of the same hash both stay cached; a third takes the place of one of them", () => {
     const utf8 = new TextEncoder();
     type Inner = { strings: string[]; lengths: Uint8Array };

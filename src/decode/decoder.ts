@@ -99,8 +99,6 @@ export class Decoder<ContextType = undefined> {
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   readonly #codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   readonly #context: ContextType;
-  /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
-  readonly #undefinedAsExtension: boolean;
   readonly #int64: Int64Mode;
   readonly #useMap: boolean;
   readonly #binaryAsView: boolean;
@@ -109,6 +107,8 @@ export class Decoder<ContextType = undefined> {
   readonly #lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
   readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+  /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
+  readonly #undefinedAsExtension: boolean;
   readonly #keyConverter: ((key: unknown) => unknown) | null;
   /** Maps take the cold path (`readMapWith`): with `useMap` or a `mapKeyConverter`. */
   readonly #coldMaps: boolean;
@@ -176,12 +176,12 @@ export class Decoder<ContextType = undefined> {
     };
     this.#codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
     this.#context = o.context as ContextType;
-    this.#undefinedAsExtension = o.undefinedAsExtension;
     this.#int64 = o.int64;
     this.#useMap = o.useMap;
     this.#binaryAsView = o.binaryAsView;
     this.#rawStrings = o.rawStrings;
     this.#lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
+    this.#undefinedAsExtension = o.undefinedAsExtension;
     this.#toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.#toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.#keyConverter = o.mapKeyConverter;

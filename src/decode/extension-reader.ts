@@ -23,11 +23,6 @@ import type { DecodeCursor } from "./record-hook.ts";
  */
 export let nesting = 0;
 
-/** The depth a decode starting now starts at (see {@link nesting}). */
-export function nestingDepth(): number {
-  return nesting;
-}
-
 /**
  * Runs an extension decoder on a view of its payload (`n` bytes at `at` of
  * the decoder's input, the header at `start`), as one more level of

@@ -35,8 +35,9 @@ export class KeyCache {
    * slot that gives another input the string of different bytes.
    *
    * The slot is chosen by the length and the first and last three bytes
-   * (the bytes before a key of 0-2 bytes are its header, as in every
-   * input: a lookup may read them): keys that differ there spread over the slots
+   * (for a key of 1 or 2 bytes, the byte before it: its header, the same
+   * for every key of its length; the empty key takes no slot): keys that
+   * differ there spread over the slots
    * ("field_000" to "field_999" take 1,000 slots), and hashing every byte
    * cost 5-9% of decoding small messages of 4-10 keys (Node 20). Each pair
    * of slots keeps two keys of its hash (a new one goes to the empty slot
@@ -44,6 +45,7 @@ export class KeyCache {
    * turn: slower, never wrong, as every hit compares all bytes.
    */
   get(src: Uint8Array, at: number, n: number): string {
+    if (n === 0) return ""; // its hash would read the bytes around it, and fill a slot per place it occurs
     const e = at + n;
     let slot = Math.imul((n << 24) ^ (src[at]! << 16) ^ (n > 3 ? src[e - 3]! << 10 : 0) ^ (src[e - 2]! << 5) ^ src[e - 1]!, 0x9e3779b1) >>> 20;
     if (this.holds(slot, src, at, n)) return this.strings[slot]!;

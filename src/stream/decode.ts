@@ -29,7 +29,7 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { nestingDepth } from "../decode/extension-reader.ts";
+import { nesting } from "../decode/extension-reader.ts";
 import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
 import { DecodeError, notAStream } from "../common/errors.ts";
@@ -263,7 +263,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         const n = reader.arrayHeader(final);
         if (n !== NEED_MORE) {
           // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
-          const refused = headerError(reader.limits, WIRE_ARRAY, n, nestingDepth(), false, arrayAt);
+          const refused = headerError(reader.limits, WIRE_ARRAY, n, nesting, false, arrayAt);
           if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
           held = refused;
           left = count = n;
