@@ -5,7 +5,7 @@
  * options.
  */
 import { describe, expect, test } from "vitest";
-import { decode, DecodeError, decodeMulti, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
+import { decode, DecodeError, decodeMulti, decodeMultiStream, Decoder, type DecodeOptions, encode, ExtData, ExtensionCodec } from "../src/index.ts";
 import { KeyCache } from "../src/decode/key-cache.ts";
 import { fromHex } from "./_support/arbitrary.ts";
 import { collidingFloats } from "./_support/v8-hash.ts";
@@ -287,6 +287,65 @@ describe("decode() nesting past the call stack", () => {
     const mine = new RangeError("mine");
     codec.register({ type: 3, encode: () => null, decode: () => { throw mine; } });
     expect(() => decode(encode(new ExtData(3, new Uint8Array(1))), { extensionCodec: codec })).toThrow(mine);
+  });
+});
+
+describe("decode() of an input that shrinks while it is read", () => {
+  /** [ext 1 (payload 0x00), 1, 2]: the extension decoder runs at offset 1, the items after it are at 4 and 5. */
+  const message = Uint8Array.of(0x93, 0xd4, 0x01, 0x00, 0x01, 0x02);
+  type Shrink = (buffer: ArrayBuffer & { resize(n: number): void }) => void;
+  const shrinks: [string, Shrink][] = [
+    ["resized to 4 bytes", (b) => b.resize(4)],
+    ["resized to 0 bytes", (b) => b.resize(0)],
+    ["detached", (b) => void structuredClone(b, { transfer: [b] })],
+  ];
+  const views: [string, (b: ArrayBuffer) => Uint8Array][] = [
+    ["a length-tracking view", (b) => new Uint8Array(b)],
+    ["a fixed-length view", (b) => new Uint8Array(b, 0, message.length)],
+  ];
+  /** `content` in a resizable buffer of its size, viewed by `make`. */
+  function input(make: (b: ArrayBuffer) => Uint8Array, content = message): [Uint8Array, ArrayBuffer & { resize(n: number): void }] {
+    const buffer = new ArrayBuffer(content.length, { maxByteLength: 64 }) as ArrayBuffer & { resize(n: number): void };
+    const bytes = make(buffer);
+    bytes.set(content);
+    return [bytes, buffer];
+  }
+
+  for (const [how, shrink] of shrinks) {
+    test.each(views)(`an extension decoder that leaves the buffer ${how}, under %s: a DecodeError, not the missing bytes read as values`, (_, make) => {
+      const [bytes, buffer] = input(make);
+      const codec = new ExtensionCodec();
+      codec.register({ type: 1, encode: () => null, decode: () => (shrink(buffer), "ext") });
+      const e = failure(() => decode(bytes, { extensionCodec: codec }));
+      expect(e).toMatchObject({ code: "INVALID_ARGUMENT", offset: 4 });
+      expect(e.message).toMatch(/^Cannot decode value at offset 4: the input shrank to \d+ bytes while it was being decoded .*short of offset 6$/);
+    });
+  }
+
+  test("a mapKeyConverter that shrinks the buffer: a DecodeError at the value after the key", () => {
+    const [bytes, buffer] = input((b) => new Uint8Array(b), encode({ a: 1, b: 2 })); // 82 a1 61 01 a1 62 02
+    const convert = (k: unknown): string => (buffer.resize(3), k as string);
+    expect(failure(() => decode(bytes, { mapKeyConverter: convert }))).toMatchObject({ code: "INVALID_ARGUMENT", offset: 3 });
+  });
+
+  test("a stream decoder whose chunk shrinks under an extension decoder: the same DecodeError, at its stream offset", async () => {
+    const [bytes, buffer] = input((b) => new Uint8Array(b));
+    const codec = new ExtensionCodec();
+    codec.register({ type: 1, encode: () => null, decode: () => (buffer.resize(4), "ext") });
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield Uint8Array.of(0xc0, 0xc0);
+      yield bytes;
+    }
+    const values: unknown[] = [];
+    let error: unknown;
+    try {
+      for await (const v of decodeMultiStream(chunks(), { extensionCodec: codec })) values.push(v);
+    } catch (e) {
+      error = e;
+    }
+    expect(values).toEqual([null, null]);
+    expect(error).toBeInstanceOf(DecodeError);
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", offset: 6 });
   });
 });
 

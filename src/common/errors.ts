@@ -310,6 +310,16 @@ export function badArgument(what: string, value: unknown, expected: string, offs
   return decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
 }
 
+/**
+ * An input whose buffer shrank (a resizable `ArrayBuffer` resized, or a
+ * buffer detached) while user code ran during the decode (an extension
+ * decoder, a `mapKeyConverter`): it holds `length` bytes, no longer the
+ * message's bytes up to `end`, and the value at `offset` cannot be read.
+ */
+export function inputShrank(offset: number, end: number, length: number): DecodeError {
+  return decodeError(`Cannot decode value at offset ${offset}: the input shrank to ${length} bytes while it was being decoded (a buffer resized or detached under it), short of offset ${end}`, offset, "INVALID_ARGUMENT");
+}
+
 /** A map key that `mapKeyConverter` turned into something other than a string or number. */
 export function badKey(offset: number, key: unknown): DecodeError {
   return decodeError(`Cannot decode map key at offset ${offset}: mapKeyConverter returned ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { fromExtension, tooDeepToDecode } from "../common/errors.ts";
+import { fromExtension, inputShrank, tooDeepToDecode } from "../common/errors.ts";
 import { ExtData, type ExtensionDecoderType } from "../format/extensions.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import type { DecodeCursor } from "./record-hook.ts";
@@ -35,7 +35,10 @@ export function callExtension<C>(d: DecodeCursor, decodeExt: ExtensionDecoderTyp
   const outer = nesting;
   nesting = depth + 1; // decodes the extension decoder calls continue one level down
   try {
-    return decodeExt(d.bytes.subarray(at, at + n), type, context);
+    const value = decodeExt(d.bytes.subarray(at, at + n), type, context);
+    // the extension decoder may have shrunk (or detached) the input's buffer: its missing bytes must not read as values
+    if (d.bytes.length < d.end) throw inputShrank(d.base + at + n, d.base + d.end, d.bytes.length);
+    return value;
   } catch (e) {
     throw fromExtension(e, d.bytes, d.base, type, d.base + start);
   } finally {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { badKey } from "../common/errors.ts";
+import { badKey, inputShrank } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
 import type { DecodeCursor } from "./record-hook.ts";
 
@@ -37,7 +37,8 @@ export function readMapWith(d: DecodeCursor, n: number, depth: number, useMap: b
     let key = d.readKey(depth + 1);
     if (convert !== null) {
       key = convert(key);
-      d.window.reset(); // the converter may have written into the input
+      d.window.reset(); // the converter may have written into the input, or shrunk it
+      if (d.bytes.length < d.end) throw inputShrank(d.base + d.pos, d.base + d.end, d.bytes.length);
       if (typeof key !== "string" && typeof key !== "number") throw badKey(d.base + at, key);
     }
     const value = d.readValue(depth + 1);
