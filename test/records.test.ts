@@ -614,6 +614,72 @@ describe("records: defects found by attack", () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
   });
 
+  /** A declaration (identifier `id`) of the field names `names`, then its record: a nil per field. */
+  const declaration = (names: string[], id = 0x40): Uint8Array => Buffer.concat([Uint8Array.of(0xd4, 0x72, id), encode(names), new Uint8Array(names.length).fill(0xc0)]);
+  /** An array of `values`, each already encoded. */
+  const arrayOf = (values: Uint8Array[]): Uint8Array => Buffer.concat([Uint8Array.of(0xdd, 0, 0, values.length >> 8, values.length & 255), ...values]);
+  /** Heap bytes still used after `run` (kept alive through its result), garbage collected before and after. */
+  const retainedBy = (run: () => unknown): number => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = run();
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    expect(kept).toBeDefined();
+    return after - before;
+  };
+
+  test("a declaration of 65,535 empty field names leaves no more than its own size behind, in every decoder that read it", () => {
+    const bytes = declaration(new Array<string>(65_535).fill(""));
+    expect(bytes.length).toBe(65_535 * 2 + 6);
+    // eight decoders kept alive, and sixteen calls with a context of their own (each gets a decoder of its own)
+    const decoders = Array.from({ length: 8 }, () => new Decoder(R));
+    const kept = retainedBy(() => {
+      for (const d of decoders) expect(Object.keys(d.decode(bytes) as object)).toEqual([""]);
+      for (let i = 0; i < 16; i++) decode(bytes, { ...R, context: { i } } as typeof R);
+      return decoders;
+    });
+    // a structure cache of a node per name kept 120 times the message per decoder (15.7 MB each)
+    expect(kept).toBeLessThan(24 * 2 * bytes.length);
+  });
+
+  test("declarations made to fill the structure cache: each decoder keeps a bounded amount, 16 per-call contexts a few MB", () => {
+    // small structures of new names, structures of 2,000 short names, and of 30 names: each past the cache's budget
+    const messages = [
+      arrayOf(Array.from({ length: 6000 }, (_, j) => declaration([`k${j}`], 0x40 + (j & 31)))),
+      arrayOf(Array.from({ length: 40 }, (_, j) => declaration(Array.from({ length: 2000 }, (_, i) => `${j}:${i}`), 0x40 + (j & 31)))),
+      arrayOf(Array.from({ length: 1000 }, (_, j) => declaration(Array.from({ length: 30 }, (_, i) => `f${j}_${i}`), 0x40 + (j & 31)))),
+    ];
+    for (const bytes of messages) {
+      expect(bytes.length).toBeGreaterThan(60_000);
+      const kept = retainedBy(() => {
+        for (let i = 0; i < 16; i++) expect((decode(bytes, { ...R, context: { i } } as typeof R) as unknown[]).length).toBeGreaterThan(0);
+        return 1;
+      });
+      // at most about 256 KiB per decoder (the cache's budget, in what its entries keep alive)
+      expect(kept, `${bytes.length} bytes`).toBeLessThan(16 * 512 * 1024);
+    }
+  });
+
+  test("a shape declared again by each of 20 separate messages is the same structure each time: its reader is compiled once", () => {
+    const real = globalThis.Function;
+    let made = 0;
+    globalThis.Function = new Proxy(real, { construct: (target, args) => (made++, Reflect.construct(target, args)) });
+    try {
+      const decoder = new Decoder(R);
+      for (let i = 0; i < 20; i++) expect(decoder.decode(declaration(["alpha", "beta"]))).toEqual({ alpha: null, beta: null });
+      expect(made).toBe(1);
+      // a structure too large to cache is new in each message: never read often enough to compile
+      const large = declaration(Array.from({ length: 3000 }, (_, i) => `n${i}`));
+      for (let i = 0; i < 20; i++) decoder.decode(large);
+      expect(made).toBe(1);
+    } finally {
+      globalThis.Function = real;
+    }
+  });
+
   test("maxSharedStructures above 32 without structures is INVALID_ARGUMENT (its two-byte identifiers would not decode); up to 32 the records decode", () => {
     for (const max of [33, 64, 8160]) {
       for (const f of [() => new Encoder({ useRecords: true, maxSharedStructures: max }), () => encode([{ a: 1 }, { a: 2 }], { useRecords: true, maxSharedStructures: max })]) {

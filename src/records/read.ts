@@ -144,7 +144,7 @@ function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start
     }
     keys[i] = key as string;
   }
-  const s = d.records.structure(keys, twoByte);
+  const s = d.records.declared(keys, twoByte, b, pos, d.pos - pos);
   d.records.define(slot, s);
   return readFields(d, s, depth, start);
 }

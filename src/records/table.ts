@@ -23,16 +23,24 @@ import { isFieldNames, MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
 export { RECORD_EXT_TYPE } from "../format/records.ts";
 
-/** How many structures a {@link RecordTable} keeps by their names: more than any program declares. */
-const STRUCTURE_CACHE_ENTRIES = 1024;
-
 /**
- * How many characters of field names a {@link RecordTable} keeps in its
- * cache at most (about 128 KiB, with a node per name): past it the cache starts
- * over, and a structure whose names alone are longer is never kept, so
- * hostile declarations of huge names cost their message, not the program.
+ * What the structure cache of a {@link RecordTable} may hold, in about the
+ * bytes its entries keep alive: each costs the bytes of its declaration's
+ * field names (kept to compare), {@link NAME_COST} per field (its name
+ * string and the word that points to it) and {@link ENTRY_COST} (the
+ * structure, its constructor). Past it the cache starts over. So whatever
+ * messages declare, a table keeps at most about this much past them, and
+ * 64 decoders (one per call `context`) 64 times this.
  */
-const STRUCTURE_CACHE_CHARS = 65_536;
+const STRUCTURE_CACHE_COST = 262_144;
+/** The most one structure may cost to be cached (see {@link STRUCTURE_CACHE_COST}); a larger one is kept by its message only. */
+const STRUCTURE_MAX_COST = 65_536;
+/** What a field name costs in a cached structure besides its bytes: a string of its own (about 24 bytes in V8) and a pointer to it. */
+const NAME_COST = 32;
+/** What a cached structure costs besides its names: the structure object, its constructor and the maps V8 makes for its objects (about 430 bytes measured), its slot. */
+const ENTRY_COST = 512;
+/** Slots of the structure cache (a power of two), in pairs: two structures of one hash both stay. */
+const CACHE_SLOTS = 1024;
 
 /** A record structure: its field names in order, and whether its identifier takes a second byte. */
 export interface Structure {
@@ -45,17 +53,13 @@ export interface Structure {
   reads: number;
   /** Its compiled reader, or null: not compiled (yet, or ever). */
   compiled: ((d: never, depth: number) => Record<string, unknown>) | null;
+  /** For a cached structure: the bytes of its declaration's array of field names, which find it again; else null. */
+  readonly names: Uint8Array | null;
 }
 
-/** A node of the structure cache's trie: the path from the root spells field names; the structures of those names, by identifier width. */
-interface StructureNode {
-  next: Map<string, StructureNode> | null;
-  one: Structure | undefined;
-  two: Structure | undefined;
-}
-
-function newStructureNode(): StructureNode {
-  return { next: null, one: undefined, two: undefined };
+/** A new structure of `keys` (`names`: the bytes it is cached by, or null). */
+function newStructure(keys: readonly string[], twoByte: boolean, names: Uint8Array | null): Structure {
+  return { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker(), reads: 0, compiled: null, names };
 }
 
 /**
@@ -69,6 +73,21 @@ function plainMaker(): new () => object {
   return PlainRecord as unknown as new () => object;
 }
 
+/** Whether the `n` bytes at `at` of `bytes` are `names`. */
+function sameBytes(names: Uint8Array | null, bytes: Uint8Array, at: number, n: number): boolean {
+  if (names === null || names.length !== n) return false;
+  let i = 0;
+  while (i < n && names[i] === bytes[at + i]) i++;
+  return i === n;
+}
+
+/** Whether two lists of field names are the same. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * The structures in force while one message (or, sequentially, one
  * stream) is read. Slot i holds the structure of index i (identifier
@@ -79,113 +98,120 @@ function plainMaker(): new () => object {
  */
 export class RecordTable {
   /** The structure of each index: the shared ones, then what definitions replaced. */
-  slots: (Structure | undefined)[] = [];
+  slots: (Structure | undefined)[];
+  /** Whether records of a structure read often get a compiled reader (the decode option `compileRecordReaders`). */
+  readonly compile: boolean;
   /** The user's `structures` array, or null. */
-  readonly #shared: readonly unknown[] | null;
+  private readonly shared: readonly unknown[] | null;
   /** Its length when its structures were loaded into `slots`. */
-  #sharedSeen = -1;
+  private sharedSeen: number;
   /**
    * The definitions to undo: slot, previous structure, slot, previous
    * structure... since the last {@link commit} (a sequence), or since
    * {@link begin} (a message: those are never committed, so begin undoes
    * the last message's).
    */
-  readonly #undo: unknown[] = [];
-
+  private readonly undo: unknown[];
   /**
-   * Structures (shared ones too) by their field names and identifier width, so that a shape
-   * declared again (by every message of a stream of separate messages)
-   * gets the same constructor and compiled reader, and so the same object
-   * layout, each time: a new constructor per declaration made each record
-   * a new map, and decoding small messages with records 5x slower. A trie
-   * of the names (a lookup per name, no key string built: building one
-   * took a third of the time of decoding small messages), emptied when it
-   * holds {@link STRUCTURE_CACHE_ENTRIES} structures or
-   * {@link STRUCTURE_CACHE_CHARS} characters of names, so hostile
-   * declarations cost only their bytes.
+   * Structures read from declarations, by the bytes of their field names,
+   * so that a shape declared again (by every message of a stream of
+   * separate messages) gets the same constructor and compiled reader, and
+   * so the same object layout, each time: a new constructor per
+   * declaration made each record a new map, and decoding small messages
+   * with records 5x slower. Slots chosen by a hash of the bytes (seeded per
+   * table, so no input can aim at one slot), two per hash; made on first
+   * use, and started over past {@link STRUCTURE_CACHE_COST}.
    */
-  #known: StructureNode = newStructureNode();
-  #knownEntries = 0;
-  /** The characters of the names in {@link #known}'s nodes. */
-  #knownChars = 0;
-
-  /** Whether records of a structure read often get a compiled reader (the decode option `compileRecordReaders`). */
-  readonly compile: boolean;
+  private known: (Structure | undefined)[] | null;
+  private knownCost: number;
+  private readonly seed: number;
 
   /**
    * @param shared the `structures` option (msgpackr's shape: arrays of field names), or null
    * @param compile the decode option `compileRecordReaders`
    */
   constructor(shared: readonly unknown[] | null, compile: boolean) {
-    this.#shared = shared;
+    this.slots = [];
     this.compile = compile;
+    this.shared = shared;
+    this.sharedSeen = -1;
+    this.undo = [];
+    this.known = null;
+    this.knownCost = 0;
+    this.seed = (Math.random() * 0x100000000) | 0;
   }
 
-  /** The structure of `keys` (read from a declaration, or a shared one), the same object for the same names. */
+  /** A structure of `keys`, uncached (the inspector's, and the shared ones). */
   structure(keys: string[], twoByte: boolean): Structure {
-    const n = keys.length;
-    let node: StructureNode | undefined = this.#known;
-    for (let i = 0; i < n && node !== undefined; i++) node = node.next?.get(keys[i]!);
-    const found = node === undefined ? undefined : twoByte ? node.two : node.one;
-    if (found !== undefined) return found;
-    const s: Structure = { keys, twoByte, proto: keys.includes("__proto__"), make: plainMaker(), reads: 0, compiled: null };
-    let chars = 0;
-    for (let i = 0; i < n; i++) chars += keys[i]!.length + 1;
-    if (chars > STRUCTURE_CACHE_CHARS) return s; // kept by its message only
-    if (this.#knownEntries >= STRUCTURE_CACHE_ENTRIES || this.#knownChars + chars > STRUCTURE_CACHE_CHARS) {
-      this.#known = newStructureNode();
-      this.#knownEntries = this.#knownChars = 0;
-    }
-    let at: StructureNode = this.#known;
-    for (let i = 0; i < n; i++) {
-      const key = keys[i]!;
-      const next: Map<string, StructureNode> = at.next ?? (at.next = new Map());
-      let child: StructureNode | undefined = next.get(key);
-      if (child === undefined) {
-        next.set(key, (child = newStructureNode()));
-        this.#knownChars += key.length + 1;
+    return newStructure(keys, twoByte, null);
+  }
+
+  /**
+   * The structure a declaration declares: `keys`, read from the `n` bytes
+   * at `at` of `bytes` (its array of field names). The same object for the
+   * same bytes while the cache keeps it; a structure of more than
+   * {@link STRUCTURE_MAX_COST} is never cached.
+   */
+  declared(keys: string[], twoByte: boolean, bytes: Uint8Array, at: number, n: number): Structure {
+    const cost = n + NAME_COST * keys.length + ENTRY_COST;
+    if (cost > STRUCTURE_MAX_COST) return newStructure(keys, twoByte, null);
+    let h = this.seed ^ (twoByte ? 0x5bd1e995 : 0);
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ bytes[at + i]!, 0x01000193);
+    let slot = (Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0) & (CACHE_SLOTS - 2);
+    let known = this.known;
+    if (known !== null) {
+      for (let k = slot; k <= slot + 1; k++) {
+        const s = known[k];
+        if (s !== undefined && s.twoByte === twoByte && sameBytes(s.names, bytes, at, n)) return s;
       }
-      at = child;
     }
-    if (twoByte) at.two = s;
-    else at.one = s;
-    this.#knownEntries++;
+    if (known === null || this.knownCost + cost > STRUCTURE_CACHE_COST) {
+      known = this.known = new Array<Structure | undefined>(CACHE_SLOTS);
+      this.knownCost = 0;
+    }
+    if (known[slot] !== undefined) slot++; // the first of the pair stays, unless it is empty
+    const s = newStructure(keys, twoByte, bytes.slice(at, at + n));
+    known[slot] = s;
+    this.knownCost += cost;
     return s;
   }
 
   /**
    * Starts a message (or a stream): only the shared structures are
    * defined, index i in slot i (two-byte from index 32), reloaded if the
-   * array's length changed.
+   * array's length changed (an entry whose names did not change keeps its
+   * structure).
    */
   begin(): void {
     this.rollback();
-    const shared = this.#shared;
-    if (shared === null || shared.length === this.#sharedSeen) return;
+    const shared = this.shared;
+    if (shared === null || shared.length === this.sharedSeen) return;
     const n = shared.length;
     if (n > MAX_SHARED_STRUCTURES) throw badArgument("option structures", `${n} structures`, `at most ${MAX_SHARED_STRUCTURES} structures`);
+    const before = this.slots;
     this.slots = Array.from(shared, (keys, i) => {
       if (keys == null) return undefined; // a hole: that identifier stays undefined
       if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
-      return this.structure(keys.slice(), i >= 32);
+      const old = before[i];
+      return old !== undefined && sameKeys(old.keys, keys) ? old : newStructure(keys.slice(), i >= 32, null);
     });
-    this.#sharedSeen = n;
+    this.sharedSeen = n;
   }
 
   /** Defines slot `at` (0 to 8223). */
   define(at: number, structure: Structure): void {
-    this.#undo.push(at, this.slots[at]);
+    this.undo.push(at, this.slots[at]);
     this.slots[at] = structure;
   }
 
   /** Keeps the definitions made since the last commit (a value was read whole). */
   commit(): void {
-    if (this.#undo.length !== 0) this.#undo.length = 0;
+    if (this.undo.length !== 0) this.undo.length = 0;
   }
 
   /** Undoes the definitions made since the last commit (the value failed), or since {@link begin}. */
   rollback(): void {
-    const undo = this.#undo;
+    const undo = this.undo;
     for (let i = undo.length - 2; i >= 0; i -= 2) this.slots[undo[i] as number] = undo[i + 1] as Structure | undefined;
     undo.length = 0;
   }
