@@ -11,7 +11,7 @@
 
 export { encode, encodedSize, Encoder, type EncodeOptions, type EncoderOptions, type SizeOptions } from "./encode/encoder.ts";
 export { decode, decodeMulti } from "./decode/decode.ts";
-export { Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
+export { CoreDecoder as Decoder, type DecodeOptions, type DecoderOptions, type Int64Mode } from "./decode/decoder.ts";
 export type { DecodeInput } from "./common/input.ts";
 export {
   ExtData,

@@ -16,8 +16,8 @@
  */
 
 // everything in core.ts, with the Decoder that adds the stream methods
-// (StreamingDecoder, under the core's name: an explicit export wins over the
+// (a subclass of the core one, under the same name: an explicit export wins over the
 // star export), and the stream decoders
 export * from "./core.ts";
 export { decodeArrayStream, decodeAsync, decodeMultiStream } from "./stream/decode.ts";
-export { StreamingDecoder as Decoder } from "./stream/decoder.ts";
+export { Decoder } from "./stream/decoder.ts";

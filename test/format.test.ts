@@ -5,7 +5,7 @@
 // the header length and the errors the table says, so none of them can
 // drift from it.
 import { describe, expect, test } from "vitest";
-import { Decoder } from "../src/decode/decoder.ts";
+import { CoreDecoder as Decoder } from "../src/decode/decoder.ts";
 import { DecodeError, ExtData } from "../src/index.ts";
 import {
   FIRST_BYTE,

@@ -9,7 +9,7 @@ import * as msgpack from "@msgpack/msgpack";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import * as core from "../src/core.ts";
-import { Decoder as CoreDecoder } from "../src/decode/decoder.ts";
+import { CoreDecoder } from "../src/decode/decoder.ts";
 import * as ours from "../src/index.ts";
 
 type Lib = Pick<typeof msgpack, "encode" | "decodeAsync" | "decodeArrayStream" | "decodeMultiStream"> & { Decoder: new () => DecoderLike };

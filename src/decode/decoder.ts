@@ -32,7 +32,9 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
- * `decode`).
+ * `decode`). The core of the main entry's `Decoder`, which adds the stream
+ * methods (and is what users make; one class of each name, so each keeps
+ * its own `name` in a bundle).
  *
  * @example
  * ```ts
@@ -42,88 +44,88 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
  * console.assert(map.get("a") === 1);
  * ```
  */
-export class Decoder<ContextType = undefined> {
+export class CoreDecoder<ContextType = undefined> {
   // Members marked @internal are the state and readers the record reader
   // works with (a DecodeCursor) and those the stream decoders call: not
   // private for them, and left out of the published declarations (stripInternal).
   // The class does not declare `implements DecodeCursor`, which the published
   // declarations could not keep: each call that hands the decoder to the
-  // records module checks it against the interface.
+  // records module checks it against the interface. Every field is assigned
+  // in the constructor, in this order (one object shape).
   /** @internal */
-  bytes: Uint8Array = EMPTY;
+  bytes: Uint8Array;
   /** A DataView of the input, made on first use (most small messages never need one). */
-  #view: DataView | null = null;
+  private view: DataView | null;
   /** The map-key cache, shared by every decoder. @internal */
-  readonly keys: KeyCache = SHARED_KEY_CACHE;
+  readonly keys: KeyCache;
   /** 8 bytes for reading floats without creating a DataView per input. */
-  readonly #float64 = new Float64Array(1);
-  readonly #float32 = new Float32Array(this.#float64.buffer, 0, 1);
-  readonly #floatBytes = new Uint8Array(this.#float64.buffer);
+  private readonly float64: Float64Array;
+  private readonly float32: Float32Array;
+  private readonly floatBytes: Uint8Array;
   /** Floats read from this input so far. */
-  #floatsRead = 0;
+  private floatsRead: number;
   /** Short strings of the input as slices of one string of many of its bytes (see text-window.ts). @internal */
-  readonly window: TextWindow = new TextWindow();
-  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. @internal */
-  readonly cachedKeyMax: number;
+  readonly window: TextWindow;
   /** @internal */
-  pos = 0;
+  pos: number;
   /** @internal */
-  end = 0;
+  end: number;
   /**
    * The offset that index 0 of the input has in the user's input, added to
    * every offset an error reports: 0, or for the stream decoders, the
    * stream offset of the buffered bytes.
    * @internal
    */
-  base = 0;
+  base: number;
   /**
    * Strings are decoded straight (no base to add to error offsets, no
    * replacing of invalid UTF-8), else through {@link textAt}: set with the
    * input.
    * @internal
    */
-  direct = true;
+  direct: boolean;
   /**
    * With `binaryAsView`, the input as the caller passed it when it is a
    * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
    * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
    */
-  #source: Uint8Array | null = null;
-  #busy = false;
+  private source: Uint8Array | null;
+  private busy: boolean;
   /** The decoder that re-entrant calls use, made on first need. */
-  #child: Decoder<ContextType> | null = null;
-
+  private child: CoreDecoder<ContextType> | null;
+  /** The record structures in force for the call under way (null without `useRecords`). @internal */
+  records: RecordState | null;
+  /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
+  private readonly messageRecords: RecordState | null;
+  /** The records module's decoding side, with `useRecords` or `structures`; else null. */
+  private readonly recordDecoding: RecordDecoding | null;
+  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. @internal */
+  readonly cachedKeyMax: number;
   /** The options, read and resolved once, by the constructor (the stream decoders read theirs here). @internal */
   readonly options: ResolvedDecodeOptions;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
-  readonly #codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
-  readonly #context: ContextType;
-  readonly #int64: Int64Mode;
-  readonly #useMap: boolean;
-  readonly #binaryAsView: boolean;
-  readonly #rawStrings: boolean;
+  private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
+  private readonly context: ContextType;
+  private readonly int64: Int64Mode;
+  private readonly useMap: boolean;
+  private readonly binaryAsView: boolean;
+  private readonly rawStrings: boolean;
   /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link textAt}, a cold path) instead of throwing; else null. */
-  readonly #lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
+  private readonly lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
-  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+  private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   /** `undefinedAsExtension`: an extension of type 0 with a 1-byte payload is `undefined`. */
-  readonly #undefinedAsExtension: boolean;
-  readonly #keyConverter: ((key: unknown) => unknown) | null;
+  private readonly undefinedAsExtension: boolean;
+  private readonly keyConverter: ((key: unknown) => unknown) | null;
   /** Maps take the cold path (`readMapWith`): with `useMap` or a `mapKeyConverter`. */
-  readonly #coldMaps: boolean;
+  private readonly coldMaps: boolean;
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value takes the cold path). @internal */
   strMax: number;
   /** @internal */
   readonly limits: DecodeLimits;
-  /** The record structures in force for the call under way (null without `useRecords`). @internal */
-  records: RecordState | null = null;
-  /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
-  readonly #messageRecords: RecordState | null = null;
-  /** The records module's decoding side, with `useRecords` or `structures`; else null. */
-  readonly #recordDecoding: RecordDecoding | null = null;
   /** The `structures` option, or null. */
-  readonly #structures: readonly unknown[] | null;
+  private readonly structures: readonly unknown[] | null;
 
   /**
    * @param options see {@link DecodeOptions}; each is read once, here
@@ -162,7 +164,40 @@ export class Decoder<ContextType = undefined> {
   );
   constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     const o = decodeOptionsOf(decoderArguments(first ?? undefined, rest));
+    this.bytes = EMPTY;
+    this.view = null;
+    this.keys = SHARED_KEY_CACHE;
+    this.float64 = new Float64Array(1);
+    this.float32 = new Float32Array(this.float64.buffer, 0, 1);
+    this.floatBytes = new Uint8Array(this.float64.buffer);
+    this.floatsRead = 0;
+    this.window = new TextWindow();
+    this.pos = 0;
+    this.end = 0;
+    this.base = 0;
+    this.direct = true;
+    this.source = null;
+    this.busy = false;
+    this.child = null;
+    this.records = null;
+    const records = o.useRecords || o.structures !== null ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
+    this.messageRecords = records !== null && o.useRecords ? records.table(o.structures, o.compileRecordReaders) : null;
+    this.recordDecoding = records;
+    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.options = o;
+    this.codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
+    this.context = o.context as ContextType;
+    this.int64 = o.int64;
+    this.useMap = o.useMap;
+    this.binaryAsView = o.binaryAsView;
+    this.rawStrings = o.rawStrings;
+    this.lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
+    this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
+    if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.undefinedAsExtension = o.undefinedAsExtension;
+    this.keyConverter = o.mapKeyConverter;
+    this.coldMaps = this.useMap || this.keyConverter !== null;
+    this.strMax = this.rawStrings ? -1 : o.maxStrLength;
     // a fixed-shape copy: the resolved options may be a dictionary-mode object (V8 makes one of an
     // object given 16 or more properties by keyed stores), and the limits are read for every
     // array and map: read from the options, they cost rpc and time-series decode 7-13% on Node
@@ -174,25 +209,7 @@ export class Decoder<ContextType = undefined> {
       maxMapLength: o.maxMapLength,
       maxExtLength: o.maxExtLength,
     };
-    this.#codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
-    this.#context = o.context as ContextType;
-    this.#int64 = o.int64;
-    this.#useMap = o.useMap;
-    this.#binaryAsView = o.binaryAsView;
-    this.#rawStrings = o.rawStrings;
-    this.#lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
-    this.#undefinedAsExtension = o.undefinedAsExtension;
-    this.#toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
-    if (o.buffers && this.#toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.#keyConverter = o.mapKeyConverter;
-    this.#coldMaps = this.#useMap || this.#keyConverter !== null;
-    this.strMax = this.#rawStrings ? -1 : o.maxStrLength;
-    this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
-    this.#structures = o.structures;
-    if (o.useRecords || o.structures !== null) {
-      const records = (this.#recordDecoding = recordDecoding(o.useRecords ? "useRecords" : "structures"));
-      if (o.useRecords) this.#messageRecords = records.table(this.#structures, o.compileRecordReaders);
-    }
+    this.structures = o.structures;
   }
 
   /**
@@ -214,13 +231,13 @@ export class Decoder<ContextType = undefined> {
   decode(input: DecodeInput): unknown {
     // a busy decoder (called from an extension decoder) hands over to an idle
     // one without a frame of its own: nesting through extensions is stack-bound
-    const d = this.#busy ? this.reentrant() : this;
+    const d = this.busy ? this.reentrant() : this;
     const bytes = toBytes(input);
-    d.#busy = true;
+    d.busy = true;
     try {
       d.setInput(bytes, 0, 0);
-      if (bytes !== input && this.#binaryAsView && input instanceof Uint8Array) d.#source = input;
-      if (d.#messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
+      if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
+      if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
@@ -231,11 +248,11 @@ export class Decoder<ContextType = undefined> {
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
-      d.#view = null;
+      d.view = null;
       d.window.reset();
-      d.#source = null;
+      d.source = null;
       if (d.records !== null) d.endRecords();
-      d.#busy = false;
+      d.busy = false;
     }
   }
 
@@ -256,7 +273,7 @@ export class Decoder<ContextType = undefined> {
    */
   decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
     const bytes = toBytes(input);
-    return this.values(bytes, bytes !== input && this.#binaryAsView && input instanceof Uint8Array ? input : null);
+    return this.values(bytes, bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
   }
 
   private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
@@ -290,12 +307,12 @@ export class Decoder<ContextType = undefined> {
    * @internal
    */
   readAt(bytes: Uint8Array, offset: number, base: number, extra: number, records: RecordState | null, source: Uint8Array | null = null): [unknown, number] {
-    const d = this.#busy ? this.reentrant() : this;
+    const d = this.busy ? this.reentrant() : this;
     const depth = nesting + extra;
-    d.#busy = true;
+    d.busy = true;
     try {
       d.setInput(bytes, offset, base);
-      d.#source = source;
+      d.source = source;
       d.records = records;
       const value = d.readValue(depth);
       if (records !== null) records.commit();
@@ -306,17 +323,17 @@ export class Decoder<ContextType = undefined> {
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
-      d.#view = null;
+      d.view = null;
       d.window.reset();
-      d.#source = null;
+      d.source = null;
       d.records = null;
-      d.#busy = false;
+      d.busy = false;
     }
   }
 
   /** Starts a `decode()` call with this decoder's own record table. */
   private beginRecords(): void {
-    const records = this.#messageRecords!;
+    const records = this.messageRecords!;
     records.begin();
     this.records = records;
   }
@@ -335,8 +352,8 @@ export class Decoder<ContextType = undefined> {
    * @internal
    */
   newRecords(): RecordState | null {
-    if (this.#messageRecords === null) return null;
-    const table = this.#recordDecoding!.table(this.#structures, this.options.compileRecordReaders);
+    if (this.messageRecords === null) return null;
+    const table = this.recordDecoding!.table(this.structures, this.options.compileRecordReaders);
     table.begin();
     return table;
   }
@@ -348,18 +365,18 @@ export class Decoder<ContextType = undefined> {
    * with equal options finds this same busy decoder at every level of nested
    * extensions, and a call at level k must not cost k stack frames.
    */
-  private reentrant(): Decoder<ContextType> {
-    let d: Decoder<ContextType> = this;
-    while (d.#busy) d = d.#child ?? (d.#child = new Decoder(this.options as DecodeOptions<ContextType>));
+  private reentrant(): CoreDecoder<ContextType> {
+    let d: CoreDecoder<ContextType> = this;
+    while (d.busy) d = d.child ?? (d.child = new CoreDecoder(this.options as DecodeOptions<ContextType>));
     return d;
   }
 
   private setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
-    this.direct = base === 0 && this.#lossyUtf8 === null;
-    this.#view = null;
-    this.#floatsRead = 0;
+    this.direct = base === 0 && this.lossyUtf8 === null;
+    this.view = null;
+    this.floatsRead = 0;
     this.pos = offset;
     this.end = bytes.length;
   }
@@ -382,8 +399,8 @@ export class Decoder<ContextType = undefined> {
    * DataView (~100 ns to create on Node); inputs with more floats get one.
    */
   private readFloat64(at: number): number {
-    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.dv().getFloat64(at);
-    const f = this.#floatBytes;
+    if (this.view !== null || !LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat64(at);
+    const f = this.floatBytes;
     const b = this.bytes;
     f[0] = b[at + 7]!;
     f[1] = b[at + 6]!;
@@ -393,23 +410,23 @@ export class Decoder<ContextType = undefined> {
     f[5] = b[at + 2]!;
     f[6] = b[at + 1]!;
     f[7] = b[at]!;
-    return this.#float64[0]!;
+    return this.float64[0]!;
   }
 
   /** Big-endian float 32 at `at` (bounds already checked). */
   private readFloat32(at: number): number {
-    if (this.#view !== null || !LITTLE_ENDIAN || ++this.#floatsRead > 4) return this.dv().getFloat32(at);
-    const f = this.#floatBytes;
+    if (this.view !== null || !LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat32(at);
+    const f = this.floatBytes;
     const b = this.bytes;
     f[0] = b[at + 3]!;
     f[1] = b[at + 2]!;
     f[2] = b[at + 1]!;
     f[3] = b[at]!;
-    return this.#float32[0]!;
+    return this.float32[0]!;
   }
 
   private dv(): DataView {
-    return this.#view ?? (this.#view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
+    return this.view ?? (this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   // ---- recursive descent ----
@@ -428,7 +445,7 @@ export class Decoder<ContextType = undefined> {
     const t = b[pos]!;
     this.pos = pos + 1;
     if (t < 0x40) return t; // positive fixint
-    if (t < 0x80) return this.records === null ? t : this.#recordDecoding!.record(this, t, depth, pos); // positive fixint, or a record
+    if (t < 0x80) return this.records === null ? t : this.recordDecoding!.record(this, t, depth, pos); // positive fixint, or a record
     if (t >= 0xe0) return t - 0x100; // negative fixint
     if (t >= 0xa0) {
       if (t < 0xc0) return this.readString(t & 0x1f, pos); // fixstr
@@ -463,7 +480,7 @@ export class Decoder<ContextType = undefined> {
       this.pos = pos + 2;
       return b[pos + 1]; // uint 8
     }
-    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.#int64 !== "bigint") {
+    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.int64 !== "bigint") {
       // uint 64 below 2^53 (millisecond timestamps and the like): a number in every int64 mode but "bigint";
       // its bytes read here, not by u32(), which V8 left out of readValue once records had run
       this.pos = pos + 9;
@@ -577,7 +594,7 @@ export class Decoder<ContextType = undefined> {
       return key ? this.keys.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
     } catch (e) {
       if (!(e instanceof DecodeError && e.code === "INVALID_UTF8")) throw e;
-      if (this.#lossyUtf8 !== null) return this.#lossyUtf8(this.bytes, at, n);
+      if (this.lossyUtf8 !== null) return this.lossyUtf8(this.bytes, at, n);
       throw invalidUtf8(this.base + at);
     }
   }
@@ -601,7 +618,7 @@ export class Decoder<ContextType = undefined> {
   /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. @internal */
   readKey(depth: number): unknown {
     const t = this.bytes[this.pos]!;
-    if (!this.#rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
+    if (!this.rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // this one string as text
     try {
       return this.readValue(depth);
@@ -617,9 +634,9 @@ export class Decoder<ContextType = undefined> {
 
   /** The `n` bytes at `at` as a binary result: a copy or (`binaryAsView`) a view; a `Buffer` with `buffers`, or a view of a `Buffer` input. */
   private binary(at: number, n: number): Uint8Array {
-    if (this.#source !== null) return this.#source.subarray(at, at + n);
-    if (this.#toBuffer !== null) return this.#toBuffer(this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
-    return this.#binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+    if (this.source !== null) return this.source.subarray(at, at + n);
+    if (this.toBuffer !== null) return this.toBuffer(this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
+    return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
   }
 
   /**
@@ -676,7 +693,7 @@ export class Decoder<ContextType = undefined> {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw this.short(start, this.pos - start + 2 * n, `map of ${n} entries`);
     if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
-    if (this.#coldMaps) return readMapWith(this, n, depth, this.#useMap, this.#keyConverter);
+    if (this.coldMaps) return readMapWith(this, n, depth, this.useMap, this.keyConverter);
     const obj: Record<string, unknown> = {};
     const bytes = this.bytes;
     // the keys in wire order, kept from the first key that may be an array
@@ -714,28 +731,28 @@ export class Decoder<ContextType = undefined> {
 
   private readExt(n: number, start: number, depth: number): unknown {
     // a fixext 1 / 2 of type 0x72 declares a structure (in an ext 8 / 16 / 32 of 2 bytes or less, the byte after the first is 0-2)
-    if (n < 3 && this.bytes[start + 1] === 0x72 && this.records !== null) return this.#recordDecoding!.definition(this, n === 2, depth, start);
+    if (n < 3 && this.bytes[start + 1] === 0x72 && this.records !== null) return this.recordDecoding!.definition(this, n === 2, depth, start);
     if (n > this.limits.maxExtLength) throw this.refused(10 /* WIRE_EXT */, n, 0, start);
     const type = (this.bytes[this.need(1, start, "extension type")]! << 24) >> 24;
     const at = this.payload(n, MAX_U32, start, "extension", 10 /* WIRE_EXT */);
-    const decodeExt = this.#codec.get(type);
-    if (decodeExt !== undefined) return callExtension(this, decodeExt, this.#context, type, at, n, start, depth);
-    return builtInExtension(this, type, at, n, start, this.#undefinedAsExtension);
+    const decodeExt = this.codec.get(type);
+    if (decodeExt !== undefined) return callExtension(this, decodeExt, this.context, type, at, n, start, depth);
+    return builtInExtension(this, type, at, n, start, this.undefinedAsExtension);
   }
 
   private readUint64(at: number): number | bigint {
     const hi = this.u32(at);
-    if (this.#int64 === "bigint") return this.dv().getBigUint64(at);
-    if (this.#int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
+    if (this.int64 === "bigint") return this.dv().getBigUint64(at);
+    if (this.int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
     return this.dv().getBigUint64(at);
   }
 
   private readInt64(at: number): number | bigint {
     const hi = this.u32(at) | 0;
-    if (this.#int64 === "bigint") return this.dv().getBigInt64(at);
-    if (this.#int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
+    if (this.int64 === "bigint") return this.dv().getBigInt64(at);
+    if (this.int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
       const value = hi * 0x100000000 + this.u32(at + 4);
-      if (this.#int64 === "number" || Number.isSafeInteger(value)) return value;
+      if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
     return this.dv().getBigInt64(at);
   }

@@ -18,10 +18,16 @@ const SLOTS = 4096;
 
 /** A cache from key bytes to the decoded string, in pairs of slots (two-way set-associative). */
 export class KeyCache {
-  private readonly bytes = new Uint8Array(SLOTS * KEY_CACHE_MAX_BYTES);
+  private readonly bytes: Uint8Array;
   /** Length + 1 of the key in each slot; 0 marks an empty slot. */
-  private readonly lengths = new Uint8Array(SLOTS);
-  private readonly strings: string[] = new Array<string>(SLOTS).fill("");
+  private readonly lengths: Uint8Array;
+  private readonly strings: string[];
+
+  constructor() {
+    this.bytes = new Uint8Array(SLOTS * KEY_CACHE_MAX_BYTES);
+    this.lengths = new Uint8Array(SLOTS);
+    this.strings = new Array<string>(SLOTS).fill("");
+  }
 
   /**
    * Returns the string for the `n` bytes at `at` of `src` (n ≤ 16),

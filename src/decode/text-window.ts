@@ -86,18 +86,29 @@ function latin1Slicer(): ((bytes: Uint8Array, start: number, end: number) => str
  * and decodes the bytes otherwise, with the same result either way.
  */
 export class TextWindow {
-  /** Input bytes [#start, #end) as one string; no window: a start after its end. */
-  #text = "";
-  #start = 1;
-  #end = 0;
-  /** The input's buffer as 32-bit words, from the word that holds the input's byte 0 (at byte #shift of it); made with the first window (so null: no window). */
-  #words: Int32Array | null = null;
-  #shift = 0;
-  /** Strings read outside a window since #madeFrom (the input's start, or where the last {@link MADE_BEFORE_WINDOW} ended). */
-  #made = 0;
-  #madeFrom = 0;
+  /** Input bytes [start, end) as one string; no window: a start after its end. */
+  private windowText: string;
+  private start: number;
+  private end: number;
+  /** The input's buffer as 32-bit words, from the word that holds the input's byte 0 (at byte `shift` of it); made with the first window (so null: no window). */
+  private words: Int32Array | null;
+  private shift: number;
+  /** Strings read outside a window since `madeFrom` (the input's start, or where the last {@link MADE_BEFORE_WINDOW} ended). */
+  private made: number;
+  private madeFrom: number;
   /** A string that starts before this, past the window's end, reads the next window at once. */
-  #next = 0;
+  private next: number;
+
+  constructor() {
+    this.windowText = "";
+    this.start = 1;
+    this.end = 0;
+    this.words = null;
+    this.shift = 0;
+    this.made = 0;
+    this.madeFrom = 0;
+    this.next = 0;
+  }
 
   /**
    * Forgets the window (and with it the input): for a new input, when
@@ -105,12 +116,12 @@ export class TextWindow {
    * being read (an extension decoder may have written into its bytes).
    */
   reset(): void {
-    this.#made = this.#madeFrom = 0;
-    if (this.#words !== null) {
-      this.#text = "";
-      this.#start = 1;
-      this.#end = this.#next = 0;
-      this.#words = null;
+    this.made = this.madeFrom = 0;
+    if (this.words !== null) {
+      this.windowText = "";
+      this.start = 1;
+      this.end = this.next = 0;
+      this.words = null;
     }
   }
 
@@ -126,12 +137,12 @@ export class TextWindow {
    * @throws {DecodeError} `INVALID_UTF8` (at `at`) for invalid UTF-8
    */
   text(bytes: Uint8Array, at: number, n: number): string {
-    const start = this.#start;
+    const start = this.start;
     const e = at + n;
-    if (at >= start && e <= this.#end) {
-      const w = this.#words!;
-      const a = at + this.#shift;
-      const z = e - 1 + this.#shift;
+    if (at >= start && e <= this.end) {
+      const w = this.words!;
+      const a = at + this.shift;
+      const z = e - 1 + this.shift;
       let i = a >> 2;
       const last = z >> 2;
       let x = w[i]! & (0x80808080 << ((a & 3) << 3));
@@ -139,9 +150,9 @@ export class TextWindow {
       while (++i < last) y |= w[i]!;
       if (i === last) x |= y | (w[last]! & (0x80808080 >>> ((3 - (z & 3)) << 3)));
       else x &= 0x80808080 >>> ((3 - (z & 3)) << 3); // one word
-      if ((x & 0x80808080) === 0) return this.#text.slice(at - start, e - start);
-    } else if (++this.#made === MADE_BEFORE_WINDOW || (at >= this.#end && at < this.#next)) this.open(bytes, at);
-    return n <= CACHED_VALUE_BYTES && this.#words === null ? SHARED_KEY_CACHE.get(bytes, at, n) : decodeUtf8(bytes, at, n);
+      if ((x & 0x80808080) === 0) return this.windowText.slice(at - start, e - start);
+    } else if (++this.made === MADE_BEFORE_WINDOW || (at >= this.end && at < this.next)) this.open(bytes, at);
+    return n <= CACHED_VALUE_BYTES && this.words === null ? SHARED_KEY_CACHE.get(bytes, at, n) : decodeUtf8(bytes, at, n);
   }
 
   /**
@@ -154,23 +165,23 @@ export class TextWindow {
    * one, 1.05x on 100 kB of records); and starts counting them again.
    */
   private open(bytes: Uint8Array, at: number): void {
-    const dense = at - this.#madeFrom <= DENSE_BYTES || at < this.#next;
-    this.#made = 0;
-    this.#madeFrom = at;
+    const dense = at - this.madeFrom <= DENSE_BYTES || at < this.next;
+    this.made = 0;
+    this.madeFrom = at;
     // no window over memory that another thread may write to while it is read
     if (!dense || LATIN1 === null || !(bytes.buffer instanceof ArrayBuffer)) return;
-    let words = this.#words;
+    let words = this.words;
     if (words === null) {
       const buffer = bytes.buffer;
       const first = bytes.byteOffset & ~3;
-      this.#shift = bytes.byteOffset & 3;
-      words = this.#words = new Int32Array(buffer, first, (buffer.byteLength - first) >> 2);
+      this.shift = bytes.byteOffset & 3;
+      words = this.words = new Int32Array(buffer, first, (buffer.byteLength - first) >> 2);
     }
-    const end = Math.min(bytes.length, at + WINDOW_BYTES, (words.length << 2) - this.#shift);
+    const end = Math.min(bytes.length, at + WINDOW_BYTES, (words.length << 2) - this.shift);
     if (end <= at) return; // `at` is in the buffer's last partial word
-    this.#text = LATIN1(bytes, at, end);
-    this.#start = at;
-    this.#end = end;
-    this.#next = end + 64;
+    this.windowText = LATIN1(bytes, at, end);
+    this.start = at;
+    this.end = end;
+    this.next = end + 64;
   }
 }

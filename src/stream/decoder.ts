@@ -1,10 +1,7 @@
 /**
- * The `Decoder` of the main entry, named `StreamingDecoder` here (the main
- * entry exports it as `Decoder`, @msgpack/msgpack's name): the core decoder
- * plus the stream methods of @msgpack/msgpack's `Decoder`
- * ({@link StreamingDecoder.decodeAsync},
- * {@link StreamingDecoder.decodeArrayStream},
- * {@link StreamingDecoder.decodeStream}). It
+ * The `Decoder` of the main entry: the core decoder plus the stream
+ * methods of @msgpack/msgpack's `Decoder` ({@link Decoder.decodeAsync},
+ * {@link Decoder.decodeArrayStream}, {@link Decoder.decodeStream}). It
  * extends the core class, so `instanceof`, the options and every core
  * method work as before; the core never imports this module, and a bundle
  * that does not use `Decoder` leaves it out.
@@ -14,7 +11,7 @@
  * @module
  */
 
-import { Decoder } from "../decode/decoder.ts";
+import { CoreDecoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { readArray, readMany, readOne } from "./decode.ts";
@@ -38,9 +35,9 @@ import type { ByteChunk, ReadableStreamLike } from "./web.ts";
  * console.assert(values.length === 2 && values[1] === "three");
  * ```
  */
-export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextType> {
+export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
   /** The stream options, read once, here (the decode options are read by the core decoder). */
-  readonly #stream: StreamSettings;
+  private readonly stream: StreamSettings;
 
   /**
    * @param options see `DecodeOptions`; the stream methods also take
@@ -68,7 +65,7 @@ export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextTy
   constructor(first?: StreamDecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
     const options = decoderArguments<StreamDecodeOptions<ContextType>, ContextType>(first, rest);
     super(options);
-    this.#stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
+    this.stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
   }
 
   /**
@@ -87,7 +84,7 @@ export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextTy
    * ```
    */
   async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
-    return readOne(this.#reader(false), stream);
+    return readOne(this.reader(false), stream);
   }
 
   /**
@@ -107,7 +104,7 @@ export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextTy
    * ```
    */
   async *decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    yield* readArray(this.#reader(false), stream);
+    yield* readArray(this.reader(false), stream);
   }
 
   /**
@@ -127,11 +124,11 @@ export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextTy
    * ```
    */
   decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    return readMany(this.#reader(true), stream);
+    return readMany(this.reader(true), stream);
   }
 
   /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
-  #reader(framing: boolean): StreamReader {
-    return new StreamReader(this.#stream, framing, this as Decoder<unknown>);
+  private reader(framing: boolean): StreamReader {
+    return new StreamReader(this.stream, framing, this as CoreDecoder<unknown>);
   }
 }

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { Decoder } from "../decode/decoder.ts";
+import { CoreDecoder } from "../decode/decoder.ts";
 import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
@@ -113,7 +113,7 @@ const RETRYING = 3; // the decoder wants more than the scanner said: retried eac
  */
 export class StreamReader {
   readonly queue: ByteQueue;
-  readonly decoder: Decoder<unknown>;
+  readonly decoder: CoreDecoder<unknown>;
   readonly limits: DecodeLimits;
   /** The nesting depth values are read at: 0, or 1 for the items of {@link decodeArrayStream}'s array. */
   private depth = 0;
@@ -139,13 +139,13 @@ export class StreamReader {
    *   `lengthPrefixed` framing applies (else it is `INVALID_ARGUMENT`)
    * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, framing: boolean, decoder?: Decoder<unknown>) {
+  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, framing: boolean, decoder?: CoreDecoder<unknown>) {
     // the stream options read once (a Decoder read them when it was made), the decode options by the decoder
     const settings = isStreamSettings(options) ? options : readStreamOptions(options);
     if (settings.lengthPrefixed && !framing) {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
-    const d = decoder ?? new Decoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
+    const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
     const resolved = d.options;
     this.queue = new ByteQueue(settings.stats ?? createStreamStats(), resolved.binaryAsView);
     this.decoder = d;
