@@ -32,9 +32,9 @@ import type { DecodeOptions } from "../decode/decoder.ts";
 import { nesting } from "../decode/extension-reader.ts";
 import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
-import { DecodeError, notAStream } from "../common/errors.ts";
+import { DecodeError, notAStream, truncated } from "../common/errors.ts";
 import type { StreamStats } from "./queue.ts";
-import { arrayTruncated, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
+import { arrayHeader, arrayTruncated, endedEmpty, endedInside, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
 import type { StreamDecodeOptions } from "./options.ts";
 
@@ -124,6 +124,36 @@ function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
 // Decoding streams
 
 /**
+ * Pulls the chunks of `stream` into the reader's queue, yielding each
+ * chunk once it is queued, then null at the end. The consumer reads with
+ * `next()` (not `for await`, which would cancel and wait on an error): on
+ * an error it calls `throw(e)`, which cancels the source without waiting
+ * (a source whose cancellation never settles cannot hold back the error);
+ * left early, `return()` cancels the source and waits, as `for await` does.
+ */
+async function* feed(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Uint8Array | null, void, unknown> {
+  const source = openSource(stream);
+  let ended = false;
+  let failed = false;
+  try {
+    for (let raw = await source.next(); raw !== END; raw = await source.next()) {
+      const chunk = reader.bytes(raw);
+      reader.queue.push(chunk);
+      yield chunk;
+    }
+    yield null;
+    ended = true;
+  } catch (e) {
+    failed = true;
+    source.abandon(e);
+    throw e;
+  } finally {
+    if (!failed) await source.close(!ended);
+  }
+}
+
+
+/**
  * Decodes exactly one MessagePack value from a stream of byte chunks. The
  * value may be split across chunks at any byte.
  *
@@ -159,37 +189,21 @@ export async function decodeAsync<ContextType = undefined>(
 /** {@link decodeAsync} with a given reader. */
 export async function readOne(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
   const q = reader.queue;
-  const source = openSource(stream);
+  const chunks = feed(reader, stream);
   let done = false;
   let value: unknown;
   /** The first bytes of the stream, to name a stream that is no MessagePack when bytes follow its "value". */
   let head: Uint8Array | null = null;
   try {
-    for (;;) {
-      const raw = await source.next();
-      if (raw === END) break;
-      const chunk = reader.bytes(raw);
-      if (done && chunk.length > 0) throw extraAfter(q.offset, "value", head);
-      if (head === null || head.length < 64) head = headOf(head, chunk);
-      reader.push(chunk);
-      if (!done) {
-        const v = reader.next(false);
-        if (v !== NEED_MORE) {
-          value = v;
-          done = true;
-        }
-      }
+    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
+      const chunk = r.value;
+      if (chunk !== null && (head === null || head.length < 64)) head = headOf(head, chunk);
+      if (!done && (value = reader.next(chunk === null)) !== NEED_MORE) done = true;
       if (done && q.available > 0) throw extraAfter(q.offset, "value", head);
     }
-    if (!done) {
-      value = reader.next(true);
-      if (q.available > 0) throw extraAfter(q.offset, "value", head);
-    }
   } catch (e) {
-    source.abandon(e);
-    throw e;
+    await chunks.throw(e);
   }
-  await source.close(false);
   return value;
 }
 
@@ -238,7 +252,7 @@ export async function* decodeArrayStream<ContextType = undefined>(
 /** {@link decodeArrayStream} with a given reader. */
 export async function* readArray(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
   const q = reader.queue;
-  const source = openSource(stream);
+  const chunks = feed(reader, stream);
   let left = -1; // items still to come, or -1 before the header
   // decode() checks an array's item count against the bytes (each item takes one at least) before
   // its depth and its items: an error is held until the stream has reached `itemsEnd` (then thrown)
@@ -247,29 +261,31 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
   let count = 0;
   let itemsEnd = 0;
   let held: DecodeError | null = null;
-  let ok = false;
-  let failed = false;
   try {
-    for (;;) {
-      const raw = await source.next();
-      const final = raw === END;
-      if (raw !== END) {
-        const chunk = reader.bytes(raw);
-        if (left === 0 && chunk.length > 0) throw extraAfter(q.offset, "array");
-        reader.push(chunk);
-      }
+    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
+      const final = r.value === null;
+      if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
       if (left < 0) {
-        arrayAt = q.offset;
-        const n = reader.arrayHeader(final);
-        if (n !== NEED_MORE) {
-          // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
-          const refused = headerError(reader.limits, WIRE_ARRAY, n, nesting, false, arrayAt);
-          if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
-          held = refused;
-          left = count = n;
-          itemsEnd = q.offset + n;
-          reader.enterArray();
+        if (q.available === 0) {
+          if (final) throw endedEmpty(q.offset, "array header");
+          continue;
         }
+        const [n, size] = arrayHeader(q.bytes, q.start, q.end, q.offset);
+        if (n < 0) {
+          if (final) throw endedInside(truncated(q.offset, size, q.offset + q.available, "array header"), q.offset + q.available);
+          q.settle();
+          continue;
+        }
+        // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
+        arrayAt = q.offset;
+        const refused = headerError(reader.decoder.limits, WIRE_ARRAY, n, nesting, false, arrayAt);
+        if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
+        held = refused;
+        left = count = n;
+        q.stats.bytesDecoded += size;
+        q.consume(size);
+        itemsEnd = q.offset + n;
+        reader.depth = 1; // the items, one level down, as decode() reads them
       }
       while (left > 0 && held === null) {
         let item: unknown;
@@ -290,19 +306,12 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         if (final) throw arrayTruncated(arrayAt, count, itemsEnd, received);
         q.consume(q.available); // only the count of the bytes still matters
         q.settle();
-        continue;
-      }
-      if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
-      if (final) break;
+      } else if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
     }
-    ok = true;
   } catch (e) {
-    failed = true;
-    source.abandon(e);
-    throw e;
+    await chunks.throw(e);
   } finally {
-    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
-    if (!failed) await source.close(!ok);
+    await chunks.return();
   }
 }
 
@@ -342,29 +351,15 @@ export async function* decodeMultiStream<ContextType = undefined>(
 
 /** {@link decodeMultiStream} with a given reader. */
 export async function* readMany(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-  const q = reader.queue;
-  const source = openSource(stream);
-  let ok = false;
-  let failed = false;
+  const chunks = feed(reader, stream);
   try {
-    for (;;) {
-      const raw = await source.next();
-      if (raw === END) break;
-      reader.push(reader.bytes(raw));
-      for (;;) {
-        const value = reader.next(false);
-        if (value === NEED_MORE) break;
-        yield value;
-      }
+    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
+      if (r.value !== null) for (let v = reader.next(false); v !== NEED_MORE; v = reader.next(false)) yield v;
+      else while (reader.queue.available > 0) yield reader.next(true);
     }
-    while (q.available > 0) yield reader.next(true);
-    ok = true;
   } catch (e) {
-    failed = true;
-    source.abandon(e);
-    throw e;
+    await chunks.throw(e);
   } finally {
-    // left early (the consumer broke out of its loop): cancel the source and wait, as `for await` does
-    if (!failed) await source.close(!ok);
+    await chunks.return();
   }
 }

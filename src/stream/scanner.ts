@@ -1,255 +1,140 @@
 /**
- * The scanner under the stream decoders: it finds where a value split
- * across chunks ends, from the first-byte table of src/format/forms.ts, so that
- * the value is decoded once, when complete.
+ * Where a value split across chunks ends: a resumable count of the items
+ * still to come, so that the stream decoders decode the value once, when
+ * it is complete, whatever the chunking. Header lengths come from the
+ * format's first-byte table; with records, the structures in force say how
+ * many values an identifier carries. It has no limits or errors of its
+ * own: the decoder reports those, on the whole value.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import { headerError } from "../decode/limits.ts";
-import { FIRST_BYTE, fixedSizeOf, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_MAP, WIRE_RESERVED, WIRE_STR, wireKindOf, lengthFieldOf, readLength } from "../format/forms.ts";
-import type { DecodeLimits } from "../common/limits.ts";
+import type { RecordState } from "../decode/record-hook.ts";
+import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, WIRE_EXT, WIRE_MAP, wireKindOf } from "../format/forms.ts";
 import type { StreamStats } from "./queue.ts";
 
-/**
- * What the scanner needs of a record structure (msgpackr's records): its
- * number of fields, and whether its identifier may take a second byte.
- */
-export interface ScannedStructure {
-  readonly keys: { readonly length: number };
-  readonly twoByte: boolean;
-}
-
-/** The record structures a stream has defined so far, by slot (see src/records/): what the scanner frames records by. */
-export interface ScannedStructures {
-  readonly slots: readonly (ScannedStructure | undefined)[];
-}
-
-/** {@link ValueScanner.scan}: the value is not complete yet. */
-export const INCOMPLETE = -1;
-/** {@link ValueScanner.scan}: the decoder refuses a header of the value; decoding it says how ({@link ValueScanner.required}). */
-export const BAD = -2;
+/** Nesting past which (and past twice the depth of the last try) the counter asks for a try: the decoder may refuse it (`maxDepth`). */
+const DEEP = 16;
 
 /**
- * Finds where a value split across chunks ends, without decoding it: it
- * walks headers and skips payloads, and resumes where it stopped when more
- * bytes arrive, so each byte is scanned once. The value is then decoded
- * once, as soon as it is complete.
- *
- * The scanner frames; it has no limits of its own. At each header it asks
- * the decoder's rule ({@link headerError}) whether the decoder would refuse
- * it, so that a value over a limit fails before the rest of it arrives. The
- * decoder still has the last word: when the scanner stops at a refused
- * header, {@link required} says how many bytes the decoder needs to report
- * the error as for the whole input (the containers around the header check
- * their item counts first), and the reader decodes then.
+ * Counts the items still to come in a value, from its first byte on, and
+ * resumes where it stopped when more bytes arrive: each byte is counted
+ * once. `alarm` is set when a header read since {@link mark} declares more
+ * than twice the bytes at hand, or nests past {@link DEEP} and twice the
+ * depth at the mark: a value the decoder may refuse before the rest of it
+ * arrives, which the reader then tries to decode.
  */
-export class ValueScanner {
-  /** Where the next header starts, relative to the value (past the end while a payload is incomplete). */
-  private pos = 0;
-  /** Items still to read at the current level, and those of the enclosing levels. */
-  private left = 1;
-  /** Whether the current level is a map (its items alternate key, value), and those of the enclosing levels. */
-  private inMap = false;
-  private readonly stack: number[] = [];
-  private readonly maps: boolean[] = [];
-  /** Per open container: the bytes from the value's start that the decoder wants before reading its items. */
-  private readonly needs: number[] = [];
-  /** After BAD: the end of the bad header. */
-  private badEnd = 0;
-  /** The nesting depth of the value being scanned (1 for an array's items). */
-  private depth = 0;
-  /** Whether headers are checked; off, the scanner only frames. */
-  private checking = true;
+export class ItemCounter {
+  /** Where the next header starts, relative to the value (past the bytes at hand inside a payload). */
+  private pos: number;
+  /** Items still to come at the current level; those of the enclosing levels. */
+  private left: number;
+  private readonly levels: number[];
+  /** With records, the structures this value declares so far, by slot: 2 x fields, + 1 for a two-byte identifier. */
+  private readonly declared: Map<number, number>;
+  private from: number;
+  private deepest: number;
+  private deepMark: number;
+  alarm: boolean;
 
-  private readonly limits: DecodeLimits;
-  private readonly rawStrings: boolean;
-  /** With records: the structures defined before this value (the decoder's, kept as values are read whole); else null. */
-  private readonly records: ScannedStructures | null;
-  /** With records: the structures this value defines so far, by slot (undone when the next value begins). */
-  private readonly defined = new Map<number, ScannedStructure>();
+  private readonly records: RecordState | null;
 
-  /**
-   * @param limits the decoder's limits
-   * @param rawStrings whether the decoder reads string values as binaries
-   * @param records with `useRecords`, the stream's record structures
-   *   (then the bytes 0x40-0x7f start records, and a fixext 1 or 2 of type
-   *   0x72 declares one); null without
-   */
-  constructor(limits: DecodeLimits, rawStrings: boolean, records: ScannedStructures | null = null) {
-    this.limits = limits;
-    this.rawStrings = rawStrings;
+  /** @param records with records, the structures in force before the value (else null) */
+  constructor(records: RecordState | null) {
     this.records = records;
-  }
-
-  /** Starts scanning a new value, at nesting depth `depth`. */
-  begin(depth = 0): void {
-    this.depth = depth;
     this.pos = 0;
     this.left = 1;
-    this.inMap = false;
-    this.stack.length = 0;
-    this.maps.length = 0;
-    this.needs.length = 0;
-    this.badEnd = 0;
-    this.checking = true;
-    this.defined.clear();
+    this.levels = [];
+    this.declared = new Map();
+    this.from = this.deepest = this.deepMark = 0;
+    this.alarm = false;
   }
 
-  /** After BAD: bytes from the value's start that let the decoder report the error exactly. */
-  required(): number {
-    let n = this.badEnd;
-    for (const need of this.needs) if (need > n) n = need;
+  /** Starts counting a value. */
+  begin(): void {
+    this.pos = this.deepest = 0;
+    this.left = 1;
+    this.levels.length = 0;
+    this.declared.clear();
+    this.mark(0);
+  }
+
+  /** The value was tried with its first `tried` bytes: alarms come from the headers after them. */
+  mark(tried: number): void {
+    this.from = tried;
+    this.deepMark = Math.max(this.deepest, DEEP / 2);
+    this.alarm = false;
+  }
+
+  /** Counts on over `bytes[start..end)`, the value's bytes so far: its length once complete, else -1. */
+  scan(bytes: Uint8Array, start: number, end: number, stats: StreamStats): number {
+    const before = this.pos;
+    const n = this.count(bytes, start, end - start);
+    stats.bytesScanned += Math.min(this.pos, end - start) - Math.min(before, end - start);
     return n;
   }
 
-  /**
-   * After BAD that the decoder did not confirm: scans on from the refused
-   * header, framing only, so the value is decoded once more, when complete.
-   */
-  frameOnly(): void {
-    this.checking = false;
-  }
-
-  /**
-   * Scans on over `bytes[start..end)`, the value's bytes so far; returns the
-   * value's length once complete, else INCOMPLETE or BAD.
-   */
-  scan(bytes: Uint8Array, start: number, end: number, stats: StreamStats): number {
-    const avail = end - start;
-    const before = Math.min(this.pos, avail);
-    const r = this.run(bytes, start, avail);
-    stats.bytesScanned += Math.min(this.pos, avail) - before;
-    return r;
-  }
-
-  private run(b: Uint8Array, s: number, avail: number): number {
+  private count(b: Uint8Array, s: number, avail: number): number {
     for (;;) {
-      if (this.pos > avail) return INCOMPLETE; // inside a payload
+      if (this.pos > avail) return -1; // inside a payload
       while (this.left === 0) {
-        if (this.stack.length === 0) return this.pos;
-        this.left = this.stack.pop()!;
-        this.inMap = this.maps.pop()!;
-        this.needs.pop();
+        if (this.levels.length === 0) return this.pos;
+        this.left = this.levels.pop()!;
       }
-      if (this.pos === avail) return INCOMPLETE;
-      const r = this.header(b, s, avail);
-      if (r !== 0) return r;
-    }
-  }
-
-  /** Reads the header at `pos`: moves past it and its payload, or opens a container. 0, INCOMPLETE (header cut short) or BAD. */
-  private header(b: Uint8Array, s: number, avail: number): number {
-    const p = this.pos;
-    if (this.records !== null) {
+      const p = this.pos;
+      if (p >= avail) return -1;
       const t = b[s + p]!;
-      if (t >= 0x40 && t < 0x80) return this.record(b, s, avail, t);
-      if (t === 0xd4 || t === 0xd5) {
-        if (p + 2 > avail) return INCOMPLETE;
-        if (b[s + p + 1] === 0x72) return this.definition(b, s, avail, t === 0xd5);
+      let h = p + 1; // where the header ends
+      let items = -1; // the items it opens, or -1: a payload of `size` bytes follows
+      let size = 0;
+      if (this.records !== null && t >= 0x40 && t < 0x80) {
+        // a record: its field values, as many as its structure has (none for an undefined one: the decoder refuses it)
+        const slot = t - 0x40;
+        let f = this.fields(slot);
+        if ((f & 1) === 1) {
+          if (p + 2 > avail) return -1;
+          h = p + 2;
+          if (b[s + p + 1] !== 0) f = this.fields(slot + (b[s + p + 1]! << 5));
+        }
+        items = f >> 1;
+      } else if (this.records !== null && (t === 0xd4 || t === 0xd5) && (p + 2 > avail || b[s + p + 1] === 0x72)) {
+        // a structure declaration: its identifier, the array of its field names, then its first record's values
+        const at = p + (t === 0xd5 ? 4 : 3);
+        if (at + 1 > avail) return -1;
+        const form = FIRST_BYTE[b[s + at]!]!;
+        h = at + 1 + lengthFieldOf(form);
+        if (h > avail) return -1;
+        const n = wireKindOf(form) !== WIRE_ARRAY ? 0 : h === at + 1 ? fixedSizeOf(form) : readLength(b, s + at + 1, h - at - 1);
+        this.declared.set(b[s + p + 2]! - 0x40 + (t === 0xd5 ? b[s + p + 3]! << 5 : 0), 2 * n + (t === 0xd5 ? 1 : 0));
+        items = 2 * n;
+      } else {
+        const form = FIRST_BYTE[t]!;
+        const field = lengthFieldOf(form);
+        h = p + 1 + field;
+        if (h > avail) return -1;
+        const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + p + 1, field);
+        const kind = wireKindOf(form);
+        if (kind === WIRE_ARRAY || kind === WIRE_MAP) items = kind === WIRE_MAP ? 2 * n : n;
+        else size = kind === WIRE_EXT ? n + 1 : n; // an extension's type byte, then its data
+      }
+      if (p >= this.from && (h + (items < 0 ? size : items) > 2 * avail || (items > 0 && this.levels.length + 1 >= DEEP && this.levels.length + 1 >= 2 * this.deepMark))) this.alarm = true;
+      this.left--;
+      this.pos = h + (items < 0 ? size : 0);
+      if (items > 0) {
+        this.levels.push(this.left);
+        this.left = items;
+        if (this.levels.length > this.deepest) this.deepest = this.levels.length;
       }
     }
-    const form = FIRST_BYTE[b[s + p]!]!;
-    const field = lengthFieldOf(form);
-    if (p + 1 + field > avail) return INCOMPLETE;
-    // the length (str, bin, ext, array, map) or a number's size
-    const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + p + 1, field);
-    const h = p + 1 + field;
-    const kind = wireKindOf(form);
-    const isContainer = kind === WIRE_ARRAY || kind === WIRE_MAP;
-    const units = kind === WIRE_MAP ? 2 * n : n; // items (a map's keys and values), or payload bytes
-    if (this.checking && (kind === WIRE_STR || kind === WIRE_BIN || kind === WIRE_EXT || isContainer || kind === WIRE_RESERVED)) {
-      // a map key is read as text even with rawStrings (keys are the even items left in a map)
-      const binary = this.rawStrings && !(this.inMap && (this.left & 1) === 0);
-      const refused = headerError(this.limits, kind, n, this.depth + this.stack.length, binary, 0);
-      if (refused !== null) {
-        // a container's depth is reported once its items have a byte each (the decoder checks that first)
-        this.badEnd = refused.code === "MAX_DEPTH" ? h + units : h;
-        return BAD;
-      }
-    }
-    this.left--;
-    if (!isContainer) {
-      this.pos = h + (kind === WIRE_EXT ? n + 1 : n); // an ext's type byte, then its data
-      return 0;
-    }
-    this.open(h, units, units, kind === WIRE_MAP);
-    return 0;
   }
 
-  /** Opens a container of `units` items whose header ends at `h`; the decoder checks that `need` bytes follow before reading them. */
-  private open(h: number, units: number, need: number, inMap: boolean): void {
-    this.pos = h;
-    if (units > 0) {
-      this.stack.push(this.left);
-      this.maps.push(this.inMap);
-      this.needs.push(h + need); // every item takes a byte at least: the decoder checks that first
-      this.left = units;
-      this.inMap = inMap;
-    }
-  }
-
-  /** The structure of `slot`: one this value defined, else one defined before it. */
-  private structure(slot: number): ScannedStructure | undefined {
-    return this.defined.get(slot) ?? this.records!.slots[slot];
-  }
-
-  /**
-   * A record whose identifier's first byte `t` is at `pos`: a container of
-   * its structure's fields, found as the decoder finds it (a second byte
-   * when the structure of the first says so). An identifier with no
-   * structure is BAD (the decoder refuses it), or while only framing, an
-   * item of its own.
-   */
-  private record(b: Uint8Array, s: number, avail: number, t: number): number {
-    const p = this.pos;
-    let slot = t - 0x40;
-    let h = p + 1;
-    let structure = this.structure(slot);
-    if (structure !== undefined && structure.twoByte) {
-      if (p + 2 > avail) return INCOMPLETE;
-      const high = b[s + p + 1]!;
-      h = p + 2;
-      if (high !== 0) structure = this.structure((slot += high << 5));
-    }
-    const n = structure === undefined ? 0 : structure.keys.length;
-    if (this.checking && (structure === undefined || this.depth + this.stack.length >= this.limits.maxDepth)) {
-      this.badEnd = h + n;
-      return BAD;
-    }
-    this.left--;
-    this.open(h, n, n, false);
-    return 0;
-  }
-
-  /**
-   * A structure declaration at `pos` (fixext 1, or `twoByte` fixext 2, of
-   * type 0x72): its identifier, the array of its `n` field names, then the
-   * `n` values of its first record, scanned as a container of 2n items.
-   */
-  private definition(b: Uint8Array, s: number, avail: number, twoByte: boolean): number {
-    const p = this.pos;
-    const at = p + (twoByte ? 4 : 3); // the array of field names
-    if (at + 1 > avail) return INCOMPLETE;
-    const id = b[s + p + 2]!;
-    const form = FIRST_BYTE[b[s + at]!]!;
-    if (id > 0x7f || id < (twoByte ? 0x60 : 0x40) || wireKindOf(form) !== WIRE_ARRAY) {
-      this.badEnd = at + 1;
-      return BAD;
-    }
-    const field = lengthFieldOf(form);
-    const h = at + 1 + field;
-    if (h > avail) return INCOMPLETE;
-    const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + at + 1, field);
-    if (this.checking && (n > this.limits.maxMapLength || this.depth + this.stack.length >= this.limits.maxDepth)) {
-      this.badEnd = n > this.limits.maxMapLength ? h : h + n;
-      return BAD;
-    }
-    this.defined.set(id - 0x40 + (twoByte ? b[s + p + 3]! << 5 : 0), { keys: { length: n }, twoByte });
-    this.left--;
-    this.open(h, 2 * n, n, false);
-    return 0;
+  /** The structure of `slot` (one this value declares, else one in force before it): 2 x its fields, + 1 for a two-byte identifier; 0 for none. */
+  private fields(slot: number): number {
+    const d = this.declared.get(slot);
+    if (d !== undefined) return d;
+    const st = this.records!.slots[slot];
+    return st === undefined ? 0 : 2 * st.keys.length + (st.twoByte ? 1 : 0);
   }
 }

@@ -117,7 +117,7 @@ export class DecoderStream<ContextType = undefined> {
       write(chunk): Promise<void> | void {
         if (failed) throw failure;
         try {
-          reader.push(reader.bytes(chunk));
+          reader.queue.push(reader.bytes(chunk));
         } catch (e) {
           fail(e);
           throw e;
