@@ -148,6 +148,7 @@ describe("decode() nesting through extensions", () => {
   const reentrant: [string, (data: Uint8Array, codec: ExtensionCodec) => unknown][] = [
     ["decode() with a new options object", (data, codec) => decode(data, { extensionCodec: codec })],
     ["a new Decoder", (data, codec) => new Decoder({ extensionCodec: codec }).decode(data)],
+    ["decodeMulti()", (data, codec) => [...decodeMulti(data, { extensionCodec: codec })][0]],
   ];
 
   test.each(reentrant)("1,000 nested Sets decoded through %s: MAX_DEPTH, not a stack overflow", (_, inner) => {

@@ -415,71 +415,26 @@ export function detachedBinary(what: string): EncodeError {
   return encodeError(`Cannot encode ${what} that was detached (transferred): it has no bytes`, "INVALID_ARGUMENT");
 }
 
-// ---- decoder: offsets of errors from decodes nested in extension decoders ----
-
-/** The input whose offsets a DecodeError thrown by a nested decode (one called from an extension decoder) counts in. */
-const nestedInputs = /* @__PURE__ */ new WeakMap<DecodeError, Uint8Array>();
-
-/**
- * For a decode's `catch`: `e` after {@link stackOverflow}; a DecodeError
- * thrown by a decode nested in an extension decoder (`nested`) remembers
- * its `input`, so that the decoder around can count its offsets in its own
- * input (see {@link fromExtension}).
- */
-export function decodeFailure(e: unknown, offset: number, input: Uint8Array, nested: boolean): unknown {
-  e = stackOverflow(e, offset);
-  if (nested && e instanceof DecodeError && !nestedInputs.has(e)) nestedInputs.set(e, input);
-  return e;
-}
+// ---- decoder: errors of extension decoders ----
 
 /**
  * For an extension call's `catch`: what the decoder around reports for an
  * error thrown by the decoder of the extension of `type` whose header is at
- * `at` (counted, like `base`, in the user's input) in `input`.
- *
- * A `TRUNCATED` DecodeError (its decoder decoded a payload that ends inside
- * a value) becomes `INVALID_EXT` at the extension, with the error as its
- * `cause`: the outer input is complete there, and a stream decoder must not
- * wait for bytes that cannot help. Another DecodeError from a decode of a
- * view into `input` (the extension's payload, as its decoder is given) gets
- * its offset and the offsets in its message counted from the start of
- * `input` instead of the view, so that every error's offset points into the
- * input the user passed (plus `base`, the offset of `input[0]` in it, for the
- * stream decoders). Anything else (errors of other kinds, a decode of a
- * copy) is returned unchanged.
+ * `at` (counted in the user's input). A `TRUNCATED` DecodeError (its
+ * decoder decoded a payload that ends inside a value) becomes
+ * `INVALID_EXT` at the extension, with the error as its `cause`: the outer
+ * input is complete there, and a stream decoder must not wait for bytes
+ * that cannot help. Anything else is returned unchanged (a decode of the
+ * payload view counts its offsets in the user's input already).
  */
-export function fromExtension(e: unknown, input: Uint8Array, base: number, type: number, at: number): unknown {
-  if (!(e instanceof DecodeError)) return e;
-  if (e.code === "TRUNCATED") return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
-  const inner = nestedInputs.get(e);
-  if (inner === undefined || inner.buffer !== input.buffer) return e;
-  const shift = inner.byteOffset - input.byteOffset;
-  if (shift <= 0 || shift + inner.length > input.length) return e;
-  // the cause carries over (an INVALID_EXT keeps its inner error)
-  return withCause(decodeError(shiftOffsets(e.message, base + shift), e.offset + base + shift, e.code, e.needed), e.cause);
+export function fromExtension(e: unknown, type: number, at: number): unknown {
+  if (!(e instanceof DecodeError) || e.code !== "TRUNCATED") return e;
+  return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
 }
 
 /** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
 export function withCause<E extends Error>(err: E, cause: unknown): E {
   return Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
-}
-
-/**
- * `message` with every "offset N" as "offset N+shift". Without a RegExp:
- * this may run near the stack limit (see {@link stackOverflow}).
- */
-function shiftOffsets(message: string, shift: number): string {
-  let out = "";
-  let i = 0;
-  for (;;) {
-    const j = message.indexOf("offset ", i);
-    if (j < 0) return out + message.slice(i);
-    const digits = j + 7;
-    let k = digits;
-    while (k < message.length && message.charCodeAt(k) >= 0x30 && message.charCodeAt(k) <= 0x39) k++;
-    out += message.slice(i, digits) + (k > digits ? String(Number(message.slice(digits, k)) + shift) : "");
-    i = k;
-  }
 }
 
 // ---- encoder (and decoder): the engine's stack overflow ----

@@ -10,7 +10,7 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, wrongInput, DecodeError, decodeFailure, extraBytes, invalidUtf8, reservedByte, truncated } from "../common/errors.ts";
+import { badArgument, wrongInput, DecodeError, extraBytes, invalidUtf8, reservedByte, stackOverflow, truncated } from "../common/errors.ts";
 import { type ExtensionCodecType, type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 import { KEY_CACHE_MAX_BYTES, type KeyCache, SHARED_KEY_CACHE } from "./key-cache.ts";
@@ -22,7 +22,7 @@ import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
 import { headerError } from "./limits.ts";
-import { builtInExtension, callExtension, nesting } from "./extension-reader.ts";
+import { baseOf, builtInExtension, callExtension, nesting } from "./extension-reader.ts";
 import { continueAsMap, readMapWith } from "./map-forms.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
@@ -235,16 +235,16 @@ export class CoreDecoder<ContextType = undefined> {
     const bytes = toBytes(input);
     d.busy = true;
     try {
-      d.setInput(bytes, 0, 0);
+      d.setInput(bytes, 0, nesting === 0 ? 0 : baseOf(bytes));
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
       if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
       const value = d.readValue(nesting);
       if (d.pos !== d.end) {
-        throw extraBytes(d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
+        throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
       }
       return value;
     } catch (e) {
-      throw decodeFailure(e, d.pos, d.bytes, nesting > 0);
+      throw stackOverflow(e, d.base + d.pos);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
@@ -273,15 +273,15 @@ export class CoreDecoder<ContextType = undefined> {
    */
   decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
     const bytes = toBytes(input);
-    return this.values(bytes, bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
+    return this.values(bytes, nesting === 0 ? 0 : baseOf(bytes), bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
   }
 
-  private *values(bytes: Uint8Array, source: Uint8Array | null): Generator<unknown, void, unknown> {
+  private *values(bytes: Uint8Array, base: number, source: Uint8Array | null): Generator<unknown, void, unknown> {
     let offset = 0;
     // the values of one input are a sequence: record structures carry over from one to the next
     const records = this.newRecords();
     while (offset < bytes.length) {
-      const [value, next] = this.readAt(bytes, offset, 0, 0, records, source);
+      const [value, next] = this.readAt(bytes, offset, base, 0, records, source);
       offset = next;
       yield value;
     }
@@ -319,7 +319,7 @@ export class CoreDecoder<ContextType = undefined> {
       return [value, d.pos];
     } catch (e) {
       if (records !== null) records.rollback();
-      throw decodeFailure(e, base + d.pos, d.bytes, depth > 0);
+      throw stackOverflow(e, base + d.pos);
     } finally {
       // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
       d.bytes = EMPTY;
