@@ -615,9 +615,20 @@ export class CoreDecoder<ContextType = undefined> {
     return headerError(this.limits, kind, n, depth, kind === 6 /* WIRE_STR */ && this.strMax < 0, this.base + start)!;
   }
 
-  /** A map key that the key cache does not serve: a string (as text even with `rawStrings`) or any other value. @internal */
+  /**
+   * A map key (or a record's field name): a short fixstr from the key
+   * cache, any other string as text (even with `rawStrings`), or any other
+   * value. @internal
+   */
   readKey(depth: number): unknown {
-    const t = this.bytes[this.pos]!;
+    const p = this.pos;
+    const t = p < this.end ? this.bytes[p]! : 0;
+    if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
+      const len = t - 0xa0;
+      if (p + 1 + len > this.end) throw this.short(p, 1 + len, "string");
+      this.pos = p + 1 + len;
+      return this.direct ? this.keys.get(this.bytes, p + 1, len) : this.textAt(p + 1, len, true);
+    }
     if (!this.rawStrings || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // this one string as text
     try {
@@ -695,23 +706,11 @@ export class CoreDecoder<ContextType = undefined> {
     if (depth >= this.limits.maxDepth) throw this.refused(9 /* WIRE_MAP */, n, depth, start);
     if (this.coldMaps) return readMapWith(this, n, depth, this.useMap, this.keyConverter);
     const obj: Record<string, unknown> = {};
-    const bytes = this.bytes;
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
     for (let i = 0; i < n; i++) {
-      // a short fixstr key comes from the key cache
-      const p = this.pos;
-      const t = p < this.end ? bytes[p]! : 0;
-      let key: unknown;
-      if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
-        const len = t - 0xa0;
-        if (p + 1 + len > this.end) throw this.short(p, 1 + len, "string");
-        this.pos = p + 1 + len;
-        key = this.direct ? this.keys.get(bytes, p + 1, len) : this.textAt(p + 1, len, true);
-      } else {
-        key = this.readKey(depth + 1);
-      }
+      let key = this.readKey(depth + 1);
       if (typeof key !== "string") {
         // numbers and bigints become property names; other keys switch to a Map
         if (typeof key !== "number" && typeof key !== "bigint") return continueAsMap(this, obj, order, key, n - i - 1, depth);

@@ -130,18 +130,9 @@ function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start
   const keys = new Array<string>(n);
   for (let i = 0; i < n; i++) {
     const k = d.pos;
-    const c = k < d.end ? b[k]! : 0;
-    let key: unknown;
-    if (c >= 0xa0 && c <= 0xa0 + d.cachedKeyMax) {
-      const len = c - 0xa0;
-      if (k + 1 + len > d.end) throw d.short(k, 1 + len, "string");
-      d.pos = k + 1 + len;
-      key = d.direct ? d.keys.get(b, k + 1, len) : d.textAt(k + 1, len, true);
-    } else {
-      key = d.readKey(depth + 1);
-      if (typeof key === "number" || typeof key === "bigint") key = String(key);
-      else if (typeof key !== "string") throw badFieldName(d.base + k, key);
-    }
+    let key = d.readKey(depth + 1);
+    if (typeof key === "number" || typeof key === "bigint") key = String(key);
+    else if (typeof key !== "string") throw badFieldName(d.base + k, key);
     keys[i] = key as string;
   }
   const s = d.records.declared(keys, twoByte, b, pos, d.pos - pos);
