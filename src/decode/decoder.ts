@@ -56,8 +56,8 @@ export class CoreDecoder<ContextType = undefined> {
   bytes: Uint8Array;
   /** A DataView of the input, made on first use (most small messages never need one). */
   private view: DataView | null;
-  /** The map-key cache, shared by every decoder. @internal */
-  readonly keys: KeyCache;
+  /** The map-key cache, shared by every decoder. */
+  private readonly keys: KeyCache;
   /** 8 bytes for reading floats without creating a DataView per input. */
   private readonly float64: Float64Array;
   private readonly float32: Float32Array;
@@ -100,8 +100,8 @@ export class CoreDecoder<ContextType = undefined> {
   private readonly messageRecords: RecordState | null;
   /** The records module's decoding side, with `useRecords` or `structures`; else null. */
   private readonly recordDecoding: RecordDecoding | null;
-  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. @internal */
-  readonly cachedKeyMax: number;
+  /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
+  private readonly cachedKeyMax: number;
   /** The options, read and resolved once, by the constructor (the stream decoders read theirs here). @internal */
   readonly options: ResolvedDecodeOptions;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */

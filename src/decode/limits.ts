@@ -1,9 +1,8 @@
 /**
  * The decoder's header-limit rule: what a decoder with given limits says of
  * a header before it reads what the header declares. The decoder's
- * readers throw what it returns, and the stream scanner asks it where a
- * value split across chunks breaks a limit, so each limit is decided in
- * one place.
+ * readers throw what it returns, and so does `decodeArrayStream` for the
+ * header of its array, so each limit is decided in one place.
  *
  * @module
  */
@@ -17,9 +16,7 @@ import type { DecodeLimits } from "../common/limits.ts";
  * format/forms.ts) at offset `at`, read at nesting depth `depth`, before
  * it reads what the header declares: the error it throws, or null when it
  * reads on. `binary`: a string read as a binary (`rawStrings`, except for a
- * map key), which `maxBinLength` bounds. The decoder's readers throw what
- * this returns, and the stream scanner asks it where a value split across
- * chunks breaks a limit, so each limit is decided in one place. (A
+ * map key), which `maxBinLength` bounds. (A
  * container's depth is reported once its items have a byte each: the
  * decoder checks that first.)
  *

@@ -13,7 +13,6 @@
 import type { DecodeError } from "../common/errors.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { modules, needModule } from "../common/modules.ts";
-import type { KeyCache } from "./key-cache.ts";
 import type { TextWindow } from "./text-window.ts";
 
 /** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
@@ -43,9 +42,6 @@ export interface DecodeCursor {
   readonly direct: boolean;
   /** The longest string value decoded as text (-1 with `rawStrings`). */
   readonly strMax: number;
-  /** The longest key read through the key cache. */
-  readonly cachedKeyMax: number;
-  readonly keys: KeyCache;
   readonly limits: DecodeLimits;
   /** The record structures in force for the call under way. */
   readonly records: RecordState | null;

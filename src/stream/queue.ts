@@ -1,6 +1,6 @@
 /**
  * The buffering under the stream decoders: the queue of received bytes
- * (the scanner that finds where a value split across chunks ends is in
+ * (the counter that finds where a value split across chunks ends is in
  * src/stream/scanner.ts).
  *
  * Memory is bounded in bytes, whatever the chunking: a chunk is decoded in
@@ -32,9 +32,9 @@ export interface StreamStats {
    * in place, without a copy.
    */
   bytesCopied: number;
-  /** Bytes the decoder walked: each decoded value once, plus the first, failed attempt on a value split across chunks. */
+  /** Bytes the decoder was given: each decoded value once, plus the tries of a value split across chunks before it was complete. */
   bytesDecoded: number;
-  /** Bytes the boundary scanner walked to find where a value split across chunks ends (each byte at most once). */
+  /** Bytes the item counter walked to find where a value split across chunks ends (each byte at most once). */
   bytesScanned: number;
   /**
    * Bytes the decoder holds now: its own buffer (at most about twice the
