@@ -317,7 +317,7 @@ export function badArgument(what: string, value: unknown, expected: string, offs
  * message's bytes up to `end`, and the value at `offset` cannot be read.
  */
 export function inputShrank(offset: number, end: number, length: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: the input shrank to ${length} bytes while it was being decoded (a buffer resized or detached under it), short of offset ${end}`, offset, "INVALID_ARGUMENT");
+  return decodeError(`Cannot decode value at offset ${offset}: the input shrank to ${length} bytes, short of offset ${end}, while it was decoded`, offset, "INVALID_ARGUMENT");
 }
 
 /** A map key that `mapKeyConverter` turned into something other than a string or number. */

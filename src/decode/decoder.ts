@@ -124,8 +124,6 @@ export class CoreDecoder<ContextType = undefined> {
   strMax: number;
   /** @internal */
   readonly limits: DecodeLimits;
-  /** The `structures` option, or null. */
-  private readonly structures: readonly unknown[] | null;
 
   /**
    * @param options see {@link DecodeOptions}; each is read once, here
@@ -209,7 +207,6 @@ export class CoreDecoder<ContextType = undefined> {
       maxMapLength: o.maxMapLength,
       maxExtLength: o.maxExtLength,
     };
-    this.structures = o.structures;
   }
 
   /**
@@ -353,7 +350,7 @@ export class CoreDecoder<ContextType = undefined> {
    */
   newRecords(): RecordState | null {
     if (this.messageRecords === null) return null;
-    const table = this.recordDecoding!.table(this.structures, this.options.compileRecordReaders);
+    const table = this.recordDecoding!.table(this.options.structures, this.options.compileRecordReaders);
     table.begin();
     return table;
   }
