@@ -236,11 +236,10 @@ describe("an extension encode may return a function of the payload's position (a
     const extensionCodec = float32Codec(ExtensionCodec, seen);
     const value = [new Uint8Array(300_000), "y".repeat(70_000), new Float32Array([7])];
     const expected = 5 + 300_000 + 5 + 70_000 + 6; // bin 32, str 32, then the ext 32 header
-    for (const strategy of ["default", "chunks", "doubling", "exact"] as const) {
+    for (const strategy of ["default", "chunks", "ceiling"] as const) {
       seen.length = 0;
       const bytes = new Encoder(withStrategy(strategy, { extensionCodec, initialBufferSize: 1024 })).encode(value);
-      // "exact" sizes the output first with the encoder's own code, which asks for the payload too, at the same position
-      expect(seen, strategy).toEqual(strategy === "exact" ? [1 + expected, 1 + expected] : [1 + expected]);
+      expect(seen, strategy).toEqual([1 + expected]);
       expect(bytes[1 + expected]! + 1 + expected).toSatisfy((start: number) => start % 4 === 0);
     }
     seen.length = 0;

@@ -58,40 +58,44 @@ export class ValueWriter implements ExtensionWriter {
   readonly out: Output;
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
-  readonly #sortKeys: boolean;
+  private readonly sortKeys: boolean;
   protected readonly forceFloat32: boolean;
-  readonly #ignoreUndefined: boolean;
+  private readonly ignoreUndefined: boolean;
   protected readonly useBigInt64: boolean;
   /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
-  readonly #undefinedAsExtension: boolean;
+  private readonly undefinedAsExtension: boolean;
   readonly maxDepth: number;
   /**
    * Where a failure sits, noted by each container an error unwinds
    * through, innermost first: a path segment (`[3]`, `.name`), then the
    * container. Emptied when a call starts; read by {@link ValueWriter.failure}.
    */
-  readonly trail: unknown[] = [];
+  readonly trail: unknown[];
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
-  base = 0;
+  base: number;
   /** The records, with `useRecords` (then plain objects are written by them); else null. */
-  readonly records: RecordWriting | null = null;
+  readonly records: RecordWriting | null;
 
   constructor(out: Output, options: ResolvedEncodeOptions) {
     this.out = out;
     this.extensions = extensionEncoders(options.extensionCodec);
     this.context = options.context;
-    this.#sortKeys = options.sortKeys;
+    this.sortKeys = options.sortKeys;
     this.forceFloat32 = options.forceFloat32;
-    this.#ignoreUndefined = options.ignoreUndefined;
+    this.ignoreUndefined = options.ignoreUndefined;
     this.useBigInt64 = options.useBigInt64;
-    this.#undefinedAsExtension = options.undefinedAsExtension;
+    this.undefinedAsExtension = options.undefinedAsExtension;
     this.maxDepth = options.maxDepth;
+    this.trail = [];
+    this.base = 0;
     const option = recordOption(options);
+    let records: RecordWriting | null = null;
     if (option !== null) {
       const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
       if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, out.counting);
+      if (options.useRecords !== false) records = encoding.encoding.writer(options, out.counting);
     }
+    this.records = records;
   }
 
   // ---- type dispatch, ordered by frequency: kindOf's order, with typeof first ----
@@ -113,7 +117,7 @@ export class ValueWriter implements ExtensionWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.#undefinedAsExtension) this.writeUndefinedExtension();
+        if (this.undefinedAsExtension) this.writeUndefinedExtension();
         else this.writeByte(0xc0); // nil
         return;
       case "bigint":
@@ -220,12 +224,23 @@ export class ValueWriter implements ExtensionWriter {
   /** A plain object as a map. @internal */
   encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
-    if (this.#sortKeys || this.#ignoreUndefined) {
-      this.encodeRecordEntries(recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined), depth, obj);
+    if (this.sortKeys || this.ignoreUndefined) {
+      const entries = recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined);
+      this.writeContainerHeader(entries.length / 2, 0x80, 0xde, "map");
+      this.writeEntries(entries, depth, obj, true);
       return;
     }
+    this.writeContainerHeader(keys.length, 0x80, 0xde, "map");
+    this.writeFields(obj, keys, depth, true);
+  }
+
+  /**
+   * The values of `obj` (found at `depth`) in the order of `keys`, each
+   * read once and after its key when `withKeys` (a map's entries; without
+   * keys, a record's fields). @internal
+   */
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean): void {
     const n = keys.length;
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
     // changes under us (a getter): then the rest goes by `keys`. Objects with no
@@ -236,7 +251,7 @@ export class ValueWriter implements ExtensionWriter {
       if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
-        encodeKey(this.out, key);
+        if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
@@ -245,7 +260,7 @@ export class ValueWriter implements ExtensionWriter {
       for (; i < n; i++) {
         const key = keys[i]!;
         const value = obj[key];
-        encodeKey(this.out, key);
+        if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
@@ -255,14 +270,13 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /** A map of `entries` (key, value, key, value...), read before the header. */
-  private encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
+  /** The values of `entries` (key, value, key, value..., read before the header) of `owner`, each after its key when `withKeys`. @internal */
+  writeEntries(entries: readonly unknown[], depth: number, owner: object, withKeys: boolean): void {
     const n = entries.length;
-    this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
     let i = 0;
     try {
       for (; i < n; i += 2) {
-        encodeKey(this.out, entries[i] as string);
+        if (withKeys) encodeKey(this.out, entries[i] as string);
         this.encodeValue(entries[i + 1], depth + 1);
       }
     } catch (e) {

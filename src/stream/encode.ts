@@ -16,7 +16,7 @@ import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
 import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valueWriter, valuesOf, type ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeKey } from "../encode/strings.ts";
-import { Output, type StorePlan } from "../encode/output.ts";
+import { Output } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, withResolved } from "../encode/options.ts";
@@ -25,7 +25,6 @@ import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../form
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
 import { sizeUpTo } from "../encode/size.ts";
-import { ChunkCutter } from "./chunker.ts";
 
 export type { StreamEncodeOptions };
 
@@ -247,8 +246,8 @@ class MapFrame implements Frame {
 
 /**
  * Encodes one value into sealed chunks while it is written: the core walk
- * writes into an output whose store cuts its output into chunks
- * ({@link ChunkCutter}), in one call from the first byte to the last, and
+ * writes into an output whose chunks are of `chunkSize` bytes (output.ts),
+ * in one call from the first byte to the last, and
  * this only decides where the walk pauses so the chunks can be handed
  * out. A container that may take `chunkSize` bytes or more (an upper
  * bound, walked only that far) is opened here, through the core walk's
@@ -258,7 +257,6 @@ class MapFrame implements Frame {
  */
 class ChunkedEncoder {
   private readonly chunkSize: number;
-  private readonly cutter: ChunkCutter;
   private readonly out: Output;
   private readonly writer: ValueWriter;
   /** Makes its chunks Node `Buffer`s (the `buffers` option; the caller wraps them), or null. */
@@ -281,23 +279,21 @@ class ChunkedEncoder {
     if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.sortKeys = resolved.sortKeys;
     this.ignoreUndefined = resolved.ignoreUndefined;
-    const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
-    const plan: StorePlan = { begin: () => cutter, open: () => cutter };
-    // a scratch of about a chunk, the output's own: the call stays open while chunks are handed out
+    // a scratch of about a chunk
     const scratch = Math.min(Math.max(this.chunkSize, 1024), 1 << 20);
-    this.out = new Output(scratch, plan, resolved.maxByteLength, false, false);
+    this.out = new Output(scratch, resolved.maxByteLength, false, false, this.chunkSize);
     this.writer = valueWriter(this.out, resolved);
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
     const w = this.writer;
-    const cutter = this.cutter;
+    const out = this.out;
     const stack: Frame[] = [];
-    this.out.begin(value);
+    out.begin(value, true);
     try {
       this.write(value, startDepth(), stack);
       for (;;) {
-        if (cutter.hasReady) yield* cutter.takeReady();
+        if (out.chunks.length !== 0) yield* this.take();
         const frame = stack[stack.length - 1];
         if (frame === undefined) break;
         const item = frame.next(w);
@@ -308,9 +304,8 @@ class ChunkedEncoder {
           this.write(item, frame.depth + 1, stack);
         }
       }
-      this.out.handOver();
-      cutter.seal();
-      yield* cutter.takeReady();
+      out.flush();
+      yield* this.take();
     } catch (e) {
       // the error unwinds through the open containers, innermost first, as through the core walk's
       let error = e;
@@ -323,6 +318,13 @@ class ChunkedEncoder {
     } finally {
       this.out.end();
     }
+  }
+
+  /** The sealed chunks, which are the caller's from now on. */
+  private take(): Uint8Array[] {
+    const ready = this.out.chunks;
+    this.out.chunks = [];
+    return ready;
   }
 
   /**
