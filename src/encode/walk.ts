@@ -11,7 +11,7 @@
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../common/errors.ts";
+import { badCount, changed, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, unreadable, unsupported } from "../common/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
@@ -166,7 +166,7 @@ export class ValueWriter implements ExtensionWriter {
    * payload is written).
    */
   claimObject(obj: object, depth: number): boolean {
-    if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
+    if (depth >= this.maxDepth) throw tooDeep(obj, depth, this.maxDepth);
     return this.extensions.length !== 0 && encodeExtension(this, obj, depth);
   }
 
@@ -322,9 +322,9 @@ export class ValueWriter implements ExtensionWriter {
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
   private encodeFunctionOrSymbol(value: unknown, depth: number): void {
-    if (depth >= this.maxDepth) throw new Unplaced(value, depth, null);
+    if (depth >= this.maxDepth) throw tooDeep(value, depth, this.maxDepth);
     if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
-    throw new Unplaced(value, depth, (path) => unsupportedAt(value, path));
+    throw unsupported(value, depth);
   }
 
   // ---- errors: cold, with the path the walk noted while the error unwound ----
@@ -342,19 +342,20 @@ export class ValueWriter implements ExtensionWriter {
    * Map, not at an entry.
    */
   throughEntry(e: unknown, map: object, i: number, key: unknown, inValue: boolean): unknown {
-    return e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
+    const problem = problemOf(e);
+    return problem !== undefined && problem.value === map && (e as EncodeError).code !== "MAX_DEPTH" ? e : this.through(e, mapSegment(i, key, inValue), map);
   }
 
   /**
-   * What a call throws for `e`, which ended its walk: an {@link Unplaced}
-   * failure becomes its `EncodeError` with the path the walk noted (a
-   * value found again on its own path is a cycle, `CYCLE`); an engine
-   * stack overflow becomes `CYCLE` when the path repeats, else `MAX_DEPTH`;
-   * anything else is thrown as it is.
+   * What a call throws for `e`, which ended its walk: an error of the walk
+   * gets the path the walk noted (a value found again on its own path is a
+   * cycle, `CYCLE`); an engine stack overflow becomes `CYCLE` when the path
+   * repeats, else `MAX_DEPTH`; anything else is thrown as it is.
    */
   failure(e: unknown): unknown {
-    const overflow = !(e instanceof Unplaced) && !(e instanceof EncodeError) && isEngineStackOverflow(e);
-    if (!(e instanceof Unplaced) && !overflow) return e;
+    const problem = problemOf(e);
+    const overflow = problem === undefined && !(e instanceof EncodeError) && isEngineStackOverflow(e);
+    if (problem === undefined && !overflow) return e;
     const trail = this.trail;
     // outermost first: containers[k] is at depth k of this call, segs[k] leads from it to the next
     const segs: string[] = [];
@@ -363,16 +364,16 @@ export class ValueWriter implements ExtensionWriter {
       segs.push(trail[i] as string);
       containers.push(trail[i + 1]);
     }
-    if (e instanceof Unplaced && e.make !== null) return e.make(pathOf(segs, segs.length));
-    if (e instanceof Unplaced) containers.push(e.value);
+    const path = pathOf(segs, segs.length);
+    if (problem !== undefined && (e as EncodeError).code !== "MAX_DEPTH") return placeAt(e as EncodeError, path);
+    if (problem !== undefined) containers.push(problem.value);
     const seen = new Map<unknown, number>();
     for (let j = 0; j < containers.length; j++) {
       const k = seen.get(containers[j]);
       if (k !== undefined) return cycle(` at ${pathOf(segs, j)} (the object at ${pathOf(segs, k)})`);
       seen.set(containers[j], j);
     }
-    if (overflow) return outOfStack(this.maxDepth);
-    return tooDeepAt(pathOf(segs, segs.length), (e as Unplaced).depth + 1, this.maxDepth);
+    return overflow ? outOfStack(this.maxDepth) : placeAt(e as EncodeError, path);
   }
 }
 
@@ -411,29 +412,6 @@ export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueW
 }
 
 /**
- * A failure of the walk whose message names where the value sits: thrown
- * where it happens, given its path by {@link ValueWriter.failure} once the
- * error has unwound through every container (each noting its segment).
- */
-class Unplaced {
-  /** The value that failed, found at `depth`. */
-  readonly value: unknown;
-  readonly depth: number;
-  /** Makes the error from the path; null: the value is past maxDepth (a cycle, or too deep). */
-  readonly make: ((path: string) => EncodeError) | null;
-  constructor(value: unknown, depth: number, make: ((path: string) => EncodeError) | null) {
-    this.value = value;
-    this.depth = depth;
-    this.make = make;
-  }
-}
-
-/** `container`, whose count changed while it was being encoded, at the path given later. */
-function changed(container: object, what: string, before: unknown, after: unknown): Unplaced {
-  return new Unplaced(container, 0, (path) => changedAt(what, path, before, after));
-}
-
-/**
  * Throws `CHANGED` (at the container's path) when `container` (an array,
  * Set or Map, `what`) counted `before` items when its header was written
  * and `after` once they were: its header would be wrong.
@@ -455,7 +433,7 @@ export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "S
   try {
     return c.size;
   } catch (e) {
-    throw unreadableAt(c, what, depth, e);
+    throw unreadable(c, what, depth, e);
   }
 }
 
@@ -464,7 +442,7 @@ export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
   try {
     return [...set];
   } catch (e) {
-    throw unreadableAt(set, "Set", depth, e);
+    throw unreadable(set, "Set", depth, e);
   }
 }
 
@@ -475,13 +453,10 @@ export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<u
     if (typeof entries?.next !== "function") throw iteratorWithoutNext();
     return entries;
   } catch (e) {
-    throw unreadableAt(map, "Map", depth, e);
+    throw unreadable(map, "Map", depth, e);
   }
 }
 
-function unreadableAt(c: object, what: string, depth: number, e: unknown): Unplaced {
-  return new Unplaced(c, depth, (path) => unreadable(what, path, e));
-}
 
 /**
  * The next entry of `map` from its iterator (read as `entry[0]`,
