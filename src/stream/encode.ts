@@ -136,9 +136,10 @@ class ArrayFrame implements Frame {
   private readonly n: number;
   private readonly set: Set<unknown> | null;
   private readonly setSize: number;
-  #i = -1;
+  private i: number;
 
   constructor(depth: number, items: readonly unknown[], n: number, set: Set<unknown> | null, setSize: number) {
+    this.i = -1;
     this.depth = depth;
     this.items = items;
     this.n = n;
@@ -147,7 +148,7 @@ class ArrayFrame implements Frame {
   }
 
   next(): unknown {
-    return ++this.#i < this.n ? this.items[this.#i] : NO_MORE;
+    return ++this.i < this.n ? this.items[this.i] : NO_MORE;
   }
 
   end(): void {
@@ -156,7 +157,7 @@ class ArrayFrame implements Frame {
   }
 
   through(w: ValueWriter, e: unknown): unknown {
-    return w.through(e, itemSegment(this.#i), this.set ?? this.items);
+    return w.through(e, itemSegment(this.i), this.set ?? this.items);
   }
 }
 
@@ -166,9 +167,10 @@ class RecordFrame implements Frame {
   private readonly obj: Record<string, unknown>;
   private readonly keys: readonly string[];
   private readonly entries: readonly unknown[] | null;
-  #i = -1;
+  private i: number;
 
   constructor(depth: number, obj: Record<string, unknown>, keys: readonly string[], entries: readonly unknown[] | null) {
+    this.i = -1;
     this.depth = depth;
     this.obj = obj;
     this.keys = keys;
@@ -176,7 +178,7 @@ class RecordFrame implements Frame {
   }
 
   next(w: ValueWriter): unknown {
-    const i = ++this.#i;
+    const i = ++this.i;
     const entries = this.entries;
     if (entries !== null) {
       if (2 * i >= entries.length) return NO_MORE;
@@ -193,7 +195,7 @@ class RecordFrame implements Frame {
   end(): void {}
 
   through(w: ValueWriter, e: unknown): unknown {
-    const i = this.#i;
+    const i = this.i;
     return w.through(e, propertySegment(this.entries === null ? this.keys[i]! : (this.entries[2 * i] as string)), this.obj);
   }
 }
@@ -201,10 +203,10 @@ class RecordFrame implements Frame {
 /** A Map: its entries read live from its own iterator, key then value. */
 class MapFrame implements Frame {
   /** Entries written. */
-  #i = 0;
-  #entry: Record<0 | 1, unknown> | null = null;
-  #key: unknown = undefined;
-  #inValue = false;
+  private i: number;
+  private entry: Record<0 | 1, unknown> | null;
+  private key: unknown;
+  private inValue: boolean;
   readonly depth: number;
   private readonly map: Map<unknown, unknown>;
   /** The size its header declared. */
@@ -212,6 +214,10 @@ class MapFrame implements Frame {
   private readonly entries: Iterator<unknown>;
 
   constructor(depth: number, map: Map<unknown, unknown>, n: number, entries: Iterator<unknown>) {
+    this.i = 0;
+    this.entry = null;
+    this.key = undefined;
+    this.inValue = false;
     this.depth = depth;
     this.map = map;
     this.n = n;
@@ -219,28 +225,28 @@ class MapFrame implements Frame {
   }
 
   next(): unknown {
-    if (this.#entry !== null) {
-      if (!this.#inValue) {
-        this.#inValue = true;
-        return this.#entry[1];
+    if (this.entry !== null) {
+      if (!this.inValue) {
+        this.inValue = true;
+        return this.entry[1];
       }
-      this.#entry = null;
-      this.#i++;
+      this.entry = null;
+      this.i++;
     }
-    const entry = nextEntry(this.map, this.entries, this.n, this.#i);
+    const entry = nextEntry(this.map, this.entries, this.n, this.i);
     if (entry === null) return NO_MORE;
-    this.#key = entry[0];
-    this.#inValue = false;
-    this.#entry = entry;
-    return this.#key;
+    this.key = entry[0];
+    this.inValue = false;
+    this.entry = entry;
+    return this.key;
   }
 
   end(): void {
-    checkCount(this.map, "Map", this.n, this.#i);
+    checkCount(this.map, "Map", this.n, this.i);
   }
 
   through(w: ValueWriter, e: unknown): unknown {
-    return w.throughEntry(e, this.map, this.#i, this.#key, this.#inValue);
+    return w.throughEntry(e, this.map, this.i, this.key, this.inValue);
   }
 }
 
