@@ -218,8 +218,9 @@ describe("encoding records for msgpackr", () => {
   });
 
   test("frozen, sealed or non-extensible structures are full: their shapes are used, new ones declared in the message", () => {
-    for (const [name, close] of [["frozen", Object.freeze], ["sealed", Object.seal], ["non-extensible", Object.preventExtensions]] as const) {
-      const structures = close([["a", "b"]]) as string[][];
+    const closers: [string, (a: string[][]) => string[][]][] = [["frozen", (a) => Object.freeze(a) as string[][]], ["sealed", (a) => Object.seal(a)], ["non-extensible", (a) => Object.preventExtensions(a)]];
+    for (const [name, close] of closers) {
+      const structures = close([["a", "b"]]);
       const encoder = new Encoder({ useRecords: true, structures });
       for (let call = 0; call < 2; call++) {
         const bytes = encoder.encode([{ a: 1, b: 2 }, { c: 3 }]);

@@ -148,7 +148,8 @@ export class ValueWriter implements ExtensionWriter {
     encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 
-  private encodeObject(obj: object, depth: number): void {
+  /** An object found at `depth` (the streaming encoder overrides this step to write large containers item by item). */
+  protected encodeObject(obj: object, depth: number): void {
     if (this.claimObject(obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
@@ -198,9 +199,15 @@ export class ValueWriter implements ExtensionWriter {
   private encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
     const n = arr.length;
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    let i = 0;
+    this.writeItems(arr, depth, owner, 0, n);
+    checkCount(arr, "array", n, arr.length);
+  }
+
+  /** Items `from` to `to` of `arr` (an array, or the values of `owner`, a Set), found at `depth`. @internal */
+  writeItems(arr: readonly unknown[], depth: number, owner: object, from: number, to: number): void {
+    let i = from;
     try {
-      for (; i < n; i++) {
+      for (; i < to; i++) {
         // numbers and strings dispatched here, not through encodeValue: V8
         // stops inlining encodeValue once it has seen every type
         const item = arr[i];
@@ -211,7 +218,6 @@ export class ValueWriter implements ExtensionWriter {
     } catch (e) {
       throw this.through(e, itemSegment(i), owner);
     }
-    checkCount(arr, "array", n, arr.length);
   }
 
   /** A Set, written as an array of its values (policy), its size checked after. */
@@ -235,20 +241,20 @@ export class ValueWriter implements ExtensionWriter {
   }
 
   /**
-   * The values of `obj` (found at `depth`) in the order of `keys`, each
-   * read once and after its key when `withKeys` (a map's entries; without
-   * keys, a record's fields). @internal
+   * The values of `obj` (found at `depth`) in the order of `keys` (those
+   * from `from` to `to`), each read once and after its key when `withKeys`
+   * (a map's entries; without keys, a record's fields). @internal
    */
-  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean): void {
-    const n = keys.length;
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
+    const n = to;
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
     // changes under us (a getter): then the rest goes by `keys`. Objects with no
     // enum cache go by `keys` from the start: wide ones (dictionary mode) and
     // ones with elements (integer-like keys, which Object.keys lists first)
-    let i = 0;
+    let i = from;
     try {
-      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+      if (i === 0 && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
         if (withKeys) encodeKey(this.out, key);
@@ -270,10 +276,14 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /** The values of `entries` (key, value, key, value..., read before the header) of `owner`, each after its key when `withKeys`. @internal */
-  writeEntries(entries: readonly unknown[], depth: number, owner: object, withKeys: boolean): void {
-    const n = entries.length;
-    let i = 0;
+  /**
+   * The values of `entries` (key, value, key, value..., read before the
+   * header; those from index `from` to `to`) of `owner`, each after its key
+   * when `withKeys`. @internal
+   */
+  writeEntries(entries: readonly unknown[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = entries.length): void {
+    const n = to;
+    let i = from;
     try {
       for (; i < n; i += 2) {
         if (withKeys) encodeKey(this.out, entries[i] as string);
@@ -490,14 +500,14 @@ export function propertySegment(key: string): string {
 }
 
 /** The path segment of entry `i` of a Map: its key (`.keys()[i]`), or its value (`.get("k")` for a simple key, else `.values()[i]`). */
-export function mapSegment(i: number, key: unknown, inValue: boolean): string {
+function mapSegment(i: number, key: unknown, inValue: boolean): string {
   if (!inValue) return `.keys()[${i}]`;
   const simple = typeof key === "string" ? JSON.stringify(key) : typeof key === "number" || typeof key === "boolean" || key == null ? String(key) : null;
   return simple === null ? `.values()[${i}]` : `.get(${simple})`;
 }
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
-export const RECORD_FOR_IN_MAX = 64;
+const RECORD_FOR_IN_MAX = 64;
 
 /** Whether for-in walks exactly `keys`, in order, over `obj`. */
 export function hasKeys(obj: object, keys: readonly string[]): boolean {
@@ -511,20 +521,10 @@ export function hasKeys(obj: object, keys: readonly string[]): boolean {
 }
 
 /** Whether the first key starts with a digit: an object with elements (integer-like keys come first). */
-export function startsWithDigit(keys: readonly string[]): boolean {
+function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
-}
-
-/**
- * A plain object's entries as `encodeRecord` writes them when they are
- * read before its header, with sortKeys or ignoreUndefined (see
- * {@link recordEntries}); null without either: its values are read one
- * by one as they are written, in the order of `keys`.
- */
-export function entriesFirst(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] | null {
-  return sortKeys || ignoreUndefined ? recordEntries(obj, keys, sortKeys, ignoreUndefined) : null;
 }
 
 /**
