@@ -31,41 +31,7 @@ import { decodeOptionsOf } from "../src/decode/options.ts";
 import { createStreamStats } from "../src/stream/queue.ts";
 import { readArrayHeader } from "../src/stream/reader.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "../src/stream/scanner.ts";
-
-type Kind = "nil" | "false" | "true" | "uint" | "int" | "float" | "str" | "bin" | "array" | "map" | "ext" | "reserved";
-
-/**
- * What the MessagePack spec says a first byte `t` starts, written out from
- * the spec's format table (not from src/): the kind, the size of its length
- * field (0 for fixed forms), for fixed forms the payload size (fixint: 0,
- * uint 8: 1, fixext 4: 4...) or item count (fixstr, fixarray, fixmap), and
- * the header length (first byte, length field, an ext's type byte).
- */
-function spec(t: number): { kind: Kind; field: number; fixed: number; header: number } {
-  const fixed = (kind: Kind, size: number, header = 1) => ({ kind, field: 0, fixed: size, header });
-  const sized = (kind: Kind, field: number) => ({ kind, field, fixed: 0, header: 1 + field + (kind === "ext" ? 1 : 0) });
-  if (t <= 0x7f) return fixed("uint", 0); // positive fixint
-  if (t <= 0x8f) return fixed("map", t & 0x0f); // fixmap
-  if (t <= 0x9f) return fixed("array", t & 0x0f); // fixarray
-  if (t <= 0xbf) return fixed("str", t & 0x1f); // fixstr
-  if (t >= 0xe0) return fixed("int", 0); // negative fixint
-  const table: Record<number, ReturnType<typeof spec>> = {
-    0xc0: fixed("nil", 0),
-    0xc1: fixed("reserved", 0),
-    0xc2: fixed("false", 0),
-    0xc3: fixed("true", 0),
-    0xc4: sized("bin", 1), 0xc5: sized("bin", 2), 0xc6: sized("bin", 4), // bin 8/16/32
-    0xc7: sized("ext", 1), 0xc8: sized("ext", 2), 0xc9: sized("ext", 4), // ext 8/16/32
-    0xca: fixed("float", 4), 0xcb: fixed("float", 8), // float 32/64
-    0xcc: fixed("uint", 1), 0xcd: fixed("uint", 2), 0xce: fixed("uint", 4), 0xcf: fixed("uint", 8), // uint 8/16/32/64
-    0xd0: fixed("int", 1), 0xd1: fixed("int", 2), 0xd2: fixed("int", 4), 0xd3: fixed("int", 8), // int 8/16/32/64
-    0xd4: fixed("ext", 1, 2), 0xd5: fixed("ext", 2, 2), 0xd6: fixed("ext", 4, 2), 0xd7: fixed("ext", 8, 2), 0xd8: fixed("ext", 16, 2), // fixext 1-16
-    0xd9: sized("str", 1), 0xda: sized("str", 2), 0xdb: sized("str", 4), // str 8/16/32
-    0xdc: sized("array", 2), 0xdd: sized("array", 4), // array 16/32
-    0xde: sized("map", 2), 0xdf: sized("map", 4), // map 16/32
-  };
-  return table[t]!;
-}
+import { type Kind, specForm } from "./_support/spec.ts";
 
 /** The length a message built by {@link message} declares in a length field. */
 const DECLARED = 3;
@@ -78,7 +44,7 @@ const DECLARED = 3;
  * 0x01 items for an array, 0x01 keys and values for a map.
  */
 function message(t: number): { bytes: Uint8Array; header: number; n: number } {
-  const { kind, field, fixed, header } = spec(t);
+  const { kind, field, fixed, header } = specForm(t);
   const n = field === 0 ? fixed : DECLARED;
   const out = [t];
   for (let i = field - 1; i >= 0; i--) out.push((n >>> (8 * i)) & 0xff);
@@ -147,12 +113,12 @@ const KIND_NAMES: Record<number, Kind> = {
 
 describe("the first-byte table", () => {
   test("has one reserved byte, 0xc1, and every kind", () => {
-    expect(firstBytes.filter((t) => spec(t).kind === "reserved")).toEqual([0xc1]);
+    expect(firstBytes.filter((t) => specForm(t).kind === "reserved")).toEqual([0xc1]);
     expect(new Set(Array.from(FIRST_BYTE, wireKindOf)).size).toBe(Object.keys(KIND_NAMES).length);
   });
 
   test.each(firstBytes.map((t) => [hex(t), t]))("%s: the table says what the spec says (kind, length field, fixed size, header)", (_, t) => {
-    const want = spec(t);
+    const want = specForm(t);
     const form = FIRST_BYTE[t]!;
     expect(KIND_NAMES[wireKindOf(form)!]).toBe(want.kind);
     expect(lengthFieldOf(form)).toBe(want.field);
@@ -162,7 +128,7 @@ describe("the first-byte table", () => {
 
   test.each(firstBytes.map((t) => [hex(t), t]))("%s: the Decoder and the scanner read the kind and the length the spec says", (_, t) => {
     const { bytes, header, n } = message(t);
-    const { kind, field } = spec(t);
+    const { kind, field } = specForm(t);
     if (kind === "reserved") {
       expect(failure(() => new Decoder().readAt(bytes, 0, 0, 0, null))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       expect(scan(bytes)).toBe(BAD);
@@ -185,7 +151,7 @@ describe("the first-byte table", () => {
 
   test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the spec's header length", (_, t) => {
     const { bytes, header, n } = message(t);
-    if (spec(t).kind !== "array") {
+    if (specForm(t).kind !== "array") {
       expect(failure(() => readArrayHeader(bytes, 0, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       return;
     }
