@@ -22,7 +22,6 @@
 import { describe, expect, test } from "vitest";
 import { decode, DecodeError, ExtData, ExtensionCodec, type DecodeOptions } from "../src/index.ts";
 import { createStreamStats, decodeAsync, type StreamStats } from "../src/streams.ts";
-import { Random } from "./_support/arbitrary.ts";
 import { expectLinear } from "./_support/streams.ts";
 import { collidingFloats, collidingUint32, computeLongHash, computeUnseededHash, v8StringHash } from "./_support/v8-hash.ts";
 
