@@ -59,8 +59,8 @@ const ONLY = args.options.only ? String(args.options.only).split(",") : ["vector
 /** Strategy name (see lib/output-strategies.js) and the title of its panel in the plot. */
 export const STRATEGIES = /** @type {const} */ ([
   { name: "default", label: "default (auto: resizable + estimate)" },
-  { name: "exact", label: "exact (encodedSize, then encodeInto)" },
-  { name: "chunks", label: "encodeChunks + concat" },
+  { name: "exact", label: "exact (encodedSize pre-pass)" },
+  { name: "chunks", label: "chunk list + concat" },
 ]);
 
 const LEGEND =
