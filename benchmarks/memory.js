@@ -28,7 +28,7 @@ import { pack as msgpackrPack } from "msgpackr";
 import { Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
-import { strategyOptions } from "./lib/output-strategies.js";
+import { strategyEncode } from "./lib/output-strategies.js";
 import { parseCli, pathFromUrl, printRuntimeInfo, receiveFromChild, runtimeName, sendToParent } from "./lib/round-robin.js";
 import { blob, records, recordsOfSize, ropeRecordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, readResult, useResultsDir, writeResult } from "./report.js";
@@ -85,10 +85,8 @@ const lib = await loadLibrary();
 /** Library name -> encoder factory (called in the child only). Binary inputs get a zero-copy Buffer where a library needs one. */
 const LIBRARIES = /** @type {Record<string, { make: () => (v: any) => Uint8Array, needsBuffer?: boolean, binary?: boolean }>} */ ({
   "@resizable/msgpack": { make: () => (v) => lib.encode(v) },
-  "@resizable/msgpack (exact)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("exact"))) },
-  "@resizable/msgpack (no estimate)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("resizable-no-est"))) },
-  "@resizable/msgpack (chunks)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("chunks"))) },
-  "@resizable/msgpack (doubling)": { make: () => ((e) => (v) => e.encode(v))(new lib.Encoder(strategyOptions("doubling"))) },
+  "@resizable/msgpack (exact)": { make: () => strategyEncode("exact", new lib.Encoder()) },
+  "@resizable/msgpack (chunks)": { make: () => strategyEncode("chunks", new lib.Encoder()) },
   msgpackr: { make: () => (v) => msgpackrPack(v) },
   "@msgpack/msgpack": { make: () => ((e) => (v) => e.encode(v))(new MMEncoder()) },
   "notepack.io": { make: () => (v) => notepack.encode(v) },

@@ -6,14 +6,11 @@
 //   deno run benchmarks/strategies.js            (add --allow-read --allow-write for --write)
 //   node benchmarks/strategies.js --plot-only     (redraw results/strategies.svg from results/*.json)
 //
-// Strategies (one Encoder each, kept across calls as an application would; all
-// but the default are plugged in through the encoder's internal store-plan
-// hook, see lib/output-strategies.js):
-//   default           new Encoder(): resizable store sized from the estimate, else chunks
-//   resizable-no-est  the same store, no estimate pre-pass
-//   exact             plain buffer of encodedSize(value) bytes (exact pre-pass)
-//   chunks            chunk list, one concat at the end
-//   doubling          plain buffer doubled by copying
+// Strategies (one Encoder each, kept across calls as an application would;
+// each built from the public API, see lib/output-strategies.js):
+//   default           encode(): resizable store sized from the estimate, else chunks
+//   exact             plain buffer of encodedSize(value) bytes filled by encodeInto (two walks)
+//   chunks            encodeChunks(), one concat at the end
 // Data:
 //   vectors/N   N doubles (float 64), N = 10^0 .. 10^8 in half-decade steps
 //   nested      obj = [obj, obj] 20 times (2^20 leaves, ~2 MB)
@@ -28,7 +25,7 @@
 // Dependency-free: imports the library's build (dist/index.js), the
 // round-robin harness, the strategies and sibling helpers only.
 
-import { STORE_PLANS, strategyOptions } from "./lib/output-strategies.js";
+import { strategyEncode } from "./lib/output-strategies.js";
 import { consume, formatBytes, formatSpeed, formatTime, geomean, parseCli, printTable, printRuntimeInfo, runRoundRobin, runtimeName } from "./lib/round-robin.js";
 import { doubles, halfDecades, nestedList, recordsOfSize } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, parseSize, readResult, sig3, useResultsDir, writeResult } from "./report.js";
@@ -37,8 +34,7 @@ import { RUNTIME_COLORS, gridSvg } from "./plot.js";
 const args = parseCli({
   script: "strategies.js",
   summary:
-    "This library's encode speed under each output strategy (default, resizable without estimate, exact, chunks, " +
-    "doubling), from one double to 900 MB of output, on arrays of doubles, a nested array and record arrays. " +
+    "This library's encode speed under each output strategy (default, exact, chunks), from one double to 900 MB of output, on arrays of doubles, a nested array and record arrays. " +
     "Needs the library built (npm run build).",
   fullRun: "5-8 minutes per runtime on 2 cores (up to 900 MB of output; --max-size shortens it)",
   quickRun: "about 4 s (measured on 2 cores at load average 10-12, shared with other jobs)",
@@ -63,10 +59,8 @@ const ONLY = args.options.only ? String(args.options.only).split(",") : ["vector
 /** Strategy name (see lib/output-strategies.js) and the title of its panel in the plot. */
 export const STRATEGIES = /** @type {const} */ ([
   { name: "default", label: "default (auto: resizable + estimate)" },
-  { name: "resizable-no-est", label: "resizable, no estimate" },
   { name: "exact", label: "exact (encodedSize pre-pass)" },
   { name: "chunks", label: "chunk list + concat" },
-  { name: "doubling", label: "doubling with copy" },
 ]);
 
 const LEGEND =
@@ -117,8 +111,7 @@ async function main() {
   printRuntimeInfo("strategies: encode under each output strategy");
   console.log(`${describeLoad(info.loadAverage, info.cpus)}; max output size ${formatSize(MAX_SIZE)}${QUICK ? " (--quick)" : ""}`);
 
-  const encoders = STRATEGIES.map((s) => new lib.Encoder(strategyOptions(s.name)));
-  checkHook(encoders);
+  const encoders = STRATEGIES.map((s) => strategyEncode(s.name, new lib.Encoder()));
   const sizeOf = (/** @type {unknown} */ v) => lib.encodedSize(v);
   /** @type {any[]} */
   const groups = [];
@@ -128,10 +121,10 @@ async function main() {
     const built = performance.now() - t0;
     const bytes = sizeOf(value);
     // verify: every strategy gives the same bytes, of the exact size
-    const ref = encoders[0].encode(value);
+    const ref = encoders[0](value);
     if (ref.length !== bytes) throw new Error(`${d.label}: default encode gave ${ref.length} bytes, encodedSize says ${bytes}`);
     encoders.forEach((e, i) => {
-      if (i > 0 && !sameBytes(e.encode(value), ref)) throw new Error(`${d.label}: strategy ${STRATEGIES[i].name} gave different bytes`);
+      if (i > 0 && !sameBytes(e(value), ref)) throw new Error(`${d.label}: strategy ${STRATEGIES[i].name} gave different bytes`);
     });
     consume(ref);
     const cases = STRATEGIES.map((s, i) => ({
@@ -139,7 +132,7 @@ async function main() {
       name: s.name,
       bytes,
       baseline: i === 0,
-      fn: () => encoders[i].encode(value),
+      fn: () => encoders[i](value),
     }));
     const results = runRoundRobin(cases, runOptions(bytes));
     printTable(results, { legend: false, wide: args.wide });
@@ -193,21 +186,6 @@ function speedOf(group, strategy) {
   return def && r ? def.p50 / r.p50 : NaN;
 }
 
-/**
- * Throws if this build ignores the store-plan hook (every strategy would
- * then time the default): each encoder's output must hold its strategy's plan
- * (private fields are plain properties in the build).
- * @param {any[]} encoders
- */
-function checkHook(encoders) {
-  encoders.forEach((e, i) => {
-    const plan = e.output?.plan;
-    const want = /** @type {Record<string, unknown>} */ (STORE_PLANS)[STRATEGIES[i].name];
-    if (plan === undefined) throw new Error("Cannot see the encoder's store plan: rebuild the library (npm run build)");
-    if (want !== undefined && plan !== want) throw new Error(`This build ignores the store-plan hook: strategy ${STRATEGIES[i].name} would time the default`);
-  });
-}
-
 /** The encoder's scratch size in a report (reports before it was recorded ran with 64 KiB). @param {any} report @returns {number} */
 function scratchOf(report) {
   return report.scratchBytes ?? 65536;
@@ -219,7 +197,7 @@ function scratchOf(report) {
  * @param {any} lib
  */
 function scratchBytes(lib) {
-  const n = /** @type {any} */ (new lib.Encoder()).output?.scratchBytes;
+  const n = /** @type {any} */ (new lib.Encoder()).output?.scratchSize;
   return typeof n === "number" && n > 0 ? n : 256 * 1024;
 }
 
@@ -255,28 +233,9 @@ export function markdown(report) {
   return lines.join("\n");
 }
 
-/** "When does the estimate pay for itself" and "what does this runtime prefer", from the numbers. @param {any} report */
+/** "What does this runtime prefer", from the numbers. @param {any} report */
 function answers(report) {
   const out = ["**Answers**", ""];
-  for (const family of ["vectors", "records"]) {
-    const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(report)); // below the scratch no store is used
-    if (gs.length === 0) continue;
-    const speedups = gs.map((/** @type {any} */ gr) => {
-      const def = gr.results.find((/** @type {any} */ r) => r.strategy === "default");
-      const noEst = gr.results.find((/** @type {any} */ r) => r.strategy === "resizable-no-est");
-      return { bytes: gr.bytes, gain: noEst.p50 / def.p50 };
-    });
-    const geo = (/** @type {{ gain: number }[]} */ xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x.gain), 0) / xs.length);
-    const verdict = (/** @type {number} */ g) => (g > 1.05 ? "pays" : g < 0.95 ? "costs" : "makes no measurable difference");
-    const all = geo(speedups);
-    const large = speedups.filter((/** @type {any} */ x) => x.bytes >= 1e7);
-    const list = speedups.map((/** @type {any} */ x) => `${formatSize(x.bytes)}: ${x.gain.toFixed(2)}x`).join(", ");
-    out.push(
-      `- Estimate, ${family} (time without estimate / time with it; >1 = the estimate pays): ${list}. ` +
-        `Geometric mean ${all.toFixed(2)}x over these sizes: it ${verdict(all)}` +
-        (large.length ? `; ${geo(large).toFixed(2)}x from 10 MB on: it ${verdict(geo(large))} there.` : "."),
-    );
-  }
   for (const family of ["vectors", "nested", "records"]) {
     // below the scratch every strategy but exact runs the same code: differences there are noise
     const gs = report.groups.filter((/** @type {any} */ x) => x.family === family && x.bytes > scratchOf(report));

@@ -34,7 +34,7 @@ const runtimes = [
   { label: "bun", program: bin("bun"), lead: [] as string[], runtime: /^runtime: bun \d+\.\d+\.\d+/m },
   { label: "deno", program: bin("deno"), lead: ["run"], runtime: /^runtime: deno \d+\.\d+\.\d+/m },
 ];
-const STRATEGIES = ["default", "resizable-no-est", "exact", "chunks", "doubling"];
+const STRATEGIES = ["default", "exact", "chunks"];
 
 describe("benchmarks/strategies.js --quick", () => {
   it.each(runtimes)("runs as-is under $label and reports every strategy per data set", async (rt) => {
@@ -66,7 +66,7 @@ describe("benchmarks/strategies.js --quick", () => {
     expect(r.stdout).toContain("; --quick: outputs up to 1 MB, not the sizes the README quotes:");
     expect(means.length).toBe(3);
     expect(means.find((l) => l.startsWith("geometric mean, records ("))).toMatch(
-      /^geometric mean, records \(\d sizes?\): default 1\.00, resizable-no-est [\d.]+, exact [\d.]+, chunks [\d.]+, doubling [\d.]+$/,
+      /^geometric mean, records \(\d sizes?\): default 1\.00, exact [\d.]+, chunks [\d.]+$/,
     );
     expect(means).toContain("geometric mean, nested: no size past the scratch in this run");
   });

@@ -217,6 +217,24 @@ describe("encoding records for msgpackr", () => {
     expect(unpackr.unpack(appended)).toEqual({ c: 5 });
   });
 
+  test("frozen, sealed or non-extensible structures are full: their shapes are used, new ones declared in the message", () => {
+    const closers: [string, (a: string[][]) => string[][]][] = [["frozen", (a) => Object.freeze(a) as string[][]], ["sealed", (a) => Object.seal(a)], ["non-extensible", (a) => Object.preventExtensions(a)]];
+    for (const [name, close] of closers) {
+      const structures = close([["a", "b"]]);
+      const encoder = new Encoder({ useRecords: true, structures });
+      for (let call = 0; call < 2; call++) {
+        const bytes = encoder.encode([{ a: 1, b: 2 }, { c: 3 }]);
+        // the shared shape by its identifier (0x40); the new one declared inline with the first own identifier
+        // (index 32, byte 0x60: d4 72 60, its field names), then its value
+        expect(hex(bytes), name).toBe("92" + "400102" + "d47260" + "91a163" + "03");
+        expect(new msgpackr.Unpackr({ structures: [["a", "b"]] }).unpack(bytes)).toEqual([{ a: 1, b: 2 }, { c: 3 }]);
+        expect(decode(bytes, { useRecords: true, structures: [["a", "b"]] })).toEqual([{ a: 1, b: 2 }, { c: 3 }]);
+      }
+      expect(structures, name).toEqual([["a", "b"]]);
+      expect(encodedSize({ c: 3 }, { useRecords: true, structures })).toBe(encode({ c: 3 }, { useRecords: true, structures }).length);
+    }
+  });
+
   test("sequential: later messages reference earlier declarations; msgpackr's unpackMultiple reads the concatenation", () => {
     const encoder = new Encoder({ useRecords: true, sequential: true });
     const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...manyShapes(100), { a: 4 }];

@@ -339,14 +339,53 @@ export function stackOverflow(e: unknown, offset: number): unknown {
 
 // ---- encoder: errors with the path of the value, built in cold paths ----
 
-/** A value MessagePack cannot hold (and no extension claimed), found at `path` (`$.a[2]`). */
-export function unsupportedAt(value: unknown, path: string): EncodeError {
-  return encodeError(`Cannot encode ${typeof value} at ${path}: unrecognized object`, "UNSUPPORTED_TYPE");
+/** What an error of the walk is formatted from, until the walk has unwound and knows its path: see {@link walkError}. */
+export interface WalkProblem {
+  /** What could not be encoded: "function", "Map", "value"... */
+  readonly subject: string;
+  /** Why, after the path. */
+  readonly reason: string;
+  /** The value at fault, and its depth (for `MAX_DEPTH`: the walk tells a cycle from deep nesting by it). */
+  readonly value: unknown;
+  readonly depth: number;
 }
 
-/** An object at `path` nested past `maxDepth`; `depth` counts from 1 at the root. */
-export function tooDeepAt(path: string, depth: number, maxDepth: number): EncodeError {
-  return encodeError(`Cannot encode value at ${path}: too deep objects in depth ${depth} (maxDepth ${maxDepth})`, "MAX_DEPTH");
+/** The walk's errors not yet placed at their path. */
+const unplaced = /* @__PURE__ */ new WeakMap<EncodeError, WalkProblem>();
+
+/**
+ * An `EncodeError` about `value`, found at `depth`, thrown where the walk
+ * finds the problem: `Cannot encode <subject> at <path>: <reason>`, its
+ * path (`$` until then) given by {@link placeAt} once the error has unwound
+ * through every container, each noting its segment.
+ */
+export function walkError(code: EncodeErrorCode, subject: string, reason: string, value: unknown, depth: number): EncodeError {
+  const e = encodeError(`Cannot encode ${subject} at $: ${reason}`, code);
+  unplaced.set(e, { subject, reason, value, depth });
+  return e;
+}
+
+/** The problem of `e` when it is an error of the walk not yet placed at its path; else undefined. */
+export function problemOf(e: unknown): WalkProblem | undefined {
+  return e instanceof EncodeError ? unplaced.get(e) : undefined;
+}
+
+/** Formats the message of `e`, an error of {@link walkError}, with its `path` (`$.a[2]`), and returns it. */
+export function placeAt(e: EncodeError, path: string): EncodeError {
+  const p = unplaced.get(e)!;
+  unplaced.delete(e);
+  e.message = `Cannot encode ${p.subject} at ${path}: ${p.reason}`;
+  return e;
+}
+
+/** A value MessagePack cannot hold (and no extension claimed), found at `depth`. */
+export function unsupported(value: unknown, depth: number): EncodeError {
+  return walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value, depth);
+}
+
+/** An object found at `depth`, nested past `maxDepth` (or in a cycle: the walk tells which once it has unwound). */
+export function tooDeep(value: unknown, depth: number, maxDepth: number): EncodeError {
+  return walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value, depth);
 }
 
 /** Nesting that ran out of call stack before reaching `maxDepth`. */
@@ -363,15 +402,14 @@ export function cycle(where = ""): EncodeError {
   return encodeError(`Cannot encode value${where}: it contains itself (a cycle), too deep to encode`, "CYCLE");
 }
 
-/** A `what` (Map, Set, array) at `path` whose count changed while it was being encoded. */
-export function changedAt(what: string, path: string, before: unknown, after: unknown): EncodeError {
-  return encodeError(`Cannot encode ${what}${path && " at " + path}: it changed while being encoded (${String(before)} entries, then ${String(after)})`, "CHANGED");
+/** A `what` (Map, Set, array), `container`, whose count changed while it was being encoded. */
+export function changed(container: object, what: string, before: unknown, after: unknown): EncodeError {
+  return walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container, 0);
 }
 
-/** A `what` at `path` whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
-export function unreadable(what: string, path: string, cause: unknown): EncodeError {
-  const e = encodeError(`Cannot encode ${what} at ${path}: its entries cannot be read (${describe(cause)})`, "UNSUPPORTED_TYPE");
-  return Object.assign(e, { cause });
+/** A `what`, `container` at `depth`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export function unreadable(container: object, what: string, depth: number, cause: unknown): EncodeError {
+  return Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container, depth), { cause });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The encoder: `encode()`, `encodedSize()` and the reusable
- * {@link Encoder}, which owns the output (scratch, store, chunks) and starts
- * and finishes each call. The value is written by the walk in
+ * {@link Encoder}, which owns its output (output.ts: the scratch, the
+ * store, the chunks) and starts and finishes each call. The value is written by the walk in
  * walk.ts (type dispatch by kind.ts, containers), with the
  * writers of scalars.ts, strings.ts and ext-writer.ts:
  * headers and small values as plain indexed stores into the scratch, long
@@ -15,12 +15,10 @@
 import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
-import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, withResolved, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
+import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
 import { CoderCache } from "../common/options.ts";
-import { chunksResult, COUNT_PLAN, Output, resultInto, sharedResult } from "./output.ts";
-import { startsAscii } from "../format/utf8.ts";
+import { Output } from "./output.ts";
 import type { NodeBuffer } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
 
@@ -29,11 +27,13 @@ export type { EncodeOptions, EncoderOptions } from "./options.ts";
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
 
-/** 256 bytes that {@link startsAscii} encodes the start of a long string into (synchronously: no call keeps them). */
-const LEAD_BYTES = /* @__PURE__ */ new Uint8Array(256);
+/** The scratch of a counting encoder: its moves only count, so a small one does. */
+const COUNT_SCRATCH_BYTES = 4096;
 
 // How the calls of Encoder's other methods end: what each returns of the output.
 const COUNTED = (output: Output): number => output.offset();
+const SHARED = (output: Output): Uint8Array<ArrayBuffer> => output.sharedResult();
+const CHUNKS = (output: Output): Uint8Array<ArrayBuffer>[] => output.chunksResult();
 
 /**
  * What `encode()` runs on: an encoder with one way to end a call, the
@@ -43,31 +43,42 @@ const COUNTED = (output: Output): number => output.offset();
  * them.
  */
 export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
-  /** Where the bytes go: scratch, then a store or chunks. */
+  /** Where the bytes go: the scratch, then the store or the chunks (output.ts). */
   protected readonly output: Output;
   /** The options, read and resolved once, by the constructor. */
   protected readonly options: ResolvedEncodeOptions;
   /** What writes values into the output, with the options resolved. */
   protected readonly writer: ValueWriter;
   /** True while a call is under way: a re-entrant call uses a fresh encoder. */
-  protected busy = false;
+  protected busy: boolean;
   /** The encoder that re-entrant calls use, made on first need. */
-  private child: EncoderBase<ContextType> | null = null;
+  private child: EncoderBase<ContextType> | null;
   /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
-  readonly #toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+  private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
+  /** Counts bytes instead of writing them (`encodedSize`). */
+  private readonly counting: boolean;
 
-  /** @param resolved the options, resolved (see options.ts) */
-  constructor(resolved: ResolvedEncodeOptions) {
+  /**
+   * Allocates nothing: the output's scratch is made at the first call,
+   * and kept (with a store of up to 16 MiB, after a call that needed one).
+   *
+   * @param resolved the options, resolved (see options.ts)
+   * @param counting count bytes instead of writing them
+   */
+  constructor(resolved: ResolvedEncodeOptions, counting = false) {
     this.options = resolved;
-    this.output = new Output(resolved.initialBufferSize, resolved.storePlan, resolved.maxByteLength, resolved.poolResults);
+    this.counting = counting;
+    this.busy = false;
+    this.child = null;
+    this.output = new Output(counting ? COUNT_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting, resolved.poolResults);
     this.writer = valueWriter(this.output, resolved);
-    this.#toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
-    if (resolved.buffers && this.#toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+    this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+    if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 
   /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
   protected toResult(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-    return this.#toBuffer === null ? bytes : (this.#toBuffer(bytes) as Uint8Array<ArrayBuffer>);
+    return this.toBuffer === null ? bytes : (this.toBuffer(bytes) as Uint8Array<ArrayBuffer>);
   }
 
   /**
@@ -86,13 +97,10 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    */
   encode(value: unknown): EncoderOutput<Options> {
     if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
-    if (typeof value === "string" && value.length >= LONE_STRING_MIN_CHARS && value.length <= 0xffffffff && startsAscii(value, LEAD_BYTES)) {
-      return this.toResult(encodeLoneString(value)) as EncoderOutput<Options>;
-    }
-    this.run(value, 0);
+    this.run(value, 0, false);
     try {
       const bytes = this.output.result();
-      return (this.#toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
+      return (this.toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
     } finally {
       this.stop();
     }
@@ -119,17 +127,18 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
 
   /** A new encoder of this one's kind and options, for re-entrant calls. */
   protected spawn(): EncoderBase<ContextType> {
-    return new EncoderBase(this.options);
+    return new EncoderBase(this.options, this.counting);
   }
 
   /**
-   * A call whose output starts the result: encodes `value` and returns
-   * what `finish` makes of the output (a re-entrant call runs on another
-   * encoder). For {@link Encoder}'s methods and `encodedSize()`. @internal
+   * A call whose output starts the result: encodes `value` (into the
+   * chunks from the start with `chunks`) and returns what `finish` makes
+   * of the output (a re-entrant call runs on another encoder). For
+   * {@link Encoder}'s methods and `encodedSize()`. @internal
    */
-  call<T>(value: unknown, finish: (output: Output) => T): T {
-    if (this.busy) return this.reentrant().call(value, finish);
-    this.run(value, 0);
+  call<T>(value: unknown, finish: (output: Output) => T, chunks = false): T {
+    if (this.busy) return this.reentrant().call(value, finish, chunks);
+    this.run(value, 0, chunks);
     try {
       return finish(this.output);
     } finally {
@@ -137,28 +146,20 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     }
   }
 
-  /** Starts a call and writes `value`; on failure ends the call and throws. `base`: where the output starts in the result. */
-  protected run(value: unknown, base: number): void {
-    this.start(value, base);
+  /**
+   * Starts a call and writes `value`; on failure ends the call and throws.
+   * `base`: where the output starts in the result; `chunks`: into the chunks from the start.
+   */
+  protected run(value: unknown, base: number, chunks: boolean): void {
+    const w = this.writer;
+    w.records?.begin(); // may throw (shared structures that are no longer valid): the call has not started
+    this.busy = true;
+    w.base = base;
+    this.output.begin(value, chunks);
     try {
-      this.writer.encodeValue(value, startDepth());
+      w.encodeValue(value, startDepth());
     } catch (e) {
       throw this.fail(e);
-    }
-  }
-
-  /** Starts a call: `estimated` is what the output sizes its store from; `base`, where the output starts in the result. */
-  private start(estimated: unknown, base: number): void {
-    this.busy = true;
-    const w = this.writer;
-    w.base = base;
-    try {
-      w.records?.begin();
-      this.output.begin(estimated);
-    } catch (e) {
-      // the call never started (a store plan that measures first threw): the output holds nothing to end
-      this.busy = false;
-      throw e;
     }
   }
 
@@ -194,7 +195,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
  */
 export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> extends EncoderBase<ContextType, Options> {
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
-  #counter: EncoderBase<ContextType> | null = null;
+  private counter: EncoderBase<ContextType> | null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
@@ -229,7 +230,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   );
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
-    this.output.measure = (root) => this.encodedSize(root);
+    this.counter = null;
   }
 
   /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
@@ -270,7 +271,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeSharedRef(value: unknown): EncoderOutput<Options> {
-    return this.toResult(this.call(value, sharedResult)) as EncoderOutput<Options>;
+    return this.toResult(this.call(value, SHARED)) as EncoderOutput<Options>;
   }
 
   /**
@@ -291,7 +292,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeChunks(value: unknown): EncoderOutput<Options>[] {
-    const chunks = this.call(value, chunksResult);
+    const chunks = this.call(value, CHUNKS, true);
     return chunks.map((c) => this.toResult(c)) as EncoderOutput<Options>[];
   }
 
@@ -322,9 +323,9 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
     checkTarget(target, offset);
     if (this.busy) return this.reentrant().encodeInto(value, target, offset);
-    this.run(value, offset);
+    this.run(value, offset, false);
     try {
-      return resultInto(this.output, target, offset);
+      return this.output.resultInto(target, offset);
     } catch (e) {
       this.writer.records?.abort(); // nothing was written (OUT_OF_SPACE): nothing is declared either
       throw e;
@@ -351,13 +352,13 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodedSize(value: unknown): number {
-    return (this.#counter ??= counter(this.options)).call(value, COUNTED);
+    return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
   }
 }
 
 /** An encoder with `options` that counts bytes instead of writing them. */
 function counter<C>(options: ResolvedEncodeOptions): EncoderBase<C> {
-  return new EncoderBase(withResolved(options, { storePlan: COUNT_PLAN }));
+  return new EncoderBase(options, true);
 }
 
 /**

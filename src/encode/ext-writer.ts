@@ -85,9 +85,7 @@ export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): vo
     // ext 32: 1 + 4 + 1 header bytes, then the payload
     data = (data as (dataPos: number) => unknown)(w.base + w.out.offset() + 6);
   }
-  // a plain Uint8Array as it is; any other view (a Buffer too) as a plain view of its bytes, so
-  // that a payload the store references is copied by Uint8Array's slice(), not Buffer's
-  const bytes = data instanceof Uint8Array && data.constructor === Uint8Array ? data : bytesOf(data);
+  const bytes = data instanceof Uint8Array ? data : bytesOf(data);
   if (bytes === undefined) throw badExtPayload(type);
   writeExt(w.out, type, bytes, ext32);
 }
@@ -99,5 +97,5 @@ function writeExt(s: Output, type: number, data: Uint8Array, ext32: boolean): vo
   if (n > 0xffffffff) throw tooLong("extension", n);
   if (s.pos + 6 > s.bytes.length) s.room(6);
   s.pos = ext32 ? writeExt32Header(s.bytes, s.pos, type, n) : writeExtHeader(s.bytes, s.pos, type, n);
-  s.append(data);
+  s.put(data);
 }

@@ -10,7 +10,7 @@ import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
 import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
-import { DEFAULT_PLAN, DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES, STORE_PLAN, type StorePlan } from "./output.ts";
+import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 import { dropIn } from "../common/modules.ts";
 
@@ -223,13 +223,10 @@ export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType
  * read once from what the user passed. Each option has its type without
  * `undefined` (`extensionCodec`: the codec given, or
  * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
- * `structures`, else 0), except `structures` (the array given, if any);
- * `storePlan` is the store plan of the internal {@link STORE_PLAN}
- * option, or {@link DEFAULT_PLAN}.
+ * `structures`, else 0), except `structures` (the array given, if any).
  */
 export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
   readonly structures: string[][] | undefined;
-  readonly storePlan: StorePlan;
 };
 
 /** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
@@ -299,27 +296,25 @@ const ENCODE_SIDE = /* @__PURE__ */ optionSide(ENCODE_TABLE, readEncodeValues, i
 
 /**
  * The resolved options for values read by {@link readEncodeOptions}:
- * defaults filled in, frozen. `plan`: the value of the internal
- * {@link STORE_PLAN} option, which only `new Encoder(options)` reads.
+ * defaults filled in, frozen.
  */
-export function resolveEncodeOptions(values: readonly unknown[], plan?: unknown): ResolvedEncodeOptions {
+export function resolveEncodeOptions(values: readonly unknown[]): ResolvedEncodeOptions {
   // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
   const resolved = withDefaults(ENCODE_SIDE, values);
   resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
   resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
-  resolved.storePlan = typeof (plan as StorePlan | undefined)?.open === "function" ? plan : DEFAULT_PLAN;
   RESOLVED.add(Object.freeze(resolved));
   return resolved as unknown as ResolvedEncodeOptions;
 }
 
-/** `options` resolved: as it is when it already is, else read and resolved (with the internal {@link STORE_PLAN} option: `new Encoder` only). */
+/** `options` resolved: as it is when it already is, else read and resolved. */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
   return typeof options === "object" && options !== null && RESOLVED.has(options)
     ? (options as ResolvedEncodeOptions)
-    : resolveEncodeOptions(readEncodeOptions(options), (options as { [STORE_PLAN]?: unknown } | null | undefined)?.[STORE_PLAN]);
+    : resolveEncodeOptions(readEncodeOptions(options));
 }
 
-/** `resolved` with some fields changed (a counting encoder's plan, the streaming encoder's scratch size). */
+/** `resolved` with some fields changed (the streaming encoder's `sequential`). */
 export function withResolved(resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions {
   const copy: ResolvedEncodeOptions = Object.freeze({ ...resolved, ...changes });
   RESOLVED.add(copy);

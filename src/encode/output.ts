@@ -1,57 +1,52 @@
 /**
- * The encoder's output: where the bytes of one call go. A maintainer needs
- * five words for it, and the code uses no others:
+ * The encoder's output: where the bytes of one call go. Six words, each
+ * defined here and nowhere else:
  *
- * - **output** ({@link Output}): what the walk writes into, the anchors'
- *   way: `bytes` (with a `view` of them for numbers) and `pos`, after
- *   `room(n)` made room for `n` bytes there. One class, so the walk's
- *   writes stay monomorphic; what differs lives behind it, in the store.
- * - **scratch**: a plain, reusable `Uint8Array` that small values are
- *   written into with indexed stores. Most calls never leave it: the
- *   result is one exact-size copy of it. Element stores into a view of a
+ * - **bytes**, **view**, **pos**: what the walk writes into, with plain
+ *   indexed stores (`view` is a `DataView` of `bytes`, for numbers), at
+ *   `pos`. Between calls and for most of each, `bytes` is the encoder's
+ *   scratch: a plain buffer of `initialBufferSize` bytes, allocated at the
+ *   encoder's first call and kept. Element stores into a view of a
  *   resizable buffer are 2-10x slower than into a plain one in every
- *   engine, while bulk `set`/`encodeInto` into one are as fast
- *   (benchmarks/buffers.js measures both): so the scratch comes first, and
- *   only full scratches move, in bulk.
- * - **store**: where the output goes once a call outgrows its scratch
- *   (store.ts): the resizable store, one resizable `ArrayBuffer` sized from
- *   an estimate of the value and grown in place (resizable-store.ts); a
- *   count of bytes, keeping none (`encodedSize`); the streaming encoder's
- *   cutter. Long strings are encoded straight into the store, and large
- *   binaries are referenced, not copied, until the result is made.
- * - **chunks**: plain buffers in a list (chunks.ts), the store past the
- *   resizable store's ceiling (a full store's bytes move there) and where
- *   `ArrayBuffer.prototype.resize` does not exist; then the output writes
- *   into their free tails directly. `encodeChunks` hands them over.
- * - **slab**: with `poolResults`, small results are views into a shared
- *   16 KiB slab instead of buffers of their own; the call writes into the
- *   slab as it would into the scratch.
+ *   engine, while bulk `set`/`encodeInto` into one are as fast: so the
+ *   walk writes into the plain scratch, and only full scratches move, in
+ *   bulk.
+ * - **room(n)**: the one slow path. The walk calls it when `pos + n` would
+ *   pass the end of `bytes`; it moves what `bytes` holds, in bulk, to the
+ *   store, the chunks or the count, and points `bytes` at the scratch
+ *   again (or, for one item wider than the scratch, a window of `n` bytes
+ *   of its own: in the store where `encodeInto` accepts resizable buffers,
+ *   else a plain buffer; the item's writer ends it with `room(0)`).
+ * - **store**: the encoder's resizable `ArrayBuffer`, opened at a call's
+ *   first move with its size and ceiling taken from the estimate of the
+ *   value (size.ts), grown in place, kept for the next call unless it
+ *   grew past {@link RETAIN_MAX_BYTES}.
+ * - **chunks**: plain buffers in a list, where output goes past the
+ *   store's ceiling (the store's bytes become the first chunk), where
+ *   `ArrayBuffer.prototype.resize` does not exist (Node 18), for
+ *   `encodeChunks`, and for the streaming encoder (chunks of a fixed
+ *   size, taken while the call goes on).
  *
- * Results are always plain `ArrayBuffer`s of exact length: many platform
- * APIs reject views of resizable buffers (`new Response()` in Node 20 and
- * 22, `crypto.subtle.digest` in Bun, `Blob`/`TextDecoder`/`fetch` in
- * Chromium), and only ~32,700 resizable buffers may live in one process.
- * The scratch (with the resizable store a call kept) is shared by the
- * encoders of a process between calls (see {@link Scratch}), so creating
- * an encoder allocates nothing. (A long string encoded on its own is the
- * one output made elsewhere: utf8.ts writes it straight into its result.)
+ * `encodedSize` is an output whose moves only count (`counting`), and
+ * `encodeInto` copies the finished output into the caller's target.
+ * Finishing a call hands over the result: an exact-size copy (`encode`),
+ * a view of the scratch (`encodeSharedRef`), a view of a shared slab
+ * (`poolResults`), the chunks (`encodeChunks`) or a copy into a target
+ * (`encodeInto`). Results are plain `ArrayBuffer`s: many platform APIs
+ * reject views of resizable buffers, and only ~32,700 resizable buffers
+ * may live in one process.
  *
- * `encode` ends a call with {@link Output.result}; the other ways to end
- * one (`encodeSharedRef`, `encodeChunks`, `encodeInto`) are functions
- * below, so a program that never calls them does not carry them.
+ * Binaries and extension payloads are copied when the walk reaches them
+ * ({@link Output.put}): a later getter or extension that changes or
+ * detaches one cannot change what was written.
  *
  * @module
  */
 
 import { CAN_RESIZE, ON_BUN } from "../common/engine.ts";
 import { encodeError } from "../common/errors.ts";
-import { Chunks } from "./chunks.ts";
-import { estimateStoreSize } from "./size.ts";
-import { ResizableStore } from "./resizable-store.ts";
-import { Count, MAX_STORE_BYTES, type Store } from "./store.ts";
-
-export { MAX_STORE_BYTES, REFERENCE_MIN_BYTES } from "./store.ts";
-export { RETAIN_MAX_BYTES } from "./resizable-store.ts";
+import { ENCODE_INTO_RESIZABLE } from "../format/utf8.ts";
+import { estimateSize } from "./size.ts";
 
 /**
  * Default scratch size: outputs up to this size never open a store. 256 KiB
@@ -60,17 +55,26 @@ export { RETAIN_MAX_BYTES } from "./resizable-store.ts";
  */
 export const DEFAULT_SCRATCH_BYTES: number = 262_144; // 256 KiB
 
+/** The largest `maxByteLength` every engine accepts (Node 20 and Bun refuse more), and the largest single result. */
+export const MAX_STORE_BYTES: number = 4_294_967_296; // 2^32
+
+/** A store larger than this is dropped after the call, so an idle encoder holds little memory. */
+export const RETAIN_MAX_BYTES: number = 16_777_216; // 16 MiB
+
+/** The smallest ceiling for a store: small estimates still get room to be wrong. */
+const MIN_CEILING_BYTES = 67_108_864; // 64 MiB
+
+/** Largest chunk the chunk list allocates at once (unless one item needs more). */
+const MAX_CHUNK_BYTES = 16_777_216; // 16 MiB
+
+/** Results at least this large are copied out of the store by {@link copyOutShrinking}. */
+const SHRINK_COPY_MIN_BYTES = 16_777_216; // 16 MiB
+
+/** How much of the store each step of {@link copyOutShrinking} copies and releases. */
+const SHRINK_COPY_STEP_BYTES = 4_194_304; // 4 MiB
+
 /** With `poolResults`, results up to this size are views into a shared slab. */
 export const POOL_MAX_RESULT_BYTES: number = 4096;
-
-/**
- * Whether pooling small results pays here. In V8 (Node, Deno, Chromium)
- * allocating a small `ArrayBuffer` costs ~0.5-0.7 µs and a view of a slab
- * ~40 ns; Bun's JavaScriptCore allocates one in ~35 ns, less than the view
- * and the copy into the slab (the peer benchmark's 125 B message encoded at
- * half the speed with pooling), so there `poolResults` keeps plain results.
- */
-const POOLING_PAYS: boolean = !ON_BUN;
 
 /**
  * Size of each slab that pooled results share, and so the most a pooled
@@ -78,472 +82,379 @@ const POOLING_PAYS: boolean = !ON_BUN;
  * whole slab, a transfer of its buffer empties every result in the slab,
  * and one kept result keeps the slab alive. 16 KiB keeps those costs 4x
  * below Node's 64 KiB `Buffer` pool while a new slab still serves ~100
- * messages of ~125 B (slabs of 8-64 KiB took the same time per result,
- * Node 20, Bun and Deno).
+ * messages of ~125 B (slabs of 8-64 KiB took the same time per result).
  */
 export const POOL_SLAB_BYTES: number = 16_384; // 16 KiB
 
 /**
- * Which store a call opens: the encoder's own ({@link DEFAULT_PLAN}), a
- * count ({@link COUNT_PLAN}), or another that the strategy benchmark and
- * the tests plug in through the internal option keyed by
- * {@link STORE_PLAN} (a plain buffer doubled by copying, one of the exact
- * size, a resizable store without the estimate, the chunks alone).
+ * Whether pooling small results pays here. In V8 allocating a small
+ * `ArrayBuffer` costs ~0.5-0.7 µs and a view of a slab ~40 ns; Bun's
+ * JavaScriptCore allocates one in ~35 ns, less than the view and the copy
+ * into the slab, so there `poolResults` keeps plain results.
  */
-export interface StorePlan {
-  /**
-   * A store to start the call with, before its first byte (null: the
-   * scratch, as usual). Runs before the output takes its scratch (its
-   * `scratchLength` may still be 0; `openResizable` is for `open` only).
-   * May throw: the call then never starts.
-   */
-  begin?: ((root: unknown, output: Output) => Store | null) | undefined;
-  /** The store for a call whose scratch overflows with `need` bytes written. */
-  open(need: number, output: Output): Store;
-  /** Whether its stores only count bytes (`encodedSize`): long strings are then measured, not written. */
-  readonly counts?: boolean;
-}
+const POOLING_PAYS: boolean = !ON_BUN;
 
-/** The encoder's plan: a resizable store sized from the estimate, else chunks. */
-export const DEFAULT_PLAN: StorePlan = { open: (need, output) => output.openResizable(need, true) ?? output.openChunks() };
-
-/** The plan of a counting output (`encodedSize`): a count. */
-export const COUNT_PLAN: StorePlan = { open: () => new Count(), counts: true };
-
-/**
- * The key of the internal option that replaces the encoder's
- * {@link StorePlan}: `new Encoder({ [Symbol.for("@resizable/msgpack/store-plan")]: plan })`.
- * For the strategy benchmark and the tests; not part of the public API.
- */
-export const STORE_PLAN: unique symbol = Symbol.for("@resizable/msgpack/store-plan") as never;
-
-/**
- * A scratch, with the `DataView` of it and the resizable store an earlier
- * call kept (see resizable-store.ts). An output keeps the scratch it used
- * last and takes it again while no other output has; encoders share a few
- * (of the default size), so creating an encoder allocates nothing and
- * encoders made per call reuse the same memory. A re-entrant call (an
- * extension encoding inside an encode) takes another.
- */
-interface Scratch {
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  readonly view: DataView;
-  /** The resizable store kept for the next call, or null. */
-  kept: ArrayBuffer | null;
-  /** The output that used it last: its fields still point at this scratch. */
-  user: Output | null;
-  /** In a call now. */
-  busy: boolean;
-  /** One of {@link SHARED}. */
-  shared: boolean;
-}
-
-/**
- * How many scratches of the default size the process shares: enough for
- * an encode and a few re-entrant levels; deeper nesting allocates
- * scratches that are dropped after.
- */
-const SHARED_SCRATCHES = 4;
-
-/** The shared scratches (calls are synchronous: one is busy only during a call or its re-entrant calls). */
-const SHARED: Scratch[] = [];
-
-const isIdle = (s: Scratch): boolean => !s.busy;
+/** Where `room` moves bytes in a call. */
+const STORE = 0;
+const CHUNKS = 1;
+const COUNT = 2;
 
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 const NO_VIEW = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(0));
 
 /**
- * The output of an encoder. The walk writes through `bytes`/`view` at
- * `pos` after checking `pos + n <= bytes.length` (else {@link Output.room});
- * everything else is the slow path.
+ * The output of one encoder: the walk writes through `bytes`/`view` at
+ * `pos` after checking `pos + n <= bytes.length`, else calls
+ * {@link Output.room}; everything else is the slow path or the finish.
  */
 export class Output {
-  /** Where the walk writes now: the scratch, a tail of the chunks, or the slab. */
-  bytes: Uint8Array<ArrayBuffer> = NO_BYTES;
+  /** Where the walk writes now: the scratch, or a window for one wide item. */
+  bytes: Uint8Array<ArrayBuffer>;
   /** A `DataView` over `bytes`. */
-  view: DataView = NO_VIEW;
+  view: DataView;
   /** Write position in `bytes`. */
-  pos = 0;
-  /** Where this call's output starts in `bytes`: 0, or the free part of the slab while the call writes there. */
-  start = 0;
-
-  /** The scratch this output used last (another output may have taken it since). */
-  private scratch: Scratch | null = null;
-  /** Whether this output takes its scratch from {@link SHARED} (default size) or keeps one of its own. */
-  #shares: boolean;
-  private readonly scratchBytes: number;
-  /** Where this call's output went past the scratch, or null while it fits the scratch. */
-  #store: Store | null = null;
-  /** The value this call encodes (for the estimate, taken only on overflow). */
-  root: unknown = undefined;
-
-  /** With `poolResults`: the slab small results are written into, a `DataView` of it, and where its free part starts. */
-  #slab: Uint8Array<ArrayBuffer> | null = null;
-  #slabView: DataView = NO_VIEW;
-  #slabPos = 0;
-
-  private readonly plan: StorePlan;
-  /** The plan's hook that opens a store before a call's first byte, if it has one (read once: every call asks). */
-  readonly #first: ((root: unknown, output: Output) => Store | null) | null;
-  /** Counts bytes only (behind `encodedSize`): the store is a count; the total is {@link Output.offset}. */
+  pos: number;
+  /** Bytes this call moved out of `bytes` so far: where `bytes[0]` lands in the result. */
+  done: number;
+  /** Counts bytes and keeps none (`encodedSize`). */
   readonly counting: boolean;
-  readonly #pool: boolean;
-  readonly maxByteLength: number;
-  /** The exact encoded size of a value, for plans that measure first: set by the public `Encoder`, whose plan may be one. */
-  measure: ((value: unknown) => number) | null = null;
+  /** Size of the scratch: items wider than it get a window of their own. */
+  readonly scratchSize: number;
+  /** The value of the call under way (the estimate reads it when the store opens). */
+  root: unknown;
+  /** Sealed chunks of this call, in order (the streaming encoder takes them as they seal). */
+  chunks: Uint8Array[];
+  private scratch: Uint8Array<ArrayBuffer>;
+  private scratchView: DataView;
+  private readonly maxByteLength: number;
+  /** STORE, CHUNKS or COUNT: where this call's moves go. */
+  private mode: number;
+  private store: ArrayBuffer | null;
+  /** A length-tracking view of the store: it follows `resize()`. */
+  private storeBytes: Uint8Array<ArrayBuffer>;
+  /** The chunk being filled, and how much of it is. */
+  private chunk: Uint8Array<ArrayBuffer>;
+  private chunkUsed: number;
+  /** Chunks of exactly this size (the streaming encoder's), or 0: chunks that grow with the output. */
+  private readonly chunkSize: number;
+  /** With `poolResults` (where it pays): the slab and where its free part starts; else null. */
+  private slab: Uint8Array<ArrayBuffer> | null;
+  private slabPos: number;
+  private readonly pool: boolean;
 
   /**
-   * @param scratchBytes size of the scratch
-   * @param plan which store a call opens ({@link COUNT_PLAN}: count bytes only)
-   * @param maxByteLength ceiling of one buffer; past it, the chunks
-   * @param pool whether small results are views into a shared slab
-   * @param shareable whether a scratch of the default size may come from the scratches encoders share
-   *   (false for an output whose call stays open between the caller's steps, as the streaming encoder's does:
-   *   it keeps a scratch of its own)
+   * @param scratchSize size of the scratch (at least 256: a short string's worst case, 191 bytes, always fits)
+   * @param maxByteLength ceiling of the store; past it, the chunks
+   * @param counting count bytes only (behind `encodedSize`)
+   * @param pool small results are views into a shared slab (`poolResults`)
+   * @param chunkSize chunks of exactly this size, taken as they seal (the streaming encoder); 0 for none
    */
-  constructor(scratchBytes: number, plan: StorePlan, maxByteLength: number, pool = false, shareable = true) {
-    this.#pool = pool && POOLING_PAYS;
-    this.scratchBytes = Math.max(64, scratchBytes);
-    this.#shares = shareable && this.scratchBytes === DEFAULT_SCRATCH_BYTES;
-    this.plan = plan;
-    this.#first = plan.begin ?? null;
-    this.counting = plan.counts === true;
+  constructor(scratchSize: number, maxByteLength: number, counting: boolean, pool: boolean, chunkSize = 0) {
+    this.scratchSize = Math.max(256, scratchSize);
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
+    this.counting = counting;
+    this.pool = pool && POOLING_PAYS;
+    this.chunkSize = chunkSize;
+    this.bytes = this.scratch = NO_BYTES;
+    this.view = this.scratchView = NO_VIEW;
+    this.pos = this.done = this.chunkUsed = this.slabPos = 0;
+    this.root = undefined;
+    this.chunks = [];
+    this.mode = STORE;
+    this.store = null;
+    this.storeBytes = this.chunk = NO_BYTES;
+    this.slab = null;
   }
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
   offset(): number {
-    return this.#store === null ? this.pos - this.start : this.#store.length + this.pos;
+    return this.done + this.pos;
   }
 
-  /** Starts a call that encodes `root`. */
-  begin(root: unknown): void {
-    // a plan may open its store before the first byte (and before taking a scratch: it may throw)
-    const first = this.#first === null ? null : this.#first(root, this);
-    let scratch = this.scratch;
-    if (scratch === null || scratch.user !== this || scratch.busy) scratch = this.claim();
-    scratch.busy = true;
+  /** Starts a call that encodes `root`; `chunks`: into the chunks from the start (`encodeChunks`, streams). */
+  begin(root: unknown, chunks: boolean): void {
+    if (this.scratch === NO_BYTES) {
+      // the encoder's scratch, made at its first call
+      this.scratch = new Uint8Array(this.scratchSize);
+      this.scratchView = new DataView(this.scratch.buffer);
+    }
+    this.bytes = this.scratch;
+    this.view = this.scratchView;
     this.root = root;
-    this.#store = first;
-    if (this.#pool && first === null) {
-      // With `poolResults`: the call writes straight into the slab's free part
-      // (a new slab when less than a pooled result's most is free, or when a
-      // transfer of a result's buffer detached it: its length is then 0), so a
-      // small result is a view of what was written, with no copy. Earlier
-      // results stay before `start`; a call that outgrows the slab moves its
-      // bytes to the scratch (see leaveSlab) and goes on as any other, so the
-      // slab changes no store decision.
-      const slab = this.#slab;
-      this.bytes = slab === null || slab.length - this.#slabPos < POOL_MAX_RESULT_BYTES ? this.newSlab() : slab;
-      this.view = this.#slabView;
-      this.pos = this.start = this.#slabPos;
-    } else this.pos = 0;
+    this.mode = this.counting ? COUNT : chunks || this.chunkSize !== 0 || !CAN_RESIZE ? CHUNKS : STORE;
   }
 
-  /**
-   * Throws when this call writes into the slab and it was detached during
-   * the call (user code, a getter say, transferred the buffer of an earlier
-   * pooled result): what the call wrote there is gone.
-   */
-  checkSlab(): void {
-    if (this.bytes === this.#slab && this.bytes.byteLength === 0) {
-      this.#slab = null; // the next call starts a new one
-      throw encodeError(
-        "Cannot encode: an earlier pooled result's buffer was transferred during this call, losing the bytes written there (slice() pooled results before transferring them)",
-        "CHANGED",
-      );
-    }
-  }
-
-  /** A new slab for pooled results, empty. */
-  private newSlab(): Uint8Array<ArrayBuffer> {
-    const slab = (this.#slab = new Uint8Array(POOL_SLAB_BYTES));
-    this.#slabView = new DataView(slab.buffer);
-    this.#slabPos = 0;
-    return slab;
-  }
-
-  /** Drops per-call state after a call, whether it succeeded or threw. */
+  /** Ends a call, whether it finished or threw: the store is kept unless this call's output passed {@link RETAIN_MAX_BYTES}. */
   end(): void {
+    if (this.done > RETAIN_MAX_BYTES) this.store = null;
+    this.bytes = this.scratch;
+    this.view = this.scratchView;
+    this.pos = this.done = this.chunkUsed = 0;
     this.root = undefined;
-    this.pos = this.start = 0;
-    const store = this.#store;
-    const scratch = this.scratch!;
-    // small messages touch none of this: keep the common call free of allocations
-    if (store !== null) {
-      this.#store = null;
-      const kept = store.close();
-      if (kept !== null) scratch.kept = kept;
-    }
-    if (this.bytes !== scratch.bytes) {
-      // a tail of the chunks, or the slab
-      this.bytes = scratch.bytes;
-      this.view = scratch.view;
-    }
-    // the scratch is idle, with its kept store as this call leaves them
-    scratch.busy = false;
-    if (this.#shares && !scratch.shared) {
-      // made while every shared scratch was busy (deep re-entry): let it go, so an idle encoder holds no memory
-      this.scratch = null;
-      this.bytes = NO_BYTES;
-      this.view = NO_VIEW;
-    }
-  }
-
-  /** Takes an idle shared scratch (or makes one) and points this output's fields at it. */
-  private claim(): Scratch {
-    let scratch = this.#shares ? SHARED.find(isIdle) : undefined;
-    if (scratch === undefined) {
-      const bytes = new Uint8Array(this.scratchBytes);
-      scratch = { bytes, view: new DataView(bytes.buffer), kept: null, user: null, busy: false, shared: false };
-      if (this.#shares && SHARED.length < SHARED_SCRATCHES) {
-        scratch.shared = true;
-        SHARED.push(scratch);
-      }
-    }
-    scratch.user = this;
-    this.scratch = scratch;
-    this.bytes = scratch.bytes;
-    this.view = scratch.view;
-    return scratch;
+    this.chunk = NO_BYTES;
+    if (this.chunks.length !== 0) this.chunks = [];
   }
 
   /**
-   * Keeps this call's scratch to this output alone from now on (its bytes
-   * are lent to the caller, see {@link sharedResult}): no other encoder,
-   * and no `encode()`, writes into it; only this output's next call does.
+   * Makes room for `n` more contiguous bytes at `pos`, moving what `bytes`
+   * holds out of it first. Call when `pos + n > bytes.length`, or with 0 to
+   * end a window.
    */
-  keepScratch(): void {
-    const scratch = this.scratch!;
-    this.#shares = false;
-    if (scratch.shared) {
-      scratch.shared = false;
-      SHARED.splice(SHARED.indexOf(scratch), 1);
-    }
-  }
-
-  /** Makes room for `n` more contiguous bytes at `pos`. Call only when `pos + n > bytes.length`. */
   room(n: number): void {
-    if (this.bytes === this.#slab && this.leaveSlab(n)) return;
-    this.resume(this.flush(), n);
+    this.move();
+    if (n <= this.scratchSize) {
+      this.bytes = this.scratch;
+      this.view = this.scratchView;
+    } else this.window(n);
+  }
+
+  /** Appends `src` (a binary or extension payload), copying it now. */
+  put(src: Uint8Array): void {
+    const n = src.length;
+    if (n <= this.scratchSize) {
+      if (this.pos + n > this.bytes.length) this.room(n);
+      this.bytes.set(src, this.pos);
+      this.pos += n;
+      return;
+    }
+    // wider than the scratch: straight to where moves go
+    this.room(0);
+    if (this.mode === STORE && !this.storeFits(n)) this.overflow();
+    if (this.mode === STORE) this.storeBytes.set(src, this.done);
+    else if (this.mode === CHUNKS) {
+      if (this.chunkSize !== 0 && n >= this.chunkSize) {
+        // the streaming encoder hands large binaries out as they are, without a copy (documented there)
+        this.seal();
+        this.chunks.push(src);
+      } else this.toChunks(src, n, false);
+    }
+    this.done += n;
+  }
+
+  /** Counts `n` bytes of output not written (a long string, measured by `encodedSize`). */
+  skip(n: number): void {
+    this.room(0);
+    this.done += n;
+  }
+
+  /** Moves what `bytes` holds (`pos` bytes) to where this call's output goes. */
+  private move(): void {
+    const n = this.pos;
+    if (n === 0) return;
+    const bytes = this.bytes;
+    this.pos = 0;
+    if (this.mode === STORE && bytes.buffer !== this.store) {
+      if (!this.storeFits(n)) this.overflow();
+      else this.storeBytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.done);
+    }
+    if (this.mode === CHUNKS) this.toChunks(bytes, n, bytes !== this.scratch);
+    // (a window of the store was written in place; a count keeps nothing)
+    this.done += n;
+  }
+
+  /** Points `bytes` at a window of `n` bytes for one item wider than the scratch. */
+  private window(n: number): void {
+    if (this.mode === STORE && !this.storeFits(n)) this.overflow();
+    const w = this.mode === STORE && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n);
+    this.bytes = w;
+    this.view = new DataView(w.buffer, w.byteOffset, n);
   }
 
   /**
-   * Moves this call's bytes from the slab (the caller checks that it
-   * writes there) to the start of the scratch, where they would have been
-   * without the slab, when they and `n` more fit there. Returns false,
-   * having moved nothing, when they do not (a scratch smaller than the
-   * slab): the store then takes them from the slab.
+   * Whether the store takes `n` more bytes after the `done` it holds,
+   * opening it at the call's first move and growing it in place (by a
+   * quarter: shrinking touches the unused tail, which V8 zeroes, so it is
+   * kept small). False past its ceiling.
    */
-  private leaveSlab(n: number): boolean {
-    this.checkSlab();
-    const len = this.pos - this.start;
-    const scratch = this.scratch!;
-    if (len + n > scratch.bytes.length) return false;
-    scratch.bytes.set(new Uint8Array(this.bytes.buffer, this.start, len));
-    this.bytes = scratch.bytes;
-    this.view = scratch.view;
-    this.pos = len;
-    this.start = 0;
+  private storeFits(n: number): boolean {
+    const need = this.done + n;
+    if (this.done === 0) return this.openStore(need);
+    const store = this.store!;
+    const cap = store.byteLength;
+    if (need <= cap) return true;
+    if (need > store.maxByteLength) return false;
+    store.resize(Math.min(store.maxByteLength, Math.max(need, Math.ceil(cap * 1.25))));
     return true;
   }
 
   /**
-   * Appends `src` (a binary or extension payload) after the bytes written
-   * so far: small ones are copied into `bytes`, larger ones go to the
-   * store (which references the large ones, to copy them once into the
-   * result, or only counts them).
+   * Opens the store for a call that moves `need` bytes first: the kept one
+   * when its ceiling is high enough, else a new one, sized from the
+   * estimate with a ceiling of twice it (at least 64 MiB, a power of two,
+   * at most `maxByteLength`). False when `need` is past that ceiling.
    */
-  append(src: Uint8Array): void {
-    const n = src.length;
-    if (this.pos + n > this.bytes.length) {
-      if ((n > this.scratchLength >>> 1 || this.counting) && !(this.bytes === this.#slab && this.leaveSlab(n))) {
-        // large (or a count, which only counts it): to the store
-        let store = this.flush();
-        if (!store.append(src)) (store = this.overflow()).append(src);
-        this.resume(store, 0);
-        return;
-      }
-      this.room(n);
+  private openStore(need: number): boolean {
+    let estimate = 0;
+    try {
+      estimate = estimateSize(this.root);
+    } catch {
+      // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
     }
-    this.bytes.set(src, this.pos);
-    this.pos += n;
+    const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(Math.max(MIN_CEILING_BYTES, estimate * 2))));
+    if (need > ceiling) return false;
+    const initial = Math.min(ceiling, Math.max(need, this.scratchSize * 2, estimate));
+    let store = this.store;
+    if (store === null || store.maxByteLength < ceiling) {
+      store = this.store = new ArrayBuffer(initial, { maxByteLength: ceiling });
+      this.storeBytes = new Uint8Array(store);
+    } else if (store.byteLength < initial) store.resize(initial);
+    return true;
   }
 
-  /**
-   * For a long string: returns a target with at least `n` bytes free at
-   * the returned offset, after moving the bytes written so far to the
-   * store. Call {@link Output.commit} with the bytes written.
-   */
-  reserve(n: number): { target: Uint8Array; offset: number } {
-    if (this.bytes === this.#slab && n <= this.scratchLength >>> 1 && this.leaveSlab(0)) {
-      // small for the scratch, only large for the slab: written in the scratch, as without the slab
-      if (this.pos + n > this.bytes.length) this.room(n);
-      return { target: this.bytes, offset: this.pos };
+  /** The store is full (or cannot open): its bytes become the first chunk, and the chunks continue the call. */
+  private overflow(): void {
+    if (this.done !== 0) {
+      // a view of the store, which this call keeps from now on (the encoder opens a new one next time)
+      this.chunks.push(new Uint8Array(this.store!, 0, this.done));
+      this.store = null;
     }
-    const store = this.flush();
-    return store.reserve(n) ?? this.overflow().reserve(n)!;
+    this.mode = CHUNKS;
   }
 
-  /** Records `n` bytes written into the target of {@link Output.reserve}. */
-  commit(target: Uint8Array, n: number): void {
-    if (target === this.bytes) {
-      // the output's own buffer (a pooled call's): a store's target never is (the chunks' is a whole chunk, not the tail `bytes` is)
-      this.pos += n;
+  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window), kept as a chunk rather than copied. */
+  private toChunks(src: Uint8Array, n: number, owned: boolean): void {
+    if (owned) {
+      this.seal();
+      // a window is sized for the longest UTF-8: when much of it went unused, copied out, so a chunk keeps no more alive than its bytes
+      this.chunks.push(n + (n >>> 3) < src.length ? src.slice(0, n) : src.subarray(0, n));
       return;
     }
-    const store = this.#store!;
-    store.commit(n);
-    this.resume(store, 0);
+    for (let from = 0; from < n; ) {
+      if (this.chunkUsed === this.chunk.length) {
+        this.seal();
+        const size = this.chunkSize || Math.max(n - from, Math.min(MAX_CHUNK_BYTES, Math.max(this.scratchSize, this.done >>> 2)));
+        this.chunk = new Uint8Array(size);
+      }
+      const k = Math.min(n - from, this.chunk.length - this.chunkUsed);
+      this.chunk.set(k === src.length ? src : src.subarray(from, from + k), this.chunkUsed);
+      this.chunkUsed += k;
+      from += k;
+    }
+    if (this.chunkSize !== 0 && this.chunkUsed === this.chunkSize) this.seal();
   }
 
-  /** Count mode: `n` more bytes of output, not written (a long string). */
-  count(n: number): void {
-    this.flush().commit(n);
+  /** Seals the chunk being filled: it joins {@link Output.chunks} and is never written again. */
+  seal(): void {
+    const used = this.chunkUsed;
+    if (used !== 0) this.chunks.push(used === this.chunk.length ? this.chunk : this.chunk.subarray(0, used));
+    this.chunk = NO_BYTES;
+    this.chunkUsed = 0;
   }
 
-  /** Ends the call and returns the output as one plain `Uint8Array` of exact length. */
+  /** Moves everything out of `bytes` and seals the chunks: the whole output is in the store (`done` bytes), the chunks, or counted. */
+  flush(): void {
+    this.room(0);
+    this.seal();
+  }
+
+  /** Whether the whole output is still in the scratch. */
+  private inScratch(): boolean {
+    return this.done === 0 && this.bytes === this.scratch;
+  }
+
+  /** Ends the output as one plain `Uint8Array` of exact length (`encode`): a copy, or with `poolResults` a view of the slab. */
   result(): Uint8Array<ArrayBuffer> {
-    if (this.#store !== null) return this.flush().result();
-    const start = this.start;
-    const n = this.pos - start;
-    if (n > POOL_MAX_RESULT_BYTES || !this.#pool) return this.bytes.slice(start, this.pos);
-    let slab = this.#slab;
-    if (this.bytes === slab) {
-      this.checkSlab();
-    } else {
-      // written at the start of the scratch (the call left the slab): copied into the slab
-      // (a new one when this one has no room), still a view and no allocation
-      if (slab === null || this.#slabPos + n > slab.length) slab = this.newSlab();
-      slab.set(new Uint8Array(this.bytes.buffer, 0, n), this.#slabPos);
-    }
-    // a view, no copy (not subarray(): its species lookup costs ~0.3 µs on Node 20); the next result starts after it, 8-byte aligned
-    const at = this.#slabPos;
-    this.#slabPos = (at + n + 7) & ~7;
-    return new Uint8Array(slab!.buffer, at, n);
+    const n = this.pos;
+    if (this.inScratch()) return this.pool && n <= POOL_MAX_RESULT_BYTES ? this.pooled(new Uint8Array(this.scratch.buffer, 0, n)) : this.scratch.slice(0, n);
+    this.flush();
+    const bytes = this.joined();
+    return this.pool && bytes.length <= POOL_MAX_RESULT_BYTES ? this.pooled(bytes) : bytes;
   }
 
-  /** Whether this call's output went past `bytes` into a store. */
-  get stored(): boolean {
-    return this.#store !== null;
+  /** The flushed output as one plain `Uint8Array`. */
+  private joined(): Uint8Array<ArrayBuffer> {
+    const total = this.done;
+    if (this.mode === STORE) return total >= SHRINK_COPY_MIN_BYTES ? copyOutShrinking(this.store!, total) : this.storeBytes.slice(0, total);
+    if (total > MAX_STORE_BYTES) throw encodeError(`Cannot return ${total} bytes: over 4 GiB; use Encoder.encodeChunks`, "OUT_OF_SPACE");
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const part of this.chunks) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  /** `bytes` copied into the slab (a new one when this one is full, or was detached by a transfer): a view, no allocation. */
+  private pooled(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+    const n = bytes.length;
+    let slab = this.slab;
+    if (slab === null || slab.length - this.slabPos < n) {
+      slab = this.slab = new Uint8Array(POOL_SLAB_BYTES);
+      this.slabPos = 0;
+    }
+    const at = this.slabPos;
+    slab.set(bytes, at);
+    this.slabPos = (at + n + 7) & ~7; // the next result starts 8-byte aligned
+    // a view, not subarray(): its species lookup costs ~0.3 µs on Node 20
+    return new Uint8Array(slab.buffer, at, n);
+  }
+
+  /** Ends the output as a view of the scratch, valid until the next call, when it fit there (`encodeSharedRef`); else as {@link Output.result}. */
+  sharedResult(): Uint8Array<ArrayBuffer> {
+    return this.inScratch() ? new Uint8Array(this.scratch.buffer, 0, this.pos) : this.result();
+  }
+
+  /** Ends the output as plain chunks that belong to the caller (`encodeChunks`). */
+  chunksResult(): Uint8Array<ArrayBuffer>[] {
+    if (this.inScratch()) return [this.scratch.slice(0, this.pos)];
+    this.flush();
+    // a view of a full store is copied out: results are plain buffers
+    return this.chunks.map((c) => ((c.buffer as ArrayBuffer).resizable ? c.slice() : c) as Uint8Array<ArrayBuffer>);
   }
 
   /**
-   * Moves every byte written so far to the store, so that the store holds
-   * the whole output up to {@link Output.offset}, and writing goes on
-   * there: for a caller that takes the output from the store while the
-   * call goes on (the streaming encoder).
+   * Ends the output by copying it into `target` at `offset`; returns the
+   * byte count. A target too small is grown in place when it is a
+   * length-tracking view of a resizable buffer, else left unchanged, with
+   * an error.
    */
-  handOver(): void {
-    this.resume(this.flush(), 0);
-  }
-
-  /**
-   * Moves the bytes written so far to the store, opening it on the call's
-   * first overflow, and returns it (`bytes` still points where they were:
-   * call {@link Output.resume} to go on writing).
-   */
-  flush(): Store {
-    this.checkSlab();
-    const start = this.start;
-    const n = this.pos - start;
-    let store = this.#store ?? (this.#store = this.plan.open(n, this));
-    if (n !== 0) {
-      // from the slab: its part of this call (stores copy what they take, so none keeps the slab)
-      const bytes = start === 0 ? this.bytes : new Uint8Array(this.bytes.buffer, start, n);
-      if (!store.write(bytes, n)) (store = this.overflow()).write(bytes, n);
+  resultInto(target: Uint8Array, offset: number): number {
+    let parts: Uint8Array[];
+    if (this.inScratch()) parts = [this.scratch.subarray(0, this.pos)];
+    else {
+      this.flush();
+      parts = this.mode === STORE ? [this.storeBytes.subarray(0, this.done)] : this.chunks;
     }
-    this.pos = this.start = 0;
-    return store;
-  }
-
-  /** Points `bytes` at where the next `n` bytes go: a tail of the store's own, else the scratch (or a buffer of its own for an item larger than the scratch). */
-  private resume(store: Store, n: number): void {
-    const scratch = this.scratch!;
-    const next = store.tail(n) ?? (n <= scratch.bytes.length ? scratch.bytes : new Uint8Array(n));
-    if (next === this.bytes) return;
-    this.bytes = next;
-    this.view = next === scratch.bytes ? scratch.view : new DataView(next.buffer, next.byteOffset, next.length);
-  }
-
-  /** The store is full (a resizable store at its ceiling): its bytes move to chunks, which continue the call. */
-  private overflow(): Store {
-    const chunks = this.openChunks();
-    for (const part of this.#store!.parts()) chunks.push(part, true);
-    return (this.#store = chunks);
-  }
-
-  // ---- what plans may use ----
-
-  /** Size of the scratch (0 before the first call). */
-  get scratchLength(): number {
-    return this.scratch === null ? 0 : this.scratch.bytes.length;
-  }
-
-  /** A resizable store with room for `need` bytes, sized from the estimate if `estimate`; null past its ceiling or where buffers cannot resize. */
-  openResizable(need: number, estimate: boolean): Store | null {
-    if (!CAN_RESIZE) return null;
-    const scratch = this.scratch!;
-    const store = ResizableStore.open(need, scratch.kept, estimate ? estimateStoreSize(this.root) : null, this.maxByteLength, scratch.bytes.length);
-    if (store !== null) scratch.kept = null; // the call holds it now, and gets it back at close() if worth keeping
-    return store;
-  }
-
-  /** Empty chunks. */
-  openChunks(): Chunks {
-    return new Chunks(this.scratchLength);
+    const total = this.done + this.pos;
+    const size = offset + total;
+    if (size > target.length) {
+      const buffer = target.buffer as ArrayBuffer;
+      const before = buffer.byteLength;
+      if (buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
+        buffer.resize(target.byteOffset + size);
+        if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
+      }
+      if (target.length < size) {
+        throw encodeError(
+          `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
+          "OUT_OF_SPACE",
+        );
+      }
+    }
+    let at = offset;
+    for (const part of parts) {
+      target.set(part, at);
+      at += part.length;
+    }
+    return total;
   }
 }
 
 /**
- * Ends the call and returns a view of its output, not a copy, when it fit
- * the scratch (`encodeSharedRef`); else as {@link Output.result}. From then
- * on the output keeps its scratch to itself ({@link Output.keepScratch}).
+ * Copies `total` bytes out of `store` from the end backwards, shrinking the
+ * store behind each step: V8 (Node, Deno) gives the pages back, so the peak
+ * is about the output plus one step instead of twice the output.
  */
-export function sharedResult(out: Output): Uint8Array<ArrayBuffer> {
-  if (out.offset() !== out.pos) return out.result(); // in a store, or in the slab
-  out.keepScratch();
-  return new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.pos);
-}
-
-/** Ends the call and returns the output as plain chunks whose concatenation is the encoding. */
-export function chunksResult(out: Output): Uint8Array<ArrayBuffer>[] {
-  if (out.stored) return out.flush().chunks();
-  out.checkSlab();
-  return [out.bytes.slice(out.start, out.pos)];
-}
-
-/**
- * Ends the call by copying the output into `target` at `offset`, with no
- * allocation when it fit the scratch. Returns the byte count. A target
- * too small is grown in place when it is a length-tracking view of a
- * resizable buffer, else left unchanged, with an error.
- */
-export function resultInto(out: Output, target: Uint8Array, offset: number): number {
-  out.checkSlab();
-  const parts = out.stored ? out.flush().parts() : [out.bytes.subarray(out.start, out.pos)];
-  const total = out.offset(); // (the store's length, once flushed)
-  const size = offset + total;
-  if (size > target.length) {
-    const buffer = target.buffer as ArrayBuffer;
-    const before = buffer.byteLength;
-    const want = target.byteOffset + size;
-    if (buffer.resizable && want <= buffer.maxByteLength) {
-      buffer.resize(want);
-      if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
-    }
-    if (target.length < size) {
-      throw encodeError(
-        `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
-        "OUT_OF_SPACE",
-      );
-    }
+function copyOutShrinking(store: ArrayBuffer, total: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(total);
+  const bytes = new Uint8Array(store);
+  // V8 zeroes what a shrink cuts off before releasing it: cut the unwritten tail in steps too
+  for (let end = store.byteLength; end > total; ) store.resize((end = Math.max(total, end - SHRINK_COPY_STEP_BYTES)));
+  for (let end = total; end > 0; ) {
+    const start = Math.max(0, end - SHRINK_COPY_STEP_BYTES);
+    out.set(bytes.subarray(start, end), start);
+    store.resize((end = start));
   }
-  let at = offset;
-  for (const part of parts) {
-    target.set(part, at);
-    at += part.length;
-  }
-  return total;
+  return out;
 }

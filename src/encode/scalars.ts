@@ -74,13 +74,13 @@ export function encodeBigInt64(s: Output, n: bigint): void {
   s.pos = writeBigInt(s.view, s.pos, n);
 }
 
-/** Writes the bin header of `bytes`, then the bytes in bulk (large ones may be referenced, not copied). */
+/** Writes the bin header of `bytes`, then copies the bytes in bulk. */
 export function encodeBinary(s: Output, bytes: Uint8Array): void {
   const n = bytes.length;
   if (n > 0xffffffff) throw tooLong("binary", n);
   if (s.pos + 5 > s.bytes.length) s.room(5);
   s.pos = writeBinHeader(s.bytes, s.pos, n);
-  s.append(bytes);
+  s.put(bytes);
 }
 
 /** Writes a `Date` as the timestamp extension (type -1) in its shortest form. */

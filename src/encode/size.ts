@@ -15,7 +15,6 @@ import { detachedBinary } from "../common/errors.ts";
 import type { ExtData } from "../format/extensions.ts";
 import { bytesOf, isDetached } from "../common/input.ts";
 import { writeInt } from "../format/forms.ts";
-import { REFERENCE_MIN_BYTES } from "./store.ts";
 import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
 
 /**
@@ -56,23 +55,7 @@ const UNSEEN_GUESS = 9;
  * ```
  */
 export function estimateSize(value: unknown): number {
-  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: Infinity, visits: 0 }));
-}
-
-/**
- * The estimate the encoder sizes its store with: {@link estimateSize}
- * without the payloads of binaries and extensions of `referencedFrom` bytes
- * or more (by default those the encoder references instead of copying
- * into the store). Never throws: 0 for a value it cannot look into.
- */
-export function estimateStoreSize(value: unknown, referencedFrom: number = REFERENCE_MIN_BYTES): number {
-  try {
-    return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { big: referencedFrom, visits: 0 }));
-  } catch {
-    // a value the estimate cannot look into (a revoked Proxy, a Map-like Proxy): no
-    // guess; the encoder reports what is wrong with it, if anything
-    return 0;
-  }
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { visits: 0 }));
 }
 
 /** Stands for a property the estimate does not read: an accessor (its getter is not called). */
@@ -88,9 +71,8 @@ function dataValue(obj: object, key: PropertyKey): unknown {
 const mapEntries = /* @__PURE__ */ (() => Map.prototype.entries)();
 const setValues = /* @__PURE__ */ (() => Set.prototype.values)();
 
-/** Per-call state of the estimate: the binary size it leaves out, and values looked at. */
+/** Per-call state of the estimate: values looked at. */
 interface EstimateState {
-  big: number;
   visits: number;
 }
 
@@ -118,7 +100,7 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
       return 9;
     case KIND_BINARY: {
       const n = (value as ArrayBufferView | ArrayBufferLike).byteLength;
-      return (n < state.big ? n : 0) + 5;
+      return n + 5;
     }
     default:
       if (typeof value !== "object" || value === null) return 1; // nil, boolean; a function or symbol (an extension's, or an error)
@@ -147,7 +129,7 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
   if (kind === KIND_EXT) {
     const data = dataValue(value, "data");
     const n = data instanceof Uint8Array ? data.length : 0;
-    return (n < state.big ? n : 0) + 6;
+    return n + 6;
   }
   const keys = Object.keys(value);
   // every value gets the whole budget: the keys are sampled, not the budget split

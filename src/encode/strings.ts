@@ -1,8 +1,6 @@
 /**
  * The encoder's string writers: short strings through a JS UTF-8 loop into
- * the output's scratch, long ones through `TextEncoder.encodeInto` (in the
- * scratch, or straight into the store), and a long string that is the
- * whole value straight into its exact-size result.
+ * the output's scratch, long ones through `TextEncoder.encodeInto`.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -13,14 +11,7 @@ import { tooLong } from "../common/errors.ts";
 import { strHeaderSize, writeStrHeader } from "../format/forms.ts";
 import { readWithoutFlattening } from "./rope.ts";
 import type { Output } from "./output.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Exact, encodeUtf8Into, utf8Length, writeUtf8 } from "../format/utf8.ts";
-
-/**
- * A string at least this long, encoded on its own and starting with ASCII,
- * goes straight into its exact-size result (no scratch, no store, no final
- * copy): {@link encodeLoneString}.
- */
-export const LONE_STRING_MIN_CHARS: number = 16_384;
+import { ENCODE_JS_MAX_CHARS, encodeUtf8Into, utf8Length, writeUtf8 } from "../format/utf8.ts";
 
 /** Writes `str` as fixstr / str 8 / 16 / 32. */
 export function encodeString(s: Output, str: string): void {
@@ -87,48 +78,34 @@ export function encodeKey(s: Output, key: string): void {
   encodeString(s, key);
 }
 
-/** Strings of {@link ENCODE_JS_MAX_CHARS} units or more: `TextEncoder.encodeInto`, in the scratch or straight into the store. */
+/**
+ * Strings of {@link ENCODE_JS_MAX_CHARS} units or more: `TextEncoder.encodeInto`
+ * into the scratch, or, for one wider than the scratch, into a window of its
+ * own (see output.ts), ended once the string is written. The header is
+ * guessed from the length and moved when the guess was wrong.
+ */
 export function encodeLongString(s: Output, str: string): void {
   const len = str.length;
   if (len > 0xffffffff) throw tooLong("string", len);
   const max = 3 * len + 5;
-  let target: Uint8Array;
-  let at: number;
-  const direct = max > s.bytes.length >>> 1;
-  if (direct) {
-    if (s.counting) {
-      countLongString(s, str);
-      return;
-    }
-    const r = s.reserve(max);
-    target = r.target;
-    at = r.offset;
-  } else {
-    if (s.pos + max > s.bytes.length) s.room(max);
-    target = s.bytes;
-    at = s.pos;
+  const wide = max > s.scratchSize;
+  if (wide && s.counting) {
+    // measured, not written: a count has no use for the bytes
+    const n = utf8Length(str);
+    s.skip(checkedStrHeaderSize(n) + n);
+    return;
   }
+  if (s.pos + max > s.bytes.length) s.room(max);
+  const b = s.bytes;
+  const at = s.pos;
   // the UTF-8 length is len..3*len bytes: guess the header from len
   const guess = strHeaderSize(len);
-  const n = encodeUtf8Into(target, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
+  const n = encodeUtf8Into(b, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
   const size = checkedStrHeaderSize(n);
-  if (size !== guess) target.copyWithin(at + size, at + guess, at + guess + n);
-  writeStrHeader(target, at, n, size);
-  if (direct) s.commit(target, size + n);
-  else s.pos = at + size + n;
-}
-
-/** A long string in count mode: its size, without encoding it. */
-function countLongString(s: Output, str: string): void {
-  const n = utf8Length(str);
-  s.count(checkedStrHeaderSize(n) + n);
-}
-
-/** A long string as the whole value: its UTF-8 written straight into the result. */
-export function encodeLoneString(str: string): Uint8Array<ArrayBuffer> {
-  const { bytes, at } = encodeUtf8Exact(str, checkedStrHeaderSize);
-  writeStrHeader(bytes, 0, bytes.length - at, at);
-  return bytes;
+  if (size !== guess) b.copyWithin(at + size, at + guess, at + guess + n);
+  writeStrHeader(b, at, n, size);
+  s.pos = at + size + n;
+  if (wide) s.room(0); // the window ends: what follows is written into the scratch again
 }
 
 /** The str header size of `n` UTF-8 bytes ({@link strHeaderSize}); an `EncodeError` past 2^32-1. */

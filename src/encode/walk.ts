@@ -11,7 +11,7 @@
  * @module
  */
 
-import { badCount, changedAt, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, tooDeepAt, unreadable, unsupportedAt } from "../common/errors.ts";
+import { badCount, changed, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, unreadable, unsupported } from "../common/errors.ts";
 import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
@@ -58,40 +58,44 @@ export class ValueWriter implements ExtensionWriter {
   readonly out: Output;
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
-  readonly #sortKeys: boolean;
+  private readonly sortKeys: boolean;
   protected readonly forceFloat32: boolean;
-  readonly #ignoreUndefined: boolean;
+  private readonly ignoreUndefined: boolean;
   protected readonly useBigInt64: boolean;
   /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
-  readonly #undefinedAsExtension: boolean;
+  private readonly undefinedAsExtension: boolean;
   readonly maxDepth: number;
   /**
    * Where a failure sits, noted by each container an error unwinds
    * through, innermost first: a path segment (`[3]`, `.name`), then the
    * container. Emptied when a call starts; read by {@link ValueWriter.failure}.
    */
-  readonly trail: unknown[] = [];
+  readonly trail: unknown[];
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
-  base = 0;
+  base: number;
   /** The records, with `useRecords` (then plain objects are written by them); else null. */
-  readonly records: RecordWriting | null = null;
+  readonly records: RecordWriting | null;
 
   constructor(out: Output, options: ResolvedEncodeOptions) {
     this.out = out;
     this.extensions = extensionEncoders(options.extensionCodec);
     this.context = options.context;
-    this.#sortKeys = options.sortKeys;
+    this.sortKeys = options.sortKeys;
     this.forceFloat32 = options.forceFloat32;
-    this.#ignoreUndefined = options.ignoreUndefined;
+    this.ignoreUndefined = options.ignoreUndefined;
     this.useBigInt64 = options.useBigInt64;
-    this.#undefinedAsExtension = options.undefinedAsExtension;
+    this.undefinedAsExtension = options.undefinedAsExtension;
     this.maxDepth = options.maxDepth;
+    this.trail = [];
+    this.base = 0;
     const option = recordOption(options);
+    let records: RecordWriting | null = null;
     if (option !== null) {
       const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
       if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) this.records = encoding.encoding.writer(options, out.counting);
+      if (options.useRecords !== false) records = encoding.encoding.writer(options, out.counting);
     }
+    this.records = records;
   }
 
   // ---- type dispatch, ordered by frequency: kindOf's order, with typeof first ----
@@ -113,7 +117,7 @@ export class ValueWriter implements ExtensionWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.#undefinedAsExtension) this.writeUndefinedExtension();
+        if (this.undefinedAsExtension) this.writeUndefinedExtension();
         else this.writeByte(0xc0); // nil
         return;
       case "bigint":
@@ -144,7 +148,8 @@ export class ValueWriter implements ExtensionWriter {
     encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 
-  private encodeObject(obj: object, depth: number): void {
+  /** An object found at `depth` (the streaming encoder overrides this step to write large containers item by item). */
+  protected encodeObject(obj: object, depth: number): void {
     if (this.claimObject(obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
@@ -162,7 +167,7 @@ export class ValueWriter implements ExtensionWriter {
    * payload is written).
    */
   claimObject(obj: object, depth: number): boolean {
-    if (depth >= this.maxDepth) throw new Unplaced(obj, depth, null);
+    if (depth >= this.maxDepth) throw tooDeep(obj, depth, this.maxDepth);
     return this.extensions.length !== 0 && encodeExtension(this, obj, depth);
   }
 
@@ -194,9 +199,15 @@ export class ValueWriter implements ExtensionWriter {
   private encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
     const n = arr.length;
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    let i = 0;
+    this.writeItems(arr, depth, owner, 0, n);
+    checkCount(arr, "array", n, arr.length);
+  }
+
+  /** Items `from` to `to` of `arr` (an array, or the values of `owner`, a Set), found at `depth`. @internal */
+  writeItems(arr: readonly unknown[], depth: number, owner: object, from: number, to: number): void {
+    let i = from;
     try {
-      for (; i < n; i++) {
+      for (; i < to; i++) {
         // numbers and strings dispatched here, not through encodeValue: V8
         // stops inlining encodeValue once it has seen every type
         const item = arr[i];
@@ -207,7 +218,6 @@ export class ValueWriter implements ExtensionWriter {
     } catch (e) {
       throw this.through(e, itemSegment(i), owner);
     }
-    checkCount(arr, "array", n, arr.length);
   }
 
   /** A Set, written as an array of its values (policy), its size checked after. */
@@ -220,23 +230,34 @@ export class ValueWriter implements ExtensionWriter {
   /** A plain object as a map. @internal */
   encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
-    if (this.#sortKeys || this.#ignoreUndefined) {
-      this.encodeRecordEntries(recordEntries(obj, keys, this.#sortKeys, this.#ignoreUndefined), depth, obj);
+    if (this.sortKeys || this.ignoreUndefined) {
+      const entries = recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined);
+      this.writeContainerHeader(entries.length / 2, 0x80, 0xde, "map");
+      this.writeEntries(entries, depth, obj, true);
       return;
     }
-    const n = keys.length;
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    this.writeContainerHeader(keys.length, 0x80, 0xde, "map");
+    this.writeFields(obj, keys, depth, true);
+  }
+
+  /**
+   * The values of `obj` (found at `depth`) in the order of `keys` (those
+   * from `from` to `to`), each read once and after its key when `withKeys`
+   * (a map's entries; without keys, a record's fields). @internal
+   */
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
+    const n = to;
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
     // changes under us (a getter): then the rest goes by `keys`. Objects with no
     // enum cache go by `keys` from the start: wide ones (dictionary mode) and
     // ones with elements (integer-like keys, which Object.keys lists first)
-    let i = 0;
+    let i = from;
     try {
-      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+      if (i === 0 && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
-        encodeKey(this.out, key);
+        if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
@@ -245,7 +266,7 @@ export class ValueWriter implements ExtensionWriter {
       for (; i < n; i++) {
         const key = keys[i]!;
         const value = obj[key];
-        encodeKey(this.out, key);
+        if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
@@ -255,14 +276,17 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /** A map of `entries` (key, value, key, value...), read before the header. */
-  private encodeRecordEntries(entries: unknown[], depth: number, owner: object): void {
-    const n = entries.length;
-    this.writeContainerHeader(n / 2, 0x80, 0xde, "map");
-    let i = 0;
+  /**
+   * The values of `entries` (key, value, key, value..., read before the
+   * header; those from index `from` to `to`) of `owner`, each after its key
+   * when `withKeys`. @internal
+   */
+  writeEntries(entries: readonly unknown[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = entries.length): void {
+    const n = to;
+    let i = from;
     try {
       for (; i < n; i += 2) {
-        encodeKey(this.out, entries[i] as string);
+        if (withKeys) encodeKey(this.out, entries[i] as string);
         this.encodeValue(entries[i + 1], depth + 1);
       }
     } catch (e) {
@@ -308,9 +332,9 @@ export class ValueWriter implements ExtensionWriter {
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
   private encodeFunctionOrSymbol(value: unknown, depth: number): void {
-    if (depth >= this.maxDepth) throw new Unplaced(value, depth, null);
+    if (depth >= this.maxDepth) throw tooDeep(value, depth, this.maxDepth);
     if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
-    throw new Unplaced(value, depth, (path) => unsupportedAt(value, path));
+    throw unsupported(value, depth);
   }
 
   // ---- errors: cold, with the path the walk noted while the error unwound ----
@@ -328,19 +352,20 @@ export class ValueWriter implements ExtensionWriter {
    * Map, not at an entry.
    */
   throughEntry(e: unknown, map: object, i: number, key: unknown, inValue: boolean): unknown {
-    return e instanceof Unplaced && e.make !== null && e.value === map ? e : this.through(e, mapSegment(i, key, inValue), map);
+    const problem = problemOf(e);
+    return problem !== undefined && problem.value === map && (e as EncodeError).code !== "MAX_DEPTH" ? e : this.through(e, mapSegment(i, key, inValue), map);
   }
 
   /**
-   * What a call throws for `e`, which ended its walk: an {@link Unplaced}
-   * failure becomes its `EncodeError` with the path the walk noted (a
-   * value found again on its own path is a cycle, `CYCLE`); an engine
-   * stack overflow becomes `CYCLE` when the path repeats, else `MAX_DEPTH`;
-   * anything else is thrown as it is.
+   * What a call throws for `e`, which ended its walk: an error of the walk
+   * gets the path the walk noted (a value found again on its own path is a
+   * cycle, `CYCLE`); an engine stack overflow becomes `CYCLE` when the path
+   * repeats, else `MAX_DEPTH`; anything else is thrown as it is.
    */
   failure(e: unknown): unknown {
-    const overflow = !(e instanceof Unplaced) && !(e instanceof EncodeError) && isEngineStackOverflow(e);
-    if (!(e instanceof Unplaced) && !overflow) return e;
+    const problem = problemOf(e);
+    const overflow = problem === undefined && !(e instanceof EncodeError) && isEngineStackOverflow(e);
+    if (problem === undefined && !overflow) return e;
     const trail = this.trail;
     // outermost first: containers[k] is at depth k of this call, segs[k] leads from it to the next
     const segs: string[] = [];
@@ -349,16 +374,16 @@ export class ValueWriter implements ExtensionWriter {
       segs.push(trail[i] as string);
       containers.push(trail[i + 1]);
     }
-    if (e instanceof Unplaced && e.make !== null) return e.make(pathOf(segs, segs.length));
-    if (e instanceof Unplaced) containers.push(e.value);
+    const path = pathOf(segs, segs.length);
+    if (problem !== undefined && (e as EncodeError).code !== "MAX_DEPTH") return placeAt(e as EncodeError, path);
+    if (problem !== undefined) containers.push(problem.value);
     const seen = new Map<unknown, number>();
     for (let j = 0; j < containers.length; j++) {
       const k = seen.get(containers[j]);
       if (k !== undefined) return cycle(` at ${pathOf(segs, j)} (the object at ${pathOf(segs, k)})`);
       seen.set(containers[j], j);
     }
-    if (overflow) return outOfStack(this.maxDepth);
-    return tooDeepAt(pathOf(segs, segs.length), (e as Unplaced).depth + 1, this.maxDepth);
+    return overflow ? outOfStack(this.maxDepth) : placeAt(e as EncodeError, path);
   }
 }
 
@@ -397,29 +422,6 @@ export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueW
 }
 
 /**
- * A failure of the walk whose message names where the value sits: thrown
- * where it happens, given its path by {@link ValueWriter.failure} once the
- * error has unwound through every container (each noting its segment).
- */
-class Unplaced {
-  /** The value that failed, found at `depth`. */
-  readonly value: unknown;
-  readonly depth: number;
-  /** Makes the error from the path; null: the value is past maxDepth (a cycle, or too deep). */
-  readonly make: ((path: string) => EncodeError) | null;
-  constructor(value: unknown, depth: number, make: ((path: string) => EncodeError) | null) {
-    this.value = value;
-    this.depth = depth;
-    this.make = make;
-  }
-}
-
-/** `container`, whose count changed while it was being encoded, at the path given later. */
-function changed(container: object, what: string, before: unknown, after: unknown): Unplaced {
-  return new Unplaced(container, 0, (path) => changedAt(what, path, before, after));
-}
-
-/**
  * Throws `CHANGED` (at the container's path) when `container` (an array,
  * Set or Map, `what`) counted `before` items when its header was written
  * and `after` once they were: its header would be wrong.
@@ -441,7 +443,7 @@ export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "S
   try {
     return c.size;
   } catch (e) {
-    throw unreadableAt(c, what, depth, e);
+    throw unreadable(c, what, depth, e);
   }
 }
 
@@ -450,7 +452,7 @@ export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
   try {
     return [...set];
   } catch (e) {
-    throw unreadableAt(set, "Set", depth, e);
+    throw unreadable(set, "Set", depth, e);
   }
 }
 
@@ -461,13 +463,10 @@ export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<u
     if (typeof entries?.next !== "function") throw iteratorWithoutNext();
     return entries;
   } catch (e) {
-    throw unreadableAt(map, "Map", depth, e);
+    throw unreadable(map, "Map", depth, e);
   }
 }
 
-function unreadableAt(c: object, what: string, depth: number, e: unknown): Unplaced {
-  return new Unplaced(c, depth, (path) => unreadable(what, path, e));
-}
 
 /**
  * The next entry of `map` from its iterator (read as `entry[0]`,
@@ -501,14 +500,14 @@ export function propertySegment(key: string): string {
 }
 
 /** The path segment of entry `i` of a Map: its key (`.keys()[i]`), or its value (`.get("k")` for a simple key, else `.values()[i]`). */
-export function mapSegment(i: number, key: unknown, inValue: boolean): string {
+function mapSegment(i: number, key: unknown, inValue: boolean): string {
   if (!inValue) return `.keys()[${i}]`;
   const simple = typeof key === "string" ? JSON.stringify(key) : typeof key === "number" || typeof key === "boolean" || key == null ? String(key) : null;
   return simple === null ? `.values()[${i}]` : `.get(${simple})`;
 }
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
-export const RECORD_FOR_IN_MAX = 64;
+const RECORD_FOR_IN_MAX = 64;
 
 /** Whether for-in walks exactly `keys`, in order, over `obj`. */
 export function hasKeys(obj: object, keys: readonly string[]): boolean {
@@ -522,20 +521,10 @@ export function hasKeys(obj: object, keys: readonly string[]): boolean {
 }
 
 /** Whether the first key starts with a digit: an object with elements (integer-like keys come first). */
-export function startsWithDigit(keys: readonly string[]): boolean {
+function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
-}
-
-/**
- * A plain object's entries as `encodeRecord` writes them when they are
- * read before its header, with sortKeys or ignoreUndefined (see
- * {@link recordEntries}); null without either: its values are read one
- * by one as they are written, in the order of `keys`.
- */
-export function entriesFirst(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] | null {
-  return sortKeys || ignoreUndefined ? recordEntries(obj, keys, sortKeys, ignoreUndefined) : null;
 }
 
 /**

@@ -23,8 +23,8 @@
 import { invalidEncodeOption } from "../common/errors.ts";
 import { isFieldNames } from "../format/records.ts";
 import type { ResolvedEncodeOptions } from "../encode/options.ts";
-import { encodeString, encodeKey } from "../encode/strings.ts";
-import { hasKeys, propertySegment, RECORD_FOR_IN_MAX, recordEntries, type RecordEncoding, type RecordWriting, startsWithDigit, type ValueWriter } from "../encode/walk.ts";
+import { encodeKey } from "../encode/strings.ts";
+import { hasKeys, recordEntries, type RecordEncoding, type RecordWriting, type ValueWriter } from "../encode/walk.ts";
 
 /**
  * Nodes of the key trie kept between messages: past this many, the trie
@@ -65,66 +65,71 @@ export class RecordWriter implements RecordWriting {
   readonly filter: ((obj: object) => boolean) | null;
   /** Whether indexes from 32 take two bytes. */
   readonly twoByte: boolean;
-  readonly #shared: string[][] | null;
+  private readonly shared: string[][] | null;
   /** `maxSharedStructures`: the shared indexes are [0, maxShared), the own ones [maxShared, ownEnd). */
-  readonly #maxShared: number;
-  readonly #ownEnd: number;
-  readonly #sequential: boolean;
-  #root: TrieNode = newNode();
-  #nodes = 0;
-  #sharedSeen = -1;
+  private readonly maxShared: number;
+  private readonly ownEnd: number;
+  private readonly sequential: boolean;
+  private root: TrieNode;
+  private nodes: number;
+  private sharedSeen: number;
   /** The next own index to give, and the shape holding each own index. */
-  #nextOwn: number;
-  readonly #owners: (RecordShape | null)[] = [];
+  private nextOwn: number;
+  private readonly owners: (RecordShape | null)[];
   /** The last shape found per nesting depth: arrays of records repeat it. */
-  readonly #recent: (RecordShape | null)[] = [];
+  private readonly recent: (RecordShape | null)[];
 
-  readonly #sortKeys: boolean;
-  readonly #ignoreUndefined: boolean;
+  private readonly sortKeys: boolean;
+  private readonly ignoreUndefined: boolean;
 
   constructor(options: ResolvedEncodeOptions, counting: boolean) {
-    this.#sortKeys = options.sortKeys;
-    this.#ignoreUndefined = options.ignoreUndefined;
+    this.root = newNode();
+    this.nodes = 0;
+    this.sharedSeen = -1;
+    this.owners = [];
+    this.recent = [];
+    this.sortKeys = options.sortKeys;
+    this.ignoreUndefined = options.ignoreUndefined;
     const use = options.useRecords;
     this.filter = typeof use === "function" ? use : null;
-    this.#shared = options.structures ?? null;
-    const max = (this.#maxShared = this.#nextOwn = options.maxSharedStructures);
+    this.shared = options.structures ?? null;
+    const max = (this.maxShared = this.nextOwn = options.maxSharedStructures);
     // without shared structures, identifiers from 32 up to maxSharedStructures are never defined, and a
     // two-byte identifier is read through the structure of its first byte's slot: the records would not decode
-    if (this.#shared === null && max > 32) throw invalidEncodeOption("maxSharedStructures", max, "at most 32 without structures (the shared structures it counts)");
-    this.#ownEnd = max + (this.#shared === null ? 64 : 32);
-    this.twoByte = max > 32 || this.#ownEnd > 64;
+    if (this.shared === null && max > 32) throw invalidEncodeOption("maxSharedStructures", max, "at most 32 without structures (the shared structures it counts)");
+    this.ownEnd = max + (this.shared === null ? 64 : 32);
+    this.twoByte = max > 32 || this.ownEnd > 64;
     // a counting encoder (encodedSize) measures each value as a sequence's first
-    this.#sequential = !counting && options.sequential;
+    this.sequential = !counting && options.sequential;
   }
 
   /** Starts a message: reloads the shared structures if their array changed; starts the trie over if it grew too large. */
   begin(): void {
-    const shared = this.#shared;
-    if ((shared !== null && shared.length !== this.#sharedSeen) || this.#nodes > MAX_TRIE_NODES) this.abort();
+    const shared = this.shared;
+    if ((shared !== null && shared.length !== this.sharedSeen) || this.nodes > MAX_TRIE_NODES) this.abort();
   }
 
   /** Ends a message: unless sequential, its own structures are forgotten (the next message declares them again). */
   end(): void {
-    if (!this.#sequential) this.forgetOwn();
+    if (!this.sequential) this.forgetOwn();
   }
 
   /** Forgets the own structures: their shapes lose their indexes, given again from the first. */
   private forgetOwn(): void {
-    const owners = this.#owners;
-    for (let i = this.#maxShared; i < owners.length; i++) {
+    const owners = this.owners;
+    for (let i = this.maxShared; i < owners.length; i++) {
       const s = owners[i];
       if (s != null) {
         s.index = -1;
         owners[i] = null;
       }
     }
-    this.#nextOwn = this.#maxShared;
+    this.nextOwn = this.maxShared;
   }
 
   /** The shape last found at nesting `depth`, or null. */
   recentAt(depth: number): RecordShape | null {
-    return this.#recent[depth] ?? null;
+    return this.recent[depth] ?? null;
   }
 
   /**
@@ -133,18 +138,18 @@ export class RecordWriter implements RecordWriting {
    */
   find(keys: readonly string[], depth: number): RecordShape {
     const n = keys.length;
-    let node = this.#root;
+    let node = this.root;
     for (let i = 0; i < n; i++) {
       const key = keys[i]!;
       let next = node.next[key];
       if (next === undefined) {
         next = node.next[key] = newNode();
-        this.#nodes++;
+        this.nodes++;
       }
       node = next;
     }
     const shape = node.shape ?? (node.shape = { keys: keys.slice(), index: -1 });
-    this.#recent[depth] = shape;
+    this.recent[depth] = shape;
     return shape;
   }
 
@@ -152,24 +157,25 @@ export class RecordWriter implements RecordWriting {
    * Gives `shape` an index: a shared one while `structures` has room
    * (appended to it; returns false: nothing to declare), else the next own
    * one, taken from the shape that held it longest (returns true: declare
-   * it before the record).
+   * it before the record). A frozen, sealed or non-extensible `structures`
+   * has no room: its shapes are used, new ones are declared in the message.
    */
   assign(shape: RecordShape): boolean {
-    const shared = this.#shared;
-    if (shared !== null && shared.length < this.#maxShared && this.#sharedSeen === shared.length) {
+    const shared = this.shared;
+    if (shared !== null && shared.length < this.maxShared && this.sharedSeen === shared.length && Object.isExtensible(shared)) {
       shape.index = shared.length;
-      this.#sharedSeen = shared.push(shape.keys.slice());
+      this.sharedSeen = shared.push(shape.keys.slice());
       // an array msgpackr manages counts its shared structures in sharedLength: keep it in step
       const counted = shared as string[][] & { sharedLength?: unknown };
-      if (typeof counted.sharedLength === "number") counted.sharedLength = this.#sharedSeen;
+      if (typeof counted.sharedLength === "number") counted.sharedLength = this.sharedSeen;
       return false;
     }
-    let at = this.#nextOwn;
-    if (at >= this.#ownEnd) at = this.#maxShared; // all taken: the oldest goes
-    this.#nextOwn = at + 1;
-    const old = this.#owners[at];
+    let at = this.nextOwn;
+    if (at >= this.ownEnd) at = this.maxShared; // all taken: the oldest goes
+    this.nextOwn = at + 1;
+    const old = this.owners[at];
     if (old != null) old.index = -1;
-    this.#owners[at] = shape;
+    this.owners[at] = shape;
     shape.index = at;
     return true;
   }
@@ -182,12 +188,12 @@ export class RecordWriter implements RecordWriting {
    */
   abort(): void {
     this.forgetOwn();
-    this.#root = newNode();
-    this.#nodes = 0;
-    const shared = this.#shared;
+    this.root = newNode();
+    this.nodes = 0;
+    const shared = this.shared;
     if (shared !== null) {
-      if (shared.length > this.#maxShared) {
-        throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.#maxShared}) structures`);
+      if (shared.length > this.maxShared) {
+        throw invalidEncodeOption("structures", `${shared.length} structures`, `at most maxSharedStructures (${this.maxShared}) structures`);
       }
       for (let i = 0; i < shared.length; i++) {
         const keys = shared[i];
@@ -198,9 +204,9 @@ export class RecordWriter implements RecordWriting {
         // the first index of a key sequence listed twice wins
         if (shape.index < 0) shape.index = i;
       }
-      this.#sharedSeen = shared.length;
+      this.sharedSeen = shared.length;
     }
-    this.#recent.length = 0;
+    this.recent.length = 0;
   }
 
   /**
@@ -213,8 +219,8 @@ export class RecordWriter implements RecordWriting {
       w.encodeRecord(obj, depth);
       return;
     }
-    const sortKeys = this.#sortKeys;
-    const ignoreUndefined = this.#ignoreUndefined;
+    const sortKeys = this.sortKeys;
+    const ignoreUndefined = this.ignoreUndefined;
     let entries: unknown[] | null = null;
     // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys
     let shape = this.recentAt(depth);
@@ -233,31 +239,9 @@ export class RecordWriter implements RecordWriting {
     }
     if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
     else this.writeId(w, shape.index);
-    // exactly one value per key, read as the map writer reads them (for-in while it agrees with `keys`)
-    const n = keys.length;
-    let i = 0;
-    try {
-      if (entries !== null) {
-        for (; i < n; i++) w.encodeValue(entries[2 * i + 1], depth + 1);
-        return;
-      }
-      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-        if (i === n || key !== keys[i]) break;
-        const value = obj[key];
-        if (typeof value === "number") w.encodeNumber(value);
-        else if (typeof value === "string") encodeString(w.out, value);
-        else w.encodeValue(value, depth + 1);
-        i++;
-      }
-      for (; i < n; i++) {
-        const value = obj[keys[i]!];
-        if (typeof value === "number") w.encodeNumber(value);
-        else if (typeof value === "string") encodeString(w.out, value);
-        else w.encodeValue(value, depth + 1);
-      }
-    } catch (e) {
-      throw w.through(e, propertySegment(keys[i]!), obj);
-    }
+    // exactly one value per key, read by the walk's own loops
+    if (entries !== null) w.writeEntries(entries, depth, obj, false);
+    else w.writeFields(obj, keys, depth, false);
   }
 
   /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */

@@ -13,19 +13,18 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, entriesFirst, entriesOf, itemSegment, nextEntry, propertySegment, sizeOf, valueWriter, valuesOf, type ValueWriter } from "../encode/walk.ts";
+import { checkCount, entriesOf, itemSegment, nextEntry, propertySegment, recordEntries, sizeOf, ValueWriter, valuesOf } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
-import { encodeKey } from "../encode/strings.ts";
-import { Output, type StorePlan } from "../encode/output.ts";
+import { encodeFloat } from "../encode/scalars.ts";
+import { Output } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
-import { encodeOptionsOf, withResolved } from "../encode/options.ts";
+import { encodeOptionsOf, type ResolvedEncodeOptions, withResolved } from "../encode/options.ts";
 import { readStreamEncodeOptions, type StreamEncodeOptions, type StreamEncodeSettings } from "./options.ts";
 import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
 import { sizeUpTo } from "../encode/size.ts";
-import { ChunkCutter } from "./chunker.ts";
 
 export type { StreamEncodeOptions };
 
@@ -101,177 +100,179 @@ const SMALL_FRAME_BYTES = 64 * 1024;
 
 /**
  * How many levels of containers the streaming encoder splits. Deeper ones
- * are written whole by the core walk, on the engine's stack as in
- * `encode()`: a value nested past what the stack allows fails as it fails
- * there (`MAX_DEPTH`), instead of being walked level by level past it
- * (only a value within these levels of that limit may pass here and fail
- * there). Also the most levels the size bound walks, so it never
+ * are written whole by the walk, on the engine's stack as in `encode()`: a
+ * value nested past what the stack allows fails as it fails there
+ * (`MAX_DEPTH`). Also the most levels the size bound walks, so it never
  * overflows.
  */
 const SPLIT_LEVELS = 256;
 
-/** What a {@link Frame} answers when its container has no more items. */
-const NO_MORE: unique symbol = Symbol("no more items");
-
 /**
- * A large container being written item by item: its header is written,
- * and the stream asks it for one item after another (each written whole
- * by the core walk, or split in turn). Every check, error path and read
- * is the core walk's (walk.ts): the frame only remembers where it is.
+ * A large container the stream writes one item at a time, each by the
+ * walk's own loop (`writeItems`, `writeFields`, `writeEntries`) or, for a
+ * Map, by the walk's value step: this only remembers where it is.
  */
-interface Frame {
+interface Open {
+  /** KIND_ARRAY (an array, or a Set's values), KIND_RECORD or KIND_MAP. */
+  readonly kind: number;
+  /** The container, as errors name it (the Set for its values). */
+  readonly container: object;
   /** The depth of the container: its items are at `depth + 1`. */
   readonly depth: number;
-  /** Reads the next item (writing a map key that comes before it), or {@link NO_MORE}. */
-  next(w: ValueWriter): unknown;
-  /** Checks the container once its items are written (a count that changed throws `CHANGED`). */
-  end(): void;
-  /** Notes that `e` unwinds through the item being written (see `ValueWriter.through`); returns the error. */
-  through(w: ValueWriter, e: unknown): unknown;
+  /** An array's items, a Set's values, or a plain object's entries read before its header (else null: by `keys`). */
+  readonly items: readonly unknown[] | null;
+  readonly keys: readonly string[] | null;
+  /** The count its header declared: items, fields, or a Map's size. */
+  readonly n: number;
+  /** A Set's size when opened, or a Map's iterator. */
+  readonly size: number;
+  readonly iterator: Iterator<unknown> | null;
+  /** Items (or Map entries) begun. */
+  i: number;
+  /** A Map's entry under way, its key, and whether its value is written. */
+  entry: Record<0 | 1, unknown> | null;
+  key: unknown;
+  inValue: boolean;
 }
 
-/** An array, or the values of a Set (`set`, which had `setSize` values when its header was written). */
-class ArrayFrame implements Frame {
-  readonly depth: number;
-  private readonly items: readonly unknown[];
-  private readonly n: number;
-  private readonly set: Set<unknown> | null;
-  private readonly setSize: number;
-  #i = -1;
-
-  constructor(depth: number, items: readonly unknown[], n: number, set: Set<unknown> | null, setSize: number) {
-    this.depth = depth;
-    this.items = items;
-    this.n = n;
-    this.set = set;
-    this.setSize = setSize;
-  }
-
-  next(): unknown {
-    return ++this.#i < this.n ? this.items[this.#i] : NO_MORE;
-  }
-
-  end(): void {
-    checkCount(this.items, "array", this.n, this.items.length);
-    if (this.set !== null) checkCount(this.set, "Set", this.setSize, this.set.size);
-  }
-
-  through(w: ValueWriter, e: unknown): unknown {
-    return w.through(e, itemSegment(this.#i), this.set ?? this.items);
-  }
+function open(kind: number, container: object, depth: number, items: readonly unknown[] | null, keys: readonly string[] | null, n: number, size: number, iterator: Iterator<unknown> | null): Open {
+  return { kind, container, depth, items, keys, n, size, iterator, i: 0, entry: null, key: undefined, inValue: false };
 }
 
-/** A plain object (or class instance): its values read one by one in the order of `keys`, or its `entries` read before its header. */
-class RecordFrame implements Frame {
-  readonly depth: number;
-  private readonly obj: Record<string, unknown>;
-  private readonly keys: readonly string[];
-  private readonly entries: readonly unknown[] | null;
-  #i = -1;
+/**
+ * The walk, with one step overridden: an object found where the stream
+ * may split (`splitAt`) that may take `limit` bytes or more (an upper bound,
+ * walked only that far) is opened, its header written by the walk's own
+ * steps (extensions asked once, depth, reads and checks), and left in
+ * `opened` for the stream to write item by item; every other value is
+ * written whole by the walk.
+ */
+class StreamWriter extends ValueWriter {
+  /** The depth at which a container may be opened now (-1: none), and how many levels the bound may walk. */
+  splitAt: number;
+  levels: number;
+  /** The container opened in the step under way, or null. */
+  opened: Open | null;
+  private readonly limit: number;
+  private readonly floats: boolean;
+  private readonly sorted: boolean;
+  private readonly skipUndefined: boolean;
 
-  constructor(depth: number, obj: Record<string, unknown>, keys: readonly string[], entries: readonly unknown[] | null) {
-    this.depth = depth;
-    this.obj = obj;
-    this.keys = keys;
-    this.entries = entries;
+  constructor(out: Output, options: ResolvedEncodeOptions, limit: number) {
+    super(out, options);
+    this.limit = limit;
+    this.floats = options.forceIntegerToFloat;
+    this.sorted = options.sortKeys;
+    this.skipUndefined = options.ignoreUndefined;
+    this.splitAt = -1;
+    this.levels = 0;
+    this.opened = null;
   }
 
-  next(w: ValueWriter): unknown {
-    const i = ++this.#i;
-    const entries = this.entries;
-    if (entries !== null) {
-      if (2 * i >= entries.length) return NO_MORE;
-      encodeKey(w.out, entries[2 * i] as string);
-      return entries[2 * i + 1];
+  override encodeNumber(n: number): void {
+    if (this.floats) encodeFloat(this.out, n, this.forceFloat32);
+    else super.encodeNumber(n);
+  }
+
+  protected override encodeObject(obj: object, depth: number): void {
+    if (depth !== this.splitAt || sizeUpTo(obj, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
+      super.encodeObject(obj, depth);
+      return;
     }
-    if (i >= this.keys.length) return NO_MORE;
-    const key = this.keys[i]!;
-    const value = this.obj[key];
-    encodeKey(w.out, key);
-    return value;
+    this.splitAt = -1; // one container per step
+    if (this.claimObject(obj, depth)) return;
+    const kind = objectKind(obj);
+    if (kind === KIND_ARRAY) {
+      const arr = obj as unknown[];
+      const n = arr.length; // read once: a Proxy may answer differently each time
+      this.writeContainerHeader(n, 0x90, 0xdc, "array");
+      this.opened = open(KIND_ARRAY, arr, depth, arr, null, n, 0, null);
+    } else if (kind === KIND_RECORD) {
+      const rec = obj as Record<string, unknown>;
+      const keys = Object.keys(rec);
+      const entries = this.sorted || this.skipUndefined ? recordEntries(rec, keys, this.sorted, this.skipUndefined) : null;
+      const n = entries === null ? keys.length : entries.length / 2;
+      this.writeContainerHeader(n, 0x80, 0xde, "map");
+      this.opened = open(KIND_RECORD, rec, depth, entries, keys, n, 0, null);
+    } else if (kind === KIND_MAP) {
+      const map = obj as Map<unknown, unknown>;
+      const n = sizeOf(map, "Map", depth);
+      const iterator = entriesOf(map, depth);
+      this.writeContainerHeader(n, 0x80, 0xde, "map");
+      this.opened = open(KIND_MAP, map, depth, null, null, n, 0, iterator);
+    } else if (kind === KIND_SET) {
+      const set = obj as Set<unknown>;
+      const size = sizeOf(set, "Set", depth);
+      const values = valuesOf(set, depth);
+      this.writeContainerHeader(values.length, 0x90, 0xdc, "array");
+      this.opened = open(KIND_ARRAY, set, depth, values, null, values.length, size, null);
+    } else this.encodeOtherObject(obj, kind, depth); // a binary, Date, ExtData or boxed primitive
   }
 
-  end(): void {}
-
-  through(w: ValueWriter, e: unknown): unknown {
-    const i = this.#i;
-    return w.through(e, propertySegment(this.entries === null ? this.keys[i]! : (this.entries[2 * i] as string)), this.obj);
-  }
-}
-
-/** A Map: its entries read live from its own iterator, key then value. */
-class MapFrame implements Frame {
-  /** Entries written. */
-  #i = 0;
-  #entry: Record<0 | 1, unknown> | null = null;
-  #key: unknown = undefined;
-  #inValue = false;
-  readonly depth: number;
-  private readonly map: Map<unknown, unknown>;
-  /** The size its header declared. */
-  private readonly n: number;
-  private readonly entries: Iterator<unknown>;
-
-  constructor(depth: number, map: Map<unknown, unknown>, n: number, entries: Iterator<unknown>) {
-    this.depth = depth;
-    this.map = map;
-    this.n = n;
-    this.entries = entries;
-  }
-
-  next(): unknown {
-    if (this.#entry !== null) {
-      if (!this.#inValue) {
-        this.#inValue = true;
-        return this.#entry[1];
+  /** Writes the next item of `f` (a Map's key or value); false when it has none left. */
+  step(f: Open): boolean {
+    if (f.kind !== KIND_MAP) {
+      if (f.i === f.n) return false;
+      const i = f.i++;
+      if (f.kind === KIND_ARRAY) this.writeItems(f.items!, f.depth, f.container, i, i + 1);
+      else if (f.items === null) this.writeFields(f.container as Record<string, unknown>, f.keys!, f.depth, true, i, i + 1);
+      else this.writeEntries(f.items, f.depth, f.container, true, 2 * i, 2 * i + 2);
+      return true;
+    }
+    try {
+      if (f.entry === null || f.inValue) {
+        if (f.entry !== null) f.i++;
+        const entry = (f.entry = nextEntry(f.container, f.iterator!, f.n, f.i));
+        if (entry === null) return false;
+        f.inValue = false;
+        this.encodeValue((f.key = entry[0]), f.depth + 1);
+      } else {
+        f.inValue = true;
+        this.encodeValue(f.entry[1], f.depth + 1);
       }
-      this.#entry = null;
-      this.#i++;
+      return true;
+    } catch (e) {
+      throw this.throughEntry(e, f.container, f.i, f.key, f.inValue);
     }
-    const entry = nextEntry(this.map, this.entries, this.n, this.#i);
-    if (entry === null) return NO_MORE;
-    this.#key = entry[0];
-    this.#inValue = false;
-    this.#entry = entry;
-    return this.#key;
   }
 
-  end(): void {
-    checkCount(this.map, "Map", this.n, this.#i);
+  /** Checks `f` once its items are written: a count that changed throws `CHANGED`. */
+  end(f: Open): void {
+    if (f.kind === KIND_MAP) checkCount(f.container, "Map", f.n, f.i);
+    else if (f.kind === KIND_ARRAY) {
+      checkCount(f.items!, "array", f.n, f.items!.length);
+      if (f.container !== f.items) checkCount(f.container, "Set", f.size, (f.container as Set<unknown>).size);
+    }
   }
 
-  through(w: ValueWriter, e: unknown): unknown {
-    return w.throughEntry(e, this.map, this.#i, this.#key, this.#inValue);
+  /** Notes that `e` unwinds through the item of `f` under way; returns the error. */
+  throughOpen(f: Open, e: unknown): unknown {
+    const i = f.i - 1;
+    if (f.kind === KIND_MAP) return this.throughEntry(e, f.container, f.i, f.key, f.inValue);
+    if (f.kind === KIND_ARRAY) return this.through(e, itemSegment(i), f.container);
+    return this.through(e, propertySegment(f.items === null ? f.keys![i]! : (f.items[2 * i] as string)), f.container);
   }
 }
 
 /**
- * Encodes one value into sealed chunks while it is written: the core walk
- * writes into an output whose store cuts its output into chunks
- * ({@link ChunkCutter}), in one call from the first byte to the last, and
- * this only decides where the walk pauses so the chunks can be handed
- * out. A container that may take `chunkSize` bytes or more (an upper
- * bound, walked only that far) is opened here, through the core walk's
- * own steps (extensions asked once, depth, header, reads and checks), and
- * its items are written one by one, each whole by the core walk or split
- * in turn; everything else is written whole by the core walk.
+ * Encodes one value into sealed chunks while it is written: the walk
+ * writes into an output whose chunks are of `chunkSize` bytes (output.ts),
+ * in one call from the first byte to the last; the stream only decides
+ * where the walk pauses, so the chunks can be handed out: between the
+ * items of the containers its writer opened ({@link StreamWriter}).
  */
 class ChunkedEncoder {
-  private readonly chunkSize: number;
-  private readonly cutter: ChunkCutter;
   private readonly out: Output;
-  private readonly writer: ValueWriter;
+  private readonly writer: StreamWriter;
   /** Makes its chunks Node `Buffer`s (the `buffers` option; the caller wraps them), or null. */
   readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-  private readonly sortKeys: boolean;
-  private readonly ignoreUndefined: boolean;
 
   /**
    * @param options the encode options
    * @param settings the stream encoders' own options, read from the same object
    */
   constructor(options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings) {
-    this.chunkSize = settings.chunkSize;
+    const chunkSize = settings.chunkSize;
     const resolved = encodeOptionsOf(options);
     if (resolved.useRecords !== false) {
       throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
@@ -279,102 +280,63 @@ class ChunkedEncoder {
     // as an Encoder: the module that installs `buffers` is needed, and a Buffer class
     const toBuffer = (this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null);
     if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.sortKeys = resolved.sortKeys;
-    this.ignoreUndefined = resolved.ignoreUndefined;
-    const cutter = (this.cutter = new ChunkCutter(this.chunkSize));
-    const plan: StorePlan = { begin: () => cutter, open: () => cutter };
-    // a scratch of about a chunk, the output's own: the call stays open while chunks are handed out
-    const scratch = Math.min(Math.max(this.chunkSize, 1024), 1 << 20);
-    this.out = new Output(scratch, plan, resolved.maxByteLength, false, false);
-    this.writer = valueWriter(this.out, resolved);
+    // a scratch of about a chunk
+    this.out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, false, chunkSize);
+    this.writer = new StreamWriter(this.out, resolved, chunkSize);
   }
 
   *run(value: unknown): Generator<Uint8Array, void, undefined> {
     const w = this.writer;
-    const cutter = this.cutter;
-    const stack: Frame[] = [];
-    this.out.begin(value);
+    const out = this.out;
+    const opened: Open[] = [];
+    let stepping = false;
+    out.begin(value, true);
     try {
-      this.write(value, startDepth(), stack);
-      for (;;) {
-        if (cutter.hasReady) yield* cutter.takeReady();
-        const frame = stack[stack.length - 1];
-        if (frame === undefined) break;
-        const item = frame.next(w);
-        if (item === NO_MORE) {
-          stack.pop();
-          frame.end();
-        } else {
-          this.write(item, frame.depth + 1, stack);
+      const depth = startDepth();
+      w.splitAt = depth;
+      w.levels = SPLIT_LEVELS;
+      w.encodeValue(value, depth);
+      for (let f = w.opened; ; f = w.opened) {
+        if (f !== null) {
+          opened.push(f);
+          w.opened = null;
+        }
+        if (out.chunks.length !== 0) yield* this.take();
+        const top = opened[opened.length - 1];
+        if (top === undefined) break;
+        w.splitAt = opened.length < SPLIT_LEVELS ? top.depth + 1 : -1;
+        w.levels = SPLIT_LEVELS - opened.length;
+        stepping = true;
+        const more = w.step(top);
+        stepping = false;
+        if (!more) {
+          opened.pop();
+          w.end(top);
         }
       }
-      this.out.handOver();
-      cutter.seal();
-      yield* cutter.takeReady();
+      out.flush();
+      yield* this.take();
     } catch (e) {
-      // the error unwinds through the open containers, innermost first, as through the core walk's
+      // the error unwinds through the open containers, innermost first, as through the walk's
+      // (the walk's own loop noted the one whose step threw)
       let error = e;
-      for (let k = stack.length - 1; k >= 0; k--) error = stack[k]!.through(w, error);
+      for (let k = opened.length - (stepping ? 2 : 1); k >= 0; k--) error = w.throughOpen(opened[k]!, error);
       try {
         throw w.failure(error);
       } finally {
         w.trail.length = 0;
       }
     } finally {
-      this.out.end();
+      w.opened = null;
+      out.end();
     }
   }
 
-  /**
-   * Writes `value`, found at `depth`: whole by the core walk when it is no
-   * object or small, else as the core walk's `encodeObject` does, except
-   * that an array, plain object, Map or Set is opened (its header written)
-   * and pushed on `stack`, for its items to be written one by one.
-   */
-  private write(value: unknown, depth: number, stack: Frame[]): void {
-    const w = this.writer;
-    const limit = this.chunkSize;
-    if (typeof value !== "object" || value === null || stack.length >= SPLIT_LEVELS || sizeUpTo(value, limit, Math.min(w.maxDepth - depth, SPLIT_LEVELS - stack.length)) < limit) {
-      w.encodeValue(value, depth);
-      return;
-    }
-    if (w.claimObject(value, depth)) return;
-    const kind = objectKind(value);
-    switch (kind) {
-      case KIND_ARRAY: {
-        const arr = value as unknown[];
-        const n = arr.length;
-        w.writeContainerHeader(n, 0x90, 0xdc, "array");
-        stack.push(new ArrayFrame(depth, arr, n, null, 0));
-        return;
-      }
-      case KIND_RECORD: {
-        const obj = value as Record<string, unknown>;
-        const keys = Object.keys(obj);
-        const entries = entriesFirst(obj, keys, this.sortKeys, this.ignoreUndefined);
-        w.writeContainerHeader(entries === null ? keys.length : entries.length / 2, 0x80, 0xde, "map");
-        stack.push(new RecordFrame(depth, obj, keys, entries));
-        return;
-      }
-      case KIND_MAP: {
-        const map = value as Map<unknown, unknown>;
-        const n = sizeOf(map, "Map", depth);
-        const entries = entriesOf(map, depth);
-        w.writeContainerHeader(n, 0x80, 0xde, "map");
-        stack.push(new MapFrame(depth, map, n, entries));
-        return;
-      }
-      case KIND_SET: {
-        const set = value as Set<unknown>;
-        const n = sizeOf(set, "Set", depth);
-        const items = valuesOf(set, depth);
-        w.writeContainerHeader(items.length, 0x90, 0xdc, "array");
-        stack.push(new ArrayFrame(depth, items, items.length, set, n));
-        return;
-      }
-      default:
-        w.encodeOtherObject(value, kind, depth); // a binary, Date, ExtData or boxed primitive
-    }
+  /** The sealed chunks, which are the caller's from now on. */
+  private take(): Uint8Array[] {
+    const ready = this.out.chunks;
+    this.out.chunks = [];
+    return ready;
   }
 }
 

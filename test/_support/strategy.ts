@@ -1,16 +1,16 @@
-// Forcing the encoder's output strategy in tests, through its internal
-// store-plan hook (the plans live with the benchmarks, in
-// benchmarks/lib/output-strategies.js). Only `new Encoder(options)` reads the
-// hook: `encode(value, options)` ignores it.
-import { STRATEGY_NAMES, type StrategyName, strategyOptions } from "../../benchmarks/lib/output-strategies.js";
+// The encoder's output paths, chosen through options a user has too: the
+// default (the scratch, then the resizable store sized from the estimate),
+// "chunks" (a ceiling of 1 byte: the chunk list from the first move on) and
+// "ceiling" (a 64 KiB ceiling: the store fills, then the chunks continue).
+
 import type { EncodeOptions } from "../../src/index.ts";
 
-export type { StrategyName };
+export type StrategyName = "default" | "chunks" | "ceiling";
 
-/** Every strategy: "default" (resizable store sized from the estimate, else chunks), "resizable-no-est", "exact", "chunks", "doubling". */
-export const STRATEGIES: readonly StrategyName[] = STRATEGY_NAMES;
+/** Every output path. */
+export const STRATEGIES: readonly StrategyName[] = ["default", "chunks", "ceiling"];
 
-/** `options` plus the hook that makes a `new Encoder(...)` store its output with strategy `name`. */
+/** `options` with the `maxByteLength` that makes a `new Encoder(...)` take output path `name`. */
 export function withStrategy<C = undefined>(name: StrategyName, options: EncodeOptions<C> = {}): EncodeOptions<C> {
-  return strategyOptions(name, options);
+  return name === "default" ? options : { ...options, maxByteLength: name === "chunks" ? 1 : 65_536 };
 }
