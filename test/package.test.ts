@@ -232,7 +232,7 @@ const TSCONFIGS = {
 
 /** The TypeScript versions users have: the oldest supported and the newest, both devDependencies. */
 const COMPILERS = [
-  { name: "TypeScript 5.0", tsc: "node_modules/typescript-5.0/bin/tsc", version: /^Version 5\.0\./, legacy: true },
+  { name: "TypeScript 5.0", tsc: "test/node_modules/typescript-5.0/bin/tsc", version: /^Version 5\.0\./, legacy: true },
   { name: "TypeScript 5.9", tsc: "node_modules/typescript/bin/tsc", version: /^Version 5\.9\./, legacy: false },
 ];
 

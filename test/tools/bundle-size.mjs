@@ -303,7 +303,7 @@ export async function peers() {
     try {
       const result = await minifiedBundle(c.code, ROOT);
       const bytes = result.outputFiles[0].contents;
-      const version = JSON.parse(readFileSync(join(ROOT, "node_modules", c.name, "package.json"), "utf8")).version;
+      const version = JSON.parse(readFileSync(join(ROOT, "test/node_modules", c.name, "package.json"), "utf8")).version;
       out.push({ bundle: `${c.name}@${version}`, minified: bytes.length, gzip: gzipSize(bytes) });
     } catch (e) {
       out.push({ bundle: c.name, error: String(e.message ?? e).split("\n")[0] });
