@@ -119,8 +119,9 @@ describe("installs from a fresh clone", () => {
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
     expect(manifest.exports["."]).toEqual(readJson("package.json").exports["."]);
-    const status = await run("git", ["status", "--porcelain"], { cwd: join(work, "pack-clone") });
+    const status = await run("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: join(work, "pack-clone") });
     expect(status.stdout, "npm pack left the clone's files as they were").toBe("");
+    expect(existsSync(join(work, "pack-clone/.tmp/package.json")), "and no copy of package.json").toBe(false);
   });
 
   test("npm: the tarball installs with no install script and no notice about one", async () => {
