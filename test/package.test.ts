@@ -354,16 +354,17 @@ describe("npm package (npm pack + install in a temporary project)", () => {
   }, 200_000);
 });
 
-describe("package-lock.json", () => {
+describe("package-lock.json and test/package-lock.json", () => {
   // `npm ci` refuses a lock that lacks any optional platform package a
   // dependency declares. The registry mirror here does not serve some of
   // them (e.g. @deno/darwin-arm64), so `npm install` drops them from the lock;
   // their entries were added by hand (os/cpu/libc, no integrity) and a later
   // `npm install` that drops them again fails this test.
-  test("npm ci accepts it (dry run, offline)", async () => {
+  test.each(["package-lock.json", "test/package-lock.json"])("npm ci accepts %s (dry run, offline)", async (lock) => {
     const [npm, npmArgs] = npmCommand();
-    const r = await run(npm, [...npmArgs, "ci", "--dry-run", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { env: cleanEnv() });
-    expect(r.code, explain("npm ci --dry-run --offline", r)).toBe(0);
+    const prefix = lock.startsWith("test/") ? ["--prefix", "test"] : [];
+    const r = await run(npm, [...npmArgs, "ci", ...prefix, "--dry-run", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { env: cleanEnv() });
+    expect(r.code, explain(`npm ci ${prefix.join(" ")} --dry-run --offline`, r)).toBe(0);
     expect(r.stderr).not.toMatch(/Missing: .* from lock file/);
   });
 });
