@@ -682,7 +682,7 @@ async function peerVersions() {
   const fs = await import("node:fs").catch(() => null);
   for (const name of ["msgpackr", "msgpackr-extract", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "tinybench"]) {
     try {
-      const url = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+      const url = new URL(`./node_modules/${name}/package.json`, import.meta.url);
       out[name] = JSON.parse(/** @type {any} */ (fs).readFileSync(url, "utf8")).version;
     } catch {
       out[name] = "?";

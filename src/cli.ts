@@ -27,6 +27,7 @@ import { escapeControls } from "./inspect/escape.ts";
 import { JsonWriter } from "./inspect/to-json.ts";
 import { StreamWalker, type Tally } from "./inspect/walker.ts";
 import { isoTime } from "./inspect/time.ts";
+import { progress, size, values } from "./inspect/progress.ts";
 
 const HELP: Record<string, string> = {
   main: `Usage: msgpack <command> [options] [file|-]
@@ -56,13 +57,18 @@ Run "msgpack <command> --help" for a command's options;
 Prints one line per value: offset (hex), header bytes, format and value,
 indented by depth; map values under their keys. Errors are shown at their
 offset. Back-to-back values are shown one after another. Holds one
-top-level value and its tree at a time (about 200 times its bytes; a
-larger value is refused with exit 1: "msgpack to-json" reads any size).
+top-level value's bytes at a time, and a window of its first 10,000
+nodes (--nodes N for more): the rest is read and checked, counted as
+"... N more items", not shown. Memory: the value's bytes plus about
+1 kB of heap per node shown; a value over an eighth of the heap is
+refused with exit 1 ("msgpack to-json", "msgpack stats" and "msgpack
+validate" read any size).
 
 Options:
   --json         the tree as JSON (one line per top-level value)
   --depth N      show containers nested deeper than N as a count
   --items N      show at most N items (entries) per container
+  --nodes N      show the first N nodes of a value (default 10000)
   --width N      characters of strings, bytes of binaries shown (default 64)
   --color        colours even when the output is not a terminal
   --no-color     no colours (also NO_COLOR=1; FORCE_COLOR=1 colours a pipe)
@@ -153,14 +159,17 @@ class InputError extends Error {}
 
 interface Args {
   command: string;
+  /** The file named, or "-" for standard input (named "-", or no file named: see `named`). */
   file: string;
+  /** Whether a file (or "-") was named. */
+  named: boolean;
   flags: Set<string>;
   numbers: Map<string, number>;
 }
 
-const NUMBER_FLAGS = new Set(["--depth", "--items", "--width", "--top"]);
+const NUMBER_FLAGS = new Set(["--depth", "--items", "--width", "--top", "--nodes"]);
 const FLAGS: Record<string, string[]> = {
-  inspect: ["--json", "--color", "--no-color", "--depth", "--items", "--width", "--records"],
+  inspect: ["--json", "--color", "--no-color", "--depth", "--items", "--width", "--nodes", "--records"],
   "to-json": ["--records"],
   "from-json": [],
   stats: ["--json", "--top", "--color", "--no-color", "--records"],
@@ -188,7 +197,7 @@ function parseArgs(argv: string[]): Args {
     }
   }
   if (files.length > 1) throw new CliError(`one input at a time, not ${files.length}: ${files.join(" ")}`);
-  return { command, file: files[0] ?? "-", flags, numbers };
+  return { command, file: files[0] ?? "-", named: files.length > 0, flags, numbers };
 }
 
 /** The input as a stream of byte chunks (a file by streams: any size), or a CliError for a missing file or a directory. */
@@ -203,6 +212,47 @@ function openInput(file: string): Readable {
   }
   if (isDir) throw new CliError(`${file}: is a directory, not a file`);
   return createReadStream(file, { highWaterMark: 1 << 20 });
+}
+
+/**
+ * The input's chunks, as {@link openInput} reads them. With `check`, its
+ * first bytes are looked at first: input that is text, JSON, HTML or XML,
+ * or gzip or zstd data (not msgpackr's records: a note elsewhere) is an
+ * InputError that names it, as `validate` does, before any is read.
+ */
+async function inputChunks(args: Args, check: boolean): Promise<AsyncGenerator<Uint8Array>> {
+  const input = openInput(args.file);
+  const it = input[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  const head: Uint8Array[] = [];
+  let held = 0;
+  let ended = false;
+  try {
+    while (check && held < HEAD_BYTES) {
+      const r = await it.next();
+      if (r.done) {
+        ended = true;
+        break;
+      }
+      head.push(r.value);
+      held += r.value.length;
+    }
+    const looks = check ? looksLike(head.reduce(concat, new Uint8Array(0)).subarray(0, HEAD_BYTES), args.flags.has("--records")) : null;
+    if (looks !== null && !looks.startsWith("msgpackr records")) {
+      const convert = looks === "JSON text" ? `; "msgpack from-json" converts JSON to MessagePack` : "";
+      throw new InputError(`invalid: the input looks like ${looks}, not MessagePack${convert}`);
+    }
+  } catch (e) {
+    input.destroy();
+    throw e;
+  }
+  return (async function* () {
+    try {
+      yield* head;
+      if (!ended) for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    } finally {
+      input.destroy();
+    }
+  })();
 }
 
 /** The size of the input when it is a regular file (standard input too, when redirected from one), else null. */
@@ -241,12 +291,17 @@ const MAX_VALUE_BYTES = 1 << 30;
 const HEAP_BYTES = getHeapStatistics().heap_size_limit;
 
 /**
- * The largest value `inspect` shows: its tree and its lines take about
- * 200 times its bytes of heap (measured: 115-150x for the tree of small
- * items, 60x for their text), and a value's text is one string (at most
- * 2^29 characters, about 60 per byte of small items).
+ * The largest value `inspect` reads: its bytes are held outside the heap,
+ * but each string in it is decoded whole (up to twice its bytes of heap,
+ * and copies while it is shown).
  */
-const MAX_INSPECT_BYTES = Math.min(Math.floor(HEAP_BYTES / 256), 8 << 20);
+const MAX_INSPECT_BYTES = Math.min(Math.floor(HEAP_BYTES / 8), MAX_VALUE_BYTES);
+
+/** The nodes of a value `inspect` shows by default (its window): a tree node and its line take about 1 kB of heap. */
+const INSPECT_NODES = 10_000;
+
+/** The most nodes `inspect --nodes` keeps: a sixteenth of the heap at 1 kB each. */
+const MAX_INSPECT_NODES = Math.max(INSPECT_NODES, Math.floor(HEAP_BYTES / 16 / 1024));
 
 /**
  * The longest JSON text from-json reads: `JSON.parse` takes about 22
@@ -278,7 +333,7 @@ interface Part {
  * records are framed as the decoder frames them. A value over `maxBytes`
  * is refused by `refuse` as soon as that many of its bytes are read.
  */
-async function* valuesOf(input: Readable, walker: StreamWalker, maxBytes: number, refuse: (offset: number) => Error): AsyncGenerator<Part[]> {
+async function* valuesOf(input: AsyncIterable<Uint8Array>, walker: StreamWalker, maxBytes: number, refuse: (offset: number) => Error): AsyncGenerator<Part[]> {
   let parts: Uint8Array[] = [];
   let held = 0;
   let start = 0;
@@ -310,8 +365,7 @@ async function* valuesOf(input: Readable, walker: StreamWalker, maxBytes: number
   };
   let read = 0;
   walker.onValue = (end) => ends.push(end);
-  for await (const raw of input) {
-    const chunk = raw as Uint8Array;
+  for await (const chunk of input) {
     parts.push(chunk);
     held += chunk.length;
     walker.push(chunk);
@@ -334,11 +388,11 @@ async function* valuesOf(input: Readable, walker: StreamWalker, maxBytes: number
  * `inspect` reads in it: with --records as one sequence, so that
  * structures declared in a value stay declared for the next.
  */
-async function* inspectedValues(args: Args): AsyncGenerator<{ bytes: Uint8Array; offset: number; result: InspectResult }> {
+async function* inspectedValues(args: Args, maxNodes: number): AsyncGenerator<{ bytes: Uint8Array; offset: number; result: InspectResult }> {
   const useRecords = args.flags.has("--records");
-  const read = inspectSequence({ useRecords });
-  const refuse = (offset: number) => tooLarge("inspect", offset, MAX_INSPECT_BYTES, "its tree takes about 200 times its bytes of this process's heap; node --max-old-space-size raises it");
-  for await (const parts of valuesOf(openInput(args.file), new StreamWalker({ useRecords, paths: false }), MAX_INSPECT_BYTES, refuse)) {
+  const read = inspectSequence({ useRecords }, maxNodes);
+  const refuse = (offset: number) => tooLarge("inspect", offset, MAX_INSPECT_BYTES, "its strings are read into this process's heap; node --max-old-space-size raises it");
+  for await (const parts of valuesOf(await inputChunks(args, true), new StreamWalker({ useRecords, paths: false }), MAX_INSPECT_BYTES, refuse)) {
     for (const { bytes, offset } of parts) yield { bytes, offset, result: read(bytes, offset) };
   }
 }
@@ -360,8 +414,14 @@ function nodeJson(node: InspectNode, bytes: Uint8Array, base: number): unknown {
   if (node.recordId) out.recordId = node.recordId;
   if (node.definition) out.definition = nodeJson(node.definition, bytes, base);
   if (node.children) out.children = node.children.map((c) => nodeJson(c, bytes, base));
+  if (node.omitted !== undefined) out.omitted = node.omitted;
   if (node.error) out.error = errorJson(node.error);
   return out;
+}
+
+/** Whether a node of the tree left items out (inspect's window). */
+function omits(nodes: readonly InspectNode[]): boolean {
+  return nodes.some((n) => n.omitted !== undefined || (n.children !== undefined && omits(n.children)) || (n.definition !== undefined && omits([n.definition])));
 }
 
 /** An error as JSON. */
@@ -377,14 +437,20 @@ function safeJson(value: unknown, indent?: number): string {
 async function cmdInspect(args: Args): Promise<number> {
   const color = useColor(args.flags);
   const json = args.flags.has("--json");
+  const maxNodes = args.numbers.get("--nodes") ?? INSPECT_NODES;
+  if (maxNodes < 1 || maxNodes > MAX_INSPECT_NODES) throw new CliError(`--nodes takes 1 to ${MAX_INSPECT_NODES} here (a node takes about 1 kB of this process's heap; node --max-old-space-size raises it), not ${maxNodes}`);
   let failed = false;
-  for await (const { bytes, offset, result } of inspectedValues(args)) {
+  for await (const { bytes, offset, result } of inspectedValues(args, maxNodes)) {
     if (json) {
       for (const node of result.nodes) await write(process.stdout, safeJson(nodeJson(node, bytes, offset)));
       if (result.error) await write(process.stdout, safeJson({ error: errorJson(result.error) }));
     } else {
       const options = { color, maxString: args.numbers.get("--width") ?? 64, maxDepth: args.numbers.get("--depth") ?? Infinity, maxItems: args.numbers.get("--items") ?? Infinity };
       await write(process.stdout, renderText(result, options));
+    }
+    if (omits(result.nodes)) {
+      const more = maxNodes < MAX_INSPECT_NODES ? ` (--nodes ${Math.min(maxNodes * 10, MAX_INSPECT_NODES)} shows more)` : "";
+      process.stderr.write(`msgpack inspect: the value at offset ${offset} has more than ${maxNodes} nodes: the first ${maxNodes} are shown${more}, the rest counted; "msgpack to-json" prints all of it\n`);
     }
     if (result.error) failed = true;
   }
@@ -399,7 +465,7 @@ async function cmdToJson(args: Args): Promise<number> {
   const writer = new JsonWriter(records);
   const refuse = (offset: number) => tooLarge("to-json", offset, MAX_VALUE_BYTES, "its bytes are held while it is written");
   let out = "";
-  for await (const parts of valuesOf(openInput(args.file), walker, MAX_VALUE_BYTES, refuse)) {
+  for await (const parts of valuesOf(await inputChunks(args, true), walker, MAX_VALUE_BYTES, refuse)) {
     for (const { bytes, broken } of parts) {
       if (broken) break;
       // the walker has checked the value: it is written as it is walked, a piece at a time
@@ -419,8 +485,9 @@ async function cmdToJson(args: Args): Promise<number> {
 async function cmdFromJson(args: Args): Promise<number> {
   if (process.stdout.isTTY) throw new CliError("not writing MessagePack (bytes, not text) to a terminal: redirect it to a file (> out.msgpack) or a pipe");
   const input = openInput(args.file);
-  input.setEncoding("utf8");
+  const utf8 = new TextDecoder();
   const splitter = new JsonSplitter(MAX_JSON_CHARS);
+  let head: Uint8Array = new Uint8Array(0);
   let index = 0;
   const emit = async (texts: string[]): Promise<void> => {
     for (const text of texts) {
@@ -429,7 +496,9 @@ async function cmdFromJson(args: Args): Promise<number> {
       try {
         value = JSON.parse(text);
       } catch (e) {
-        throw new InputError(`JSON text ${index} is not JSON: ${(e as Error).message}`);
+        const looks = index === 1 ? binaryLooks(head) : null;
+        const hint = looks === null ? "" : `; the input looks like ${looks}, not JSON${looks === "MessagePack" ? `: "msgpack to-json" converts MessagePack to JSON` : ""}`;
+        throw new InputError(`JSON text ${index} is not JSON: ${(e as Error).message}${hint}`);
       }
       try {
         await write(process.stdout, jsonToBytes(value));
@@ -439,7 +508,12 @@ async function cmdFromJson(args: Args): Promise<number> {
     }
   };
   try {
-    for await (const chunk of input) await emit(splitter.push(chunk as string));
+    for await (const raw of input) {
+      const chunk = raw as Uint8Array;
+      if (head.length < HEAD_BYTES) head = concat(head, chunk.subarray(0, HEAD_BYTES - head.length));
+      await emit(splitter.push(utf8.decode(chunk, { stream: true })));
+    }
+    await emit(splitter.push(utf8.decode()));
     await emit(splitter.end());
   } catch (e) {
     if (e instanceof JsonTooLong) throw new InputError(`${e.message}, more than from-json holds (JSON.parse takes about 22 times a text's size of this process's heap; node --max-old-space-size raises it)`);
@@ -450,41 +524,21 @@ async function cmdFromJson(args: Args): Promise<number> {
   return 0;
 }
 
-/** "1 value", "2 values". */
-function values(n: number): string {
-  return `${n} value${n === 1 ? "" : "s"}`;
-}
-
-/** Bytes as "12.3 MB". */
-function size(n: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let u = 0;
-  let x = n;
-  while (x >= 1000 && u < units.length - 1) ((x /= 1000), u++);
-  return u === 0 ? `${n} B` : `${x.toFixed(1)} ${units[u]}`;
-}
-
-/** Seconds as "42 s", "3 min 20 s", "2 h 05 min". */
-function duration(s: number): string {
-  const t = Math.round(s);
-  if (t < 60) return `${t} s`;
-  if (t < 3600) return `${Math.floor(t / 60)} min ${String(t % 60).padStart(2, "0")} s`;
-  return `${Math.floor(t / 3600)} h ${String(Math.floor(t / 60) % 60).padStart(2, "0")} min`;
-}
-
-/** The progress line: bytes and values read and, when the input's size is known, the share read and the time left. */
-function progress(read: number, total: number | null, count: number, elapsedMs: number): string {
-  let line = `read ${size(read)}`;
-  if (total !== null && total > 0) {
-    line += ` of ${size(total)} (${Math.min(100, Math.floor((100 * read) / total))}%)`;
-    if (read > 0 && elapsedMs >= 1000) line += `, ${duration(((total - read) * elapsedMs) / read / 1000)} left`;
-  }
-  return `${line}, ${values(count)}`;
+/**
+ * What input that is not JSON looks like, when it is binary: compressed
+ * data, msgpackr's records, or (a control character or a byte over 0x7f
+ * first) MessagePack; null for text.
+ */
+function binaryLooks(head: Uint8Array): string | null {
+  const looks = head.length === 0 ? null : wrongInput(head);
+  if (looks !== null) return looks.endsWith(" data") ? looks : looks.startsWith("msgpackr records") ? "MessagePack" : null;
+  const control = head.subarray(0, 64).some((c) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f);
+  return control || head[0]! >= 0x80 ? "MessagePack" : null;
 }
 
 /** Feeds the input to a walker, with a progress line on a terminal's stderr; returns the last chunks read and the input's first bytes. */
-async function walkInput(args: Args, walker: StreamWalker, stopEarly: boolean): Promise<Recent> {
-  const input = openInput(args.file);
+async function walkInput(args: Args, walker: StreamWalker, stopEarly: boolean, check: boolean): Promise<Recent> {
+  const input = await inputChunks(args, check);
   const total = inputSize(args.file);
   const tty = Boolean(process.stderr.isTTY);
   let shown = 0;
@@ -492,8 +546,7 @@ async function walkInput(args: Args, walker: StreamWalker, stopEarly: boolean): 
   let last = began;
   const recent: Recent = { prev: new Uint8Array(0), cur: new Uint8Array(0), start: 0, head: new Uint8Array(0) };
   try {
-    for await (const raw of input) {
-      const chunk = raw as Uint8Array;
+    for await (const chunk of input) {
       recent.start += recent.prev.length;
       recent.prev = recent.cur;
       recent.cur = chunk;
@@ -509,7 +562,7 @@ async function walkInput(args: Args, walker: StreamWalker, stopEarly: boolean): 
       }
     }
   } finally {
-    input.destroy();
+    await input.return(undefined);
   }
   if (shown > 0) process.stderr.write("\r" + " ".repeat(shown) + "\r");
   walker.finish();
@@ -549,7 +602,7 @@ function looksLike(head: Uint8Array, useRecords: boolean): string | null {
 async function cmdStats(args: Args): Promise<number> {
   const useRecords = args.flags.has("--records");
   const walker = new StreamWalker({ useRecords });
-  const recent = await walkInput(args, walker, false);
+  const recent = await walkInput(args, walker, false, true);
   const looks = looksLike(recent.head, useRecords);
   const top = args.numbers.get("--top") ?? 20;
   const sorted = (m: Map<string, Tally>) => [...m].sort((a, b) => b[1].bytes - a[1].bytes || (a[0] < b[0] ? -1 : 1));
@@ -610,7 +663,7 @@ function context(file: string, offset: number, recent: Recent): string {
 async function cmdValidate(args: Args): Promise<number> {
   const useRecords = args.flags.has("--records");
   const walker = new StreamWalker({ useRecords, paths: false });
-  const recent = await walkInput(args, walker, true);
+  const recent = await walkInput(args, walker, true, false);
   const quiet = args.flags.has("--quiet");
   const paint = painter(useColor(args.flags));
   const error = walker.error;
@@ -650,6 +703,12 @@ async function main(argv: string[]): Promise<number> {
   if (args.flags.has("--help")) {
     process.stdout.write(HELP[args.command]!);
     return 0;
+  }
+  if (!args.named && process.stdin.isTTY) {
+    // nothing piped in and no file named: the usage, not a wait for typed input ("-" reads the terminal)
+    process.stderr.write(`msgpack ${args.command}: no input: name a file, or pipe the input in\n`);
+    process.stdout.write(HELP[args.command]!);
+    return 2;
   }
   return command(args);
 }

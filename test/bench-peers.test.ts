@@ -15,7 +15,7 @@ import { describe, expect, it, vi } from "vitest";
 import { run as runCommand } from "./tools/harness.ts";
 
 const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
-const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+const bin = (name: string): string => fileURLToPath(new URL(`./node_modules/.bin/${name}`, import.meta.url));
 
 const runtimes = [
   { label: "node", program: process.execPath, lead: [] as string[] },

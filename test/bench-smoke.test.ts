@@ -10,7 +10,7 @@ import { run as runCommand } from "./tools/harness.ts";
 const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 60_000 });
 
 const script = "benchmarks/buffers.js";
-const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+const bin = (name: string): string => fileURLToPath(new URL(`./node_modules/.bin/${name}`, import.meta.url));
 
 const runtimes: { label: string; program: string; args: string[]; runtime: RegExp; isolated: boolean }[] = [
   { label: "node", program: process.execPath, args: [script], runtime: /^runtime: node \d+\.\d+\.\d+ \(V8 [\w.-]+\)/m, isolated: true },

@@ -12,7 +12,7 @@ import { run as runCommand } from "./tools/harness.ts";
 
 const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
 
-const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+const bin = (name: string): string => fileURLToPath(new URL(`./node_modules/.bin/${name}`, import.meta.url));
 
 /** The lines after the last line that starts with `marker` (trailing blank lines dropped). */
 function tail(stdout: string, marker: string): string[] {

@@ -1,9 +1,15 @@
 // The bundle size budgets, through the same script users run (npm run size):
 // the main entry's bundle and what a bundler keeps of the main entry for a
 // page that imports encode only, decode only or both, each within its
-// ceiling, and every bundle measured.
-import { describe, expect, test } from "vitest";
-import { assertBuilt, explain, run } from "./tools/harness.ts";
+// ceiling, and every bundle measured. Then the sizes docs/browsers.md and
+// the README print, against what `npm run size` and `npm pack --dry-run`
+// print today.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { constants, gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { beforeAll, describe, expect, test } from "vitest";
+import { ROOT, assertBuilt, cleanEnv, explain, npmCommand, run } from "./tools/harness.ts";
 
 describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () => {
   test("the main entry's bundle and its encode-only, decode-only and encode + decode imports are within their gzip ceilings; every bundle is measured", async () => {
@@ -62,4 +68,94 @@ describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () =>
       expect(m.adds, `${m.module} adds ${m.adds} B gzip`).toBeLessThanOrEqual(m.ceiling);
     }
   });
+});
+
+// ---- the numbers the docs print are the numbers `npm run size` and `npm pack` print today ----
+
+/** Within `percent` of `actual`, or within `bytes` for small numbers (one decimal of KiB is 0.05 KiB). */
+function near(documented: number, actual: number, percent = 3, bytes = 60): boolean {
+  return Math.abs(documented - actual) <= Math.max((actual * percent) / 100, bytes);
+}
+
+/** A size as the docs write it ("55.7 KiB", "2,615 B", "616 kB", "2.3 MB"), in bytes. */
+function bytesOf(text: string): number {
+  const m = /^([\d,.]+)\s*(B|KiB|kB|MB)$/.exec(text.trim());
+  if (!m) throw new Error(`not a size: ${text}`);
+  const n = Number(m[1]!.replace(/,/g, ""));
+  return n * { B: 1, KiB: 1024, kB: 1000, MB: 1e6 }[m[2] as "B" | "KiB" | "kB" | "MB"];
+}
+
+describe("the sizes in docs/browsers.md and the README are today's (npm run size, npm pack)", () => {
+  let report: any;
+  beforeAll(async () => {
+    assertBuilt();
+    const r = await run(process.execPath, ["test/tools/bundle-size.mjs", "--json"], { timeout: 120_000 });
+    if (r.code !== 0) throw new Error(explain("bundle-size.mjs --json", r));
+    report = JSON.parse(r.stdout);
+  }, 180_000);
+
+  test("docs/browsers.md: each bundle's and each import's minified and gzip size, within 3%", () => {
+    const doc = readFileSync(join(ROOT, "docs/browsers.md"), "utf8");
+    const rows = doc.split("\n").filter((l) => /^\|.*\| [\d.]+ KiB \| [\d.]+ KiB \|$/.test(l));
+    const sizes: Record<string, { minified: number; gzip: number }> = {};
+    for (const b of report.bundles) sizes[`\`${b.bundle.replace("dist/browser/", "")}\``] = b;
+    // "main entry, encode only" -> "`encode` only", "main entry, encode + decode" -> "`encode` + `decode`"
+    for (const b of report.importSizes) sizes[b.bundle.replace("main entry, ", "").replace(/(encode|decode)/g, "`$1`")] = b;
+    for (const p of report.peers) sizes[p.bundle.replace(/@(?=\d)/, " ")] = p; // "@msgpack/msgpack 3.1.3"
+    const checked: string[] = [];
+    for (const row of rows) {
+      const cells = row.split("|").slice(1, -1).map((c) => c.trim());
+      const label = cells[0] || cells[1]!;
+      const key = Object.keys(sizes).find((k) => label.startsWith(k));
+      expect(key, `a measured size for the row "${label}"`).toBeDefined();
+      const actual = sizes[key!]!;
+      const [minified, gzip] = cells.slice(-2).map(bytesOf);
+      expect(near(minified!, actual.minified), `${label}: ${cells.at(-2)} documented, ${actual.minified} B measured`).toBe(true);
+      expect(near(gzip!, actual.gzip), `${label}: ${cells.at(-1)} documented, ${actual.gzip} B measured`).toBe(true);
+      checked.push(key!);
+    }
+    expect(checked.length, "every bundle, import and peer row").toBe(report.bundles.length + report.importSizes.length + report.peers.length);
+  });
+
+  test("docs/browsers.md: what each module adds, within 3% (or 16 B)", () => {
+    const doc = readFileSync(join(ROOT, "docs/browsers.md"), "utf8").replace(/\s+/g, " ");
+    for (const m of report.added) {
+      const name = m.module === "records" ? "`@resizable/msgpack/records` 2.6 KiB \\(([\\d,]+ B)\\)" : `\`${m.module}\` ([\\d,]+ B)`;
+      const found = new RegExp(name).exec(doc);
+      expect(found, `docs/browsers.md names what ${m.module} adds`).not.toBeNull();
+      expect(near(bytesOf(found![1]!), m.adds, 3, 16), `${m.module}: ${found![1]} documented, ${m.adds} B measured`).toBe(true);
+    }
+  });
+
+  test("README: encode + decode, encode alone, decode alone, records, and Decoder's cost, within 3%", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+    const [encodeOnly, decodeOnly, both] = report.importSizes.map((b: { gzip: number }) => b.gzip);
+    const records = report.added.find((m: { module: string }) => m.module === "records").adds;
+    const when = /`encode` \+ `decode` is ([\d.]+ KiB) gzip \(([\d.]+ KiB) with records\); `encode` alone is ([\d.]+ KiB) and `decode` alone ([\d.]+ KiB)/.exec(readme);
+    expect(when, "the README's sizes under When not to use it").not.toBeNull();
+    const [b, r, e, d] = when!.slice(1).map(bytesOf);
+    expect([near(b!, both), near(r!, both + records), near(e!, encodeOnly), near(d!, decodeOnly)]).toEqual([true, true, true, true]);
+    const table = /\| `encode` \+ `decode`, minified \+ gzip \| ([\d.]+ KiB) \(records: \+([\d.]+ KiB)\)/.exec(readme);
+    expect(table).not.toBeNull();
+    expect([near(bytesOf(table![1]!), both), near(bytesOf(table![2]!), records)]).toEqual([true, true]);
+    // `Decoder` from the main entry with encode and decode, bundled as the "what a bundler keeps" rows are
+    const decoder = /`Decoder` from the main entry also brings the stream decoders into a browser bundle: ([\d.]+ KiB) gzip instead of ([\d.]+ KiB)/.exec(readme);
+    expect(decoder).not.toBeNull();
+    const built = await build({ stdin: { contents: `export { encode, decode, Decoder } from "./src/index.ts";`, resolveDir: ROOT, loader: "ts" }, bundle: true, minify: true, format: "esm", platform: "neutral", target: "es2022", write: false });
+    const withDecoder = gzipSync(built.outputFiles[0]!.contents, { level: constants.Z_BEST_COMPRESSION }).length;
+    expect(near(bytesOf(decoder![1]!), withDecoder), `${decoder![1]} documented, ${withDecoder} B measured`).toBe(true);
+    expect(near(bytesOf(decoder![2]!), both)).toBe(true);
+  }, 120_000);
+
+  test("README: the package's size, as npm pack --dry-run prints it, within 3%", async () => {
+    const [npm, npmArgs] = npmCommand();
+    const r = await run(npm, [...npmArgs, "pack", "--dry-run", "--json", "--ignore-scripts"], { env: cleanEnv(), timeout: 120_000 });
+    expect(r.code, explain("npm pack --dry-run", r)).toBe(0);
+    const { size, unpackedSize } = JSON.parse(r.stdout.slice(r.stdout.indexOf("[")))[0];
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
+    const m = /The package is ([\d.]+ kB) packed \(([\d.]+ MB) unpacked\)/.exec(readme);
+    expect(m, "the README's package size").not.toBeNull();
+    expect(near(bytesOf(m![1]!), size, 3, 0), `${m![1]} documented, ${size} B packed`).toBe(true);
+    expect(near(bytesOf(m![2]!), unpackedSize, 3, 0), `${m![2]} documented, ${unpackedSize} B unpacked`).toBe(true);
+  }, 120_000);
 });

@@ -19,7 +19,7 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { runtime: "node20", module: "node_modules/@msgpack/msgpack/dist.esm/index.mjs", name: /^node 20\./, oracle: true },
+  { runtime: "node20", module: "test/node_modules/@msgpack/msgpack/dist.esm/index.mjs", name: /^node 20\./, oracle: true },
   // Node 24 runs TypeScript as-is (type stripping)
   { runtime: "node24", module: "src/compat/msgpack.ts", name: /^node 24\./ },
   { runtime: "bun", module: "src/compat/msgpack.ts", name: /^bun 1\./ },

@@ -438,7 +438,7 @@ describe("types: a program typed for @msgpack/msgpack type-checks against ours",
   }
 
   test("the program is a valid @msgpack/msgpack 3.1.3 program", async () => {
-    const r = await runTsc(project("tsconfig.theirs.json", join(ROOT, "node_modules/@msgpack/msgpack/dist.esm/index.d.ts")));
+    const r = await runTsc(project("tsconfig.theirs.json", join(ROOT, "test/node_modules/@msgpack/msgpack/dist.esm/index.d.ts")));
     expect(r.out).toBe("");
     expect(r.code).toBe(0);
   });

@@ -1,8 +1,9 @@
 // Every `deno task` in deno.json runs, in the two places a user runs them:
 // a fresh checkout (the repository's files only: no node_modules, no dist/),
-// with a `deno` on PATH, and this checkout after `npm ci`, where the `deno`
-// npm package sits in node_modules/.bin. Each task gets quick arguments and
-// a timeout, so a task that hangs fails.
+// with a `deno` on PATH, and this checkout with the test tools installed
+// (`npm test` installs them), where the `deno` npm package sits in
+// test/node_modules/.bin. Each task gets quick arguments and a timeout, so a
+// task that hangs fails.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,7 +61,7 @@ describe("deno tasks in a fresh checkout (no node_modules, deno on PATH)", () =>
     // A PATH with deno on it and nothing else from node_modules/.bin.
     bin = join(work, "bin");
     mkdirSync(bin);
-    symlinkSync(requireBinary(RUNTIMES.deno, "run `npm ci` (deno is a devDependency)"), join(bin, "deno"));
+    symlinkSync(requireBinary(RUNTIMES.deno, "deno is in test/package.json"), join(bin, "deno"));
   });
 
   afterAll(() => {
@@ -74,10 +75,10 @@ describe("deno tasks in a fresh checkout (no node_modules, deno on PATH)", () =>
   }, 320_000);
 });
 
-describe("deno tasks after npm ci (the deno npm package in node_modules/.bin)", () => {
+describe("deno tasks in this checkout (the deno npm package of test/package.json, on PATH)", () => {
   test.each(tasks)("deno task %s", async (task) => {
-    const deno = requireBinary(RUNTIMES.deno, "run `npm ci` (deno is a devDependency)");
-    const r = await run(deno, ["task", task, ...(QUICK_ARGS[task] ?? [])], { cwd: ROOT, env: denoEnv(), timeout: 300_000 });
+    const deno = requireBinary(RUNTIMES.deno, "deno is in test/package.json");
+    const r = await run(deno, ["task", task, ...(QUICK_ARGS[task] ?? [])], { cwd: ROOT, env: denoEnv(dirname(deno)), timeout: 300_000 });
     expect(r.code, explain(`deno task ${task}`, r)).toBe(0);
     expect(r.stdout, explain(`deno task ${task}`, r)).toMatch(SUCCESS[task]!);
   }, 320_000);

@@ -48,7 +48,7 @@ describe("package.json and deno.json agree", () => {
     }
   });
 
-  test("every npm condition lists its types first (TypeScript < 5.7: dist/ts5.0/) and names dist/<entry>.{js,cjs,d.ts,d.cts}", () => {
+  test("every npm condition lists its types first (TypeScript < 5.7: dist/ts5.0/) and names dist/<entry>.{js,d.ts,d.cts} or entries/<entry>.{js,cjs}", () => {
     for (const [key, target] of Object.entries<any>(pkg.exports)) {
       if (key === "./package.json") {
         expect(target).toBe("./package.json");
@@ -56,10 +56,12 @@ describe("package.json and deno.json agree", () => {
       }
       const name = entryName(key);
       expect(Object.keys(target)).toEqual(["import", "require"]);
-      expect(target.import).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.ts`, types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` });
-      expect(target.require).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.cts`, types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` });
+      // Bundlers ("module") load dist/ directly; Node, Bun and Deno ("node") and every `require` load
+      // entries/, which loads dist/ or says that the build is missing (test/install.test.ts).
+      expect(target.import).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.ts`, types: `./dist/${name}.d.ts`, module: `./dist/${name}.js`, node: `./entries/${name}.js`, default: `./dist/${name}.js` });
+      expect(target.require).toEqual({ "types@<5.7": `./dist/ts5.0/${name}.d.cts`, types: `./dist/${name}.d.cts`, default: `./entries/${name}.cjs` });
       // TypeScript takes the first condition that matches: the versioned one must come first.
-      expect(Object.keys(target.import)).toEqual(["types@<5.7", "types", "default"]);
+      expect(Object.keys(target.import)).toEqual(["types@<5.7", "types", "module", "node", "default"]);
       expect(Object.keys(target.require)).toEqual(["types@<5.7", "types", "default"]);
     }
     expect(pkg.main).toBe(pkg.exports["."].require.default);
@@ -80,8 +82,8 @@ describe("package.json and deno.json agree", () => {
     expect(pkg.type).toBe("module");
     // only the records and compatibility entries have an effect (installing records or the drop-in
     // behaviours), which a bundler must keep
-    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./src/records.ts", "./dist/compat/*.js", "./dist/compat/*.cjs", "./src/compat/*.ts"]);
-    expect(pkg.files).toEqual(["dist", "docs", "src"]);
+    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./dist/compat/*.js", "./dist/compat/*.cjs", "./entries/records.js", "./entries/records.cjs", "./entries/compat/*.js", "./entries/compat/*.cjs", "./src/records.ts", "./src/compat/*.ts"]);
+    expect(pkg.files).toEqual(["dist", "docs", "entries"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
 
@@ -95,7 +97,7 @@ describe("package.json and deno.json agree", () => {
 });
 
 describe("JSR readiness (deno)", () => {
-  const denoBin = () => requireBinary(RUNTIMES.deno, "run `npm ci` (deno is a devDependency)");
+  const denoBin = () => requireBinary(RUNTIMES.deno, "deno is in test/package.json");
   const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
 
   test("deno publish --dry-run passes (type check + slow types), offline", async () => {

@@ -9,6 +9,7 @@ import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.
 import { fromJson, inspect, renderText, toJson } from "../src/inspect.ts";
 import { JsonSplitter } from "../src/inspect/json.ts";
 import { StreamWalker } from "../src/inspect/walker.ts";
+import { inspectSequence } from "../src/inspect/tree.ts";
 import { FIRST_BYTE, headerLength, wireKindOf } from "../src/format/forms.ts";
 import { forSeeds, fromHex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { agrees, decodeAll, errorOf } from "./_support/inspect-oracle.ts";
@@ -289,5 +290,48 @@ describe("StreamWalker (the CLI's stats and validate): the decoder's first error
       "$[]": { count: 2, bytes: 35 },
       $: { count: 1, bytes: 36 },
     });
+  });
+});
+
+describe("a limit on the nodes kept (the command line's window)", () => {
+  // [1, [2, 3], {a: 4, b: 5}, "x"]
+  const bytes = fromHex("94-01-92-02-03-82-a1-61-04-a1-62-05-a1-78");
+
+  test("keeps the first nodes, reads the rest to the end, and counts on each container what it leaves out", () => {
+    const r = inspectSequence(undefined, 6)(bytes, 0);
+    expect([r.error, r.end]).toEqual([null, 14]);
+    const outer = r.nodes[0]!;
+    expect(outer.children!.map((c) => c.form)).toEqual(["positive fixint", "fixarray", "fixmap"]);
+    expect(outer.omitted).toBe(1);
+    // the map fits, its pairs do not: a key is never kept without its value
+    expect([outer.children![2]!.children, outer.children![2]!.omitted]).toEqual([[], 2]);
+    expect(outer.children![1]!.omitted).toBeUndefined();
+    const note = (offset: string, depth: number, text: string) => offset + " ".repeat(30 + 2 * depth) + text;
+    expect(renderText(r)).toBe(
+      [
+        "00000000  94                          fixarray (4 items)",
+        "00000001  01                            positive fixint 1",
+        "00000002  92                            fixarray (2 items)",
+        "00000003  02                              positive fixint 2",
+        "00000004  03                              positive fixint 3",
+        "00000005  82                            fixmap (2 entries)",
+        note("00000006", 2, "... 2 more entries"),
+        note("0000000c", 1, "... 1 more item"),
+        "",
+      ].join("\n"),
+    );
+    // a depth limit counts every item, those left out too
+    expect(renderText(r, { maxDepth: 0 }).split("\n")[1]).toBe(note("00000001", 1, "... 4 items"));
+  });
+
+  test("errors past the window are found at their offsets, as without a limit", () => {
+    const cut = fromHex("93-01-02-c1");
+    const limited = inspectSequence(undefined, 2)(cut, 0);
+    const full = inspect(cut);
+    expect(limited.error!.code).toBe("INVALID_BYTE");
+    expect([limited.error!.offset, limited.error!.message]).toEqual([full.error!.offset, full.error!.message]);
+    expect(limited.nodes[0]!.children!.length).toBe(1);
+    // without a limit nothing is left out
+    expect(JSON.stringify(full.nodes, (k, v) => (k === "omitted" ? "SET" : v))).not.toContain("SET");
   });
 });

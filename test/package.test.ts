@@ -14,7 +14,7 @@ import { type Packed, ROOT, RUNTIMES, assertBuilt, cleanEnv, entryName, entrySub
 const NAME = "@resizable/msgpack";
 
 /** Subpaths that must not resolve: the internal module (src/internal.ts, which the tests use) and deep paths, also to files that exist. */
-const REFUSED = ["internal", "dist/internal.js", "dist/index.js", "dist/index.cjs", "dist/extensions.d.ts", "src/internal.ts", "src/index.ts"];
+const REFUSED = ["internal", "dist/internal.js", "dist/index.js", "dist/index.cjs", "dist/extensions.d.ts", "entries/index.js", "entries/index.cjs", "src/internal.ts", "src/index.ts"];
 
 const ESM_CONSUMER = (streams: boolean) => `
 import assert from "node:assert/strict";
@@ -41,7 +41,7 @@ assert.ok(insp.inspect(Uint8Array.of(0xc1)).error instanceof lib.DecodeError);
 assert.deepEqual(insp.fromJson(insp.toJson(bytes)), bytes);
 const require = createRequire(import.meta.url);
 const resolved = import.meta.resolve("${NAME}");
-assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.js$/);
+assert.match(resolved, /\\/node_modules\\/@resizable\\/msgpack\\/entries\\/index\\.js$/);
 assert.equal(require("${NAME}/package.json").name, "${NAME}");
 // Only the entries resolve: the internal module and deep paths into dist/ and src/ are refused.
 for (const path of REFUSED) {
@@ -55,7 +55,7 @@ const CJS_CONSUMER = (streams: boolean) => `
 "use strict";
 const assert = require("node:assert/strict");
 const lib = require("${NAME}");
-assert.match(require.resolve("${NAME}"), /\\/node_modules\\/@resizable\\/msgpack\\/dist\\/index\\.cjs$/);
+assert.match(require.resolve("${NAME}"), /\\/node_modules\\/@resizable\\/msgpack\\/entries\\/index\\.cjs$/);
 const value = { a: 1, b: [true, null, "x", -1.5], c: new Uint8Array([1, 2, 3]), d: 2n ** 63n };
 const bytes = lib.encode(value);
 assert.ok(bytes instanceof Uint8Array);
@@ -232,7 +232,7 @@ const TSCONFIGS = {
 
 /** The TypeScript versions users have: the oldest supported and the newest, both devDependencies. */
 const COMPILERS = [
-  { name: "TypeScript 5.0", tsc: "node_modules/typescript-5.0/bin/tsc", version: /^Version 5\.0\./, legacy: true },
+  { name: "TypeScript 5.0", tsc: "test/node_modules/typescript-5.0/bin/tsc", version: /^Version 5\.0\./, legacy: true },
   { name: "TypeScript 5.9", tsc: "node_modules/typescript/bin/tsc", version: /^Version 5\.9\./, legacy: false },
 ];
 
@@ -265,20 +265,21 @@ describe("npm package (npm pack + install in a temporary project)", () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  test("the tarball holds dist/ and src/ and nothing else", () => {
+  test("the tarball holds dist/, entries/ and docs/ and nothing else: no source maps, no src/", () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const subpath of entrySubpaths()) {
       const name = entryName(subpath);
       for (const ext of [".js", ".cjs", ".d.ts", ".d.cts"]) expect(paths).toContain(`dist/${name}${ext}`);
-      expect(paths).toContain(`src/${name}.ts`);
+      for (const ext of [".js", ".cjs"]) expect(paths).toContain(`entries/${name}${ext}`);
     }
     expect(paths).toContain("dist/browser/msgpack.min.js");
     expect(paths).toContain("dist/browser/msgpack.iife.min.js");
     expect(paths).toContain("dist/bin/msgpack.js");
     expect(paths).toContain("dist/playground.html");
     expect(paths).toContain("package.json");
-    const stray = paths.filter((p) => !/^(dist\/|docs\/|src\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
-    expect(stray, "files outside dist/, src/ and the usual top-level files").toEqual([]);
+    const stray = paths.filter((p) => !/^(dist\/|docs\/|entries\/|package\.json$|README(\.md)?$|LICENSE(\.md|\.txt)?$)/i.test(p));
+    expect(stray, "files outside dist/, entries/, docs/ and the usual top-level files").toEqual([]);
+    expect(paths.filter((p) => p.endsWith(".map")), "source maps (their sources are not shipped)").toEqual([]);
     const pkg = JSON.parse(readFileSync(join(project, "node_modules", NAME, "package.json"), "utf8"));
     expect(pkg.dependencies ?? {}).toEqual({});
   });
@@ -353,16 +354,17 @@ describe("npm package (npm pack + install in a temporary project)", () => {
   }, 200_000);
 });
 
-describe("package-lock.json", () => {
+describe("package-lock.json and test/package-lock.json", () => {
   // `npm ci` refuses a lock that lacks any optional platform package a
   // dependency declares. The registry mirror here does not serve some of
   // them (e.g. @deno/darwin-arm64), so `npm install` drops them from the lock;
   // their entries were added by hand (os/cpu/libc, no integrity) and a later
   // `npm install` that drops them again fails this test.
-  test("npm ci accepts it (dry run, offline)", async () => {
+  test.each(["package-lock.json", "test/package-lock.json"])("npm ci accepts %s (dry run, offline)", async (lock) => {
     const [npm, npmArgs] = npmCommand();
-    const r = await run(npm, [...npmArgs, "ci", "--dry-run", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { env: cleanEnv() });
-    expect(r.code, explain("npm ci --dry-run --offline", r)).toBe(0);
+    const prefix = lock.startsWith("test/") ? ["--prefix", "test"] : [];
+    const r = await run(npm, [...npmArgs, "ci", ...prefix, "--dry-run", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { env: cleanEnv() });
+    expect(r.code, explain(`npm ci ${prefix.join(" ")} --dry-run --offline`, r)).toBe(0);
     expect(r.stderr).not.toMatch(/Missing: .* from lock file/);
   });
 });

@@ -138,6 +138,17 @@ describe("the link checker", () => {
 describe("README.md and docs/", () => {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 
+  test("the first screen (what, why, install, the first example) takes at most 500 words, and its first example uses encode and decode only", () => {
+    const first = readme.slice(0, readme.indexOf("\n## First steps\n"));
+    const steps = readme.slice(readme.indexOf("\n## First steps\n"));
+    const example = /```ts\n([\s\S]*?)```/.exec(steps)![1]!;
+    const words = (first + example).split(/\s+/).filter(Boolean).length;
+    expect(words).toBeLessThanOrEqual(500);
+    expect(/import \{ ([^}]*) \} from "@resizable\/msgpack";/.exec(example)![1]).toBe("decode, encode");
+    // where Decoder costs bundle size, the README says so next to it
+    expect(steps.slice(0, steps.indexOf("import { Decoder"))).toMatch(/`Decoder` from the main entry also brings the stream decoders into a\s+browser bundle/);
+  });
+
   test(`the README has at most ${MAX_WORDS} words`, () => {
     const words = readme.split(/\s+/).filter(Boolean).length;
     expect(words).toBeLessThanOrEqual(MAX_WORDS);

@@ -668,7 +668,7 @@ describe("encodeIterable()", () => {
 
 // ---- runtimes ----
 
-const bin = (name: string): string => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
+const bin = (name: string): string => fileURLToPath(new URL(`./node_modules/.bin/${name}`, import.meta.url));
 const streamsPath = fileURLToPath(new URL("../src/streams.ts", import.meta.url));
 const indexPath = fileURLToPath(new URL("../src/index.ts", import.meta.url));
 

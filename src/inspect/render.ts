@@ -104,8 +104,12 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
     const isMap = node.type === "map" || isRecord;
     const step = isMap ? 2 : 1;
     const units = (n: number): string => `${n} ${isRecord ? (n === 1 ? "field" : "fields") : isMap ? (n === 1 ? "entry" : "entries") : n === 1 ? "item" : "items"}`;
+    // items left out of the tree (`omitted`) start after the last one kept
+    const last = children[children.length - 1];
+    const omittedAt = last === undefined ? node.offset + node.headerLength : last.offset + last.length;
     if (depth >= maxDepth) {
-      if (children.length > 0) note(children[0]!.offset, depth + 1, `... ${units(Math.ceil(children.length / step))}`);
+      const all = Math.ceil(children.length / step) + (node.omitted ?? 0);
+      if (all > 0) note(children[0]?.offset ?? omittedAt, depth + 1, `... ${units(all)}`);
       return;
     }
     const shown = Math.min(children.length, maxItems * step);
@@ -114,7 +118,8 @@ export function renderText(result: InspectResult, options?: RenderOptions): stri
       if (isRecord && i % 2 === 0) lines.push(`${" ".repeat(width + 2 + HEADER_WIDTH + 2)}${"  ".repeat(depth + 1)}${paint("string", quote(String(children[i]!.value)))}:`);
       else show(children[i]!, depth + 1 + (isMap && i % 2 === 1 ? 1 : 0));
     }
-    if (shown < children.length) note(children[shown]!.offset, depth + 1, `... ${units(Math.ceil((children.length - shown) / step)).replace(" ", " more ")}`);
+    const more = Math.ceil((children.length - shown) / step) + (node.omitted ?? 0);
+    if (more > 0) note(children[shown]?.offset ?? omittedAt, depth + 1, `... ${units(more).replace(" ", " more ")}`);
   };
 
   const describe = (node: InspectNode): string => {

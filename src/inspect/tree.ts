@@ -77,6 +77,12 @@ export interface InspectNode {
   definition?: InspectNode;
   /** The error found at this value, if any (the first one is also {@link InspectResult.error}). */
   error?: DecodeError;
+  /**
+   * For a container read in full whose items (entries, fields) are not
+   * all in `children`: how many are left out. Only the command line sets
+   * a limit on the nodes kept; `inspect` keeps them all.
+   */
+  omitted?: number;
 }
 
 /** What {@link inspect} returns. */
@@ -190,17 +196,38 @@ class Walk {
   private view: DataView | null = null;
   /** The record structures in force (`useRecords`), else null. */
   private readonly records: RecordTable | null;
+  /** How many more nodes this walk keeps: once none, the rest are read and checked but not kept. */
+  private room: number;
   /** Where the field names of each structure declared in this input are (the last declaration of those names). */
   private readonly nameOffsets: Map<Structure, number[]>;
 
   /** @param sequence the record state left by the parts read before this one (see {@link inspectSequence}) */
-  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number, sequence: RecordState) {
+  constructor(b: Uint8Array, limits: ResolvedDecodeOptions, base: number, sequence: RecordState, maxNodes: number) {
+    this.room = maxNodes;
     this.b = b;
     this.limits = limits;
     this.end = b.length;
     this.base = base;
     this.records = sequence.records;
     this.nameOffsets = sequence.nameOffsets;
+  }
+
+  /** Pushes `node` on `into` while there is room for it; the walk keeps no node after the first it drops. */
+  private keep(into: InspectNode[] | undefined, node: InspectNode): void {
+    if (into === undefined || this.room <= 0) return;
+    this.room--;
+    into.push(node);
+  }
+
+  /** Before the name or key at `i` of a map or record: drops the pair unless both fit (a key is never kept without its value). */
+  private pair(i: number): void {
+    if (i % 2 === 0 && this.room < 2) this.room = 0;
+  }
+
+  /** After a container's items were all read: how many of `n` (pairs when `step` is 2) were dropped. */
+  private omitted(node: InspectNode, n: number, step: number): void {
+    const kept = node.children!.length / step;
+    if (kept < n) node.omitted = n - Math.floor(kept);
   }
 
   /** Records `e` on `node` (and as the first error, if it is); returns the node. */
@@ -251,7 +278,7 @@ class Walk {
       if ((t === 0xd4 || t === 0xd5) && b[start + 1] === RECORD_EXT_TYPE) return this.definition(t === 0xd5, depth, start, into);
     }
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: formOf(t), type: TYPES[kind]! };
-    into?.push(node);
+    this.keep(into, node);
     this.pos = start + 1;
     if (t < 0x80) return ((node.value = t), node);
     if (t >= 0xe0) return ((node.value = t - 0x100), node);
@@ -351,6 +378,7 @@ class Walk {
     } finally {
       node.length = this.pos - start;
     }
+    this.omitted(node, n, 1);
     return node;
   }
 
@@ -364,11 +392,13 @@ class Walk {
     try {
       for (let i = 0; i < 2 * n; i++) {
         if (this.pos >= this.end) this.short(node, this.pos, 1, "value");
+        this.pair(i);
         this.value(depth + 1, children);
       }
     } finally {
       node.length = this.pos - start;
     }
+    this.omitted(node, n, 2);
     return node;
   }
 
@@ -382,7 +412,7 @@ class Walk {
   /** A record whose identifier's first byte `t` is at `start` (see src/records/read.ts). */
   private record(t: number, depth: number, start: number, into?: InspectNode[]): InspectNode {
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
-    into?.push(node);
+    this.keep(into, node);
     this.pos = start + 1;
     const slots = this.records!.slots;
     let at = t - 0x40;
@@ -410,7 +440,7 @@ class Walk {
     const node: InspectNode = { offset: this.base + start, headerLength: 2 + size, length: 1, form: "record", type: "record" };
     const def: InspectNode = { offset: this.base + start, headerLength: 2 + size, length: 1, form: "record definition", type: "ext", count: size, extType: RECORD_EXT_TYPE };
     node.definition = def;
-    into?.push(node);
+    this.keep(into, node);
     try {
       if (start + 2 + size > this.end) this.short(def, start, 2 + size, "record definition");
       const id = this.b[start + 2]!;
@@ -453,6 +483,7 @@ class Walk {
         names.length = this.pos - p;
         def.length = this.pos - start;
       }
+      this.omitted(names, n, 1);
       const s = this.records!.structure(keys, twoByte);
       this.nameOffsets.set(s, names.children!.map((c) => c.offset));
       if (!badId) this.records!.define(twoByte ? id - 0x40 + (high << 5) : id - 0x40, s);
@@ -484,12 +515,14 @@ class Walk {
       for (let i = 0; i < n; i++) {
         if (this.pos >= this.end) this.short(node, this.pos, 1, "value");
         // the name: where the declaration read it, if it is in this input
-        children.push({ offset: named?.[i] ?? node.offset, headerLength: 0, length: 0, form: "field", type: "str", value: keys[i]! });
+        this.pair(0);
+        this.keep(children, { offset: named?.[i] ?? node.offset, headerLength: 0, length: 0, form: "field", type: "str", value: keys[i]! });
         this.value(depth + 1, children);
       }
     } finally {
       node.length = this.pos - start;
     }
+    this.omitted(node, n, 2);
     return node;
   }
 
@@ -565,14 +598,17 @@ export function inspect(input: DecodeInput, options?: InspectOptions): InspectRe
  * way, one value at a time.
  *
  * @param options as for `inspect` (its `offset` is not read: each part gives its own)
+ * @param maxNodes the nodes kept per part: past them, the part is read and
+ *   checked to its end, its containers say how many items they leave out
+ *   (`omitted`), and no more nodes are kept (the command line's window)
  * @returns a function that inspects the next part, starting at `offset`
  */
-export function inspectSequence(options?: InspectOptions): (input: DecodeInput, offset: number) => InspectResult {
+export function inspectSequence(options?: InspectOptions, maxNodes: number = Infinity): (input: DecodeInput, offset: number) => InspectResult {
   const limits = decodeOptionsOf(options);
   const sequence = recordState(limits);
   return (input, offset) => {
     const bytes = toBytes(input);
-    const walk = new Walk(bytes, limits, offset, sequence);
+    const walk = new Walk(bytes, limits, offset, sequence, maxNodes);
     walk.run();
     return { bytes, start: offset, nodes: walk.nodes, error: walk.error, end: offset + walk.pos };
   };

@@ -6,7 +6,7 @@
 //   node test/runtime/compat-async.mjs src/compat/msgpack.ts        (Node 22.6+ strips types)
 //   bun  test/runtime/compat-async.mjs src/compat/msgpack.ts
 //   deno run --allow-read --no-lock test/runtime/compat-async.mjs src/compat/msgpack.ts
-//   node test/runtime/compat-async.mjs node_modules/@msgpack/msgpack/dist.esm/index.mjs --oracle
+//   node test/runtime/compat-async.mjs test/node_modules/@msgpack/msgpack/dist.esm/index.mjs --oracle
 //
 // With --oracle the module is @msgpack/msgpack itself: the checks that hold
 // for both libraries must pass on it too (so they say what it does), and the

@@ -3,7 +3,7 @@
 // `{ fileName: parsedJson }` for readVectors() in test/_support/fixtures.mjs.
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 
-export const SUITE_URL = new URL("../../node_modules/msgpack-test-suite/dist/msgpack-test-suite.json", import.meta.url);
+export const SUITE_URL = new URL("../node_modules/msgpack-test-suite/dist/msgpack-test-suite.json", import.meta.url);
 export const VECTORS_DIR_URL = new URL("../vectors/", import.meta.url);
 
 /**

@@ -92,7 +92,7 @@ process.stdout.write(
 );
 const result = spawnSync(
   process.execPath,
-  ["node_modules/vitest/vitest.mjs", "run", "--config", "test/vitest.config.ts", "test/fuzz.test.ts", "--testNamePattern", "target "],
+  ["test/node_modules/vitest/vitest.mjs", "run", "--config", "test/vitest.config.ts", "test/fuzz.test.ts", "--testNamePattern", "target "],
   { cwd: root, env, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);

