@@ -116,6 +116,14 @@ export function brand(cls: abstract new (...args: never[]) => object, name: stri
  * ```
  */
 export class DecodeError extends RangeError {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  static get name(): string {
+    return "DecodeError";
+  }
   /** Byte offset in the input where the problem was found. */
   declare readonly offset: number;
   /** A stable code, one of {@link DecodeErrorCode}. */
@@ -137,11 +145,8 @@ export class DecodeError extends RangeError {
     this.code = code;
     this.needed = needed;
   }
-
-  static {
-    brand(this, "DecodeError");
-  }
 }
+brand(DecodeError, "DecodeError");
 
 /**
  * Thrown by every encode function for a value MessagePack cannot represent,
@@ -161,6 +166,14 @@ export class DecodeError extends RangeError {
  * ```
  */
 export class EncodeError extends Error {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  static get name(): string {
+    return "EncodeError";
+  }
   /** A stable code, one of {@link EncodeErrorCode}. */
   declare readonly code: EncodeErrorCode;
 
@@ -169,11 +182,8 @@ export class EncodeError extends Error {
     this.name = "EncodeError";
     this.code = code;
   }
-
-  static {
-    brand(this, "EncodeError");
-  }
 }
+brand(EncodeError, "EncodeError");
 
 /** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {

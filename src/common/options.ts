@@ -175,17 +175,18 @@ const KEPT_CODERS = 64;
  */
 export class CoderCache<T> {
   /** Each option values read, with the coder made for them, the most recently used first. */
-  readonly #entries: (readonly [values: readonly unknown[], coder: T])[] = [];
-  readonly #make: (values: readonly unknown[]) => T;
+  private readonly entries: (readonly [values: readonly unknown[], coder: T])[];
+  private readonly make: (values: readonly unknown[]) => T;
 
   /** @param make builds the coder for the values read from an options argument */
   constructor(make: (values: readonly unknown[]) => T) {
-    this.#make = make;
+    this.entries = [];
+    this.make = make;
   }
 
   /** The coder made from `values`, made on first need. */
   get(values: readonly unknown[]): T {
-    const entries = this.#entries;
+    const entries = this.entries;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       if (sameValues(entry[0], values)) {
@@ -193,7 +194,7 @@ export class CoderCache<T> {
         return entry[1];
       }
     }
-    const coder = this.#make(values);
+    const coder = this.make(values);
     if (entries.unshift([values, coder]) > KEPT_CODERS) entries.pop();
     return coder;
   }

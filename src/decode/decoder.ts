@@ -43,6 +43,14 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
  * ```
  */
 export class Decoder<ContextType = undefined> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  static get name(): string {
+    return "Decoder";
+  }
   // Members marked @internal are the state and readers the record reader
   // works with (a DecodeCursor) and those the stream decoders call: not
   // private for them, and left out of the published declarations (stripInternal).

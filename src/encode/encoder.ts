@@ -193,6 +193,14 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
  * ```
  */
 export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> extends EncoderBase<ContextType, Options> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  static get name(): string {
+    return "Encoder";
+  }
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   #counter: EncoderBase<ContextType> | null = null;
   /**

@@ -39,6 +39,14 @@ import type { ByteChunk, ReadableStreamLike } from "./web.ts";
  * ```
  */
 export class StreamingDecoder<ContextType = undefined> extends Decoder<ContextType> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  static get name(): string {
+    return "Decoder";
+  }
   /** The stream options, read once, here (the decode options are read by the core decoder). */
   readonly #stream: StreamSettings;
 
