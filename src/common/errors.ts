@@ -83,13 +83,16 @@ export const EncodeErrorCode = {
 export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorCode];
 
 /**
- * Makes `instanceof cls` true for any object carrying `cls`'s brand, so
- * that an error (or `ExtData`) made by one copy of this library (the ESM
- * build, the CommonJS build, a browser bundle) is recognised by another in
- * the same process. Subclasses keep ordinary `instanceof`.
+ * Names `cls` as it is exported, in every build (a minifier renames the
+ * class itself), and makes `instanceof cls` true for any object carrying
+ * `cls`'s brand, so that an error (or `ExtData`) made by one copy of this
+ * library (the ESM build, the CommonJS build, a browser bundle) is
+ * recognised by another in the same process. Subclasses keep ordinary
+ * `instanceof`.
  */
 export function brand(cls: abstract new (...args: never[]) => object, name: string): void {
   const key = Symbol.for("@resizable/msgpack/" + name);
+  Object.defineProperty(cls, "name", { value: name });
   Object.defineProperty(cls.prototype, key, { value: 1 });
   Object.defineProperty(cls, Symbol.hasInstance, {
     value(this: { prototype: object }, v: unknown): boolean {
@@ -116,14 +119,6 @@ export function brand(cls: abstract new (...args: never[]) => object, name: stri
  * ```
  */
 export class DecodeError extends RangeError {
-  /**
-   * The class's name in every build, as it is exported (a minifier renames the class itself).
-   * @internal
-   */
-  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
-  static get name(): string {
-    return "DecodeError";
-  }
   /** Byte offset in the input where the problem was found. */
   declare readonly offset: number;
   /** A stable code, one of {@link DecodeErrorCode}. */
@@ -166,14 +161,6 @@ brand(DecodeError, "DecodeError");
  * ```
  */
 export class EncodeError extends Error {
-  /**
-   * The class's name in every build, as it is exported (a minifier renames the class itself).
-   * @internal
-   */
-  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
-  static get name(): string {
-    return "EncodeError";
-  }
   /** A stable code, one of {@link EncodeErrorCode}. */
   declare readonly code: EncodeErrorCode;
 

@@ -24,14 +24,6 @@ import { dropIn } from "../common/modules.ts";
  * ```
  */
 export class ExtData<Data extends ExtDataPayload = Uint8Array> {
-  /**
-   * The class's name in every build, as it is exported (a minifier renames the class itself).
-   * @internal
-   */
-  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
-  static get name(): string {
-    return "ExtData";
-  }
   /** Extension type, -128..127 (negative types are reserved by the spec). */
   declare readonly type: number;
   /** The payload (always bytes in a decoded `ExtData`). */
@@ -149,7 +141,7 @@ export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecTy
    * The class's name in every build, as it is exported (a minifier renames the class itself).
    * @internal
    */
-  // @ts-expect-error: a static accessor defines `name` (TypeScript assumes an assignment, which could not replace it)
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
   static get name(): string {
     return "ExtensionCodec";
   }
