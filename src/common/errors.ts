@@ -381,6 +381,11 @@ export function badEncodeArgument(what: string, value: unknown, expected: string
   return encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
 }
 
+/** A decode option (or the options argument, `name` "options") whose value is not what it takes. */
+export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
+  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
+}
+
 /** An option whose value is not what it takes. */
 export function invalidEncodeOption(name: string, value: unknown, expected: string): EncodeError {
   return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");

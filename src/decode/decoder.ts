@@ -171,17 +171,7 @@ export class Decoder<ContextType = undefined> {
   constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     const o = decodeOptionsOf(decoderArguments(first ?? undefined, rest));
     this.options = o;
-    // a fixed-shape copy: the resolved options may be a dictionary-mode object (V8 makes one of an
-    // object given 16 or more properties by keyed stores), and the limits are read for every
-    // array and map: read from the options, they cost rpc and time-series decode 7-13% on Node
-    this.limits = {
-      maxDepth: o.maxDepth,
-      maxStrLength: o.maxStrLength,
-      maxBinLength: o.maxBinLength,
-      maxArrayLength: o.maxArrayLength,
-      maxMapLength: o.maxMapLength,
-      maxExtLength: o.maxExtLength,
-    };
+    this.limits = o; // the resolved options: an object literal of fixed shape
     this.#codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
     this.#context = o.context as ContextType;
     this.#int64 = o.int64;
