@@ -19,7 +19,7 @@ import { encodeOptionsOf, encoderArguments, withResolved, type EncodeOptions, ty
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { encodeLoneString, LONE_STRING_MIN_CHARS } from "./strings.ts";
 import { CoderCache } from "../common/options.ts";
-import { chunksResult, COUNT_PLAN, Output, resultInto, sharedResult } from "./output.ts";
+import { chunksResult, COUNT_PLAN, DEFAULT_PLAN, Output, resultInto, sharedResult } from "./output.ts";
 import { startsAscii } from "../format/utf8.ts";
 import type { NodeBuffer } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
@@ -401,7 +401,7 @@ const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: 
  */
 function oneShotOptions(options: ResolvedEncodeOptions): ResolvedEncodeOptions {
   if (options.sequential) throw invalidEncodeOption("sequential", true, "false in encode() and encodedSize(): a sequence lives in an encoder of its own, new Encoder({ useRecords: true, sequential: true })");
-  return options;
+  return options.storePlan === DEFAULT_PLAN ? options : withResolved(options, { storePlan: DEFAULT_PLAN }); // the store-plan hook is new Encoder's only
 }
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
