@@ -75,12 +75,7 @@ const VERSION = "0.1.0";
  * ESM build serves the CommonJS build's encoders and decoders too, and the
  * other way round (a program and its dependencies may load both).
  */
-export const modules: Modules = /* @__PURE__ */ shared();
-
-function shared(): Modules {
-  const key = Symbol.for(`@resizable/msgpack@${VERSION}/modules`);
-  return ((globalThis as { [key: symbol]: Modules | undefined })[key] ??= {});
-}
+export const modules: Modules = ((globalThis as { [key: symbol]: Modules | undefined })[Symbol.for(`@resizable/msgpack@${VERSION}/modules`)] ??= {});
 
 /** Installs a module's capability in its slot (the first install wins; a second copy of the same module changes nothing). */
 export function install<K extends keyof Modules>(name: K, module: NonNullable<Modules[K]>): void {
