@@ -75,7 +75,13 @@ const VERSION = "0.1.0";
  * ESM build serves the CommonJS build's encoders and decoders too, and the
  * other way round (a program and its dependencies may load both).
  */
-export const modules: Modules = ((globalThis as { [key: symbol]: Modules | undefined })[Symbol.for(`@resizable/msgpack@${VERSION}/modules`)] ??= {});
+export const modules: Modules = /* @__PURE__ */ sharedModules(globalThis);
+
+/** The slots of this version in `global`, made there by the first copy that asks. */
+function sharedModules(global: { [key: symbol]: Modules | undefined }): Modules {
+  const key = Symbol.for(`@resizable/msgpack@${VERSION}/modules`);
+  return (global[key] ??= {});
+}
 
 /** Installs a module's capability in its slot (the first install wins; a second copy of the same module changes nothing). */
 export function install<K extends keyof Modules>(name: K, module: NonNullable<Modules[K]>): void {
