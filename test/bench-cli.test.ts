@@ -30,17 +30,16 @@ function declaredFlags(script: string): string[] {
 const quick = { timeout: 30_000 };
 
 test("every .js file in benchmarks/ is a script with a command line or a listed module", () => {
-  expect(scripts.sort()).toEqual(["ab.js", "buffers.js", "memory.js", "peers.js", "strategies.js"]);
+  expect(scripts.sort()).toEqual(["ab.js", "adversarial.js", "buffers.js", "memory.js", "peers.js", "strategies.js"]);
   for (const m of MODULES) expect(files).toContain(m);
   for (const s of scripts) expect(readFileSync(join(ROOT, "benchmarks", s), "utf8")).toMatch(/\bparseCli\(\{/);
 });
 
 describe.each(scripts)("benchmarks/%s under node", (script) => {
   test("--help lists every option and the time of a full run, and exits 0 without running anything", async () => {
-    const started = Date.now();
+    // the 30 s timeout of `quick` stops a script that runs its benchmarks instead
     const r = await run(process.execPath, [`benchmarks/${script}`, "--help"], quick);
     expect(r.code, explain(`${script} --help`, r)).toBe(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.stdout).toMatch(new RegExp(`^usage: node benchmarks/${script.replace(".", "\\.")} \\[options\\]`));
     expect(r.stdout).toMatch(/A full run takes \d+-\d+ minutes/);
     // how long --quick takes, as measured (a number of seconds, not "a few seconds")

@@ -11,7 +11,7 @@
 // Last, the harness's batch calibration (benchmarks/lib/round-robin.js, used by
 // peers.js too) must not settle on a batch size from one disturbed timing.
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { run as runCommand } from "./tools/harness.ts";
 
 const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
@@ -227,11 +227,20 @@ describe("benchmarks/lib/round-robin.js batch calibration", () => {
     expect(rr.searchStep(capped, 0.001, 2, 16)).toBe(true);
   });
 
-  it("timePerCall measures a real op within the clock's reach", async () => {
+  it("timePerCall finds the time per call of an op on a clock that advances 1 µs per call", async () => {
     const rr = await load();
-    let x = 0;
-    const perCall = rr.timePerCall(() => (x = (x * 31 + 7) | 0), 2);
-    expect(perCall).toBeGreaterThan(0);
-    expect(perCall).toBeLessThan(0.01); // far below 10 µs per call
+    // a fake clock: only the op moves it, so the answer is known exactly
+    let now = 0;
+    let calls = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const perCall = rr.timePerCall(() => (calls++, (now += 0.001)), 2);
+      expect(perCall).toBeCloseTo(0.001, 9);
+      // the batch grew until one lasted 2 ms (2000 calls), then CONFIRMATIONS more batches
+      expect(calls).toBeGreaterThanOrEqual(rr.CONFIRMATIONS * 2000);
+      expect(calls).toBeLessThan(8 * (rr.CONFIRMATIONS + 1) * 2000);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -169,7 +169,10 @@ describe("extensions are tried where @msgpack/msgpack tries them", () => {
     (ExtensionCodec.defaultCodec as ExtensionCodec).register({ type: 99, encode: (v) => (v instanceof Marker ? new Uint8Array([1]) : null), decode: () => "marker" });
     expect(hex(before.encode(new Marker()))).toBe("d4-63-01");
     expect(hex(encode([new Marker()]))).toBe("91-d4-63-01");
-    expect(ExtensionCodec.defaultCodec).toBe(ExtensionCodec.defaultCodec);
+    // decoders without an extensionCodec read the same registrations
+    expect(decode(Uint8Array.of(0xd4, 0x63, 0x01))).toBe("marker");
+    // and a codec of one's own does not see them
+    expect(hex(new Encoder({ extensionCodec: new ExtensionCodec() }).encode(new Marker()))).toBe("80");
     expect(ExtensionCodec.defaultCodec).toBeInstanceOf(ExtensionCodec);
   });
 

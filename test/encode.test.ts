@@ -4,6 +4,7 @@ import { decode, Decoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec,
 import "../src/compat/msgpack.ts";
 import { forSeeds, hex } from "./_support/arbitrary.ts";
 import { withStrategy } from "./_support/strategy.ts";
+import { expectSameBytes } from "./_support/bytes.ts";
 
 const head = (v: unknown, n = 9, options?: object) => hex(encode(v, options).subarray(0, n));
 
@@ -335,7 +336,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
     for (const options of [{}, withStrategy("chunks"), { maxByteLength: 50_000 }, withStrategy("doubling")]) {
       const target = new Uint8Array(expected.length + 10);
       expect(new Encoder(options).encodeInto(value, target, 10)).toBe(expected.length);
-      expect(target.subarray(10)).toEqual(expected);
+      expectSameBytes(target.subarray(10), expected);
     }
   });
 
@@ -361,7 +362,7 @@ describe("Encoder.encodeInto and encodeChunks", () => {
         joined.set(c, at);
         at += c.length;
       }
-      expect(joined).toEqual(whole);
+      expectSameBytes(joined, whole);
     }
   });
 

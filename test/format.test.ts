@@ -1,5 +1,6 @@
-// The first-byte table of src/format/forms.ts against every reader, for all 256
-// first bytes: the Decoder (whose fast paths for the fix forms and the
+// The first-byte table of src/format/forms.ts against the spec's format table
+// (written out below) and every reader against the spec, for all 256 first
+// bytes: the Decoder (whose fast paths for the fix forms and the
 // commonest numbers come before the table), the stream scanner and the
 // array-header reader of decodeArrayStream read the kind,
 // the header length and the errors the table says, so none of them can
@@ -30,54 +31,54 @@ import { decodeOptionsOf } from "../src/decode/options.ts";
 import { createStreamStats } from "../src/stream/queue.ts";
 import { readArrayHeader } from "../src/stream/reader.ts";
 import { BAD, INCOMPLETE, ValueScanner } from "../src/stream/scanner.ts";
+import { type Kind, specForm } from "./_support/spec.ts";
 
 /** The length a message built by {@link message} declares in a length field. */
 const DECLARED = 3;
 
 /**
- * A whole value starting with `t`, built from the table alone: the first
+ * A whole value starting with `t`, built from the spec alone: the first
  * byte, a length field declaring {@link DECLARED}, an ext's type byte (5),
  * then the payload: 0xff bytes for a number (NaN as a float, negative as a
  * signed integer), "a"s for a string, bytes for a binary or an ext's data,
  * 0x01 items for an array, 0x01 keys and values for a map.
  */
 function message(t: number): { bytes: Uint8Array; header: number; n: number } {
-  const form = FIRST_BYTE[t]!;
-  const kind = wireKindOf(form);
-  const field = lengthFieldOf(form);
-  const n = field === 0 ? fixedSizeOf(form) : DECLARED;
+  const { kind, field, fixed, header } = specForm(t);
+  const n = field === 0 ? fixed : DECLARED;
   const out = [t];
   for (let i = field - 1; i >= 0; i--) out.push((n >>> (8 * i)) & 0xff);
-  if (kind === WIRE_EXT) out.push(5);
-  const payload = kind === WIRE_MAP ? 2 * n : n;
-  for (let i = 0; i < payload; i++) out.push(kind === WIRE_STR ? 0x61 : kind === WIRE_ARRAY || kind === WIRE_MAP ? 0x01 : 0xff);
-  return { bytes: Uint8Array.from(out), header: headerLength(t), n };
+  if (kind === "ext") out.push(5);
+  const payload = kind === "map" ? 2 * n : n;
+  for (let i = 0; i < payload; i++) out.push(kind === "str" ? 0x61 : kind === "array" || kind === "map" ? 0x01 : 0xff);
+  return { bytes: Uint8Array.from(out), header, n };
 }
 
 /** Whether `v` is a value of `kind` with `n` (the size the header says). */
-function isKind(v: unknown, kind: number, n: number, t: number): boolean {
+function isKind(v: unknown, kind: Kind, n: number, t: number): boolean {
   switch (kind) {
-    case WIRE_NIL:
+    case "nil":
       return v === null;
-    case WIRE_FALSE:
+    case "false":
       return v === false;
-    case WIRE_TRUE:
+    case "true":
       return v === true;
-    case WIRE_UINT:
-      return n === 0 ? v === t : (typeof v === "number" || typeof v === "bigint") && v >= 0 && v === v;
-    case WIRE_INT:
+    case "uint":
+      if (n === 0) return v === t;
+      return typeof v === "bigint" ? v === 2n ** BigInt(8 * n) - 1n : v === 2 ** (8 * n) - 1; // all bits set
+    case "int":
       return n === 0 ? v === t - 0x100 : v === -1 || v === -1n;
-    case WIRE_FLOAT:
+    case "float":
       return Number.isNaN(v);
-    case WIRE_STR:
+    case "str":
       return v === "a".repeat(n);
-    case WIRE_BIN:
-      return v instanceof Uint8Array && v.length === n;
-    case WIRE_ARRAY:
-      return Array.isArray(v) && v.length === n;
-    case WIRE_MAP:
-      return typeof v === "object" && v !== null && Object.keys(v).length === Math.min(n, 1); // n entries of the key 1
-    case WIRE_EXT:
+    case "bin":
+      return v instanceof Uint8Array && v.length === n && v.every((b) => b === 0xff);
+    case "array":
+      return Array.isArray(v) && v.length === n && v.every((x) => x === 1);
+    case "map":
+      return typeof v === "object" && v !== null && JSON.stringify(v) === (n === 0 ? "{}" : '{"1":1}'); // n entries of the key 1
+    case "ext":
       return v instanceof ExtData && v.type === 5 && v.data.length === n;
     default:
       return false;
@@ -104,16 +105,31 @@ function scan(bytes: Uint8Array): number {
 const firstBytes = Array.from({ length: 256 }, (_, t) => t);
 const hex = (t: number): string => "0x" + t.toString(16).padStart(2, "0");
 
+/** The table's kinds by the names the spec gives them. */
+const KIND_NAMES: Record<number, Kind> = {
+  [WIRE_NIL]: "nil", [WIRE_FALSE]: "false", [WIRE_TRUE]: "true", [WIRE_UINT]: "uint", [WIRE_INT]: "int", [WIRE_FLOAT]: "float",
+  [WIRE_STR]: "str", [WIRE_BIN]: "bin", [WIRE_ARRAY]: "array", [WIRE_MAP]: "map", [WIRE_EXT]: "ext", [WIRE_RESERVED]: "reserved",
+};
+
 describe("the first-byte table", () => {
   test("has one reserved byte, 0xc1, and every kind", () => {
-    expect(firstBytes.filter((t) => wireKindOf(FIRST_BYTE[t]!) === WIRE_RESERVED)).toEqual([0xc1]);
-    expect(new Set(Array.from(FIRST_BYTE, wireKindOf)).size).toBe(WIRE_RESERVED + 1);
+    expect(firstBytes.filter((t) => specForm(t).kind === "reserved")).toEqual([0xc1]);
+    expect(new Set(Array.from(FIRST_BYTE, wireKindOf)).size).toBe(Object.keys(KIND_NAMES).length);
   });
 
-  test.each(firstBytes.map((t) => [hex(t), t]))("%s: the Decoder and the scanner read the kind and the length the table says", (_, t) => {
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: the table says what the spec says (kind, length field, fixed size, header)", (_, t) => {
+    const want = specForm(t);
+    const form = FIRST_BYTE[t]!;
+    expect(KIND_NAMES[wireKindOf(form)!]).toBe(want.kind);
+    expect(lengthFieldOf(form)).toBe(want.field);
+    if (want.field === 0 && want.kind !== "reserved") expect(fixedSizeOf(form)).toBe(want.fixed);
+    expect(headerLength(t)).toBe(want.header);
+  });
+
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: the Decoder and the scanner read the kind and the length the spec says", (_, t) => {
     const { bytes, header, n } = message(t);
-    const kind = wireKindOf(FIRST_BYTE[t]!)!;
-    if (kind === WIRE_RESERVED) {
+    const { kind, field } = specForm(t);
+    if (kind === "reserved") {
       expect(failure(() => new Decoder().readAt(bytes, 0, 0, 0, null))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       expect(scan(bytes)).toBe(BAD);
       return;
@@ -124,7 +140,7 @@ describe("the first-byte table", () => {
     expect(scan(bytes)).toBe(bytes.length);
     // cut short anywhere: TRUNCATED, needing the rest of the length field while in it, then the
     // rest of the header (an ext's type byte), then the rest of the value
-    const lengthEnd = 1 + lengthFieldOf(FIRST_BYTE[t]!);
+    const lengthEnd = 1 + field;
     for (let k = 1; k < bytes.length; k++) {
       const cut = bytes.subarray(0, k);
       const needed = (k < lengthEnd ? lengthEnd : k < header ? header : bytes.length) - k;
@@ -133,9 +149,9 @@ describe("the first-byte table", () => {
     }
   });
 
-  test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the table's header length", (_, t) => {
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the spec's header length", (_, t) => {
     const { bytes, header, n } = message(t);
-    if (wireKindOf(FIRST_BYTE[t]!) !== WIRE_ARRAY) {
+    if (specForm(t).kind !== "array") {
       expect(failure(() => readArrayHeader(bytes, 0, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       return;
     }

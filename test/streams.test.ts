@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { chunked, collect, concat, cut, expectLinear, readableOf, sameBytes } from "./_support/streams.ts";
 import { mulberry32 } from "./_support/arbitrary.ts";
 import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
@@ -705,6 +705,7 @@ describe("runtimes", () => {
   const dir = mkdtempSync(join(tmpdir(), "msgpack-streams-"));
   const script = join(dir, "smoke.ts");
   writeFileSync(script, smoke);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const run = (program: string, args: string[]): Promise<{ code: number; out: string }> =>
     new Promise((resolve) => {
       execFile(program, args, { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: `${stdout}${stderr}` }));
@@ -717,7 +718,6 @@ describe("runtimes", () => {
     expect(r.out).toContain("streams ok");
     expect(r.code).toBe(0);
   });
-  it("cleans up", () => rmSync(dir, { recursive: true, force: true }));
 });
 
 // ---- the README's streaming examples, in Node ----

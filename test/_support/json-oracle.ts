@@ -1,16 +1,15 @@
 // The lossless JSON form as the inspector's tree gives it: a second,
 // independent writer of the same rules (from an InspectNode tree, not from
 // the bytes), the oracle that src/inspect/to-json.ts's byte walk is
-// checked against. Not used by the package.
-import { FIRST_BYTE, lengthFieldOf, strHeaderSize, writeArrayHeader, writeBinHeader, writeExtHeader, writeInt, writeMapHeader } from "../../src/format/forms.ts";
-import { escapeControls } from "../../src/inspect/escape.ts";
-import { toBase64 } from "../../src/inspect/base64.ts";
-import { isoTime } from "../../src/inspect/time.ts";
+// checked against. Not used by the package. The format's forms, the
+// shortest headers and the text helpers come from ./spec.ts (written from
+// the spec and the platform), not from src/.
 import { inspect, type InspectNode, type InspectOptions } from "../../src/inspect/tree.ts";
+import { base64, escapeControls, isoTime, shortestArrayByte, shortestBinByte, shortestExtByte, shortestIntByte, shortestMapByte, shortestStrHeader, specForm } from "./spec.ts";
 
 /** The form a first byte starts, as a tag: "$uint16", "$str8", "$ext32". */
 function tagOf(t: number, prefix: string): string {
-  const field = lengthFieldOf(FIRST_BYTE[t]!);
+  const field = specForm(t).field;
   return `$${prefix}${field ? field * 8 : ""}`;
 }
 
@@ -19,20 +18,13 @@ function plainKeys(children: InspectNode[], bytes: Uint8Array, base: number): bo
   const seen = new Set<string>();
   for (let i = 0; i < children.length; i += 2) {
     const k = children[i]!;
-    if (k.type !== "str" || typeof k.value !== "string" || k.headerLength !== strHeaderSize(k.count!) || (k.headerLength === 1) !== (bytes[k.offset - base]! < 0xc0)) return false;
+    if (k.type !== "str" || typeof k.value !== "string" || k.headerLength !== shortestStrHeader(k.count!) || (k.headerLength === 1) !== (bytes[k.offset - base]! < 0xc0)) return false;
     // JSON.parse lists integer-like keys first, and drops duplicates
     if (/^(0|[1-9]\d{0,9})$/.test(k.value) && Number(k.value) < 0xffffffff) return false;
     if (seen.has(k.value)) return false;
     seen.add(k.value);
   }
   return !(seen.size === 1 && [...seen][0]!.startsWith("$"));
-}
-
-/** The first byte the encoder would write for `write` (one of the forms.ts writers). */
-function firstByte(write: (b: Uint8Array, p: number) => number): number {
-  const b = new Uint8Array(16);
-  write(b, 0);
-  return b[0]!;
 }
 
 /** The bits of a NaN, when they are not the usual quiet NaN's. */
@@ -54,7 +46,7 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
     case "boolean":
       return v;
     case "int": {
-      const canonical = typeof v === "number" && firstByte((b, p) => writeInt(b, p, v)) === t;
+      const canonical = typeof v === "number" && shortestIntByte(v) === t;
       if (canonical) return v;
       return { [`${t <= 0xcf ? "$uint" : "$int"}${8 * (node.length - 1)}`]: typeof v === "bigint" ? String(v) : v };
     }
@@ -66,18 +58,18 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
       return { [n === 4 ? "$float32" : "$float64"]: special };
     }
     case "str":
-      return node.headerLength === strHeaderSize(node.count!) ? v : { [t < 0xc0 ? "$fixstr" : tagOf(t, "str")]: v };
+      return node.headerLength === shortestStrHeader(node.count!) ? v : { [t < 0xc0 ? "$fixstr" : tagOf(t, "str")]: v };
     case "bin": {
-      const canonical = firstByte((b, p) => writeBinHeader(b, p, node.count!)) === t;
-      return { [canonical ? "$bin" : tagOf(t, "bin")]: toBase64(v as Uint8Array) };
+      const canonical = shortestBinByte(node.count!) === t;
+      return { [canonical ? "$bin" : tagOf(t, "bin")]: base64(v as Uint8Array) };
     }
     case "array": {
       const items = node.children!.map((c) => jsonOf(c, bytes, base));
-      return firstByte((b, p) => writeArrayHeader(b, p, node.count!)) === t ? items : { [tagOf(t, "array")]: items };
+      return shortestArrayByte(node.count!) === t ? items : { [tagOf(t, "array")]: items };
     }
     case "map": {
       const children = node.children!;
-      const canonical = firstByte((b, p) => writeMapHeader(b, p, node.count!)) === t;
+      const canonical = shortestMapByte(node.count!) === t;
       if (canonical && plainKeys(children, bytes, base)) {
         const obj: Record<string, unknown> = {};
         for (let i = 0; i < children.length; i += 2) Object.defineProperty(obj, children[i]!.value as string, { value: jsonOf(children[i + 1]!, bytes, base), enumerable: true, writable: true, configurable: true });
@@ -109,14 +101,14 @@ function jsonOf(node: InspectNode, bytes: Uint8Array, base: number): unknown {
     case "ext": {
       const n = node.count!;
       const type = node.extType!;
-      const canonicalHeader = firstByte((b, p) => writeExtHeader(b, p, type, n)) === t;
+      const canonicalHeader = shortestExtByte(n) === t;
       const data = bytes.subarray(at + node.headerLength, at + node.headerLength + n);
       if (node.time && canonicalHeader) {
         const { sec, nsec } = node.time;
         const shortest = sec >= 0 && sec <= 0x3ffffffff ? (nsec === 0 && sec <= 0xffffffff ? 4 : 8) : 12;
         return { [shortest === n ? "$timestamp" : `$timestamp${n * 8}`]: isoTime(sec, nsec) };
       }
-      return { [canonicalHeader ? "$ext" : t >= 0xd4 ? `$fixext${n}` : tagOf(t, "ext")]: [type, toBase64(data)] };
+      return { [canonicalHeader ? "$ext" : t >= 0xd4 ? `$fixext${n}` : tagOf(t, "ext")]: [type, base64(data)] };
     }
     default:
       throw new Error(`0xc1 at offset ${node.offset}`);

@@ -6,12 +6,18 @@
  * "record definition"), and per key path, where a record's fields are a
  * map's values. The command line counted `stats --records` this way (on
  * the whole input, held in memory) before the stream walker read records:
- * the oracle the walker's records are checked against.
+ * the oracle the walker's records are checked against. Form names, path
+ * segments and the path limit are written out here and in ./spec.ts, not
+ * imported from src/.
  */
 
 import type { DecodeError } from "../../src/index.ts";
-import { formOf, type InspectNode, type InspectResult } from "../../src/inspect/tree.ts";
-import { MAX_PATHS, segment, type Tally } from "../../src/inspect/walker.ts";
+import type { InspectNode, InspectResult } from "../../src/inspect/tree.ts";
+import type { Tally } from "../../src/inspect/walker.ts";
+import { segment, specForm } from "./spec.ts";
+
+/** Key paths counted on their own; the rest are counted as "(other paths)" (the documented limit). */
+const MAX_PATHS = 10_000;
 
 /** What `msgpack stats` prints. */
 export interface Stats {
@@ -52,7 +58,7 @@ export function treeStats(result: InspectResult): Stats {
       }
       if (node.recordId && !node.definition) tally(forms, "record", node.recordId.length);
       else if (node.definition) tally(forms, "record", 0);
-    } else if (node.length > 0) tally(forms, formOf(t), container ? node.headerLength : node.length);
+    } else if (node.length > 0) tally(forms, specForm(t).name, container ? node.headerLength : node.length);
     if (counted && !node.error) tally(paths, path, node.length);
     const children = node.children ?? [];
     if (node.type === "map" || node.type === "record") {
