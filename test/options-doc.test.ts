@@ -1,15 +1,16 @@
 // docs/options.md's option tables are made from the options interfaces by test/tools/options-doc.mjs:
-// the file is what the generator makes, the generator finds exactly each table's options, and each
-// documented default is the table's.
+// the file is what the generator makes, each interface documents exactly the options its side's
+// resolver reads, and each documented default is what the resolver gives.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { DECODE_TABLE, decodeOptionsOf } from "../src/decode/options.ts";
-import { ENCODE_TABLE, encodeOptionsOf } from "../src/encode/options.ts";
-import { readStreamEncodeOptions, readStreamOptions, STREAM_DECODE_TABLE, STREAM_ENCODE_TABLE } from "../src/stream/options.ts";
+import { optionNames, type OptionSide } from "../src/common/options.ts";
+import { DECODE, decodeOptionsOf } from "../src/decode/options.ts";
+import { ENCODE, encodeOptionsOf } from "../src/encode/options.ts";
+import { readStreamEncodeOptions, readStreamOptions, STREAM_DECODE, STREAM_ENCODE } from "../src/stream/options.ts";
 // @ts-expect-error: a JavaScript tool without declarations
 import { DOC, optionsOf, TABLES, withTables } from "./tools/options-doc.mjs";
 
@@ -29,12 +30,12 @@ type Generator = {
 };
 const gen = { DOC, TABLES, optionsOf, withTables } as Generator;
 
-/** Each documented table with the options table it describes, the options accepted without a table entry, and its resolver. */
-const SIDES: Record<string, { table: Record<string, readonly [unknown, unknown]>; accepted: string[]; resolve: (o: unknown) => object }> = {
-  encode: { table: ENCODE_TABLE, accepted: [], resolve: encodeOptionsOf },
-  decode: { table: DECODE_TABLE, accepted: ["keyDecoder"], resolve: decodeOptionsOf },
-  "stream encode": { table: STREAM_ENCODE_TABLE, accepted: [], resolve: readStreamEncodeOptions },
-  "stream decode": { table: STREAM_DECODE_TABLE, accepted: [], resolve: readStreamOptions },
+/** Each documented table with the side it describes (whose resolver's reads are its options) and its resolver. */
+const SIDES: Record<string, { side: OptionSide; resolve: (o: unknown) => object }> = {
+  encode: { side: ENCODE, resolve: encodeOptionsOf },
+  decode: { side: DECODE, resolve: decodeOptionsOf },
+  "stream encode": { side: STREAM_ENCODE, resolve: readStreamEncodeOptions },
+  "stream decode": { side: STREAM_DECODE, resolve: readStreamOptions },
 };
 
 /** The value a `@default` text starts with, when it starts with a literal (`false`, `512`, `"auto"`, `Infinity`, none); else NOT_LITERAL. */
@@ -55,10 +56,9 @@ describe("docs/options.md: the option tables are made from the options interface
     expect(gen.withTables(doc), "run npm run docs:options").toBe(doc);
   });
 
-  test.each(Object.entries(gen.TABLES))("%s: the interface documents exactly the table's options, each with a type, a default and a meaning", (side, { file, name }) => {
-    const { table, accepted } = SIDES[side]!;
+  test.each(Object.entries(gen.TABLES))("%s: the interface documents exactly the side's options, each with a type, a default and a meaning", (side, { file, name }) => {
     const documented = gen.optionsOf(file, name);
-    expect(documented.map((o) => o.name).sort()).toEqual([...Object.keys(table), ...accepted].sort());
+    expect(documented.map((o) => o.name).sort()).toEqual([...optionNames(SIDES[side]!.side)].sort());
     for (const o of documented) {
       expect(o.type, o.name).not.toBe("");
       expect(o.meaning.length, o.name).toBeGreaterThan(10);
@@ -67,12 +67,12 @@ describe("docs/options.md: the option tables are made from the options interface
   });
 
   test.each(Object.entries(gen.TABLES))("%s: a default documented as a literal is what the option resolves to when left out", (side, { file, name }) => {
-    const { table, resolve } = SIDES[side]!;
+    const { side: reader, resolve } = SIDES[side]!;
     const resolved = resolve({}) as Record<string, unknown>;
     let literals = 0;
     for (const o of gen.optionsOf(file, name)) {
       const documented = literalOf(o.fallback);
-      if (documented === NOT_LITERAL || !(o.name in table)) continue;
+      if (documented === NOT_LITERAL || reader.accepted.includes(o.name)) continue;
       literals++;
       expect(resolved[o.name] ?? undefined, `${o.name}: @default ${o.fallback}`).toBe(documented);
     }

@@ -3,7 +3,11 @@
 // until a program imports "@resizable/msgpack/records"; then every encoder
 // and decoder of the program takes them. This file imports the main entry
 // only, and the records entry once, in the last test.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { assertBuilt, ROOT } from "./tools/harness.ts";
 import * as msgpackr from "msgpackr";
 import { decode, decodeAsync, decodeMulti, decodeMultiStream, Decoder, DecodeError, encode, encodedSize, Encoder, EncodeError } from "../src/index.ts";
 import { EncoderStream } from "../src/streams.ts";
@@ -92,5 +96,46 @@ describe("records options without the records module", () => {
     for (const ext of [[0xc7, 1, 0x72, 0x40], [0xc7, 2, 0x72, 0x40, 0x00], [0xc8, 0, 1, 0x72, 0x40], [0xc9, 0, 0, 0, 2, 0x72, 0x72, 0x72], [0xc7, 0x72, 0x72, ...new Array(0x72).fill(0x40)]]) {
       expect(decoder.decode(Uint8Array.from(ext)), ext.slice(0, 3).join()).toMatchObject({ type: 0x72 });
     }
+  });
+});
+
+describe("two copies of the library in one program (the ESM and the CommonJS build) see the same installs", () => {
+  /** What `script` (ESM, run by Node in a fresh process from the repository) prints, parsed as JSON. */
+  const run = (script: string): unknown => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" }));
+  const prelude = `import { createRequire } from "node:module"; const require = createRequire(${JSON.stringify(join(ROOT, "package.json"))});`;
+  const rows = [{ id: 1, name: "a" }, { id: 2, name: "b" }];
+
+  test("records imported through the ESM build serve the CommonJS build, and the other way round", () => {
+    assertBuilt();
+    const esmFirst = `${prelude}
+      await import("./dist/records.js");
+      const cjs = require("./dist/index.cjs");
+      const bytes = cjs.encode(${JSON.stringify(rows)}, { useRecords: true });
+      console.log(JSON.stringify({ declares: bytes[1] === 0xd4 && bytes[2] === 0x72, value: cjs.decode(bytes, { useRecords: true }), size: bytes.length < cjs.encode(${JSON.stringify(rows)}).length }));`;
+    expect(run(esmFirst)).toEqual({ declares: true, value: rows, size: true });
+    const cjsFirst = `${prelude}
+      require("./dist/records.cjs");
+      const esm = await import("./dist/index.js");
+      console.log(JSON.stringify(esm.decode(esm.encode(${JSON.stringify(rows)}, { useRecords: true }), { useRecords: true })));`;
+    expect(run(cjsFirst)).toEqual(rows);
+  });
+
+  test("the compatibility entries' installs too: notepack's Buffers and @msgpack/msgpack's positional constructor", () => {
+    assertBuilt();
+    const script = `${prelude}
+      require("./dist/compat/notepack.cjs");
+      await import("./dist/compat/msgpack.js");
+      const esm = await import("./dist/index.js");
+      const cjs = require("./dist/index.cjs");
+      console.log(JSON.stringify({
+        esmBuffer: Buffer.isBuffer(esm.encode(1, { buffers: true })),
+        cjsSorted: [...new cjs.Encoder(undefined, undefined, undefined, undefined, true).encode({ b: 1, a: 2 })][1],
+      }));`;
+    expect(run(script)).toEqual({ esmBuffer: true, cjsSorted: 0xa1 });
+  });
+
+  test("the version that keys the shared installs is the package's", () => {
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
+    expect(readFileSync(join(ROOT, "src/common/modules.ts"), "utf8")).toContain(`const VERSION = "${version}";`);
   });
 });

@@ -15,6 +15,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 const INTEGRATION = [
   "test/browser.test.ts",
+  "test/bundle-targets.test.ts",
   "test/cli.test.ts",
   "test/bundle-size.test.ts",
   "test/compat-async.test.ts",

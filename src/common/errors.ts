@@ -83,13 +83,16 @@ export const EncodeErrorCode = {
 export type EncodeErrorCode = (typeof EncodeErrorCode)[keyof typeof EncodeErrorCode];
 
 /**
- * Makes `instanceof cls` true for any object carrying `cls`'s brand, so
- * that an error (or `ExtData`) made by one copy of this library (the ESM
- * build, the CommonJS build, a browser bundle) is recognised by another in
- * the same process. Subclasses keep ordinary `instanceof`.
+ * Names `cls` as it is exported, in every build (a minifier renames the
+ * class itself), and makes `instanceof cls` true for any object carrying
+ * `cls`'s brand, so that an error (or `ExtData`) made by one copy of this
+ * library (the ESM build, the CommonJS build, a browser bundle) is
+ * recognised by another in the same process. Subclasses keep ordinary
+ * `instanceof`.
  */
 export function brand(cls: abstract new (...args: never[]) => object, name: string): void {
   const key = Symbol.for("@resizable/msgpack/" + name);
+  Object.defineProperty(cls, "name", { value: name });
   Object.defineProperty(cls.prototype, key, { value: 1 });
   Object.defineProperty(cls, Symbol.hasInstance, {
     value(this: { prototype: object }, v: unknown): boolean {
@@ -137,11 +140,8 @@ export class DecodeError extends RangeError {
     this.code = code;
     this.needed = needed;
   }
-
-  static {
-    brand(this, "DecodeError");
-  }
 }
+brand(DecodeError, "DecodeError");
 
 /**
  * Thrown by every encode function for a value MessagePack cannot represent,
@@ -169,11 +169,8 @@ export class EncodeError extends Error {
     this.name = "EncodeError";
     this.code = code;
   }
-
-  static {
-    brand(this, "EncodeError");
-  }
 }
+brand(EncodeError, "EncodeError");
 
 /** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
@@ -430,6 +427,11 @@ export function iteratorWithoutNext(): TypeError {
 /** An argument of an encode method that is not what it takes, shown as {@link describe} shows values. */
 export function badEncodeArgument(what: string, value: unknown, expected: string): EncodeError {
   return encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
+}
+
+/** A decode option (or the options argument, `name` "options") whose value is not what it takes. */
+export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
+  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
 }
 
 /** An option whose value is not what it takes. */

@@ -7,7 +7,9 @@
  * option that needs a module that was not imported is an
  * `INVALID_ARGUMENT` error that names the import (see {@link needModule}).
  * A slot, once filled, is never changed or emptied: nothing here carries
- * state from one call, encoder or decoder to another.
+ * state from one call, encoder or decoder to another. The slots are shared
+ * by every copy of the library of the same version in the program (the
+ * ESM build, the CommonJS build), so one import serves them all.
  *
  * The drop-in slots (filled by the compatibility entries, see
  * {@link dropIn}) are typed here, structurally, so this module imports
@@ -59,8 +61,27 @@ const ENTRIES: { readonly [K in DropIn]: string } = {
   positional: "@resizable/msgpack/compat/msgpack",
 };
 
-/** What is installed; read-only for everything but {@link install}. */
-export const modules: Modules = {};
+/**
+ * The package's version (test/records-module.test.ts checks that it is
+ * package.json's): copies of one version share their installs, copies of
+ * two versions do not (a module of one may not fit the other's core).
+ */
+const VERSION = "0.1.0";
+
+/**
+ * What is installed; read-only for everything but {@link install}. Shared,
+ * through a registered symbol on `globalThis`, by every copy of this
+ * version of the library in the program: a module imported through the
+ * ESM build serves the CommonJS build's encoders and decoders too, and the
+ * other way round (a program and its dependencies may load both).
+ */
+export const modules: Modules = /* @__PURE__ */ sharedModules(globalThis);
+
+/** The slots of this version in `global`, made there by the first copy that asks. */
+function sharedModules(global: { [key: symbol]: Modules | undefined }): Modules {
+  const key = Symbol.for(`@resizable/msgpack@${VERSION}/modules`);
+  return (global[key] ??= {});
+}
 
 /** Installs a module's capability in its slot (the first install wins; a second copy of the same module changes nothing). */
 export function install<K extends keyof Modules>(name: K, module: NonNullable<Modules[K]>): void {

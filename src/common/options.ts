@@ -1,136 +1,85 @@
 /**
  * What the encoder's, the decoder's and the stream helpers' options have
- * in common: how an options table declares each option, the rules their
- * values are checked by, the reader that checks them (misspelled names
- * included), and the cache that finds the coder for options written
- * inline in a call.
+ * in common: the rules their values are checked by, the check of the
+ * options object (misspelled names included), and the cache that finds the
+ * coder for options written inline in a call.
  *
- * Each side declares each of its options once, in its table
- * ({@link OptionTable}: the rule and the default by name, typed key for
- * key against its options interface, whose documentation describes each
- * option and is what docs/options.md's tables are made from, by
- * test/tools/options-doc.mjs). The table's order is the order the options
- * are read in: {@link optionSide} takes the names, the rules and the
- * known names from it once per side. A side reads its options through
- * {@link readOptions}: every option exactly once, by property access, so a
- * getter is read once and an inherited or non-enumerable option counts,
- * each checked by its table's rule. What it read, in the table's order, is
- * the list of values the {@link CoderCache} is keyed by: no object can
- * change a coder after it was made. The readers load each option by its
- * literal name (a load by a name held in a variable is megamorphic and
- * doubled the cost of a call with options); test/options.test.ts checks
- * that each reads exactly its table's names, in the table's order.
+ * Each side declares each of its options twice, side by side in one file:
+ * in its options interface (the type, and the documentation that
+ * docs/options.md's tables are made from, by test/tools/options-doc.mjs)
+ * and as one line of its resolver, which reads the option once by its
+ * literal name, checks it by its rule and fills in its default, into an
+ * object of fixed shape typed against the interface key for key. The
+ * names a side knows, for the misspelling check and the docs' tables, are
+ * the names its resolver reads ({@link optionNames}).
  *
  * @module
  */
 
-/**
- * What an option takes: the text an error says its value should be, and
- * the test of a value (never given undefined, which every option takes for
- * its default); null for an option that takes anything.
- */
-export type OptionRule = readonly [expected: string, accepts: (v: unknown) => boolean] | null;
+/** What an option takes: the text an error says its value should be, and the test of a value (never given undefined). */
+export type Rule<T> = readonly [expected: string, accepts: (v: unknown) => v is T];
+
+/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`; marked with the side. */
+export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> } & { readonly [RESOLVED]?: OptionSide };
 
 /**
- * One option of one side, as its table declares it: what it takes
- * ({@link OptionRule}) and its default (what `undefined` resolves to).
- * The description is the option's documentation in the side's options
- * interface, which the table is typed against key for key.
+ * A side: its error for option `name` whose value is not `expected` (`name` "options": the options argument),
+ * its resolver (whose reads name its options), the names it accepts and never reads, and its names once found.
  */
-export type OptionSpec = readonly [rule: OptionRule, fallback: unknown];
-
-/** A side's options: each name with its {@link OptionSpec}, in the order they are read. */
-export type OptionTable<Options> = { readonly [K in keyof Options]-?: OptionSpec };
-
-/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`. */
-export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> };
-
-/** A side's options as {@link readOptions} uses them, taken from its table by {@link optionSide}. */
-export interface OptionSide {
-  /** The table. */
-  readonly table: Readonly<Record<string, OptionSpec>>;
-  /** The option names, in the table's order (the order of the values read). */
-  readonly names: readonly string[];
-  /** Each option's rule, in the same order. */
-  readonly rules: readonly OptionRule[];
-  /** The names that are options of this side, accepted and not a misspelling: the table's, and `accepted`. */
-  readonly known: ReadonlySet<string>;
-  /** Reads the values of the options of `o`, each once, by name, in the table's order. */
-  readonly read: (o: Record<string, unknown>) => unknown[];
-  /** The error for an option `name` whose value is not `expected`. */
-  readonly fail: (name: string, value: unknown, expected: string) => Error;
-}
-
-/**
- * A side's options as {@link readOptions} uses them: the names and rules of
- * `table` in its order, and the names known to it (the table's and
- * `accepted`: options accepted and never read), made once per side.
- */
-export function optionSide(
-  table: Readonly<Record<string, OptionSpec>>,
-  read: (o: Record<string, unknown>) => unknown[],
-  fail: (name: string, value: unknown, expected: string) => Error,
-  accepted: readonly string[] = [],
-): OptionSide {
-  const names = Object.keys(table);
-  return { table, names, rules: names.map((name) => table[name]![0]), known: new Set([...names, ...accepted]), read, fail };
-}
-
-/**
- * The values read by {@link readOptions} by name, each `undefined` replaced
- * by its default from the side's table: what a side resolves its options
- * from (on the cold path: once per encoder or decoder made).
- */
-export function withDefaults(side: OptionSide, values: readonly unknown[]): Record<string, unknown> {
-  const named: Record<string, unknown> = {};
-  side.names.forEach((name, i) => (named[name] = values[i] === undefined ? side.table[name]![1] : values[i]));
-  return named;
-}
+export type OptionSide = { fail: (name: string, value: unknown, expected: string) => Error; resolve: (o: unknown) => object; accepted: string[]; names?: Set<string> };
 
 /** A flag. */
-export const BOOLEAN: OptionRule = ["a boolean", (v) => typeof v === "boolean"];
+export const BOOLEAN: Rule<boolean> = ["a boolean", (v): v is boolean => typeof v === "boolean"];
 
 /** A list (the record `structures`). */
-export const ARRAY: OptionRule = ["an array of field name arrays", Array.isArray];
+export const ARRAY: Rule<never[]> = ["an array of field name arrays", (v): v is never[] => Array.isArray(v)];
 
-/** A decode limit: a non-negative integer, or Infinity. */
-export const LIMIT: OptionRule = ["a non-negative integer", isLimit];
+/** A limit: an integer from 0 to `max`, or Infinity when `max` is; `text` says so in an error. */
+export const upTo = (max: number, text = `an integer from 0 to ${max}`): Rule<number> => [text, (v): v is number => typeof v === "number" && v >= 0 && v <= max && (v % 1 === 0 || v === Infinity)];
 
-/**
- * Reads the options of `side` from `options` (null or undefined: none),
- * each exactly once, by property access, so a getter is read once and an
- * inherited or non-enumerable option counts; checks each value that is
- * not undefined against its rule and the enumerable names for misspelled
- * options (`maxStrLenght`); returns the values in the table's order.
- *
- * @throws what the side's `fail` makes, for options that are not an
- *   object, a value its rule refuses, or a misspelled name
- */
-export function readOptions(options: unknown, side: OptionSide): unknown[] {
-  if (options == null) return side.read({});
-  if (typeof options !== "object") throw side.fail("options", options, "an object");
-  const o = options as Record<string, unknown>;
-  // read by name in the side's reader (`o.sortKeys`...): a load by a name held in a variable is megamorphic,
-  // and reading 17 options that way took a call with options from ~220 to ~480 ns on Node 20
-  const values = side.read(o);
-  const rules = side.rules;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    const rule = rules[i];
-    if (v !== undefined && rule && !rule[1](v)) throw side.fail(side.names[i]!, v, rule[0]);
-  }
-  for (const name in o) {
-    if (side.known.has(name)) continue;
-    const meant = misspelling(name, side.known);
-    // a name that is not a plain identifier is quoted, so a control character in it reaches no terminal
-    if (meant !== undefined) throw side.fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), o[name], `an option: did you mean ${meant}?`);
-  }
-  return values;
+/** The key of the side that resolved an options object: its resolver, given the object, returns it as it is. */
+export const RESOLVED: unique symbol = Symbol("resolved by") as never;
+
+/** Whether `o` was made by `side`'s resolver. */
+export const isResolved = (o: unknown, side: OptionSide): boolean => (o as { [RESOLVED]?: unknown } | null | undefined)?.[RESOLVED] === side;
+
+/** The value `v` of option `name`, checked by `rule` (with `side`'s error), or `fallback` when undefined. */
+export function take<T, F = T>(side: OptionSide, v: unknown, name: string, rule: Rule<T>, fallback: F): T | F {
+  if (v !== undefined && !rule[1](v)) throw side.fail(name, v, rule[0]);
+  return v === undefined ? fallback : v;
 }
 
-/** Whether `v` is a limit: a non-negative integer, or Infinity. */
-export function isLimit(v: unknown): boolean {
-  return typeof v === "number" && v >= 0 && (v % 1 === 0 || v === Infinity);
+/**
+ * `options` as a side reads it: the object itself, or for null and
+ * undefined an empty one. Every name it has, own or inherited (up to
+ * `Object.prototype`), enumerable or not, accessors included, is checked
+ * against the side's options: a name one edit from an option
+ * (`maxStrLenght`) throws, with the option meant; other names pass. No
+ * value is read but a misspelled one's, for the message.
+ *
+ * @throws what the side's `fail` makes, for options that are not an object or a misspelled name
+ */
+export function optionsIn(options: unknown, side: OptionSide): Record<string | symbol, unknown> {
+  if (options == null) return {};
+  if (typeof options !== "object") throw side.fail("options", options, "an object");
+  const known = optionNames(side);
+  for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      const meant = known.has(name) ? undefined : misspelling(name, known);
+      // a name that is not a plain identifier is quoted, so a control character in it reaches no terminal
+      if (meant !== undefined) throw side.fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), (options as Record<string, unknown>)[name], `an option: did you mean ${meant}?`);
+    }
+  }
+  return options as Record<string | symbol, unknown>;
+}
+
+/** The names of `side`'s options, in the order its resolver reads them, then those it accepts and never reads. */
+export function optionNames(side: OptionSide): ReadonlySet<string> {
+  if (side.names !== undefined) return side.names;
+  const names = (side.names = new Set()); // the resolver's own check, below, sees an object without names
+  side.resolve(new Proxy({}, { get: (_, name) => (typeof name === "string" && names.add(name), undefined) }));
+  for (const name of side.accepted) names.add(name);
+  return names;
 }
 
 /**
@@ -141,65 +90,50 @@ export function isLimit(v: unknown): boolean {
  * option names are far from ours and pass.
  */
 export function misspelling(name: string, known: Iterable<string>): string | undefined {
-  const lower = name.toLowerCase();
-  for (const option of known) if (oneEditApart(lower, option.toLowerCase())) return option;
+  const a = name.toLowerCase();
+  for (const option of known) {
+    const b = option.toLowerCase();
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    // changed (or equal), a letter too many, a letter missing, two neighbours swapped
+    const tail = a.slice(i + 1);
+    if (tail === b.slice(i + 1) || tail === b.slice(i) || a.slice(i) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))) return option;
+  }
   return undefined;
 }
 
-/** Whether `a` and `b` are equal, or one insertion, deletion, change or swap of neighbours apart. */
-function oneEditApart(a: string, b: string): boolean {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  return (
-    a.slice(i + 1) === b.slice(i + 1) || // changed (or equal)
-    a.slice(i + 1) === b.slice(i) || // a letter too many
-    a.slice(i) === b.slice(i + 1) || // a letter missing
-    (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) // swapped
-  );
-}
-
 /**
- * How many coders a {@link CoderCache} keeps (the most recently used):
- * programs use a few option sets; more only happens with a new `context`
- * or `extensionCodec` object per call, and each coder costs little to make.
- */
-const KEPT_CODERS = 64;
-
-/**
- * Coders by the option values they were made from. The values are what a
- * direction's read function read from an options argument, in its fixed
- * order; two arguments that read the same (objects and functions by
- * identity) share a coder. The last one found is tried first, so hoisted
- * options and an inline literal written the same way on every call cost
- * one comparison of their values.
+ * Coders by the resolved options they were made from, compared field by
+ * field (objects and functions by identity), at most 64, the most recently
+ * used first: hoisted options and an inline literal written the same way
+ * on every call find one coder. A new `context` or `extensionCodec` object
+ * per call makes a coder per call, and each costs little to make.
  */
 export class CoderCache<T> {
-  /** Each option values read, with the coder made for them, the most recently used first. */
-  readonly #entries: (readonly [values: readonly unknown[], coder: T])[] = [];
-  readonly #make: (values: readonly unknown[]) => T;
+  private readonly entries: [options: object, coder: T][];
+  private readonly make: (options: never) => T;
 
-  /** @param make builds the coder for the values read from an options argument */
-  constructor(make: (values: readonly unknown[]) => T) {
-    this.#make = make;
+  /** @param make builds the coder for resolved options */
+  constructor(make: (options: never) => T) {
+    this.entries = [];
+    this.make = make;
   }
 
-  /** The coder made from `values`, made on first need. */
-  get(values: readonly unknown[]): T {
-    const entries = this.#entries;
+  /** The coder made from options equal to `options` (resolved), made on first need. */
+  get(options: object): T {
+    const entries = this.entries;
     for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (sameValues(entry[0], values)) {
-        if (i !== 0) entries.unshift(entries.splice(i, 1)[0]!); // most recent first
-        return entry[1];
-      }
+      if (!sameFields(entries[i]![0], options)) continue;
+      if (i > 0) entries.unshift(entries.splice(i, 1)[0]!);
+      return entries[0]![1];
     }
-    const coder = this.#make(values);
-    if (entries.unshift([values, coder]) > KEPT_CODERS) entries.pop();
-    return coder;
+    if (entries.unshift([options, this.make(options as never)]) > 64) entries.pop();
+    return entries[0]![1];
   }
 }
 
-function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+/** Whether `a` and `b`, two objects of one resolver (the same keys), hold the same values; by name, with no allocation. */
+function sameFields(a: object, b: object): boolean {
+  for (const key in a) if (!Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   return true;
 }

@@ -9,16 +9,16 @@
 import type { DecodeInput } from "../common/input.ts";
 import { CoderCache } from "../common/options.ts";
 import { CoreDecoder } from "./decoder.ts";
-import { readDecodeOptions, resolveDecodeOptions, type DecodeOptions } from "./options.ts";
+import { decodeOptionsOf, type DecodeOptions } from "./options.ts";
 
 const defaultDecoder = /* @__PURE__ */ new CoreDecoder();
 /** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((values) => new CoreDecoder(resolveDecodeOptions(values) as DecodeOptions<unknown>));
+const decoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((options: DecodeOptions<unknown>) => new CoreDecoder(options));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
 function decoderFor<C>(options: DecodeOptions<C> | null | undefined): CoreDecoder<C> {
   if (options == null) return defaultDecoder as unknown as CoreDecoder<C>;
-  return decoders.get(readDecodeOptions(options)) as unknown as CoreDecoder<C>;
+  return decoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<C>;
 }
 
 /**

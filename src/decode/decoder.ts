@@ -45,6 +45,14 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
  * ```
  */
 export class CoreDecoder<ContextType = undefined> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "Decoder";
+  }
   // Members marked @internal are the state and readers the record reader
   // works with (a DecodeCursor) and those the stream decoders call: not
   // private for them, and left out of the published declarations (stripInternal).
@@ -196,17 +204,7 @@ export class CoreDecoder<ContextType = undefined> {
     this.keyConverter = o.mapKeyConverter;
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : o.maxStrLength;
-    // a fixed-shape copy: the resolved options may be a dictionary-mode object (V8 makes one of an
-    // object given 16 or more properties by keyed stores), and the limits are read for every
-    // array and map: read from the options, they cost rpc and time-series decode 7-13% on Node
-    this.limits = {
-      maxDepth: o.maxDepth,
-      maxStrLength: o.maxStrLength,
-      maxBinLength: o.maxBinLength,
-      maxArrayLength: o.maxArrayLength,
-      maxMapLength: o.maxMapLength,
-      maxExtLength: o.maxExtLength,
-    };
+    this.limits = o; // the resolved options: an object literal of fixed shape
   }
 
   /**

@@ -7,10 +7,10 @@
  */
 
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { badArgument, type DecodeError } from "../common/errors.ts";
+import { invalidDecodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
-import { ARRAY, BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -206,10 +206,8 @@ export interface DecodeOptions<ContextType = undefined> {
  * @throws {DecodeError} `INVALID_ARGUMENT` naming the import, for the
  *   positional form without its module
  */
-export function decoderArguments<O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined {
-  if (rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function") return first as O | undefined;
-  return dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O;
-}
+export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined =>
+  rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function" ? (first as O | undefined) : (dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O);
 
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
@@ -223,22 +221,16 @@ export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>
  * decode-only page does not carry it), `mapKeyConverter` and `structures`;
  * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder">> & {
-  readonly extensionCodec: ExtensionCodecType<unknown> | null;
-  readonly mapKeyConverter: ((key: unknown) => string | number) | null;
-  readonly structures: readonly unknown[] | null;
-  readonly replaceInvalidUtf8: boolean;
-};
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean };
 
-/** Resolved options, as made by {@link resolveDecodeOptions}: a decoder given one takes it as it is. */
-const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
+/** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
+export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
 
 /**
- * Reads the decode options from `options` (null or undefined: none), each
- * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of {@link DECODE_TABLE}: what
- * {@link resolveDecodeOptions} takes, and the key of the inline-options
- * cache. `keyDecoder` is accepted and not read.
+ * The decode options of `options` (null or undefined: none), resolved:
+ * each option read once, by its literal name, checked by its rule and
+ * defaulted, and the options object checked for misspelled names (see
+ * common/options.ts); as it is when it already is resolved.
  *
  * @throws {DecodeError} `INVALID_ARGUMENT` for options that are not an
  *   object, an invalid value (a limit that is not a non-negative integer
@@ -246,72 +238,40 @@ const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
  *   `mapKeyConverter` that is not a function, an `extensionCodec` without
  *   a `decode` method), or a misspelled option name
  */
-export function readDecodeOptions(options: unknown): unknown[] {
-  return readOptions(options, DECODE_SIDE);
-}
-
-/**
- * The decode options of `o`, each read once, by its literal name (the fast
- * load), in the order of {@link DECODE_TABLE}: the one place besides the
- * table that names them, checked against it by test/options.test.ts.
- */
-function readDecodeValues(o: Record<string, unknown>): unknown[] {
-  return [
-    o.extensionCodec, o.context, o.useBigInt64, o.useMap, o.rawStrings, o.binaryAsView, o.int64, o.mapKeyConverter,
-    o.maxDepth, o.maxStrLength, o.maxBinLength, o.maxArrayLength, o.maxMapLength, o.maxExtLength, o.useRecords, o.structures,
-    o.buffers, o.undefinedAsExtension, o.invalidUtf8, o.compileRecordReaders,
-  ];
-}
-
-/**
- * Each decode option, declared once: what it takes and its default, in
- * the order they are read (its description is its documentation in
- * {@link DecodeOptions}; `keyDecoder` is accepted and never read). Resolved into
- * {@link ResolvedDecodeOptions} by {@link resolveDecodeOptions}.
- */
-export const DECODE_TABLE: OptionTable<Omit<DecodeOptions, "keyDecoder">> = {
-  extensionCodec: [["an ExtensionCodec, or an object with a decode method", (v) => typeof (v as { decode?: unknown } | null)?.decode === "function"], null],
-  context: [null, undefined],
-  useBigInt64: [BOOLEAN, false],
-  useMap: [BOOLEAN, false],
-  rawStrings: [BOOLEAN, false],
-  binaryAsView: [BOOLEAN, false],
-  int64: [['"auto", "number" or "bigint"', (v) => v === "auto" || v === "number" || v === "bigint"], undefined],
-  mapKeyConverter: [["a function", (v) => typeof v === "function"], null],
-  maxDepth: [LIMIT, DEFAULT_MAX_DEPTH],
-  maxStrLength: [LIMIT, MAX_U32],
-  maxBinLength: [LIMIT, MAX_U32],
-  maxArrayLength: [LIMIT, MAX_U32],
-  maxMapLength: [LIMIT, MAX_U32],
-  maxExtLength: [LIMIT, MAX_U32],
-  useRecords: [BOOLEAN, false],
-  structures: [ARRAY, null],
-  buffers: [BOOLEAN, false],
-  undefinedAsExtension: [BOOLEAN, false],
-  invalidUtf8: [['"throw" or "replace"', (v) => v === "throw" || v === "replace"], "throw"],
-  compileRecordReaders: [BOOLEAN, true],
-};
-
-/** The decode options as `readOptions` reads them: from {@link DECODE_TABLE}, by {@link readDecodeValues}; `keyDecoder` accepted, never read. */
-const DECODE_SIDE = /* @__PURE__ */ optionSide(DECODE_TABLE, readDecodeValues, invalidDecodeOption, ["keyDecoder"]);
-
-/** The `DecodeError` (`INVALID_ARGUMENT`) for a decode option (or the options argument, `name` "options") whose value is not `expected`. */
-export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
-  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
-}
-
-/** The resolved options for values read by {@link readDecodeOptions}: defaults filled in, frozen. */
-export function resolveDecodeOptions(values: readonly unknown[]): ResolvedDecodeOptions {
-  // each value was checked by its rule; two options resolve into a field of their own
-  const o = withDefaults(DECODE_SIDE, values);
-  o.int64 ??= o.useBigInt64 ? "bigint" : "auto";
-  o.replaceInvalidUtf8 = o.invalidUtf8 === "replace";
-  const resolved = Object.freeze(o) as unknown as ResolvedDecodeOptions;
-  RESOLVED.add(resolved);
-  return resolved;
-}
-
-/** `options` resolved: as it is when it already is, else read and resolved. */
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
-  return RESOLVED.has(options as object) ? (options as ResolvedDecodeOptions) : resolveDecodeOptions(readDecodeOptions(options)); // false for a primitive
+  if (isResolved(options, DECODE)) return options as ResolvedDecodeOptions;
+  const o = optionsIn(options, DECODE);
+  const useBigInt64 = take(DECODE, o.useBigInt64, "useBigInt64", BOOLEAN, false);
+  const invalidUtf8 = take(DECODE, o.invalidUtf8, "invalidUtf8", UTF8, "throw");
+  return {
+    extensionCodec: take(DECODE, o.extensionCodec, "extensionCodec", CODEC, null),
+    context: o.context,
+    int64: take(DECODE, o.int64, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
+    useBigInt64,
+    useMap: take(DECODE, o.useMap, "useMap", BOOLEAN, false),
+    rawStrings: take(DECODE, o.rawStrings, "rawStrings", BOOLEAN, false),
+    invalidUtf8,
+    replaceInvalidUtf8: invalidUtf8 === "replace",
+    mapKeyConverter: take(DECODE, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
+    binaryAsView: take(DECODE, o.binaryAsView, "binaryAsView", BOOLEAN, false),
+    buffers: take(DECODE, o.buffers, "buffers", BOOLEAN, false),
+    undefinedAsExtension: take(DECODE, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
+    maxDepth: take(DECODE, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
+    maxStrLength: take(DECODE, o.maxStrLength, "maxStrLength", LIMIT, MAX_U32),
+    maxBinLength: take(DECODE, o.maxBinLength, "maxBinLength", LIMIT, MAX_U32),
+    maxArrayLength: take(DECODE, o.maxArrayLength, "maxArrayLength", LIMIT, MAX_U32),
+    maxMapLength: take(DECODE, o.maxMapLength, "maxMapLength", LIMIT, MAX_U32),
+    maxExtLength: take(DECODE, o.maxExtLength, "maxExtLength", LIMIT, MAX_U32),
+    useRecords: take(DECODE, o.useRecords, "useRecords", BOOLEAN, false),
+    structures: take(DECODE, o.structures, "structures", ARRAY, null),
+    compileRecordReaders: take(DECODE, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
+    [RESOLVED]: DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
+  } satisfies ResolvedDecodeOptions;
 }
+
+/** The rules of the decode options that are not flags. */
+const LIMIT = /* @__PURE__ */ upTo(Infinity, "a non-negative integer");
+const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with a decode method", (v): v is ExtensionCodecType<unknown> => typeof (v as { decode?: unknown } | null)?.decode === "function"];
+const INT64: Rule<Int64Mode> = ['"auto", "number" or "bigint"', (v): v is Int64Mode => v === "auto" || v === "number" || v === "bigint"];
+const UTF8: Rule<"throw" | "replace"> = ['"throw" or "replace"', (v): v is "throw" | "replace" => v === "throw" || v === "replace"];
+const FUNCTION: Rule<(key: unknown) => string | number> = ["a function", (v): v is (key: unknown) => string | number => typeof v === "function"];

@@ -9,14 +9,10 @@
  */
 
 import { install } from "../common/modules.ts";
+import type { DecodeOptions } from "../decode/options.ts";
+import type { EncodeOptions } from "../encode/options.ts";
 import { WHOLE_CODEC } from "../format/extensions.ts";
 import { decodeUtf8Lossy } from "../format/utf8.ts";
-
-/** The option each argument of `new Encoder(...)` 2.x sets, in order. */
-const ENCODER_ARGUMENTS = ["extensionCodec", "context", "maxDepth", "initialBufferSize", "sortKeys", "forceFloat32", "ignoreUndefined", "forceIntegerToFloat"];
-
-/** The option each argument of `new Decoder(...)` 2.x sets, in order. */
-const DECODER_ARGUMENTS = ["extensionCodec", "context", "maxStrLength", "maxBinLength", "maxArrayLength", "maxMapLength", "maxExtLength"];
 
 /**
  * Installs @msgpack/msgpack's ways for every encoder and decoder of the
@@ -34,11 +30,12 @@ const DECODER_ARGUMENTS = ["extensionCodec", "context", "maxStrLength", "maxBinL
  * ```
  */
 export function installMsgpackWays(): void {
-  install("positional", (side, args) => {
-    const options: Record<string, unknown> = {};
-    (side === "encode" ? ENCODER_ARGUMENTS : DECODER_ARGUMENTS).forEach((name, i) => (options[name] = args[i]));
-    return options;
-  });
+  // the options each argument of the 2.x constructors sets, typed against the options interfaces
+  install("positional", (side, [extensionCodec, context, a, b, c, d, e, f]) =>
+    side === "encode"
+      ? ({ extensionCodec, context, maxDepth: a, initialBufferSize: b, sortKeys: c, forceFloat32: d, ignoreUndefined: e, forceIntegerToFloat: f } satisfies { [K in keyof EncodeOptions]?: unknown })
+      : ({ extensionCodec, context, maxStrLength: a, maxBinLength: b, maxArrayLength: c, maxMapLength: d, maxExtLength: e } satisfies { [K in keyof DecodeOptions]?: unknown }),
+  );
   install("extensionCodec", {
     // its tryToEncode gives a whole ExtData (checked where it is written)
     encoder: (codec) => ({ type: WHOLE_CODEC, encode: (value, context) => codec.tryToEncode(value, context) }),

@@ -15,7 +15,7 @@
 import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
-import { encodeOptionsOf, encoderArguments, readEncodeOptions, resolveEncodeOptions, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
+import { encodeOptionsOf, encoderArguments, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { CoderCache } from "../common/options.ts";
 import { Output } from "./output.ts";
@@ -194,6 +194,14 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
  * ```
  */
 export class Encoder<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> extends EncoderBase<ContextType, Options> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "Encoder";
+  }
   /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
   private counter: EncoderBase<ContextType> | null;
   /**
@@ -381,10 +389,10 @@ export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuf
 
 const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((values) => new EncoderBase(oneShotOptions(resolveEncodeOptions(values))));
+const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => new EncoderBase(oneShotOptions(options)));
 /** Counting encoders for `encodedSize()`: the one for no options, made on first need, and those for options passed. */
 let defaultCounter: EncoderBase<unknown> | null = null;
-const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((values) => counter(oneShotOptions(resolveEncodeOptions(values))));
+const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => counter(oneShotOptions(options)));
 
 /**
  * The options of a one-shot call (`encode`, `encodedSize`), refusing
@@ -400,7 +408,7 @@ function oneShotOptions(options: ResolvedEncodeOptions): ResolvedEncodeOptions {
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
 function encoderFor<C>(options: EncodeOptions<C> | null | undefined): EncoderBase<C> {
   if (options == null) return defaultEncoder as EncoderBase<C>;
-  return encoders.get(readEncodeOptions(options)) as EncoderBase<C>;
+  return encoders.get(encodeOptionsOf(options)) as EncoderBase<C>;
 }
 
 /**
@@ -471,6 +479,6 @@ export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
  * ```
  */
 export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  const encoder = options == null ? (defaultCounter ??= counter(encodeOptionsOf(undefined))) : counters.get(readEncodeOptions(options));
+  const encoder = options == null ? (defaultCounter ??= counter(encodeOptionsOf(undefined))) : counters.get(encodeOptionsOf(options));
   return encoder.call(value, COUNTED);
 }

@@ -8,11 +8,11 @@
 
 import { invalidEncodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, isLimit, optionSide, type OptionRule, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
+import { ARRAY, BOOLEAN, type OptionSide, optionsIn, type Resolved, RESOLVED, isResolved, type Rule, take, upTo } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
-import { dropIn } from "../common/modules.ts";
+import { dropIn, modules, needModule } from "../common/modules.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -213,10 +213,8 @@ export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>
  * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for the
  *   positional form without its module
  */
-export function encoderArguments<C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined {
-  if (rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function") return first as EncodeOptions<C> | undefined;
-  return dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>;
-}
+export const encoderArguments = <C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined =>
+  rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function" ? (first as EncodeOptions<C> | undefined) : (dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>);
 
 /**
  * The encode options as an encoder uses them: every default filled in,
@@ -229,94 +227,56 @@ export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "struc
   readonly structures: string[][] | undefined;
 };
 
-/** Resolved options, as made by {@link resolveEncodeOptions}: an encoder given one takes it as it is. */
-const RESOLVED = /* @__PURE__ */ new WeakSet<object>();
+/** An encode option's codec: anything with a `tryToEncode`. */
+const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with tryToEncode and decode", (v): v is ExtensionCodecType<unknown> => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"];
+
+/** The encode side: its error, and its resolver, whose reads name its options. */
+export const ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => encodeOptionsOf(o), accepted: [] };
 
 /**
- * Reads the encode options from `options` (null or undefined: none), each
- * exactly once (see common/options.ts `readOptions`), checks them, and
- * returns what it read in the order of {@link ENCODE_TABLE}: what
- * {@link resolveEncodeOptions} takes, and the key of the inline-options
- * cache.
+ * The encode options of `options` (null or undefined: none), resolved:
+ * each option read once, by its literal name, checked by its rule and
+ * defaulted, and the options object checked for misspelled names (see
+ * common/options.ts); as it is when it already is resolved. Needs the
+ * records module for `useRecords`, `structures`, `sequential` and
+ * `maxSharedStructures`.
  *
  * @throws {EncodeError} `INVALID_ARGUMENT` for options that are not an
- *   object, an invalid value, or a misspelled option name
+ *   object, an invalid value, a misspelled option name, or a records
+ *   option without the records module
  */
-export function readEncodeOptions(options: unknown): unknown[] {
-  return readOptions(options, ENCODE_SIDE);
-}
-
-/**
- * The encode options of `o`, each read once, by its literal name (the fast
- * load), in the order of {@link ENCODE_TABLE}: the one place besides the
- * table that names them, checked against it by test/options.test.ts.
- */
-function readEncodeValues(o: Record<string, unknown>): unknown[] {
-  return [
-    o.extensionCodec, o.context, o.sortKeys, o.forceFloat32, o.forceIntegerToFloat, o.useBigInt64, o.ignoreUndefined,
-    o.poolResults, o.maxDepth, o.initialBufferSize, o.maxByteLength, o.useRecords, o.structures, o.maxSharedStructures, o.sequential, o.undefinedAsExtension, o.buffers,
-  ];
-}
-
-/** An encode limit: an integer from 0 to `max` (Infinity: no bound). */
-function upTo(max: number): OptionRule {
-  return [`an integer from 0 to ${max}`, (v) => isLimit(v) && (v as number) <= max];
-}
-
-/**
- * Each encode option, declared once: what it takes and its default, in the
- * order they are read (its description is its documentation in
- * {@link EncodeOptions}). Filled
- * in when options are resolved: `extensionCodec` (`ExtensionCodec.defaultCodec`,
- * read then) and `maxSharedStructures` (32 with `structures`, else 0).
- * Constants only, so a bundle without the encoder leaves it out.
- */
-export const ENCODE_TABLE: OptionTable<EncodeOptions> = {
-  extensionCodec: [["an ExtensionCodec, or an object with tryToEncode and decode", (v) => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"], undefined],
-  context: [null, undefined],
-  sortKeys: [BOOLEAN, false],
-  forceFloat32: [BOOLEAN, false],
-  forceIntegerToFloat: [BOOLEAN, false],
-  useBigInt64: [BOOLEAN, false],
-  ignoreUndefined: [BOOLEAN, false],
-  poolResults: [BOOLEAN, false],
-  maxDepth: [/* @__PURE__ */ upTo(Infinity), DEFAULT_MAX_DEPTH],
-  initialBufferSize: [/* @__PURE__ */ upTo(MAX_STORE_BYTES), DEFAULT_SCRATCH_BYTES],
-  maxByteLength: [/* @__PURE__ */ upTo(Infinity), MAX_STORE_BYTES],
-  useRecords: [["a boolean or a function", (v) => typeof v === "boolean" || typeof v === "function"], false],
-  structures: [ARRAY, undefined],
-  maxSharedStructures: [/* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES), undefined],
-  sequential: [BOOLEAN, false],
-  undefinedAsExtension: [BOOLEAN, false],
-  buffers: [BOOLEAN, false],
-};
-
-/** The encode options as `readOptions` reads them: from {@link ENCODE_TABLE}, by {@link readEncodeValues}. */
-const ENCODE_SIDE = /* @__PURE__ */ optionSide(ENCODE_TABLE, readEncodeValues, invalidEncodeOption);
-
-/**
- * The resolved options for values read by {@link readEncodeOptions}:
- * defaults filled in, frozen.
- */
-export function resolveEncodeOptions(values: readonly unknown[]): ResolvedEncodeOptions {
-  // each value was checked by its rule: a flag is a boolean (or undefined: its default, false)
-  const resolved = withDefaults(ENCODE_SIDE, values);
-  resolved.extensionCodec ??= ExtensionCodec.defaultCodec;
-  resolved.maxSharedStructures ??= resolved.structures === undefined ? 0 : 32;
-  RESOLVED.add(Object.freeze(resolved));
-  return resolved as unknown as ResolvedEncodeOptions;
-}
-
-/** `options` resolved: as it is when it already is, else read and resolved. */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
-  return typeof options === "object" && options !== null && RESOLVED.has(options)
-    ? (options as ResolvedEncodeOptions)
-    : resolveEncodeOptions(readEncodeOptions(options));
+  if (isResolved(options, ENCODE)) return options as ResolvedEncodeOptions;
+  const o = optionsIn(options, ENCODE);
+  const structures = take(ENCODE, o.structures, "structures", ARRAY, undefined);
+  const resolved: ResolvedEncodeOptions = {
+    extensionCodec: take(ENCODE, o.extensionCodec, "extensionCodec", CODEC, undefined) ?? ExtensionCodec.defaultCodec,
+    context: o.context,
+    sortKeys: take(ENCODE, o.sortKeys, "sortKeys", BOOLEAN, false),
+    forceFloat32: take(ENCODE, o.forceFloat32, "forceFloat32", BOOLEAN, false),
+    forceIntegerToFloat: take(ENCODE, o.forceIntegerToFloat, "forceIntegerToFloat", BOOLEAN, false),
+    useBigInt64: take(ENCODE, o.useBigInt64, "useBigInt64", BOOLEAN, false),
+    ignoreUndefined: take(ENCODE, o.ignoreUndefined, "ignoreUndefined", BOOLEAN, false),
+    undefinedAsExtension: take(ENCODE, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
+    buffers: take(ENCODE, o.buffers, "buffers", BOOLEAN, false),
+    maxDepth: take(ENCODE, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
+    initialBufferSize: take(ENCODE, o.initialBufferSize, "initialBufferSize", SCRATCH, DEFAULT_SCRATCH_BYTES),
+    maxByteLength: take(ENCODE, o.maxByteLength, "maxByteLength", LIMIT, MAX_STORE_BYTES),
+    poolResults: take(ENCODE, o.poolResults, "poolResults", BOOLEAN, false),
+    useRecords: take(ENCODE, o.useRecords, "useRecords", RECORDS, false),
+    structures,
+    maxSharedStructures: take(ENCODE, o.maxSharedStructures, "maxSharedStructures", SHARED, structures === undefined ? 0 : 32),
+    sequential: take(ENCODE, o.sequential, "sequential", BOOLEAN, false),
+    [RESOLVED]: ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
+  };
+  const needs = resolved.useRecords !== false ? "useRecords" : structures ? "structures" : resolved.sequential ? "sequential" : resolved.maxSharedStructures ? "maxSharedStructures" : "";
+  if (needs !== "" && modules.records === undefined) throw needModule(needs, "@resizable/msgpack/records", "encode");
+  return resolved;
 }
+
+/** The rules of the encode limits and of `useRecords`. */
+const LIMIT = /* @__PURE__ */ upTo(Infinity), SCRATCH = /* @__PURE__ */ upTo(MAX_STORE_BYTES), SHARED = /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES);
+const RECORDS: Rule<boolean | ((obj: object) => boolean)> = ["a boolean or a function", (v): v is boolean => typeof v === "boolean" || typeof v === "function"];
 
 /** `resolved` with some fields changed (the streaming encoder's `sequential`). */
-export function withResolved(resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions {
-  const copy: ResolvedEncodeOptions = Object.freeze({ ...resolved, ...changes });
-  RESOLVED.add(copy);
-  return copy;
-}
+export const withResolved = (resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions => ({ ...resolved, ...changes });

@@ -21,7 +21,7 @@ import { writeContainerHeader } from "../format/forms.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
 import type { Output } from "./output.ts";
 import { binaryBytes } from "./size.ts";
-import { modules, needModule } from "../common/modules.ts";
+import { modules } from "../common/modules.ts";
 
 /** What a writer with `useRecords` gets from the records module (`@resizable/msgpack/records`, which installs it). */
 export interface RecordWriting {
@@ -39,14 +39,6 @@ export interface RecordWriting {
 export interface RecordEncoding {
   /** The records of a writer with these options (`counting`: a writer that only counts bytes, as for `encodedSize`). */
   writer(options: ResolvedEncodeOptions, counting: boolean): RecordWriting;
-}
-
-/** Whether `options` ask for records: `useRecords`, or an option that only records read. */
-function recordOption(options: ResolvedEncodeOptions): string | null {
-  if (options.useRecords !== false) return "useRecords";
-  if (options.structures !== undefined) return "structures";
-  if (options.sequential) return "sequential";
-  return options.maxSharedStructures !== 0 ? "maxSharedStructures" : null;
 }
 
 /**
@@ -88,14 +80,8 @@ export class ValueWriter implements ExtensionWriter {
     this.maxDepth = options.maxDepth;
     this.trail = [];
     this.base = 0;
-    const option = recordOption(options);
-    let records: RecordWriting | null = null;
-    if (option !== null) {
-      const encoding = modules.records as { readonly encoding: RecordEncoding } | undefined;
-      if (encoding === undefined) throw needModule(option, "@resizable/msgpack/records", "encode");
-      if (options.useRecords !== false) records = encoding.encoding.writer(options, out.counting);
-    }
-    this.records = records;
+    // the options resolved: with records asked for, the records module is installed
+    this.records = options.useRecords !== false ? (modules.records as { readonly encoding: RecordEncoding }).encoding.writer(options, out.counting) : null;
   }
 
   // ---- type dispatch, ordered by frequency: kindOf's order, with typeof first ----

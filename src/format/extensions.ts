@@ -39,11 +39,8 @@ export class ExtData<Data extends ExtDataPayload = Uint8Array> {
     this.type = type;
     this.data = data;
   }
-
-  static {
-    brand(this, "ExtData");
-  }
 }
+brand(ExtData, "ExtData");
 
 /**
  * What an {@link ExtData} may carry: bytes, or (to be encoded) a function
@@ -116,6 +113,9 @@ const REGISTRIES = /* @__PURE__ */ new WeakMap<object, Registry>();
  */
 const DEFAULT_DECODERS = /* @__PURE__ */ new Map<number, ExtensionDecoderType<unknown>>();
 
+/** `ExtensionCodec.defaultCodec`, made on first use. */
+let defaultCodec: ExtensionCodec<undefined> | undefined;
+
 /**
  * A registry of extension types, passed as the `extensionCodec` option of
  * the encoder and the decoder. Encoders are tried on every object (and on
@@ -138,15 +138,29 @@ const DEFAULT_DECODERS = /* @__PURE__ */ new Map<number, ExtensionDecoderType<un
  */
 export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecType<ContextType> {
   /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "ExtensionCodec";
+  }
+
+  /**
    * The codec that encoders and decoders made without an `extensionCodec`
    * option use, shared by the whole program (as in @msgpack/msgpack).
    */
-  static readonly defaultCodec: ExtensionCodec<undefined> = /* @__PURE__ */ new ExtensionCodec();
+  static get defaultCodec(): ExtensionCodec<undefined> {
+    if (defaultCodec === undefined) {
+      defaultCodec = new ExtensionCodec();
+      REGISTRIES.set(defaultCodec, { encoders: [], decoders: DEFAULT_DECODERS }); // what decoders made without a codec read
+    }
+    return defaultCodec;
+  }
 
   declare __brand?: ContextType;
   constructor() {
-    // the first codec made, by the static initializer above, is the default codec: its decoders are DEFAULT_DECODERS
-    REGISTRIES.set(this, { encoders: [], decoders: ExtensionCodec.defaultCodec === undefined ? DEFAULT_DECODERS : new Map() });
+    REGISTRIES.set(this, { encoders: [], decoders: new Map() });
   }
 
   /**

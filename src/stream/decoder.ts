@@ -36,6 +36,14 @@ import type { ByteChunk, ReadableStreamLike } from "./web.ts";
  * ```
  */
 export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "Decoder";
+  }
   /** The stream options, read once, here (the decode options are read by the core decoder). */
   private readonly stream: StreamSettings;
 

@@ -48,6 +48,14 @@ export type { StreamEncodeOptions };
  */
 export class EncoderStream<ContextType = undefined> extends TransformStreamBase<unknown, Uint8Array> {
   /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "EncoderStream";
+  }
+  /**
    * @param options see {@link StreamEncodeOptions}; `lengthPrefixed` to frame each value
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid option, a `lengthPrefixed` that is no boolean among them
    * @throws {EncodeError} (erroring the stream) for a value `encode` rejects

@@ -7,9 +7,9 @@
  * @module
  */
 
-import { invalidEncodeOption } from "../common/errors.ts";
-import { BOOLEAN, LIMIT, optionSide, type OptionTable, readOptions, type Resolved, withDefaults } from "../common/options.ts";
-import { invalidDecodeOption, type DecodeOptions } from "../decode/options.ts";
+import { invalidDecodeOption, invalidEncodeOption } from "../common/errors.ts";
+import { BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
+import type { DecodeOptions } from "../decode/options.ts";
 import type { EncodeOptions } from "../encode/options.ts";
 import type { StreamStats } from "./queue.ts";
 
@@ -99,70 +99,55 @@ type StreamDecodeOwn = Omit<StreamDecodeOptions, keyof DecodeOptions>;
 /** The options the stream encoders add: {@link StreamEncodeOptions} without the encode options. */
 type StreamEncodeOwn = Omit<StreamEncodeOptions, keyof EncodeOptions>;
 
-/** Each option the stream decoders add, declared once: what it takes and its default, in the order they are read. */
-export const STREAM_DECODE_TABLE: OptionTable<StreamDecodeOwn> = {
-  maxValueBytes: [LIMIT, Infinity],
-  stats: [["a StreamStats object", (v) => typeof v === "object" && v !== null], undefined],
-  lengthPrefixed: [BOOLEAN, false],
-};
-
-/** Each option the stream encoders add, declared once: what it takes and its default, in the order they are read. */
-export const STREAM_ENCODE_TABLE: OptionTable<StreamEncodeOwn> = {
-  lengthPrefixed: [BOOLEAN, false],
-  chunkSize: [["a number of bytes from 1 to 2^31", (v) => typeof v === "number" && v >= 1 && v <= 2 ** 31], 64 * 1024],
-  preventClose: [BOOLEAN, false],
-};
-
-/** The stream decoders' own options, each read once, by its literal name, in the order of {@link STREAM_DECODE_TABLE}. */
-function readStreamDecodeValues(o: Record<string, unknown>): unknown[] {
-  return [o.maxValueBytes, o.stats, o.lengthPrefixed];
-}
-
-/** The stream encoders' own options, each read once, by its literal name, in the order of {@link STREAM_ENCODE_TABLE}. */
-function readStreamEncodeValues(o: Record<string, unknown>): unknown[] {
-  return [o.lengthPrefixed, o.chunkSize, o.preventClose];
-}
-
-const STREAM_DECODE_SIDE = /* @__PURE__ */ optionSide(STREAM_DECODE_TABLE, readStreamDecodeValues, invalidDecodeOption);
-
-const STREAM_ENCODE_SIDE = /* @__PURE__ */ optionSide(STREAM_ENCODE_TABLE, readStreamEncodeValues, invalidEncodeOption);
-
 /** The stream decoders' own options, resolved: each default filled in (`stats`: the object given, if any). */
 export type StreamSettings = Resolved<Omit<StreamDecodeOwn, "stats">> & { readonly stats: StreamStats | undefined };
 
 /** The stream encoders' own options, resolved: each default filled in, `chunkSize` a whole number. */
 export type StreamEncodeSettings = Resolved<StreamEncodeOwn>;
 
-/** Settings made by {@link readStreamOptions}. */
-const SETTINGS = /* @__PURE__ */ new WeakSet<object>();
+/** The stream decoders' side (their own options; the decode options are the decoder's). */
+export const STREAM_DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => readStreamOptions(o), accepted: [] };
+
+/** The stream encoders' side (their own options; the encode options are the encoder's). */
+export const STREAM_ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => readStreamEncodeOptions(o), accepted: [] };
 
 /** Whether `o` was made by {@link readStreamOptions}. */
-export function isStreamSettings(o: unknown): o is StreamSettings {
-  return typeof o === "object" && o !== null && SETTINGS.has(o);
-}
+export const isStreamSettings = (o: unknown): o is StreamSettings => isResolved(o, STREAM_DECODE);
 
 /**
- * Reads the stream decoders' own options (the decode options are the
- * decoder's) once each, checked by the rules of {@link STREAM_DECODE_TABLE},
- * with their defaults filled in.
+ * The stream decoders' own options of `options`, resolved as the decode
+ * options are (see decode/options.ts); as they are when already resolved.
  *
  * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid value or a misspelled name
  */
 export function readStreamOptions(options: unknown): StreamSettings {
-  const settings = Object.freeze(withDefaults(STREAM_DECODE_SIDE, readOptions(options, STREAM_DECODE_SIDE))) as unknown as StreamSettings;
-  SETTINGS.add(settings);
-  return settings;
+  if (isStreamSettings(options)) return options;
+  const o = optionsIn(options, STREAM_DECODE);
+  return {
+    maxValueBytes: take(STREAM_DECODE, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
+    stats: take(STREAM_DECODE, o.stats, "stats", STATS, undefined),
+    lengthPrefixed: take(STREAM_DECODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    [RESOLVED]: STREAM_DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
+  } satisfies StreamSettings;
 }
 
 /**
- * Reads the stream encoders' own options (the encode options are the
- * encoder's) once each, checked by the rules of {@link STREAM_ENCODE_TABLE},
- * with their defaults filled in; `chunkSize` rounded down.
+ * The stream encoders' own options of `options`, resolved as the encode
+ * options are (see encode/options.ts), `chunkSize` rounded down.
  *
  * @throws {EncodeError} `INVALID_ARGUMENT` for an invalid value or a misspelled name
  */
 export function readStreamEncodeOptions(options: unknown): StreamEncodeSettings {
-  const settings = withDefaults(STREAM_ENCODE_SIDE, readOptions(options, STREAM_ENCODE_SIDE));
-  settings.chunkSize = Math.floor(settings.chunkSize as number);
-  return Object.freeze(settings) as unknown as StreamEncodeSettings;
+  if (isResolved(options, STREAM_ENCODE)) return options as StreamEncodeSettings;
+  const o = optionsIn(options, STREAM_ENCODE);
+  return {
+    lengthPrefixed: take(STREAM_ENCODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    chunkSize: Math.floor(take(STREAM_ENCODE, o.chunkSize, "chunkSize", CHUNK, 64 * 1024)),
+    preventClose: take(STREAM_ENCODE, o.preventClose, "preventClose", BOOLEAN, false),
+    [RESOLVED]: STREAM_ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
+  } satisfies StreamEncodeSettings;
 }
+
+const LIMIT = /* @__PURE__ */ upTo(Infinity, "a non-negative integer");
+const STATS: Rule<StreamStats> = ["a StreamStats object", (v): v is StreamStats => typeof v === "object" && v !== null];
+const CHUNK: Rule<number> = ["a number of bytes from 1 to 2^31", (v): v is number => typeof v === "number" && v >= 1 && v <= 2 ** 31];

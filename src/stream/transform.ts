@@ -37,6 +37,14 @@ import { NEED_MORE, StreamReader } from "./reader.ts";
  * ```
  */
 export class DecoderStream<ContextType = undefined> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "DecoderStream";
+  }
   /** The values, decoded as they are read. */
   readonly readable: ReadableStream<unknown>;
   /** Where the byte chunks go. */

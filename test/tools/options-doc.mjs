@@ -1,11 +1,12 @@
 // Makes the option tables of docs/options.md from the options interfaces:
 // each option's type from its declaration, its default from its `@default`
 // and its meaning from the first paragraph of its documentation (the rest,
-// such as a list of hazards, stays in the interface for editors). The
-// tables are typed against these interfaces key for key
-// (src/common/options.ts), so each option is declared in one place and
-// described in one place; test/options-doc.test.ts checks that
-// docs/options.md is what this script makes.
+// such as a list of hazards, stays in the interface for editors). Each
+// side's resolver, beside its interface, is typed against it key for key
+// (src/common/options.ts), so each option is described in one place;
+// test/options-doc.test.ts checks that docs/options.md is what this script
+// makes, and that each interface documents exactly the options its
+// resolver reads.
 //
 //   node test/tools/options-doc.mjs          write docs/options.md
 //   node test/tools/options-doc.mjs --check  exit 1 when docs/options.md differs from what it would write
