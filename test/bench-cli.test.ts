@@ -30,7 +30,7 @@ function declaredFlags(script: string): string[] {
 const quick = { timeout: 30_000 };
 
 test("every .js file in benchmarks/ is a script with a command line or a listed module", () => {
-  expect(scripts.sort()).toEqual(["ab.js", "adversarial.js", "buffers.js", "memory.js", "peers.js", "strategies.js"]);
+  expect(scripts.sort()).toEqual(["ab.js", "adversarial.js", "buffers.js", "bundle-targets.js", "memory.js", "peers.js", "strategies.js"]);
   for (const m of MODULES) expect(files).toContain(m);
   for (const s of scripts) expect(readFileSync(join(ROOT, "benchmarks", s), "utf8")).toMatch(/\bparseCli\(\{/);
 });

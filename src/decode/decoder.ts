@@ -204,7 +204,17 @@ export class CoreDecoder<ContextType = undefined> {
     this.keyConverter = o.mapKeyConverter;
     this.coldMaps = this.useMap || this.keyConverter !== null;
     this.strMax = this.rawStrings ? -1 : o.maxStrLength;
-    this.limits = o; // the resolved options: an object literal of fixed shape
+    // a small object of its own: the limits are read for every array and map, and
+    // read from the resolved options (a larger object) they cost rpc and time-series
+    // decode 7-13% on Node
+    this.limits = {
+      maxDepth: o.maxDepth,
+      maxStrLength: o.maxStrLength,
+      maxBinLength: o.maxBinLength,
+      maxArrayLength: o.maxArrayLength,
+      maxMapLength: o.maxMapLength,
+      maxExtLength: o.maxExtLength,
+    };
   }
 
   /**

@@ -92,14 +92,20 @@ const BROWSER = join(ROOT, "dist/browser");
  * decoder's extension calls and cold map forms in modules of their own
  * (`extension-reader.ts`, `map-forms.ts`) added about 25 B, and the key
  * cache's early return for the empty string 8 B: 8,956 and 18,032 B
- * (8,943 / 18,019 B from the npm build).
+ * (8,943 / 18,019 B from the npm build). The classes' private state as
+ * TypeScript `private` members assigned in their constructors, which a
+ * bundler targeting ES2018-ES2021 has no need to rewrite into helpers
+ * (a `#` field becomes a WeakMap lookup there, 2-8x slower to decode) but
+ * which minifiers keep by name (they renamed `#` fields), and the check of
+ * an input shrunk under the decoder, took decode to 9,074 / 9,053 B; the
+ * decode ceiling rose to 9,100 B.
  *
  * The goal once the record extension is a module of its own: encode +
  * decode at most 13,500 B, decode at most 6,500 B.
  */
 export const IMPORTS = [
   { names: ["encode"], ceiling: 11550 },
-  { names: ["decode"], ceiling: 8975 },
+  { names: ["decode"], ceiling: 9100 },
   { names: ["encode", "decode"], ceiling: 18050 },
 ];
 
