@@ -25,7 +25,7 @@
 
 import { consume, formatPlainTable, parseCli, printRuntimeInfo } from "./lib/round-robin.js";
 import { recordsOfSize, rng, int } from "./fixtures.js";
-import { collidingFloats, collidingUint32 } from "../test/_support/number-hash.mjs";
+import { collidingFloats, collidingUint32, float64Keys, mapOfKeys, uint32Keys } from "../test/_support/number-hash.mjs";
 
 const args = parseCli({
   script: "adversarial.js",
@@ -54,20 +54,6 @@ const SCALE = QUICK ? 0.1 : 1;
 
 // ---- inputs ----
 
-/** A map 32 of `n` keys written by `key` (each `keyBytes` long), values nil. @param {number} n @param {number} keyBytes @param {(dv: DataView, at: number, i: number) => void} key */
-function mapOfKeys(n, keyBytes, key) {
-  const out = new Uint8Array(5 + n * (keyBytes + 1));
-  const dv = new DataView(out.buffer);
-  out[0] = 0xdf;
-  dv.setUint32(1, n);
-  for (let i = 0, at = 5; i < n; i++, at += keyBytes + 1) {
-    key(dv, at, i);
-    out[at + keyBytes] = 0xc0;
-  }
-  return out;
-}
-const float64Keys = (/** @type {number[]} */ keys) => mapOfKeys(keys.length, 9, (dv, at, i) => (dv.setUint8(at, 0xcb), dv.setFloat64(at + 1, keys[i])));
-const uint32Keys = (/** @type {number[]} */ keys) => mapOfKeys(keys.length, 5, (dv, at, i) => (dv.setUint8(at, 0xce), dv.setUint32(at + 1, keys[i])));
 /** fixstr keys, all of one length. @param {string[]} keys */
 const stringKeys = (keys) =>
   mapOfKeys(keys.length, 1 + keys[0].length, (dv, at, i) => {

@@ -24,6 +24,7 @@ import { decode, DecodeError, ExtData, ExtensionCodec, type DecodeOptions } from
 import { createStreamStats, decodeAsync, type StreamStats } from "../src/streams.ts";
 import { expectLinear } from "./_support/streams.ts";
 import { collidingFloats, collidingUint32, computeLongHash, computeUnseededHash, v8StringHash } from "./_support/v8-hash.ts";
+import { float64Keys, mapOfKeys, uint32Keys } from "./_support/number-hash.mjs";
 
 /**
  * Pairs of 5-letter blocks found by a birthday search: starting from seed
@@ -42,27 +43,6 @@ function seed42Keys(): string[] {
 
 // ---------------------------------------------------------------------------
 // Inputs
-
-/** A map 32 of `n` entries whose keys are written by `key` and whose values are nil. */
-function mapOfKeys(n: number, keyBytes: number, key: (dv: DataView, at: number, i: number) => void): Uint8Array {
-  const out = new Uint8Array(5 + n * (keyBytes + 1));
-  const dv = new DataView(out.buffer);
-  out[0] = 0xdf;
-  dv.setUint32(1, n);
-  for (let i = 0, at = 5; i < n; i++, at += keyBytes + 1) {
-    key(dv, at, i);
-    out[at + keyBytes] = 0xc0;
-  }
-  return out;
-}
-
-function float64Keys(keys: number[]): Uint8Array {
-  return mapOfKeys(keys.length, 9, (dv, at, i) => (dv.setUint8(at, 0xcb), dv.setFloat64(at + 1, keys[i]!)));
-}
-
-function uint32Keys(keys: number[]): Uint8Array {
-  return mapOfKeys(keys.length, 5, (dv, at, i) => (dv.setUint8(at, 0xce), dv.setUint32(at + 1, keys[i]!)));
-}
 
 /** A map of fixstr keys, all of `len` ASCII characters. */
 function stringKeys(keys: string[]): Uint8Array {

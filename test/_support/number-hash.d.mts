@@ -8,3 +8,9 @@ export declare function collidingFloats(n: number, hash?: number): number[];
 export declare function computeUnseededHash(key: number): number;
 /** `n` (at most 65536) distinct uint32 keys whose ComputeUnseededHash shares its low 16 bits. */
 export declare function collidingUint32(n: number, low?: number): number[];
+/** MessagePack bytes of a map 32 of `n` entries, each key written by `key` (`keyBytes` long), each value nil. */
+export declare function mapOfKeys(n: number, keyBytes: number, key: (dv: DataView, at: number, i: number) => void): Uint8Array;
+/** A map whose keys are these numbers as float 64. */
+export declare function float64Keys(keys: number[]): Uint8Array;
+/** A map whose keys are these numbers as uint 32. */
+export declare function uint32Keys(keys: number[]): Uint8Array;

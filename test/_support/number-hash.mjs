@@ -107,3 +107,30 @@ export function collidingUint32(n, low = 0x1234) {
   }
   return out;
 }
+
+/**
+ * MessagePack bytes of a map 32 of `n` entries, each key written by `key`
+ * (`keyBytes` long, at `at`), each value nil.
+ * @param {number} n @param {number} keyBytes @param {(dv: DataView, at: number, i: number) => void} key
+ */
+export function mapOfKeys(n, keyBytes, key) {
+  const out = new Uint8Array(5 + n * (keyBytes + 1));
+  const dv = new DataView(out.buffer);
+  out[0] = 0xdf;
+  dv.setUint32(1, n);
+  for (let i = 0, at = 5; i < n; i++, at += keyBytes + 1) {
+    key(dv, at, i);
+    out[at + keyBytes] = 0xc0;
+  }
+  return out;
+}
+
+/** A map whose keys are these numbers as float 64. @param {number[]} keys */
+export function float64Keys(keys) {
+  return mapOfKeys(keys.length, 9, (dv, at, i) => (dv.setUint8(at, 0xcb), dv.setFloat64(at + 1, keys[i])));
+}
+
+/** A map whose keys are these numbers as uint 32. @param {number[]} keys */
+export function uint32Keys(keys) {
+  return mapOfKeys(keys.length, 5, (dv, at, i) => (dv.setUint8(at, 0xce), dv.setUint32(at + 1, keys[i])));
+}
