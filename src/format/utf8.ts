@@ -128,38 +128,6 @@ export function encodeUtf8Into(out: Uint8Array, pos: number, str: string): numbe
 }
 
 /**
- * Encodes `str` into a new plain buffer of exactly `header(n) + n` bytes,
- * `n` being its UTF-8 length, with the UTF-8 after the first `header(n)`
- * bytes (left for the caller). Meant for long strings that start as ASCII
- * (see {@link startsAscii}): those are written once, straight into the
- * result. If a non-ASCII character turns up, the part that fit is kept and
- * the rest is encoded aside and joined.
- */
-export function encodeUtf8Exact(str: string, header: (n: number) => number): { bytes: Uint8Array<ArrayBuffer>; at: number } {
-  const len = str.length;
-  const guess = header(len);
-  const first = new Uint8Array(guess + len);
-  // room for `len` bytes: all of `str` fits exactly when every unit is one byte (ASCII)
-  const { read, written } = textEncoder.encodeInto(str, first.subarray(guess));
-  if (read === len) return { bytes: first, at: guess };
-  // encodeInto stops between code points: the rest starts on a whole one
-  const rest = str.slice(read);
-  const aside = new Uint8Array(3 * rest.length);
-  const restBytes = textEncoder.encodeInto(rest, aside).written;
-  const n = written + restBytes;
-  const at = header(n);
-  const bytes = new Uint8Array(at + n);
-  bytes.set(first.subarray(guess, guess + written), at);
-  bytes.set(aside.subarray(0, restBytes), at + written);
-  return { bytes, at };
-}
-
-/** Whether the first `probe.length` UTF-8 bytes of `str` are all ASCII (writes them into `probe`). */
-export function startsAscii(str: string, probe: Uint8Array): boolean {
-  return textEncoder.encodeInto(str, probe).read === probe.length;
-}
-
-/**
  * Decodes `length` bytes of UTF-8 at `start`, throwing a `DecodeError` at
  * `start` for invalid UTF-8.
  */
