@@ -6,6 +6,7 @@
 import { expect } from "vitest";
 import { decode, DecodeError, decodeMulti, type DecodeOptions } from "../../src/index.ts";
 import { inspect, nodeValue, type InspectOptions } from "../../src/inspect.ts";
+import { expectStrictEqual } from "./equal.ts";
 
 /** The values `decodeMulti` gives before its error, and the error (null when it reads to the end). */
 export function decodeAll(bytes: Uint8Array, options?: DecodeOptions): { values: unknown[]; error: DecodeError | null } {
@@ -33,12 +34,12 @@ export function agrees(bytes: Uint8Array, options?: InspectOptions): void {
   expect(errorOf(result.error)).toEqual(errorOf(expected.error));
   // every value decodeMulti gave is a node read without error, with the same value
   expect(result.nodes.length).toBeGreaterThanOrEqual(expected.values.length);
-  expected.values.forEach((v, i) => expect(nodeValue(result.nodes[i]!)).toStrictEqual(v));
+  expected.values.forEach((v, i) => expectStrictEqual(nodeValue(result.nodes[i]!), v));
   if (expected.error === null) {
     expect(result.nodes.length).toBe(expected.values.length);
     expect(result.end).toBe(bytes.length);
     // decode (one value) agrees too: extra bytes start at the second node
-    if (result.nodes.length === 1) expect(nodeValue(result.nodes[0]!)).toStrictEqual(decode(bytes, options));
+    if (result.nodes.length === 1) expectStrictEqual(nodeValue(result.nodes[0]!), decode(bytes, options));
     else if (result.nodes.length > 1) expect(() => decode(bytes, options)).toThrow(expect.objectContaining({ code: "EXTRA_BYTES", offset: result.nodes[1]!.offset }));
     // the nodes tile the input
     let at = 0;
