@@ -13,10 +13,10 @@ function inverse64(a) {
   return x;
 }
 
-/** The inverse of `x ^= x >> s` on 64 bits. */
+/** The inverse of `x ^= x >> s` on 64 bits: x = y ^ y >> s ^ y >> 2s ^ ..., in log2(64 / s) steps. */
 function unshift64(y, s) {
   let x = y;
-  for (let i = 0; i < 64; i++) x = y ^ (x >> s);
+  for (let shift = s; shift < 64n; shift *= 2n) x ^= x >> shift;
   return x & M64;
 }
 
