@@ -124,7 +124,10 @@ describe("installs from a fresh clone", () => {
     expect(existsSync(join(work, "pack-clone/.tmp/package.json")), "and no copy of package.json").toBe(false);
   });
 
-  test("npm: the tarball installs with no install script and no notice about one", async () => {
+  // The installs below run at once: most of their time is waiting (on the registry, on the
+  // package managers' disk work), and each has a project of its own. The deno test after
+  // them uses the npm tarball install.
+  test.concurrent("npm: the tarball installs with no install script and no notice about one", async () => {
     const app = project(join(work, "npm-tarball"));
     const [npm, npmArgs] = npmCommand();
     const r = await run(npm, [...npmArgs, "install", "--no-audit", "--no-fund", tarball], { cwd: app, env: env() });
@@ -134,7 +137,7 @@ describe("installs from a fresh clone", () => {
     await expectWorks(app, "npm tarball");
   }, 120_000);
 
-  test("npm: `npm install git+<url>` builds dist/ and installs the package", async () => {
+  test.concurrent("npm: `npm install git+<url>` builds dist/ and installs the package", async () => {
     const app = project(join(work, "npm-git"));
     const [npm, npmArgs] = npmCommand();
     const r = await run(npm, [...npmArgs, "install", "--no-audit", "--no-fund", gitUrl], { cwd: app, env: env(), timeout: 400_000 });
@@ -143,7 +146,7 @@ describe("installs from a fresh clone", () => {
     await expectWorks(app, "npm git");
   }, 420_000);
 
-  test("npm --ignore-scripts from git: installs without dist/, and import and require say so and how to fix it", async () => {
+  test.concurrent("npm --ignore-scripts from git: installs without dist/, and import and require say so and how to fix it", async () => {
     const app = project(join(work, "npm-ignore-scripts"));
     const [npm, npmArgs] = npmCommand();
     const r = await run(npm, [...npmArgs, "install", "--ignore-scripts", "--no-audit", "--no-fund", gitUrl], { cwd: app, env: env(), timeout: 400_000 });
@@ -160,7 +163,7 @@ describe("installs from a fresh clone", () => {
     }
   }, 420_000);
 
-  test("pnpm: from git with the package in allowBuilds (pnpm-workspace.yaml), and from the tarball", async () => {
+  test.concurrent("pnpm: from git with the package in allowBuilds (pnpm-workspace.yaml), and from the tarball", async () => {
     const git = project(join(work, "pnpm-git"));
     writeFileSync(join(git, "pnpm-workspace.yaml"), `allowBuilds:\n  "${NAME}@${gitUrl}": true\n`);
     const r = await run(pnpm(), ["add", gitUrl], { cwd: git, env: env({ CI: "1" }), timeout: 400_000 });
@@ -178,7 +181,7 @@ describe("installs from a fresh clone", () => {
     await expectWorks(tgz, "pnpm tarball");
   }, 900_000);
 
-  test("yarn: from git with the repository in approvedGitRepositories (.yarnrc.yml), and from the tarball", async () => {
+  test.concurrent("yarn: from git with the repository in approvedGitRepositories (.yarnrc.yml), and from the tarball", async () => {
     // Yarn takes git over git://, https:// or ssh://, not file://: serve the clone with git daemon.
     const port = await freePort();
     daemon = spawn("git", ["daemon", "--export-all", `--base-path=${work}`, `--port=${port}`, "--listen=127.0.0.1", "--reuseaddr", work], { stdio: "ignore" });
@@ -205,7 +208,7 @@ describe("installs from a fresh clone", () => {
     await expectWorks(tgz, "yarn tarball");
   }, 900_000);
 
-  test("bun: from git with the package in trustedDependencies, and from the tarball", async () => {
+  test.concurrent("bun: from git with the package in trustedDependencies, and from the tarball", async () => {
     const git = project(join(work, "bun-git"), { trustedDependencies: [NAME] });
     const r = await run(bun(), ["add", `${NAME}@${gitUrl}`], { cwd: git, env: env(), timeout: 400_000 });
     expect(r.code, explain("bun add git+file://...", r)).toBe(0);
