@@ -10,6 +10,7 @@ import * as msgpackr from "msgpackr";
 import { decode, decodeMulti, Decoder, DecodeError, encode, Encoder, encodedSize, EncodeError, ExtData, ExtensionCodec } from "../src/records.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, decodeMultiStream, DecoderStream, EncoderStream, encodeIterable, type StreamStats } from "../src/streams.ts";
 import { forSeeds, Random, string, value } from "./_support/arbitrary.ts";
+import { expectEqual } from "./_support/equal.ts";
 import { plain } from "./_support/plain.ts";
 
 const R = { useRecords: true } as const;
@@ -51,15 +52,15 @@ describe("decoding msgpackr's records", () => {
     const unpackr = new msgpackr.Unpackr();
     for (const v of [FIELDS, [FIELDS, FIELDS], apiRecords(50), { list: apiRecords(3), one: { a: 1 } }, {}, [{}, {}], [[{ a: 1 }], { b: { a: 2 } }]]) {
       const bytes = packr.pack(v);
-      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(unpackr.unpack(bytes)));
+      expectEqual(plain(decode(bytes, { useRecords: true, useMap: true })), plain(unpackr.unpack(bytes)));
     }
   });
 
   test("more shapes than identifiers: msgpackr redefines identifiers within a message, and so does the table here", () => {
     const v = manyShapes(150);
     const bytes = new msgpackr.Packr().pack(v);
-    expect(decode(bytes, R)).toEqual(new msgpackr.Unpackr().unpack(bytes));
-    expect(decode(bytes, R)).toEqual(v);
+    expectEqual(decode(bytes, R), new msgpackr.Unpackr().unpack(bytes));
+    expectEqual(decode(bytes, R), v);
   });
 
   test("shared structures (up to 32: one-byte identifiers) decode with the same structures array", () => {
@@ -95,7 +96,7 @@ describe("decoding msgpackr's records", () => {
     const packr = new msgpackr.Packr({ sequential: true });
     const values = [{ a: 1 }, { a: 2 }, [{ a: 3 }, { b: 1 }], ...manyShapes(80), { b: 5 }];
     const bytes = Buffer.concat(values.map((v) => packr.pack(v)));
-    expect([...decodeMulti(bytes, R)]).toEqual(values);
+    expectEqual([...decodeMulti(bytes, R)], values);
     // decode() of one message alone does not see earlier declarations
     const reference = packr.pack({ b: 6 });
     expect(hex(reference)).toMatch(/^[4-7][0-9a-f]06$/);
@@ -112,7 +113,7 @@ describe("decoding msgpackr's records", () => {
       };
       const out: unknown[] = [];
       for await (const v of decodeMultiStream(chunks(), R)) out.push(v);
-      expect(out, `chunks of ${size}`).toEqual(values);
+      expectEqual(out, values, `chunks of ${size}`);
     }
     const stream = new msgpackr.PackrStream();
     const decoded = (async () => {
@@ -129,7 +130,7 @@ describe("decoding msgpackr's records", () => {
     })();
     for (const v of values) stream.write(v);
     stream.end();
-    expect(await decoded).toEqual(values);
+    expectEqual(await decoded, values);
   });
 
   test("decodeAsync and decodeArrayStream read records (the items of one array share its declarations), byte by byte too", async () => {
@@ -139,10 +140,10 @@ describe("decoding msgpackr's records", () => {
       const chunks = async function* () {
         for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
       };
-      expect(await decodeAsync(chunks(), R)).toEqual(values);
+      expectEqual(await decodeAsync(chunks(), R), values);
       const items: unknown[] = [];
       for await (const item of decodeArrayStream(chunks(), R)) items.push(item);
-      expect(items, `chunks of ${size}`).toEqual(values);
+      expectEqual(items, values, `chunks of ${size}`);
     }
   });
 
@@ -166,8 +167,8 @@ describe("encoding records for msgpackr", () => {
     const unpackr = new msgpackr.Unpackr({ int64AsType: "auto" } as unknown as msgpackr.Options);
     for (const v of [FIELDS, [FIELDS, { ...FIELDS, extra: 1 }], apiRecords(100), manyShapes(200), { a: [{ b: [{ c: {} }] }] }]) {
       const bytes = encode(v, R);
-      expect(plain(unpackr.unpack(bytes))).toEqual(plain(v));
-      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(v));
+      expectEqual(plain(unpackr.unpack(bytes)), plain(v));
+      expectEqual(plain(decode(bytes, { useRecords: true, useMap: true })), plain(v));
     }
   });
 
@@ -183,8 +184,8 @@ describe("encoding records for msgpackr", () => {
     const v = [{ a: 1 }, { plain: true, b: 2 }];
     const bytes = encode(v, options);
     expect(hex(bytes)).toBe(`92d4724091a16101${hex(encode({ plain: true, b: 2 }))}`);
-    expect(decode(bytes, R)).toEqual(v);
-    expect(new msgpackr.Unpackr({ mapsAsObjects: true }).unpack(bytes)).toEqual(v);
+    expectEqual(decode(bytes, R), v);
+    expectEqual(new msgpackr.Unpackr({ mapsAsObjects: true }).unpack(bytes), v);
     expect(new msgpackr.Unpackr().unpack(bytes)[1]).toBeInstanceOf(Map);
   });
 
@@ -198,8 +199,8 @@ describe("encoding records for msgpackr", () => {
       const unpackr = new msgpackr.Unpackr({ getStructures: () => structures.map((s) => [...s]), maxSharedStructures: max ?? 32 } as unknown as msgpackr.Options);
       const decoder = new Decoder({ useRecords: true, structures });
       values.forEach((v, i) => {
-        expect(unpackr.unpack(messages[i]!), `msgpackr, max ${max}, message ${i}`).toEqual(v);
-        expect(decoder.decode(messages[i]!), `ours, max ${max}, message ${i}`).toEqual(v);
+        expectEqual(unpackr.unpack(messages[i]!), v, `msgpackr, max ${max}, message ${i}`);
+        expectEqual(decoder.decode(messages[i]!), v, `ours, max ${max}, message ${i}`);
       });
     }
   });
@@ -241,8 +242,8 @@ describe("encoding records for msgpackr", () => {
     const parts = values.map((v) => encoder.encode(v));
     expect(hex(parts[1]!)).toBe("4002");
     const all = Buffer.concat(parts);
-    expect(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(all)).toEqual(values);
-    expect([...decodeMulti(all, R)]).toEqual(values);
+    expectEqual(new msgpackr.Unpackr({ sequential: true }).unpackMultiple(all), values);
+    expectEqual([...decodeMulti(all, R)], values);
   });
 
   test("EncoderStream with useRecords is sequential and talks to msgpackr's UnpackrStream", async () => {
@@ -256,7 +257,7 @@ describe("encoding records for msgpackr", () => {
     for (const v of values) encoderStream.write(v);
     encoderStream.end();
     await ended;
-    expect(received).toEqual(values);
+    expectEqual(received, values);
     // and our own stream decoder, framed too
     for (const lengthPrefixed of [false, true]) {
       const source = new ReadableStream({
@@ -268,7 +269,7 @@ describe("encoding records for msgpackr", () => {
       const reader = source.pipeThrough(new EncoderStream({ ...R, lengthPrefixed })).pipeThrough(new DecoderStream({ ...R, lengthPrefixed })).getReader();
       const out: unknown[] = [];
       for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
-      expect(out).toEqual(values);
+      expectEqual(out, values);
     }
   });
 
@@ -336,8 +337,8 @@ describe("records: properties over random record-shaped data", () => {
     forSeeds(80, (r) => {
       const x = recordData(r, false);
       const bytes = encode(x, R);
-      expect(plain(decode(bytes, R))).toEqual(plain(x));
-      expect(plain(unpackr.unpack(bytes))).toEqual(plain(x));
+      expectEqual(plain(decode(bytes, R)), plain(x));
+      expectEqual(plain(unpackr.unpack(bytes)), plain(x));
       expect(encodedSize(x, R)).toBe(bytes.length);
     });
   });
@@ -345,7 +346,7 @@ describe("records: properties over random record-shaped data", () => {
   test("rich values (bigint, Date, Map, -0, NaN) round-trip with records", () => {
     forSeeds(100, (r) => {
       const x = recordData(r, true);
-      expect(decode(encode(x, R), { useRecords: true, useMap: true })).toEqual(x);
+      expectEqual(decode(encode(x, R), { useRecords: true, useMap: true }), x);
     });
   });
 
@@ -354,7 +355,7 @@ describe("records: properties over random record-shaped data", () => {
     const unpackr = new msgpackr.Unpackr();
     forSeeds(150, (r) => {
       const bytes = packr.pack(recordData(r, false));
-      expect(plain(decode(bytes, { useRecords: true, useMap: true }))).toEqual(plain(unpackr.unpack(bytes)));
+      expectEqual(plain(decode(bytes, { useRecords: true, useMap: true })), plain(unpackr.unpack(bytes)));
     });
   });
 
@@ -363,8 +364,8 @@ describe("records: properties over random record-shaped data", () => {
       const encoder = new Encoder({ useRecords: true, sequential: true });
       const messages = Array.from({ length: r.int(1, 20) }, () => recordData(r, false));
       const all = Buffer.concat(messages.map((m) => encoder.encode(m)));
-      expect(plain([...decodeMulti(all, R)])).toEqual(plain(messages));
-      expect(plain(new msgpackr.Unpackr({ sequential: true, int64AsType: "auto" } as unknown as msgpackr.Options).unpackMultiple(all))).toEqual(plain(messages));
+      expectEqual(plain([...decodeMulti(all, R)]), plain(messages));
+      expectEqual(plain(new msgpackr.Unpackr({ sequential: true, int64AsType: "auto" } as unknown as msgpackr.Options).unpackMultiple(all)), plain(messages));
     });
   });
 
@@ -533,17 +534,17 @@ describe("records: streams decode each value once, whatever the chunking", () =>
       expect(stats.bytesScanned, where).toBeLessThanOrEqual(bytes.length);
     };
     let stats = createStreamStats();
-    expect(await decodeAsync(chunksOf(bytes, 256), { ...R, stats })).toEqual(values);
+    expectEqual(await decodeAsync(chunksOf(bytes, 256), { ...R, stats }), values);
     check(stats, "decodeAsync");
     stats = createStreamStats();
     const multi: unknown[] = [];
     for await (const v of decodeMultiStream(chunksOf(bytes, 256), { ...R, stats })) multi.push(v);
-    expect(multi).toEqual([values]);
+    expectEqual(multi, [values]);
     check(stats, "decodeMultiStream");
     stats = createStreamStats();
     const own: unknown[] = [];
     for await (const v of new Decoder({ ...R, stats }).decodeStream(chunksOf(bytes, 256))) own.push(v);
-    expect(own).toEqual([values]);
+    expectEqual(own, [values]);
     check(stats, "Decoder#decodeStream");
     const transform = new DecoderStream({ ...R, stats: (stats = createStreamStats()) });
     const out: unknown[] = [];
@@ -555,7 +556,7 @@ describe("records: streams decode each value once, whatever the chunking", () =>
     for await (const chunk of chunksOf(bytes, 256)) await writer.write(chunk);
     await writer.close();
     await reading;
-    expect(out).toEqual([values]);
+    expectEqual(out, [values]);
     check(stats, "DecoderStream");
   });
 
@@ -567,7 +568,7 @@ describe("records: streams decode each value once, whatever the chunking", () =>
       const stats = createStreamStats();
       const out: unknown[] = [];
       for await (const v of decodeMultiStream(chunksOf(bytes, size), { ...R, stats })) out.push(v);
-      expect(out, `chunks of ${size}`).toEqual(values);
+      expectEqual(out, values, `chunks of ${size}`);
       expect(stats.bytesDecoded, `chunks of ${size}`).toBeLessThanOrEqual(2 * bytes.length);
     }
   });
@@ -595,7 +596,7 @@ describe("records: streams decode each value once, whatever the chunking", () =>
         streamError = e as DecodeError;
       }
       const where = `seed ${seed}, chunks of ${size}`;
-      expect(streamed, where).toEqual(whole);
+      expectEqual(streamed, whole, where);
       expect(streamError?.code, where).toBe(wholeError?.code);
       expect(streamError?.offset, where).toBe(wholeError?.offset);
     }
@@ -707,8 +708,8 @@ describe("records: defects found by attack", () => {
     const values = [...manyShapes(80), { a: 1 }, { a: 2 }];
     for (const max of [0, 10, 32]) {
       const bytes = encode(values, { useRecords: true, maxSharedStructures: max });
-      expect(decode(bytes, R), `maxSharedStructures ${max}`).toEqual(values);
-      expect(new msgpackr.Unpackr().unpack(bytes), `maxSharedStructures ${max}`).toEqual(values);
+      expectEqual(decode(bytes, R), values, `maxSharedStructures ${max}`);
+      expectEqual(new msgpackr.Unpackr().unpack(bytes), values, `maxSharedStructures ${max}`);
     }
   });
 
@@ -785,7 +786,7 @@ describe("records: compiled readers (compileRecordReaders)", () => {
       const compiled = new Decoder(COMPILED).decode(bytes) as object[];
       const plain = new Decoder(PLAIN).decode(bytes) as object[];
       expect(compiled.length).toBe(40);
-      for (let i = 0; i < 40; i++) expect(shapeOf(compiled[i]!), JSON.stringify(keys).slice(0, 80)).toEqual(shapeOf(plain[i]!));
+      for (let i = 0; i < 40; i++) expectEqual(shapeOf(compiled[i]!), shapeOf(plain[i]!), JSON.stringify(keys).slice(0, 80));
       expect(Object.getPrototypeOf(compiled[39]!)).toBe(Object.prototype);
     }
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
@@ -805,7 +806,7 @@ describe("records: compiled readers (compileRecordReaders)", () => {
       const bytes = new msgpackr.Packr().pack(rows);
       const compiled = decode(bytes, COMPILED) as object[];
       const plain = decode(bytes, PLAIN) as object[];
-      expect(compiled.map(shapeOf)).toEqual(plain.map(shapeOf));
+      expectEqual(compiled.map(shapeOf), plain.map(shapeOf));
     });
   });
 
@@ -823,8 +824,8 @@ describe("records: compiled readers (compileRecordReaders)", () => {
     try {
       vi.resetModules();
       const fresh = await import("../src/records.ts");
-      expect(fresh.decode(bytes, COMPILED)).toEqual(expected);
-      expect(new fresh.Decoder(COMPILED).decode(bytes)).toEqual(expected);
+      expectEqual(fresh.decode(bytes, COMPILED), expected);
+      expectEqual(new fresh.Decoder(COMPILED).decode(bytes), expected);
     } finally {
       globalThis.Function = original;
     }
@@ -842,7 +843,7 @@ describe("records: compiled readers (compileRecordReaders)", () => {
     });
     try {
       const bytes = new msgpackr.Packr().pack(apiRecords(100));
-      expect(new Decoder(PLAIN).decode(bytes)).toEqual(apiRecords(100).map((o) => plain(o)));
+      expectEqual(new Decoder(PLAIN).decode(bytes), apiRecords(100).map((o) => plain(o)));
       expect(calls).toBe(0);
     } finally {
       globalThis.Function = original;

@@ -7,7 +7,7 @@
 /** Plain data for comparing decoded values (a Buffer and a Uint8Array of the same bytes are equal). */
 export function plain(v: unknown): unknown {
   if (typeof v === "bigint") return `${v}n`;
-  if (v instanceof Uint8Array) return { bytes: Array.from(v) };
+  if (v instanceof Uint8Array) return { bytes: new Uint8Array(v) }; // a copy: a Buffer becomes a plain Uint8Array
   if (v instanceof Date) return { date: v.getTime() };
   if (v instanceof Map) return { map: [...v].map(([k, x]) => [plain(k), plain(x)]) };
   if (Array.isArray(v)) return v.map(plain);
