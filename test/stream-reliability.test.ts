@@ -10,6 +10,7 @@ import { chunked, chunkings, collect, concat, split } from "./_support/streams.t
 import { hex, Random, value as randomValue } from "./_support/arbitrary.ts";
 import { decode, DecodeError, decodeMulti, encode, ExtData } from "../src/index.ts";
 import { createStreamStats, decodeArrayStream, decodeAsync, DecoderStream, decodeMultiStream, type ByteChunk } from "../src/streams.ts";
+import { expectEqual } from "./_support/equal.ts";
 
 // ---- helpers ----
 
@@ -98,7 +99,7 @@ describe("stream decoders: results own their bytes", () => {
     const bytes = concat(values.map((v) => encode(v)));
     for (const size of [1, 7, 4096]) {
       const got = await collect(decodeMultiStream(chunked(split(bytes, () => size)), { binaryAsView: true }));
-      expect(got, `chunks of ${size}`).toEqual(values); // checked after the whole stream went through
+      expectEqual(got, values, `chunks of ${size}`); // checked after the whole stream went through
     }
   });
 
@@ -114,7 +115,7 @@ describe("stream decoders: results own their bytes", () => {
         buf.fill(0xc1); // the producer scribbles over its buffer once the consumer asks for more
       }
     }
-    expect(await collect(decodeMultiStream(reusing()))).toEqual(values);
+    expectEqual(await collect(decodeMultiStream(reusing())), values);
   });
 });
 
@@ -128,7 +129,7 @@ describe("stream decoders: memory and work with 1-byte chunks", () => {
     async function* ones(): AsyncGenerator<Uint8Array> {
       for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
     }
-    expect(await decodeAsync(ones(), { stats })).toEqual(value);
+    expectEqual(await decodeAsync(ones(), { stats }), value);
     expect(stats.bytesIn).toBe(bytes.length);
     expect(stats.bytesDecoded).toBeLessThanOrEqual(2 * bytes.length);
     expect(stats.bytesScanned).toBeLessThanOrEqual(bytes.length);
@@ -143,7 +144,7 @@ describe("stream decoders: memory and work with 1-byte chunks", () => {
     async function* ones(): AsyncGenerator<Uint8Array> {
       for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
     }
-    expect(await collect(decodeMultiStream(ones(), { stats, maxValueBytes: 64 }))).toEqual(values);
+    expectEqual(await collect(decodeMultiStream(ones(), { stats, maxValueBytes: 64 })), values);
     expect(stats.maxBufferedBytes).toBeLessThanOrEqual(4096 + 1);
     expect(stats.bytesCopied).toBeLessThanOrEqual(2 * bytes.length);
     expect(stats.bytesDecoded).toBeLessThanOrEqual(2 * bytes.length);
@@ -260,11 +261,11 @@ describe("stream decoders: the same result as decode() / decodeMulti() for every
       for (const chunks of chunkings(r, bytes)) {
         const where = `[seed ${seed}; rerun with SEED=${seed}] input ${hex(bytes)} in ${chunks.length} chunks`;
         const gotOne = await asyncOutcome(async (push) => push(await decodeAsync(chunked(chunks), opts)));
-        expect(gotOne, where).toEqual(one);
+        expectEqual(gotOne, one, where);
         const gotMany = await asyncOutcome(async (push) => {
           for await (const v of decodeMultiStream(chunked(chunks), opts)) push(v);
         });
-        expect(gotMany, where).toEqual(many);
+        expectEqual(gotMany, many, where);
         const source = new ReadableStream<Uint8Array>({
           start(c) {
             for (const x of chunks) c.enqueue(x);
@@ -274,7 +275,7 @@ describe("stream decoders: the same result as decode() / decodeMulti() for every
         const gotTransform = await asyncOutcome(async (push) => {
           for await (const v of source.pipeThrough(new DecoderStream(opts)) as unknown as AsyncIterable<unknown>) push(v);
         });
-        expect(gotTransform, where).toEqual(many);
+        expectEqual(gotTransform, many, where);
         checked++;
       }
     }
