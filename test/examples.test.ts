@@ -146,7 +146,10 @@ describe("documentation code blocks", () => {
 
   test.each(runnable.map((e, i) => [e.name, e, i] as const))("%s runs and ends", async (_, example, i) => {
     const [bin, args] = prepare(example, i);
-    const r = await run(bin, args, { timeout: TIMEOUT_MS, env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } });
+    // NODE_COMPILE_CACHE: Node keeps the stripped and compiled src/ modules (keyed by their
+    // contents) for the next example, so each one does not parse and compile src/ again
+    const env = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", NODE_COMPILE_CACHE: join(outDir, "compile-cache") };
+    const r = await run(bin, args, { timeout: TIMEOUT_MS, env });
     expect(r.code, explain(`${example.name}: ${bin} ${args.join(" ")}`, r)).toBe(0);
   }, TIMEOUT_MS + 10_000);
 });
