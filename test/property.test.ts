@@ -8,6 +8,7 @@ import { forSeeds, hex, value } from "./_support/arbitrary.ts";
 import { STRATEGIES, withStrategy } from "./_support/strategy.ts";
 import { expectSameBytes } from "./_support/bytes.ts";
 import { concat } from "./_support/streams.ts";
+import { expectEqual } from "./_support/equal.ts";
 
 /** Plain Uint8Array copies of Buffers, so deep equality compares contents only. */
 function plain(v: unknown): unknown {
@@ -37,7 +38,7 @@ describe("property: round trip", () => {
   test("decode(encode(x)) deep-equals x (maps as the map-key policy decodes them), for rich seeded values", () => {
     forSeeds(400, (r) => {
       const x = value(r, { rich: true, maxDepth: 4, maxItems: 10 });
-      expect(decode(encode(x))).toEqual(asDecoded(x));
+      expectEqual(decode(encode(x)), asDecoded(x));
     });
   });
 
@@ -46,7 +47,7 @@ describe("property: round trip", () => {
       const x = Array.from({ length: 3000 }, () => value(r, { rich: true, maxDepth: 3 }));
       const bytes = encode(x);
       expect(bytes.length).toBeGreaterThan(DEFAULT_SCRATCH_BYTES);
-      expect(decode(bytes)).toEqual(asDecoded(x));
+      expectEqual(decode(bytes), asDecoded(x));
     });
   });
 });
@@ -91,16 +92,16 @@ describe("differential: other msgpack libraries", () => {
     forSeeds(300, (r) => {
       const x = value(r, { maxDepth: 4 });
       const bytes = encode(x);
-      expect(plain(mjDecode(bytes))).toEqual(x);
-      expect(plain(unpackr.unpack(bytes))).toEqual(x);
+      expectEqual(plain(mjDecode(bytes)), x);
+      expectEqual(plain(unpackr.unpack(bytes)), x);
     });
   });
 
   test("we decode @msgpack/msgpack's and msgpackr's bytes to the same values", () => {
     forSeeds(300, (r) => {
       const x = value(r, { maxDepth: 4 });
-      expect(decode(msgpackJs.encode(x))).toEqual(x);
-      expect(decode(packr.pack(x))).toEqual(x);
+      expectEqual(decode(msgpackJs.encode(x)), x);
+      expectEqual(decode(packr.pack(x)), x);
     });
   });
 

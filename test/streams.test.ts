@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { chunked, collect, concat, cut, expectLinear, readableOf, sameBytes } from "./_support/streams.ts";
 import { mulberry32 } from "./_support/arbitrary.ts";
+import { expectEqual } from "./_support/equal.ts";
 import { decode, DecodeError, type DecodeOptions, decodeMulti, Decoder as MainDecoder, encode, EncodeError, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
 import {
   createStreamStats,
@@ -129,7 +130,7 @@ describe("stream decoders: values split at every byte", () => {
       const bytes = encode(value);
       const expected = decode(bytes);
       for (const i of splitPositions(bytes.length)) {
-        expect(await decodeAsync(chunked(cut(bytes, [i])))).toEqual(expected);
+        expectEqual(await decodeAsync(chunked(cut(bytes, [i]))), expected);
       }
     }
     // str 32 and bin 32: compared by re-encoding (deep equality of 70,000 elements is slow)
@@ -146,11 +147,11 @@ describe("stream decoders: values split at every byte", () => {
       const bytes = encode(value);
       const expected = decode(bytes);
       for (let i = 0; i + 1 <= bytes.length && i < 40; i++) {
-        expect(await decodeAsync(chunked(cut(bytes, [i, i + 1])))).toEqual(expected);
+        expectEqual(await decodeAsync(chunked(cut(bytes, [i, i + 1]))), expected);
       }
       const stats = createStreamStats();
       const ones = Array.from(bytes, (b) => Uint8Array.of(b));
-      expect(await decodeAsync(chunked(ones), { stats })).toEqual(expected);
+      expectEqual(await decodeAsync(chunked(ones), { stats }), expected);
       expectLinear(stats, bytes.length, 2);
     }
   });
@@ -161,7 +162,7 @@ describe("stream decoders: values split at every byte", () => {
     const expected = encoded.map((b) => decode(b));
     expect(bytes.length).toBeGreaterThan(1500);
     for (let i = 0; i <= bytes.length; i++) {
-      expect(await collect(decodeMultiStream(chunked(cut(bytes, [i]))))).toEqual(expected);
+      expectEqual(await collect(decodeMultiStream(chunked(cut(bytes, [i])))), expected);
     }
   });
 
@@ -170,20 +171,20 @@ describe("stream decoders: values split at every byte", () => {
     const expected = [...decodeMulti(bytes)];
     const ones = Array.from(bytes, (b) => Uint8Array.of(b));
     const decoder = new DecoderStream();
-    expect(await collect(readableOf(ones).pipeThrough(decoder))).toEqual(expected);
+    expectEqual(await collect(readableOf(ones).pipeThrough(decoder)), expected);
     expectLinear(decoder.stats, bytes.length, 2);
-    expect(await collect(decodeMultiStream(readableOf(cut(bytes, [1, 2, 3, 500]))))).toEqual(expected);
+    expectEqual(await collect(decodeMultiStream(readableOf(cut(bytes, [1, 2, 3, 500])))), expected);
   });
 
   it("decodeArrayStream() yields each item of one array, cut at every position", async () => {
     const bytes = encode(values);
     const expected = decode(bytes);
     for (const i of splitPositions(bytes.length)) {
-      expect(await collect(decodeArrayStream(chunked(cut(bytes, [i]))))).toEqual(expected);
+      expectEqual(await collect(decodeArrayStream(chunked(cut(bytes, [i])))), expected);
     }
     expect(await collect(decodeArrayStream(chunked([encode([])])))).toEqual([]);
     const big = Array.from({ length: 70_000 }, (_, i) => i); // array 32 header
-    expect(await collect(decodeArrayStream(chunked(cut(encode(big), [1, 2, 3, 4]))))).toEqual(big);
+    expectEqual(await collect(decodeArrayStream(chunked(cut(encode(big), [1, 2, 3, 4])))), big);
   });
 
   it("decodeArrayStream() yields an item as soon as its last byte arrives", async () => {
@@ -435,9 +436,9 @@ describe("length-prefixed framing", () => {
     for (const step of [1, 3, 1000, 70_000]) {
       const positions = Array.from({ length: Math.ceil(bytes.length / step) - 1 }, (_, i) => (i + 1) * step);
       const decoder = new DecoderStream({ lengthPrefixed: true });
-      expect(await collect(readableOf(cut(bytes, positions)).pipeThrough(decoder))).toEqual(expected);
+      expectEqual(await collect(readableOf(cut(bytes, positions)).pipeThrough(decoder)), expected);
       expect(decoder.stats.bytesCopied).toBeLessThanOrEqual(3 * bytes.length);
-      expect(await collect(decodeMultiStream(chunked(cut(bytes, positions)), { lengthPrefixed: true }))).toEqual(expected);
+      expectEqual(await collect(decodeMultiStream(chunked(cut(bytes, positions)), { lengthPrefixed: true })), expected);
     }
   });
 
@@ -557,7 +558,7 @@ describe("backpressure", () => {
     await encodeToStream(value, tracked, { chunkSize: 4096 });
     expect(closed).toBe(true);
     expect(received.length).toBeGreaterThan(10);
-    expect(decode(concat(received))).toEqual(value);
+    expectEqual(decode(concat(received)), value);
     expect(maxInFlight).toBeLessThanOrEqual(2);
 
     let aborted: unknown = null;
