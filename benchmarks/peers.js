@@ -47,7 +47,7 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeKey, timePerCall } from "./lib/round-robin.js";
+import { consume, exit, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeKey, timePerCall } from "./lib/round-robin.js";
 import { apiRecords, asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
 import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, narrowTables, readResult, resultsUrl, sig3, useResultsDir, writeResult } from "./report.js";
 import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
@@ -1121,6 +1121,10 @@ async function plot(runs) {
   if (path) console.log(`wrote ${path}`);
 }
 
+if (args.options.readme && !args.options.summary) {
+  console.error("peers.js: --readme goes with --summary (see --help)");
+  exit(2);
+}
 await useResultsDir(args.options.results);
 if (args.options.render) await render();
 else if (args.options.summary) await summary();

@@ -296,6 +296,9 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     expect(r.code, explain("peers.js --summary --readme", r)).toBe(0);
     expect(r.stdout).toContain(`wrote ${join(dir, "README.md")} (its speed table)`);
     expect(readFileSync(join(dir, "README.md"), "utf8")).toBe(readme);
+    const alone = await run(process.execPath, ["benchmarks/peers.js", "--readme", `--results=${dir}`], quick);
+    expect(alone.code, explain("peers.js --readme", alone)).toBe(2);
+    expect(alone.stderr).toContain("--readme goes with --summary");
     // the table is there, between its markers, with each library's means and JSON's
     const table = readme.slice(readme.indexOf("<!-- peers-table"), readme.indexOf("<!-- /peers-table -->"));
     expect(table).toMatch(/\| encode speed, relative to @msgpack\/msgpack \(geometric mean, 15 data sets\) \| [\d.]+x \| [\d.]+x \| 1x \| [\d.]+x \(\d+ data sets\) \|/);
