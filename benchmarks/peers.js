@@ -74,7 +74,12 @@ const args = parseCli({
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
   filter: "regular expressions on data set names, e.g. 'rpc|records'",
-  examples: ["node benchmarks/peers.js --quick", "node benchmarks/peers.js --rounds=5 --write 'rpc|records'", "node benchmarks/peers.js --summary"],
+  examples: [
+    "node benchmarks/peers.js --quick",
+    "node benchmarks/peers.js --rounds=5 --write 'rpc|records'",
+    "test/node_modules/node24/bin/node benchmarks/peers.js --write   (npm run bench:peers:node24)",
+    "node benchmarks/peers.js --summary --readme",
+  ],
 });
 const QUICK = args.quick;
 const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
