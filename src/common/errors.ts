@@ -363,9 +363,10 @@ const ISSUES_SHOWN = 5;
  * the error's `issues` hold them all, as plain data.
  */
 export function schemaMismatch(offset: number, issues: unknown): DecodeError {
-  const list = (Array.isArray(issues) ? issues : []).map((issue: { message?: unknown; path?: unknown } | null): SchemaIssue => ({
+  // plain arrays (Array.from), whatever classes the validator's arrays are of (arktype's paths carry a cache)
+  const list = Array.from(Array.isArray(issues) ? issues : [], (issue: { message?: unknown; path?: unknown } | null): SchemaIssue => ({
     message: typeof issue?.message === "string" ? issue.message : describe(issue?.message),
-    path: Array.isArray(issue?.path) ? issue.path.map((p: unknown) => (typeof p === "object" && p !== null ? (p as { key: PropertyKey }).key : (p as PropertyKey))) : [],
+    path: Array.isArray(issue?.path) ? Array.from(issue.path, (p: unknown) => (typeof p === "object" && p !== null ? (p as { key: PropertyKey }).key : (p as PropertyKey))) : [],
   }));
   const shown = list.slice(0, ISSUES_SHOWN).map((issue) => `${issuePath(issue.path)}: ${quote(issue.message, 200)}`);
   if (list.length > ISSUES_SHOWN) shown.push(`and ${list.length - ISSUES_SHOWN} more`);
