@@ -10,6 +10,8 @@ import { describe, expect, test, beforeAll } from "vitest";
 import { z } from "zod";
 import { decode, decodeArrayStream, decodeAsync, decodeMulti, decodeMultiStream, DecodeError, Decoder, encode, ExtensionCodec, type StandardSchemaV1 } from "../src/index.ts";
 import { DecoderStream } from "../src/streams.ts";
+import { Random, value as randomValue } from "./_support/arbitrary.ts";
+import { chunked, chunkings, readableOf } from "./_support/streams.ts";
 
 /** The error `f` throws (or its promise rejects with); fails when it returns. */
 async function caught(f: () => unknown): Promise<unknown> {
@@ -547,6 +549,51 @@ describe("with the schema entry", () => {
       expect(e.issues![4]!.path).toEqual([null, 1n, true]);
       expect(e.message).toContain("$[null][1n][true]");
     });
+  });
+
+  test("every decoder agrees on random messages, a random one refused, under every chunking, with sync and async validators", async () => {
+    const Message = z.object({ k: z.number(), v: z.unknown() });
+    const asyncMessage = byHand(async (x) => Message["~standard"].validate(x) as Result<unknown>);
+    const seeds = 25;
+    const base = Number(process.env.SEED ?? 1);
+    for (let seed = base; seed < base + seeds; seed++) {
+      const r = new Random(seed);
+      const n = r.int(1, 10);
+      const bad = r.int(0, n); // n: none refused
+      const { bytes, offsets } = messages(Array.from({ length: n }, (_, i) => ({ k: i === bad ? "bad" : i, v: randomValue(r, { maxDepth: 3 }) })));
+      // the oracle: the same bytes decoded without a schema (the values a match gives), and the offsets from the encodings' lengths
+      const plain = [...decodeMulti(bytes)];
+      const expected = { values: plain.slice(0, bad), offset: bad < n ? offsets[bad] : null };
+      const outcome = async (run: (got: unknown[]) => unknown) => {
+        const got: unknown[] = [];
+        let offset: number | null = null;
+        try {
+          await run(got);
+        } catch (e) {
+          offset = isDecodeError(e, "SCHEMA_MISMATCH").offset;
+        }
+        return { values: got, offset };
+      };
+      const where = `seed ${seed} (rerun with SEED=${seed})`;
+      const sync = await outcome((got) => {
+        for (const x of decodeMulti(bytes, { schema: Message })) got.push(x);
+      });
+      expect(sync, where).toEqual(expected);
+      for (const schema of [Message, asyncMessage]) {
+        for (const chunks of chunkings(r, bytes)) {
+          const streamed = await outcome(async (got) => {
+            for await (const x of decodeMultiStream(chunked(chunks), { schema })) got.push(x);
+          });
+          expect(streamed, where).toEqual(expected);
+        }
+        const body = readableOf(chunkings(r, bytes)[2]!);
+        const reader = body.pipeThrough(new DecoderStream({ schema })).getReader();
+        const piped = await outcome(async (got) => {
+          for (let x = await reader.read(); !x.done; x = await reader.read()) got.push(x.value);
+        });
+        expect(piped, where).toEqual(expected);
+      }
+    }
   });
 
   test("never a result on a mismatch: nothing is returned or yielded for the refused value, from any decoder", async () => {
