@@ -464,6 +464,36 @@ describe("with the schema entry", () => {
       expect(most).toBe(1); // one value checked at a time
     });
 
+    test("DecoderStream cancelled while an async validator is pending: the check's answer is dropped, with no error anywhere", async () => {
+      const unhandled: unknown[] = [];
+      const listener = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", listener);
+      try {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const gated = byHand<number>(async (x) => {
+          if (x === 2) await gate;
+          return { value: x as number };
+        });
+        const stream = new DecoderStream({ schema: gated });
+        const writer = stream.writable.getWriter();
+        const written = writer.write(messages([1, 2, 3]).bytes).catch((e: unknown) => e);
+        const reader = stream.readable.getReader();
+        expect(await reader.read()).toEqual({ done: false, value: 1 });
+        const second = reader.read(); // waits on the gate
+        await new Promise((r) => setTimeout(r, 5));
+        await reader.cancel("stop");
+        expect(await second).toEqual({ done: true, value: undefined });
+        release();
+        await new Promise((r) => setTimeout(r, 20));
+        expect(await written).toBe("stop"); // the write under way hears of the cancellation
+        expect(gated.calls).toEqual([1, 2]); // nothing was checked after it
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off("unhandledRejection", listener);
+      }
+    });
+
     test("DecoderStream with an async validator: values of every chunk come out in order", async () => {
       const slow = byHand<number>(async (x) => ({ value: x as number }));
       const n = 200;
