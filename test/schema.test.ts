@@ -549,6 +549,18 @@ describe("with the schema entry", () => {
       expect(e.message).toMatch(/\$\[0\]\[0\]\[0\]\[0\]\.\.\.\(\d+ more\)\.\.\./);
     });
 
+    test("nesting past maxDepth is refused by the decoder before the schema sees it (a recursive validator never meets it)", () => {
+      let value: unknown = 1;
+      for (let i = 0; i < 600; i++) value = [value];
+      type Nest = number | Nest[];
+      const Deep: z.ZodType<Nest> = z.lazy(() => z.union([z.number(), z.array(Deep)]));
+      const counted = byHand((x) => Deep["~standard"].validate(x) as Result<unknown>);
+      const bytes = encode(value, { maxDepth: 1000 });
+      isDecodeError(thrown(() => decode(bytes, { schema: counted })), "MAX_DEPTH");
+      expect(counted.calls).toEqual([]);
+      expect(decode(bytes, { schema: counted, maxDepth: 1000 })).toEqual(value); // allowed deeper, the schema checks it
+    });
+
     test("terminal escapes in messages and in keys from the bytes reach the message escaped, and the issues as given", () => {
       const ESC = "\u001b[31mred\u001b[0m\u009b2J\u0007\n\u2028";
       const schema = byHand(() => ({ issues: [{ message: ESC, path: [ESC] }] }));
