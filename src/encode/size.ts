@@ -210,7 +210,8 @@ function boundOf(value: unknown, limit: number, levels: number): number {
   const obj = value as Record<string, unknown>;
   const isArray = kind === KIND_ARRAY;
   const keys = isArray ? null : Object.keys(obj);
-  const n = isArray ? (obj as unknown as unknown[]).length : keys!.length;
+  const n = isArray ? dataValue(obj, "length") : keys!.length;
+  if (typeof n !== "number") return limit;
   for (let i = 0; i < n; i++) {
     const key = isArray ? i : keys![i]!;
     const d = Reflect.getOwnPropertyDescriptor(obj, key);
