@@ -23,7 +23,7 @@ import { encodeOptionsOf, type ResolvedEncodeOptions, withResolved } from "../en
 import { readStreamEncodeOptions, type StreamEncodeOptions, type StreamEncodeSettings } from "./options.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
-import { sizeUpTo } from "../encode/size.ts";
+import { estimateUpTo } from "../encode/size.ts";
 
 export type { StreamEncodeOptions };
 
@@ -156,7 +156,7 @@ class StreamWriter extends ValueWriter {
   }
 
   protected override writeBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, n: number): void {
-    if (depth !== this.splitAt || sizeUpTo(owner, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
+    if (depth !== this.splitAt || estimateUpTo(owner, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
       super.writeBody(owner, list, keys, depth, n);
       return;
     }
