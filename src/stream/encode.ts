@@ -264,8 +264,9 @@ class ChunkedEncoder {
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
- * `Set`s that may take `chunkSize` bytes or more (an upper bound walked
- * only that far) are written item by item, down to 256 levels of nesting;
+ * `Set`s estimated at `chunkSize` bytes or more (every item looked at,
+ * only that far; a string counts a byte per UTF-16 unit) are written item
+ * by item, down to 256 levels of nesting;
  * smaller containers, and deeper ones, are encoded whole, as are strings,
  * dates and extensions, whatever their size. Binaries of `chunkSize` bytes
  * or more are yielded as views of your data, without a copy.
