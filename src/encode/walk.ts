@@ -215,8 +215,12 @@ export class ValueWriter implements ExtensionWriter {
    * part ({@link writePart}, then {@link endBody}).
    */
   protected writeBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, n: number): void {
-    this.writePart(owner, list, keys, depth, 0, n);
-    this.endBody(owner, list, keys, n);
+    // writePart's dispatch written out here: through writePart, a nested object took 7% more instructions
+    if (keys === null) {
+      this.writeItems(list!, depth, owner, 0, n);
+      this.endBody(owner, list, keys, n);
+    } else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true);
+    else this.writeValues(list, keys, depth, owner, true);
   }
 
   /** Parts `from` to `to` of a body (see {@link writeBody}). @internal */
