@@ -135,11 +135,6 @@ function estimate(value: unknown, budget: number, limit: number, depth: number, 
     return data instanceof Uint8Array ? data.length + 6 : state.unseen; // else a payload computed later
   }
   if (depth >= state.maxDepth || --state.left < 0) return state.unseen;
-  if (kind === KIND_ARRAY) {
-    const n = dataValue(value, "length");
-    if (typeof n !== "number") return state.unseen;
-    return 5 + sampleSum(n, budget, limit - 5, (i, share, left) => estimate(dataValue(value, i), share, left, depth + 1, state));
-  }
   if (kind === KIND_MAP || kind === KIND_SET) {
     // the first items, not spread ones (reaching item i takes i steps), through the built-in
     // iterator: a subclass's own iterator is not run
@@ -156,25 +151,22 @@ function estimate(value: unknown, budget: number, limit: number, depth: number, 
     }
     return 5 + (k === 0 ? 0 : (sum * size) / k);
   }
-  const keys = Object.keys(value);
-  // every value gets the whole budget: the keys are sampled, not the budget split
-  return 5 + sampleSum(keys.length, Math.max(ESTIMATE_KEYS, budget), limit - 5, (i, _share, left) => keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), budget, left, depth + 1, state));
-}
-
-/**
- * Sums `size(i)` over `n` items, looking at no more items than the budget
- * allows and extrapolating from evenly spaced samples; each sample gets an
- * equal share of the budget for its own contents, and what is left of
- * `limit` (past it, no more are looked at).
- */
-function sampleSum(n: number, budget: number, limit: number, size: (i: number, share: number, limit: number) => number): number {
-  if (n === 0) return 0;
-  const samples = Math.max(1, Math.min(n, Math.floor(budget)));
-  const share = Math.max(1, budget / samples);
+  // an array's items, or an object's keys: evenly spaced samples, extrapolated
+  const keys = kind === KIND_ARRAY ? null : Object.keys(value);
+  const n = keys === null ? dataValue(value, "length") : keys.length;
+  if (typeof n !== "number") return state.unseen;
+  if (n === 0) return 5;
+  // an array's budget is split among its samples; an object's values each get the whole budget (records are estimated field by field)
+  const samples = Math.max(1, Math.min(n, Math.floor(keys === null ? budget : Math.max(ESTIMATE_KEYS, budget))));
+  const share = keys === null ? Math.max(1, budget / samples) : budget;
   const step = n / samples;
   let sum = 0;
-  for (let k = 0; k < samples && sum < limit; k++) sum += size(Math.floor(k * step), share, limit - sum);
-  return (sum * n) / samples;
+  for (let k = 0; k < samples && 5 + sum < limit; k++) {
+    const i = Math.floor(k * step);
+    if (keys === null) sum += estimate(dataValue(value, i), share, limit - 5 - sum, depth + 1, state);
+    else sum += keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), share, limit - 5 - sum, depth + 1, state);
+  }
+  return 5 + (sum * n) / samples;
 }
 
 /**

@@ -450,13 +450,17 @@ function entriesOf(map: Map<unknown, unknown>, n: number, depth: number): unknow
   } catch (e) {
     throw unreadable(map, "Map", depth, e);
   }
-  const list: unknown[] = [];
+  if (n >>> 0 !== n) throw badCount("map", n); // as its header would
+  // made at its size, up to a bound (a size may lie), and filled
+  const list: unknown[] = new Array(Math.min(2 * n, MAP_PREALLOCATED));
+  let k = 0;
   for (let r = entries.next(); r?.done !== true; r = entries.next()) {
     const entry = r?.value as Record<0 | 1, unknown> | null;
-    if (list.length === 2 * n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, list.length === 2 * n ? "more" : "a non-entry");
-    list.push(entry[0], entry[1]);
+    if (k === 2 * n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, k === 2 * n ? "more" : "a non-entry");
+    list[k++] = entry[0];
+    list[k++] = entry[1];
   }
-  if (list.length !== 2 * n) throw changed(map, "Map", n, list.length / 2);
+  if (k !== 2 * n) throw changed(map, "Map", n, k / 2);
   return list;
 }
 
@@ -494,6 +498,9 @@ function isIdentifier(key: string): boolean {
   }
   return key.length > 0;
 }
+
+/** The most keys and values a Map's list is made for before its entries are read (more grow it). */
+const MAP_PREALLOCATED = 1 << 16;
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
 const RECORD_FOR_IN_MAX = 64;
