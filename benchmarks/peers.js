@@ -3,9 +3,16 @@
 // (stringify + TextEncoder, TextDecoder + parse) on seeded data sets.
 //
 //   node benchmarks/peers.js [--quick] [--write] [--json] [--rounds=3] [FILTER...]
-//   node benchmarks/peers.js --summary    README tables and results/peers.svg from results/peers-{node,bun,deno}.json
+//   test/node_modules/node24/bin/node benchmarks/peers.js --write   (Node 24 and 26 from npm: test/package.json)
 //   bun benchmarks/peers.js
 //   deno run -A benchmarks/peers.js     (npm packages resolve from node_modules via package.json)
+//   node benchmarks/peers.js --summary [--readme]
+//       cross-runtime tables (results/peers-summary.md) and results/peers.svg from
+//       results/peers-{node20,node24,node26,bun,deno}.json; --readme also rewrites README.md's speed table
+//
+// Runs are saved per runtime and, for Node, per major version (peers-node24.json):
+// V8 changes between Node majors move single cells by 2x and more (JSON.stringify,
+// TextEncoder#encodeInto), so the runtime users run is measured, not Node in general.
 //
 // Method
 // - Before timing, every library's round trip is checked on every data set
@@ -40,9 +47,9 @@ import { Decoder as MMDecoder, Encoder as MMEncoder } from "@msgpack/msgpack";
 import notepack from "notepack.io";
 import msgpackLite from "msgpack-lite";
 import { Buffer } from "node:buffer";
-import { consume, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeName, timePerCall } from "./lib/round-robin.js";
+import { consume, exit, formatPlainTable, geomean, parseCli, percentile, printRuntimeInfo, runtimeKey, timePerCall } from "./lib/round-robin.js";
 import { apiRecords, asciiString, blob, chatMessages, doubles, events, nestedObject, recordsOfSize, rpcMessage, smallInts, timeSeries, unicodeString, wideMap } from "./fixtures.js";
-import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, narrowTables, readResult, sig3, useResultsDir, writeResult } from "./report.js";
+import { describeLoad, emitReport, formatSize, loadLibrary, machine, mdTable, narrowTables, readResult, resultsUrl, sig3, useResultsDir, writeResult } from "./report.js";
 import { RUNTIME_COLORS, barChartSvg } from "./plot.js";
 
 const args = parseCli({
@@ -57,16 +64,22 @@ const args = parseCli({
   options: {
     quick: "small data sets, one round (what the tests run)",
     "rounds=N": "rounds per data set and operation, each of three tinybench runs (one with --quick), samples pooled (default 3, --quick 1)",
-    write: "also write results/peers-<runtime>.{json,md}, and (full runs) redraw results/peers.svg from the runs saved",
+    write: "also write results/peers-<runtime>.{json,md} (<runtime>: node24, bun, deno...), and (full runs) redraw results/peers.svg from the runs saved",
     json: "also print the report as one JSON line",
     render: "rewrite results/peers-<runtime>.md from the results/peers-*.json files, without running anything",
     summary:
-      "rewrite results/peers-summary.md (the cross-runtime tables) and results/peers.svg (the chart) from results/peers-{node,bun,deno}.json, without running anything",
+      "rewrite results/peers-summary.md (the cross-runtime tables) and results/peers.svg (the chart) from results/peers-{node20,node24,node26,bun,deno}.json, without running anything",
+    readme: "with --summary: also rewrite the speed table of README.md (between its peers-table markers) from the saved runs",
     "results=DIR": "read and write the results files in DIR instead of benchmarks/results (the tests redraw from a copy)",
     wide: "print the Markdown tables wider than 120 columns too (they are always in the files --write saves)",
   },
   filter: "regular expressions on data set names, e.g. 'rpc|records'",
-  examples: ["node benchmarks/peers.js --quick", "node benchmarks/peers.js --rounds=5 --write 'rpc|records'", "node benchmarks/peers.js --summary"],
+  examples: [
+    "node benchmarks/peers.js --quick",
+    "node benchmarks/peers.js --rounds=5 --write 'rpc|records'",
+    "test/node_modules/node24/bin/node benchmarks/peers.js --write   (npm run bench:peers:node24)",
+    "node benchmarks/peers.js --summary --readme",
+  ],
 });
 const QUICK = args.quick;
 const ROUNDS = Number(args.options.rounds ?? (QUICK ? 1 : 3));
@@ -129,7 +142,19 @@ const EXTRA_NOTES = {
   [OWN_BUFFER_REF]:
     "Reference: `Uint8Array.prototype.slice` of each message's encoded bytes out of one buffer, nothing else: what a result with an `ArrayBuffer` of its own costs to allocate (this library's default), which msgpackr's views of its reused buffer do not pay.",
 };
-const RATIO_TO = ["msgpackr", "@msgpack/msgpack"];
+/** The rows every ratio column compares with: the fastest MessagePack peer, the reference implementation, and JSON (what users pick instead). */
+const RATIO_TO = ["msgpackr", "@msgpack/msgpack", "JSON"];
+/** The JSON row: `JSON.stringify` + `TextEncoder`, `TextDecoder` + `JSON.parse`. */
+const JSON_ROW = "JSON";
+/** The saved runs, in the order of the summary's columns: results/peers-<runtime>.json. */
+export const RUNTIMES = ["node20", "node24", "node26", "bun", "deno"];
+/** The run the README's speed table quotes: the Node LTS of the day. */
+const HEADLINE = "node24";
+/** "Node 24", "Bun", "Deno": a saved run's runtime as the tables name it. @param {string} rt */
+function runtimeLabel(rt) {
+  const m = /^node(\d+)$/.exec(rt);
+  return m ? `Node ${m[1]}` : rt[0].toUpperCase() + rt.slice(1);
+}
 /** Rows with options the peers do not have: no ratio to the peers; the inline row is compared with the hoisted one. */
 const OWN_OPTIONS = [INLINE, HOISTED];
 
@@ -538,19 +563,19 @@ async function main() {
   }
   console.log(`legend: ${LEGEND}`);
   const report = { benchmark: "peers", quick: QUICK, rounds: ROUNDS, machine: info, loadAfter: (await machine()).loadAverage, versions, libraries: LIBRARIES.map((l) => l.name), sets };
-  await emitReport(report, markdown(report), args);
+  await emitReport(report, markdown(report), args, runtimeKey());
   if (args.options.write && !QUICK) await plot(await savedRuns());
   printGeometricMeans(report);
 }
 
 const LEGEND =
   "MB/s = bytes of the data set's MessagePack encoding (by @resizable/msgpack, the same for every library) / p50 time per op. " +
-  "×msgpackr and ×@msgpack/msgpack = speed relative to that library: this row's MB/s / its MB/s (above 1: faster than it, bigger is better). " +
+  "×msgpackr, ×@msgpack/msgpack and ×JSON = speed relative to that row: this row's MB/s / its MB/s (above 1: faster than it, bigger is better). " +
   "The options rows have no ratio to the peers (they lack those options): the inline row is compared with the hoisted one under the table. " +
   "p25-p75 is the interquartile range of time per op. '✗' = not timed: the round trip is not faithful (see the notes).";
 
 /** What the ratio columns of the console tables mean, printed above each. */
-const TABLE_HEADER = "MB/s at p50; ×msgpackr and ×@msgpack/msgpack = speed relative to that library (above 1 = faster, bigger is better)";
+const TABLE_HEADER = "MB/s at p50; ×msgpackr, ×@msgpack/msgpack and ×JSON = speed relative to that row (above 1 = faster, bigger is better)";
 
 /**
  * A row's label in the tables: its name, with the options named for the options rows
@@ -604,6 +629,40 @@ function fmtRatio(x) {
   return x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
 }
 
+/**
+ * The data sets on which JSON (stringify + TextEncoder, TextDecoder + parse)
+ * is faster than this library with its defaults, per op, as JSON's speed ÷
+ * this library's (above 1), fastest first. Data sets JSON cannot carry
+ * (binaries) are not timed for JSON and never listed.
+ * @param {any} report
+ * @returns {{ encode: [string, number][], decode: [string, number][] }}
+ */
+export function jsonAhead(report) {
+  /** @param {string} op */
+  const ahead = (op) =>
+    /** @type {[string, number][]} */ (
+      report.sets
+        .map((/** @type {any} */ set) => {
+          const json = set.results[op][JSON_ROW], ours = set.results[op][OURS];
+          return [set.name, json && ours ? json.mbps / ours.mbps : NaN];
+        })
+        .filter((/** @type {[string, number]} */ [, x]) => x > 1)
+        .sort((/** @type {[string, number]} */ a, /** @type {[string, number]} */ b) => b[1] - a[1])
+    );
+  return { encode: ahead("encode"), decode: ahead("decode") };
+}
+
+/** "JSON ahead: encode nested-2k 1.31x, rpc 1.05x; decode none" for one report. @param {any} report */
+export function jsonAheadLine(report) {
+  const { encode, decode } = jsonAhead(report);
+  const list = (/** @type {[string, number][]} */ xs) => (xs.length ? xs.map(([name, x]) => `${name} ${fmtRatio(x)}x`).join(", ") : "none");
+  return `JSON ahead: encode ${list(encode)}; decode ${list(decode)}`;
+}
+
+/** What the JSON-ahead line means, printed with it. */
+const JSON_AHEAD_NOTE =
+  "(data sets on which JSON.stringify + TextEncoder / TextDecoder + JSON.parse is faster than this library with its defaults, as JSON's speed ÷ this library's; binaries are not JSON's and are never listed)";
+
 /** @param {number} ms */
 function fmtMs(ms) {
   if (ms >= 1) return `${ms.toFixed(2)} ms`;
@@ -620,11 +679,13 @@ export function markdown(report) {
     `${m.line}; ${describeLoad(m.loadAverage, m.cpus)} at start, ${describeLoad(report.loadAfter, m.cpus).replace(/ \(HIGH.*/, "")} at the end; ${m.date}. ` +
       `Libraries: ${Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
     "",
-    "Each cell: MB/s at p50 · speed ×msgpackr · speed ×@msgpack/msgpack (this row's MB/s / that library's: above 1 = faster, bigger is better). ✗ = not timed, the round trip is not faithful.",
+    "Each cell: MB/s at p50 · speed ×msgpackr · speed ×@msgpack/msgpack · speed ×JSON (this row's MB/s / that row's: above 1 = faster, bigger is better). ✗ = not timed, the round trip is not faithful.",
+    "",
+    `${jsonAheadLine(report)} ${JSON_AHEAD_NOTE}.`,
     "",
   ];
   for (const op of ["encode", "decode"]) {
-    lines.push(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack; above 1 = faster)`, "");
+    lines.push(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack · speed ×JSON; above 1 = faster)`, "");
     const rows = report.sets.map((/** @type {any} */ set) => [
       `${set.name} (${formatSize(set.bytes)})`,
       ...report.libraries.map((/** @type {string} */ name) => {
@@ -694,7 +755,7 @@ async function peerVersions() {
 
 /** --render: rewrite results/peers-<runtime>.md from the JSON of every runtime present (after a change of format). */
 async function render() {
-  for (const rt of ["node", "bun", "deno"]) {
+  for (const rt of RUNTIMES) {
     const text = await readResult(`peers-${rt}.json`);
     if (!text) continue;
     const path = await writeResult(`peers-${rt}.md`, markdown(JSON.parse(text)) + "\n");
@@ -738,6 +799,7 @@ export function geometricMeans(report) {
 function printGeometricMeans(report) {
   const rows = geometricMeans(report);
   const n = report.sets.length;
+  console.log(`\n${jsonAheadLine(report)}\n${JSON_AHEAD_NOTE}`);
   console.log(
     `\ngeometric means of this library's speed ×peer over the ${n} data set${n === 1 ? "" : "s"} of this run ` +
       `(above 1 = faster, bigger is better; binary decode left out)` +
@@ -776,24 +838,22 @@ const SUMMARY_LABELS = {
  */
 async function summary() {
   const runs = await savedRuns();
-  if (runs.length === 0) throw new Error("No results/peers-*.json: run `npm run bench:peers` (and :bun, :deno) first");
+  if (runs.length === 0) throw new Error("No results/peers-*.json: run `npm run bench:peers:node24` (and :node26, :node20, :bun, :deno) first");
   const ratio = (/** @type {any} */ r, /** @type {any} */ p) => (r && p ? r.mbps / p.mbps : NaN);
   const cell = (/** @type {any} */ set, /** @type {string} */ op, /** @type {string} */ name) => {
     const r = set.results[op][name];
     if (!r) return "✗";
     if (op === "decode" && set.name.startsWith("blob")) return `${sig3(r.mbps)} · copy*`;
-    return `${sig3(r.mbps)} · ${fmtRatio(ratio(r, set.results[op].msgpackr))} · ${fmtRatio(ratio(r, set.results[op]["@msgpack/msgpack"]))}`;
+    return [sig3(r.mbps), ...RATIO_TO.map((peer) => fmtRatio(ratio(r, set.results[op][peer])))].join(" · ");
   };
   const first = runs[0][1];
   const lines = [
-    `Built from commit ${runs.map(([rt, r]) => `${r.machine.commit} (${rt})`).join(", ")}; ` +
-      runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version} (${r.machine.engine} ${r.machine.engineVersion}) at load ${r.machine.loadAverage[0].toFixed(1)}-${r.loadAfter[0].toFixed(1)}`).join(", ") +
-      `; ${Object.entries(first.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    `Runs: ${runs.map(([rt, r]) => `${runLine(r)} (results/peers-${rt}.json)`).join("; ")}. ${peerVersionsLine(runs)}.`,
     "",
-    "MB/s of encoded bytes for this library · speed ×msgpackr · speed ×@msgpack/msgpack (this library's MB/s / that library's: above 1 = faster, bigger is better).",
+    "MB/s of encoded bytes for this library · speed ×msgpackr · speed ×@msgpack/msgpack · speed ×JSON (this library's MB/s / that row's: above 1 = faster, bigger is better; - where JSON cannot carry the data).",
     "",
   ];
-  const header = ["data set", ...runs.flatMap(([rt]) => [`${rt} encode`, `${rt} decode`])];
+  const header = ["data set", ...runs.flatMap(([rt]) => [`${runtimeLabel(rt)} encode`, `${runtimeLabel(rt)} decode`])];
   const rows = first.sets.map((/** @type {any} */ s0) => [
     `${/** @type {Record<string, string>} */ (SUMMARY_LABELS)[s0.name] ?? s0.name}, ${formatSize(s0.bytes)}`,
     ...runs.flatMap(([, r]) => {
@@ -830,8 +890,14 @@ async function summary() {
     }
     return xs.length ? geomean(xs).toFixed(2) : "-";
   };
-  const libRows = [OURS, "msgpackr"].map((lib) => [lib, ...runs.flatMap(([, r]) => [libMean(r, "encode", lib), libMean(r, "decode", lib)])]);
-  lines.push("Each library's speed ×@msgpack/msgpack, geometric means over the same data sets:", "", mdTable(["", ...header.slice(1)], libRows), "");
+  const libRows = [OURS, "msgpackr", JSON_ROW].map((lib) => [lib, ...runs.flatMap(([, r]) => [libMean(r, "encode", lib), libMean(r, "decode", lib)])]);
+  lines.push(
+    "Each library's speed ×@msgpack/msgpack, geometric means over the same data sets (JSON: over those it can carry, binaries left out):",
+    "",
+    mdTable(["", ...header.slice(1)], libRows),
+    "",
+  );
+  lines.push(`Where JSON is faster than this library ${JSON_AHEAD_NOTE}:`, "", ...runs.map(([, r]) => `- ${versionLabel(r)}: ${jsonAheadLine(r)}`), "");
   // bulk bars
   const bars = [];
   for (const [name, ref] of [["blob-1m", SET_REF], ["blob-16m", SET_REF], ["ascii-1m", ENCODE_INTO_REF], ["unicode-1m", ENCODE_INTO_REF]]) {
@@ -844,7 +910,7 @@ async function summary() {
       }),
     ]);
   }
-  lines.push("Bulk data: this library's encode speed as a fraction of the platform's own copy / UTF-8 encoder into a reused buffer, same run:", "", mdTable(["", ...runs.map(([rt]) => rt)], bars), "");
+  lines.push("Bulk data: this library's encode speed as a fraction of the platform's own copy / UTF-8 encoder into a reused buffer, same run:", "", mdTable(["", ...runs.map(([rt]) => runtimeLabel(rt))], bars), "");
   // small owned results: what the allocation alone leaves for an encoder that owns its results
   const owned = [];
   for (const s0 of first.sets) {
@@ -865,7 +931,7 @@ async function summary() {
     lines.push(
       "Small messages, each result an `ArrayBuffer` of its own (the default): this library's speed ×msgpackr · the allocation alone (`Uint8Array#slice` of each result) as speed ×msgpackr's whole encode · the most an encoder that owns its results reaches if the rest of its work is as fast as msgpackr's (1 / (1 + msgpackr's time / the allocation's time)), same run:",
       "",
-      mdTable(["", ...runs.map(([rt]) => rt)], owned),
+      mdTable(["", ...runs.map(([rt]) => runtimeLabel(rt))], owned),
       "",
     );
   }
@@ -874,22 +940,130 @@ async function summary() {
   const path = await writeResult("peers-summary.md", text + "\n");
   if (path) console.log(`wrote ${path}`);
   await plot(runs);
+  if (args.options.readme) await rewriteReadme(readmeTable(runs, libMean));
   // the last lines, as after a run: the geometric means of each saved run
   for (const [rt, r] of runs) {
-    console.log(`\ngeometric means, ${rt} ${r.machine.version} (from results/peers-${rt}.json):`);
+    console.log(`\ngeometric means, ${versionLabel(r)} (from results/peers-${rt}.json):`);
     for (const row of geometricMeans(r)) console.log(`geometric mean ${row.label.replace(/`/g, "")}: encode ${row.encode}${row.decode ? `, decode ${row.decode}` : ""}`);
+    console.log(jsonAheadLine(r));
   }
 }
 
-/** The saved full runs, results/peers-{node,bun,deno}.json, that exist. @returns {Promise<[string, any][]>} */
+/** The command that saves results/peers-<rt>.json, as the docs give it. @param {string} rt */
+function runCommand(rt) {
+  return rt === "node20" ? "`npm run bench:peers` under Node 20" : `\`npm run bench:peers:${rt}\``;
+}
+
+/** "Node 24.22.3", "Bun 1.4.5": a saved run's runtime and version. @param {any} r */
+function versionLabel(r) {
+  return `${r.machine.runtime[0].toUpperCase()}${r.machine.runtime.slice(1)} ${r.machine.version}`;
+}
+
+/** "node 24.22.3 (V8 13.6.233.17), commit 877aedc, load 0.4-0.6, 2026-11-29": where a saved run's numbers come from. @param {any} r */
+function runLine(r) {
+  const m = r.machine;
+  return `${m.runtime} ${m.version} (${m.engine} ${m.engineVersion}), commit ${m.commit}, load ${m.loadAverage[0].toFixed(1)}-${r.loadAfter[0].toFixed(1)}, ${m.date.slice(0, 10)}`;
+}
+
+/**
+ * The compared libraries' versions over all runs: "msgpackr 2.1.4, ..." when
+ * every run had the same, else each version with the runs that had it.
+ * @param {[string, any][]} runs
+ */
+function peerVersionsLine(runs) {
+  const names = [...new Set(runs.flatMap(([, r]) => Object.keys(r.versions)))];
+  return names
+    .map((name) => {
+      /** @type {Map<string, string[]>} */
+      const by = new Map();
+      for (const [rt, r] of runs) {
+        const v = r.versions[name] ?? "?";
+        by.set(v, [...(by.get(v) ?? []), runtimeLabel(rt)]);
+      }
+      return by.size === 1 ? `${name} ${[...by.keys()][0]}` : `${name} ${[...by].map(([v, rts]) => `${v} (${rts.join(", ")})`).join(", ")}`;
+    })
+    .join(", ");
+}
+
+/** The saved full runs, results/peers-<runtime>.json for each of RUNTIMES, that exist. @returns {Promise<[string, any][]>} */
 async function savedRuns() {
   /** @type {[string, any][]} */
   const runs = [];
-  for (const rt of ["node", "bun", "deno"]) {
+  for (const rt of RUNTIMES) {
     const text = await readResult(`peers-${rt}.json`);
-    if (text) runs.push([rt, JSON.parse(text)]);
+    if (!text) continue;
+    const r = JSON.parse(text);
+    const key = r.machine.runtime === "node" ? `node${r.machine.version.split(".")[0]}` : r.machine.runtime;
+    if (key !== rt) throw new Error(`results/peers-${rt}.json holds a run of ${r.machine.runtime} ${r.machine.version}: save it as peers-${key}.json`);
+    if (r.quick) throw new Error(`results/peers-${rt}.json is a --quick run: the summary quotes full runs only`);
+    runs.push([rt, r]);
   }
+  if (runs.length > 0 && !runs.some(([rt]) => rt === HEADLINE)) console.log(`no results/peers-${HEADLINE}.json yet: run \`npm run bench:peers:${HEADLINE}\` for the README's table`);
   return runs;
+}
+
+const README_BEGIN = "<!-- peers-table: node benchmarks/peers.js --summary --readme writes this table from benchmarks/results/peers-*.json -->";
+const README_END = "<!-- /peers-table -->";
+
+/**
+ * The README's speed tables, from the saved runs: the Node LTS's (or, until
+ * it has a saved run, the newest Node run's) means of each library against
+ * @msgpack/msgpack and where JSON is ahead, then every run's means of this
+ * library against msgpackr, @msgpack/msgpack and JSON.
+ * @param {[string, any][]} runs
+ * @param {(report: any, op: string, lib: string) => string} libMean
+ */
+function readmeTable(runs, libMean) {
+  const nodes = runs.filter(([rt]) => rt.startsWith("node"));
+  const [rt, r] = nodes.find(([k]) => k === HEADLINE) ?? nodes[nodes.length - 1] ?? runs[0];
+  const m = r.machine, v = r.versions;
+  const count = (/** @type {string} */ op, /** @type {string} */ lib) =>
+    r.sets.filter((/** @type {any} */ set) => !(op === "decode" && set.name.startsWith("blob")) && set.results[op][lib] && set.results[op]["@msgpack/msgpack"]).length;
+  const x = (/** @type {string} */ op, /** @type {string} */ lib) => `${libMean(r, op, lib)}x`;
+  const jsonSets = (/** @type {string} */ op) => ` (${count(op, JSON_ROW)} data sets)`;
+  const lines = [
+    README_BEGIN,
+    mdTable(
+      [`${versionLabel(r)} (${m.engine} ${m.engineVersion.split("-")[0]})`, OURS, `msgpackr ${v.msgpackr}`, `@msgpack/msgpack ${v["@msgpack/msgpack"]}`, "JSON"],
+      [
+        [`encode speed, relative to @msgpack/msgpack (geometric mean, ${count("encode", OURS)} data sets)`, x("encode", OURS), x("encode", "msgpackr"), "1x", x("encode", JSON_ROW) + jsonSets("encode")],
+        [`decode speed, same (${count("decode", OURS)} data sets: binaries left out)`, x("decode", OURS), `${x("decode", "msgpackr")} (with its native addon)`, "1x", x("decode", JSON_ROW) + jsonSets("decode")],
+      ],
+      ["l", "r", "r", "r", "r"],
+    ),
+    "",
+    `On ${versionLabel(r)}, ${jsonAheadLine(r).replace(/^JSON ahead/, "JSON is ahead of this library")} (JSON's speed ÷ this library's).`,
+    `One run of ${runCommand(rt)}, built from commit ${m.commit} on ${m.date.slice(0, 10)}.`,
+    "",
+    "Every run's geometric means, as this library's speed ÷ the other's (above 1, this library is faster; bigger is better):",
+    "",
+  ];
+  const perRun = runs.map(([, run]) => geometricMeans(run));
+  lines.push(
+    mdTable(
+      ["this library's speed relative to", ...runs.flatMap(([, run]) => [`${versionLabel(run)} encode`, `${versionLabel(run)} decode`])],
+      perRun[0].map((row, i) => [row.label.slice(1), ...perRun.flatMap((rows) => [rows[i].encode, rows[i].decode])]),
+    ),
+    "",
+    `(${runs.map(([, run]) => `${versionLabel(run)}: commit ${run.machine.commit}, msgpackr ${run.versions.msgpackr}`).join("; ")}.)`,
+    README_END,
+  );
+  return lines.join("\n");
+}
+
+/**
+ * --readme: replaces the text between the peers-table markers of README.md
+ * (with --results=DIR, of DIR/README.md: the tests rewrite a copy).
+ * @param {string} table
+ */
+async function rewriteReadme(table) {
+  const fs = await import("node:fs");
+  const url = args.options.results ? new URL("README.md", resultsUrl()) : new URL("../README.md", import.meta.url);
+  const text = fs.readFileSync(url, "utf8");
+  const from = text.indexOf(README_BEGIN), to = text.indexOf(README_END);
+  if (from < 0 || to < from) throw new Error(`${decodeURIComponent(url.pathname)} has no peers-table markers (${README_BEGIN} ... ${README_END})`);
+  fs.writeFileSync(url, text.slice(0, from) + table + text.slice(to + README_END.length));
+  console.log(`wrote ${decodeURIComponent(url.pathname)} (its speed table)`);
 }
 
 /**
@@ -928,14 +1102,14 @@ async function plot(runs) {
     });
   const means = runs.map(([rt, r]) => {
     const row = geometricMeans(r)[0];
-    return `${rt} ${row.encode} / ${row.decode}`;
+    return `${runtimeLabel(rt)} ${row.encode} / ${row.decode}`;
   });
   const svg = barChartSvg({
     title: "@resizable/msgpack speed relative to msgpackr (bigger is better; 1 = as fast as msgpackr)",
     subtitle:
       `From results/peers-*.json (the README's numbers): ${runs.map(([, r]) => `${r.machine.runtime} ${r.machine.version}`).join(", ")}; ` +
-      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; msgpackr ${first.versions.msgpackr}; ${first.machine.date.slice(0, 10)}`,
-    series: runs.map(([rt, r]) => ({ name: `${rt} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
+      `commit ${[...new Set(runs.map(([, r]) => r.machine.commit))].join(", ")}; msgpackr ${[...new Set(runs.map(([, r]) => r.versions.msgpackr))].join(", ")}; ${first.machine.date.slice(0, 10)}`,
+    series: runs.map(([rt, r]) => ({ name: `${r.machine.runtime} ${r.machine.version}`, color: RUNTIME_COLORS[/** @type {keyof typeof RUNTIME_COLORS} */ (rt)] ?? "#888" })),
     panels: ["encode", "decode"].map((op) => ({
       title: op,
       rows: rows(op),
@@ -952,6 +1126,10 @@ async function plot(runs) {
   if (path) console.log(`wrote ${path}`);
 }
 
+if (args.options.readme && !args.options.summary) {
+  console.error("peers.js: --readme goes with --summary (see --help)");
+  exit(2);
+}
 await useResultsDir(args.options.results);
 if (args.options.render) await render();
 else if (args.options.summary) await summary();

@@ -13,7 +13,7 @@
  */
 
 /** One colour per runtime in every chart. */
-export const RUNTIME_COLORS = { node: "#3f8f3a", bun: "#d9822b", deno: "#3a6fb0" };
+export const RUNTIME_COLORS = { node: "#3f8f3a", bun: "#d9822b", deno: "#3a6fb0", node20: "#3f8f3a", node24: "#7cc46a", node26: "#1d4d1a" };
 
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 

@@ -27,6 +27,11 @@ export async function useResultsDir(dir) {
   resultsDir = pathToFileURL(resolve(String(dir)) + "/");
 }
 
+/** The directory readResult and writeResult use (a file: URL ending in "/"). */
+export function resultsUrl() {
+  return resultsDir;
+}
+
 /** @returns {Promise<any>} the module namespace of the library's build, dist/index.js */
 export async function loadLibrary() {
   try {
@@ -225,15 +230,18 @@ export function narrowTables(md, where) {
 
 /**
  * Prints a finished report (Markdown, and the JSON with --json) and with
- * --write saves `<benchmark>-<runtime>[-quick].json` and `.md` in results/.
+ * --write saves `<benchmark>-<runtime>[-quick].json` and `.md` in results/
+ * (`runtime`: "node", "bun" or "deno" unless the script names its runs
+ * otherwise, as peers.js does with Node's major version: "node24").
  * @param {{ benchmark: string, quick: boolean }} report @param {string} md
  * @param {{ json?: boolean, wide?: boolean, options: Record<string, unknown> }} args
+ * @param {string} [runtime]
  */
-export async function emitReport(report, md, args) {
-  console.log("\n" + (args.wide ? md : narrowTables(md, `results/${report.benchmark}-<runtime>.md with --write`)));
+export async function emitReport(report, md, args, runtime = runtimeName()) {
+  console.log("\n" + (args.wide ? md : narrowTables(md, `results/${report.benchmark}-${runtime}.md with --write`)));
   if (args.json) console.log(JSON.stringify(report));
   if (!args.options.write) return;
-  const base = `${report.benchmark}-${runtimeName()}${report.quick ? "-quick" : ""}`;
+  const base = `${report.benchmark}-${runtime}${report.quick ? "-quick" : ""}`;
   for (const [name, text] of [
     [`${base}.json`, JSON.stringify(report, null, 1) + "\n"],
     [`${base}.md`, md + "\n"],

@@ -30,5 +30,6 @@ export {
   EXT_TIMESTAMP,
   type TimeSpec,
 } from "./format/timestamp.ts";
-export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode } from "./common/errors.ts";
+export { DecodeError, DecodeErrorCode, EncodeError, EncodeErrorCode, type SchemaIssue } from "./common/errors.ts";
+export type { StandardSchemaV1 } from "./decode/schema-hook.ts";
 export { estimateSize } from "./encode/size.ts";

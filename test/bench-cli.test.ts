@@ -138,9 +138,11 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** The saved runs of a script: peers.js saves Node per major version (peers-node24.json), the others per runtime. */
+  const runFiles = (prefix: string) =>
+    prefix === "peers" ? readdirSync(results).filter((f) => /^peers-(node\d+|bun|deno)\.json$/.test(f)) : ["node", "bun", "deno"].map((rt) => `${prefix}-${rt}.json`);
   /** Runtime and version of each saved run of a script, e.g. "node 20.20.2". */
-  const versions = (prefix: string) =>
-    ["node", "bun", "deno"].map((rt) => JSON.parse(saved(`${prefix}-${rt}.json`)).machine).map((m: any) => `${m.runtime} ${m.version}`);
+  const versions = (prefix: string) => runFiles(prefix).map((f) => JSON.parse(saved(f)).machine).map((m: any) => `${m.runtime} ${m.version}`);
 
   const cases = [
     {
@@ -259,30 +261,49 @@ describe("charts drawn from the saved runs (a copy of benchmarks/results/*.json)
     expect(xmlProblems("<svg><g>")).not.toEqual([]);
   });
 
-  test("README.md's geometric means are those of the saved runs (results/peers-summary.md)", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("\n## Benchmarks\n"), readme.indexOf("\n## ", readme.indexOf("\n## Benchmarks\n") + 5));
-    const cells = (line: string) => line.split("|").slice(1, -1).map((c) => c.trim());
-    const summary = saved("peers-summary.md").split("\n").filter((l) => l.startsWith("| ×"));
-    expect(summary.length).toBe(4);
-    for (const line of summary) {
-      const [label, ...values] = cells(line);
-      const row = section.split("\n").find((l) => l.startsWith(`| ${label!.slice(1)} |`));
-      expect(row, `README row for ${label}`).toBeDefined();
-      expect(cells(row!).slice(1), label).toEqual(values);
+  test("the peers runs are saved per runtime, Node per major version, and the summary reads every one", () => {
+    const files = runFiles("peers");
+    expect(files).toContain("peers-bun.json");
+    expect(files).toContain("peers-deno.json");
+    expect(files.some((f) => /^peers-node\d+\.json$/.test(f))).toBe(true);
+    for (const f of files) {
+      const m = JSON.parse(saved(f)).machine;
+      expect(f, `${m.runtime} ${m.version}`).toBe(`peers-${m.runtime === "node" ? `node${m.version.split(".")[0]}` : m.runtime}.json`);
     }
+    // no file of the old naming, which the summary would not read
+    expect(readdirSync(results).filter((f) => /^peers-node(-quick)?\.(json|md)$/.test(f))).toEqual([]);
+    const summary = saved("peers-summary.md");
+    for (const v of versions("peers")) expect(summary, v).toContain(v);
   });
 
-  test("README.md's headline speeds relative to @msgpack/msgpack are the saved Node run's (results/peers-summary.md)", () => {
+  test("docs/benchmarks.md names each runtime's version: the saved runs' and test/package.json's pins", () => {
+    const doc = readFileSync(join(ROOT, "docs/benchmarks.md"), "utf8");
+    const pins = JSON.parse(readFileSync(join(ROOT, "test/package.json"), "utf8")).devDependencies;
+    const version = (spec: string) => /(\d+\.\d+\.\d+)$/.exec(spec)![1]!;
+    const rows = doc.split("\n").filter((l) => /^\| (Node \d+|Bun|Deno)\b/.test(l));
+    expect(rows.map((l) => l.split("|")[1]!.trim().split(" ").slice(0, 2).join(" ").replace(/ \(.*/, ""))).toEqual(["Node 20", "Node 24", "Node 26", "Bun", "Deno"]);
+    const cell = (i: number) => rows[i]!.split("|")[2]!.trim();
+    expect([cell(1), cell(2), cell(3), cell(4)]).toEqual([version(pins.node24), version(pins.node26), version(pins.bun), version(pins.deno)]);
+    // each command that saves a run is there, and every saved run's version
+    for (const rt of ["node24", "node26", "bun", "deno"]) expect(doc).toContain(`npm run bench:peers:${rt} `);
+    for (const v of versions("peers")) expect(doc, v).toContain(`${v[0]!.toUpperCase()}${v.slice(1)}`);
+  });
+
+  test("README.md's speed table is the one --summary --readme writes from the saved runs", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const lines = saved("peers-summary.md").split("\n");
-    const from = lines.findIndex((l) => l.startsWith("Each library's speed ×@msgpack/msgpack"));
-    expect(from).toBeGreaterThan(0);
-    const row = (lib: string) => lines.slice(from).find((l) => l.startsWith(`| ${lib} |`))!.split("|").map((c) => c.trim());
-    const [oursEncode, oursDecode] = row("@resizable/msgpack").slice(2, 4);
-    const [peerEncode, peerDecode] = row("msgpackr").slice(2, 4); // node encode, node decode
-    expect(readme).toContain(`| encode speed, relative to @msgpack/msgpack (geometric mean, 15 data sets) | ${oursEncode}x | ${peerEncode}x | 1x |`);
-    expect(readme).toContain(`| decode speed, same (13 data sets: binaries left out) | ${oursDecode}x | ${peerDecode}x (with its native addon) | 1x |`);
+    copyFileSync(join(ROOT, "README.md"), join(dir, "README.md"));
+    const r = await run(process.execPath, ["benchmarks/peers.js", "--summary", "--readme", `--results=${dir}`], quick);
+    expect(r.code, explain("peers.js --summary --readme", r)).toBe(0);
+    expect(r.stdout).toContain(`wrote ${join(dir, "README.md")} (its speed table)`);
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe(readme);
+    const alone = await run(process.execPath, ["benchmarks/peers.js", "--readme", `--results=${dir}`], quick);
+    expect(alone.code, explain("peers.js --readme", alone)).toBe(2);
+    expect(alone.stderr).toContain("--readme goes with --summary");
+    // the table is there, between its markers, with each library's means and JSON's
+    const table = readme.slice(readme.indexOf("<!-- peers-table"), readme.indexOf("<!-- /peers-table -->"));
+    expect(table).toMatch(/\| encode speed, relative to @msgpack\/msgpack \(geometric mean, 15 data sets\) \| [\d.]+x \| [\d.]+x \| 1x \| [\d.]+x \(\d+ data sets\) \|/);
+    expect(table).toMatch(/\nOn (Node|Bun|Deno) [\d.]+, JSON is ahead of this library: encode .*; decode .*\(JSON's speed ÷ this library's\)\.\n/);
+    for (const v of versions("peers")) expect(table, v).toContain(`${v[0]!.toUpperCase()}${v.slice(1)} encode`);
   });
 
   test("README.md shows the charts in its Benchmarks section and names the runs they come from", () => {

@@ -8,20 +8,35 @@
 // library's poolResults, inline and hoisted options, binaryAsView where a
 // binary is inside), and the generated data is the same on every runtime.
 // Needs dist/ (npm run build). The other peers data sets: bench-strategies.test.ts.
+// Each run is also one of the runtimes the saved results cover (Node 20, 24 and
+// 26, Bun, Deno), saved in a temporary directory: each report says where JSON
+// beats this library, and --summary builds its tables, chart and the README's
+// speed table from the five files.
 // Last, the harness's batch calibration (benchmarks/lib/round-robin.js, used by
 // peers.js too) must not settle on a batch size from one disturbed timing.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, vi } from "vitest";
-import { run as runCommand } from "./tools/harness.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ROOT, explain, run as runCommand } from "./tools/harness.ts";
 
 const run = (program: string, args: string[]) => runCommand(program, args, { timeout: 110_000 });
 const bin = (name: string): string => fileURLToPath(new URL(`./node_modules/.bin/${name}`, import.meta.url));
 
+const node = (major: number): string => fileURLToPath(new URL(`./node_modules/node${major}/bin/node`, import.meta.url));
+
+/** Each runtime with the name its results are saved under (peers-<key>.json): Node by major version. */
 const runtimes = [
-  { label: "node", program: process.execPath, lead: [] as string[] },
-  { label: "bun", program: bin("bun"), lead: [] as string[] },
-  { label: "deno", program: bin("deno"), lead: ["run", "-A"] },
+  { label: "node", key: `node${process.versions.node.split(".")[0]}`, program: process.execPath, lead: [] as string[] },
+  { label: "node24", key: "node24", program: node(24), lead: [] as string[] },
+  { label: "node26", key: "node26", program: node(26), lead: [] as string[] },
+  { label: "bun", key: "bun", program: bin("bun"), lead: [] as string[] },
+  { label: "deno", key: "deno", program: bin("deno"), lead: ["run", "-A"] },
 ];
+/** Where the runs save their results (--write --results=DIR), for the summary below. */
+const saved = mkdtempSync(join(tmpdir(), "bench-peers-"));
+afterAll(() => rmSync(saved, { recursive: true, force: true }));
 
 const OURS = "@resizable/msgpack";
 const POOLED = "@resizable/msgpack (poolResults)";
@@ -38,6 +53,19 @@ function sig3(x: number): string {
   return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toPrecision(3);
 }
 
+/** The JSON-ahead line of a report, computed here from its MB/s: JSON's speed ÷ this library's, above 1, fastest first. */
+function jsonAhead(rep: any): string {
+  const list = (op: string) => {
+    const ahead = rep.sets
+      .filter((set: any) => set.results[op].JSON && set.results[op][OURS])
+      .map((set: any) => [set.name, set.results[op].JSON.mbps / set.results[op][OURS].mbps] as const)
+      .filter(([, x]: readonly [string, number]) => x > 1)
+      .sort((a: readonly [string, number], b: readonly [string, number]) => b[1] - a[1]);
+    return ahead.length ? ahead.map(([name, x]: readonly [string, number]) => `${name} ${x.toFixed(2)}x`).join(", ") : "none";
+  };
+  return `JSON ahead: encode ${list("encode")}; decode ${list("decode")}`;
+}
+
 /** The one JSON line peers.js prints with --json. */
 function report(stdout: string): any {
   const line = stdout.split("\n").find((l) => l.startsWith('{"benchmark"'));
@@ -49,9 +77,20 @@ const digests = new Map<string, Record<string, string>>();
 
 describe("benchmarks/peers.js --quick: rpc, events, wide-map, timeseries, chat", () => {
   it.each(runtimes)("round-trips and times every mode under $label", async (rt) => {
-    const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "^(rpc|events|wide-map|timeseries|chat)$"]);
+    const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "--write", `--results=${saved}`, "^(rpc|events|wide-map|timeseries|chat)$"]);
     expect(r.code, r.stderr).toBe(0);
     const rep = report(r.stdout);
+    expect(rt.key).toBe(rep.machine.runtime === "node" ? `node${rep.machine.version.split(".")[0]}` : rep.machine.runtime);
+    expect(r.stdout).toContain(`wrote ${join(saved, `peers-${rt.key}-quick.json`)}`);
+
+    // JSON is in every table, and one line says where it beats this library (console and saved Markdown alike)
+    expect(r.stdout).toContain("×msgpackr, ×@msgpack/msgpack and ×JSON = speed relative to that row");
+    const md = readFileSync(join(saved, `peers-${rt.key}-quick.md`), "utf8");
+    const line = jsonAhead(rep);
+    expect(r.stdout).toContain(`\n${line}\n`);
+    expect(md).toContain(`\n${line} (data sets on which JSON.stringify`);
+    expect(md).toMatch(/\n\| rpc \(\d+ B\) \| [\d.]+ · [\d.]+ · [\d.]+ · [\d.]+ \|/); // MB/s · ×msgpackr · ×@msgpack/msgpack · ×JSON
+    expect(md).toMatch(/\n\| wide-map \([\d.]+ kB\) \| [\d.]+ · [\d.]+ · [\d.]+ · - \|/); // JSON cannot carry binaries
     expect(rep.sets.map((s: any) => s.name)).toEqual(["rpc", "events", "wide-map", "timeseries", "chat"]);
     const byName = Object.fromEntries(rep.sets.map((s: any) => [s.name, s]));
 
@@ -130,15 +169,66 @@ describe("benchmarks/peers.js --quick: rpc, events, wide-map, timeseries, chat",
       expect(set.results.encode[OWN_BUFFER_REF]?.mbps > 0, set.name).toBe(small);
       expect(set.results.decode[OWN_BUFFER_REF], set.name).toBeUndefined();
     }
-    expect(r.stdout).toMatch(/- chat: reference: Uint8Array#slice of each result: [\d.]+ · [\d.]+ · [\d.]+ \(this library: [\d.]+x of it\)/);
+    expect(r.stdout).toMatch(/- chat: reference: Uint8Array#slice of each result: [\d.]+ · [\d.]+ · [\d.]+ · [\d.]+ \(this library: [\d.]+x of it\)/);
 
     digests.set(rt.label, Object.fromEntries(rep.sets.map((s: any) => [s.name, s.digest])));
   });
 
   it("generates the same data on every runtime", () => {
-    expect(digests.size, "the runtime runs above passed").toBe(3);
+    expect(digests.size, "the runtime runs above passed").toBe(5);
     const [first, ...rest] = [...digests.values()];
     for (const d of rest) expect(d).toEqual(first);
+  });
+
+  it("--summary builds the cross-runtime tables, the chart and the README's speed table (Node 24's) from the five saved runs", async () => {
+    expect(digests.size, "the runtime runs above passed").toBe(5);
+    // the quick runs, saved as full runs would be (the summary refuses --quick runs), with a copy of the README
+    const dir = join(saved, "summary");
+    mkdirSync(dir);
+    const reports = runtimes.map((rt) => {
+      const r = JSON.parse(readFileSync(join(saved, `peers-${rt.key}-quick.json`), "utf8"));
+      writeFileSync(join(dir, `peers-${rt.key}.json`), JSON.stringify({ ...r, quick: false }));
+      return r;
+    });
+    copyFileSync(join(ROOT, "README.md"), join(dir, "README.md"));
+    const r = await run(process.execPath, ["benchmarks/peers.js", "--summary", "--readme", `--results=${dir}`]);
+    expect(r.code, explain("--summary --readme", r)).toBe(0);
+    const versions = reports.map((x) => `${x.machine.runtime[0].toUpperCase()}${x.machine.runtime.slice(1)} ${x.machine.version}`);
+    expect(versions.map((v) => v.split(".")[0])).toEqual(["Node 20", "Node 24", "Node 26", "Bun 1", "Deno 2"]);
+
+    const summary = readFileSync(join(dir, "peers-summary.md"), "utf8");
+    const header = summary.split("\n").find((l) => l.startsWith("| data set |"));
+    expect(header).toBe(`| data set | ${["Node 20", "Node 24", "Node 26", "Bun", "Deno"].flatMap((rt) => [`${rt} encode`, `${rt} decode`]).join(" | ")} |`);
+    // one JSON-ahead line per run, as each run computed it
+    for (const [i, rep] of reports.entries()) expect(summary).toContain(`\n- ${versions[i]}: ${jsonAhead(rep)}\n`);
+    expect(summary).toMatch(/\n\| JSON \| [\d.]+ \| [\d.]+ \|/); // JSON's own means ×@msgpack/msgpack
+    const svg = readFileSync(join(dir, "peers.svg"), "utf8");
+    for (const rep of reports) expect(svg).toContain(`${rep.machine.runtime} ${rep.machine.version}`);
+
+    // the README: Node 24's means of each library, where JSON is ahead on Node 24, then every run's means
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("<!-- peers-table"), readme.indexOf("<!-- /peers-table -->"));
+    expect(table).toContain(`\n| ${versions[1]} (V8 `);
+    expect(table).toContain(`\nOn ${versions[1]}, ${jsonAhead(reports[1]).replace("JSON ahead", "JSON is ahead of this library")} (JSON's speed ÷ this library's).\n`);
+    expect(table).toContain("One run of `npm run bench:peers:node24`");
+    expect(table).toContain(`| this library's speed relative to | ${versions.flatMap((v) => [`${v} encode`, `${v} decode`]).join(" | ")} |`);
+    for (const row of ["msgpackr", "@msgpack/msgpack", "JSON"]) expect(table).toMatch(new RegExp(`\\n\\| ${row.replace("/", "\\/")} \\|( [\\d.]+ \\|){10}\\n`));
+    // the rest of the README is untouched
+    const outside = (text: string) => text.slice(0, text.indexOf("<!-- peers-table")) + text.slice(text.indexOf("<!-- /peers-table -->"));
+    expect(outside(readme)).toBe(outside(readFileSync(join(ROOT, "README.md"), "utf8")));
+
+    // without a Node 24 run, the README quotes the newest Node run and says which
+    rmSync(join(dir, "peers-node24.json"));
+    const without = await run(process.execPath, ["benchmarks/peers.js", "--summary", "--readme", `--results=${dir}`]);
+    expect(without.code, explain("--summary --readme without node24", without)).toBe(0);
+    expect(without.stdout).toContain("no results/peers-node24.json yet: run `npm run bench:peers:node24`");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain(`\n| ${versions[2]} (V8 `);
+
+    // a run saved under another runtime's name is refused, not mislabelled
+    copyFileSync(join(dir, "peers-node26.json"), join(dir, "peers-node24.json"));
+    const wrong = await run(process.execPath, ["benchmarks/peers.js", "--summary", `--results=${dir}`]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain(`results/peers-node24.json holds a run of node ${reports[2].machine.version}: save it as peers-node26.json`);
   });
 });
 

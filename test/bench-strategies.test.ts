@@ -81,13 +81,13 @@ describe("benchmarks/peers.js --quick", () => {
     const r = await run(rt.program, [...rt.lead, "benchmarks/peers.js", "--quick", "--json", "records-100k|blob-1m"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(rt.runtime);
-    expect(r.stdout).toMatch(/^legend: MB\/s = .* ×msgpackr and ×@msgpack\/msgpack = speed relative to that library: this row's MB\/s \/ its MB\/s \(above 1: faster than it, bigger is better\)/m);
+    expect(r.stdout).toMatch(/^legend: MB\/s = .* ×msgpackr, ×@msgpack\/msgpack and ×JSON = speed relative to that row: this row's MB\/s \/ its MB\/s \(above 1: faster than it, bigger is better\)/m);
     const rep = report(r.stdout);
     // every console table says the direction of its ratios above it, and so does every Markdown table
-    const header = "MB/s at p50; ×msgpackr and ×@msgpack/msgpack = speed relative to that library (above 1 = faster, bigger is better)";
+    const header = "MB/s at p50; ×msgpackr, ×@msgpack/msgpack and ×JSON = speed relative to that row (above 1 = faster, bigger is better)";
     for (const op of ["encode", "decode"]) {
       expect(r.stdout.split("\n").filter((l) => l === `${op}: ${header}`).length, op).toBe(2);
-      expect(r.stdout).toContain(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack; above 1 = faster)`);
+      expect(r.stdout).toContain(`**${op}** (MB/s · speed ×msgpackr · speed ×@msgpack/msgpack · speed ×JSON; above 1 = faster)`);
     }
     expect(rep.sets.map((s: any) => s.name)).toEqual(["records-100k", "blob-1m"]); // rpc and the other small messages: bench-peers.test.ts
     for (const set of rep.sets) {
@@ -110,6 +110,8 @@ describe("benchmarks/peers.js --quick", () => {
       "geometric mean ×msgpackr, with poolResults",
       "geometric mean ×@msgpack/msgpack",
       "geometric mean ×@msgpack/msgpack, with poolResults",
+      "geometric mean ×JSON",
+      "geometric mean ×JSON, with poolResults",
     ]);
     // the printed mean is the geometric mean of the report's ratios (blob decode left out: a copy against a view)
     const ratio = (set: any, op: string) => set.results[op]["@resizable/msgpack"].mbps / set.results[op].msgpackr.mbps;

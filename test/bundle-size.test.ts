@@ -58,7 +58,8 @@ describe("browser bundle size (test/tools/bundle-size.mjs, npm run size)", () =>
     const r = await run(process.execPath, ["test/tools/bundle-size.mjs", "--json"], { timeout: 120_000 });
     const report = JSON.parse(r.stdout);
     const added = Object.fromEntries(report.added.map((m: { module: string }) => [m.module, m]));
-    expect(Object.keys(added).sort()).toEqual(["compat/msgpack", "compat/notepack", "records"]);
+    expect(Object.keys(added).sort()).toEqual(["compat/msgpack", "compat/notepack", "records", "schema"]);
+    expect(added["schema"].brings).toEqual(["src/decode/schema.ts", "src/schema.ts"]);
     expect(added["records"].brings).toEqual(["src/format/records.ts", "src/records.ts", "src/records/read.ts", "src/records/table.ts", "src/records/write.ts"]);
     expect(added["compat/msgpack"].brings).toEqual(["src/compat/msgpack.ts", "src/dropin/msgpack.ts"]);
     expect(added["compat/notepack"].brings).toEqual(["src/compat/notepack.ts", "src/dropin/buffers.ts"]);

@@ -80,9 +80,25 @@ describe("package.json and deno.json agree", () => {
 
   test("npm package metadata", () => {
     expect(pkg.type).toBe("module");
-    // only the records and compatibility entries have an effect (installing records or the drop-in
-    // behaviours), which a bundler must keep
-    expect(pkg.sideEffects).toEqual(["./dist/records.js", "./dist/records.cjs", "./dist/compat/*.js", "./dist/compat/*.cjs", "./entries/records.js", "./entries/records.cjs", "./entries/compat/*.js", "./entries/compat/*.cjs", "./src/records.ts", "./src/compat/*.ts"]);
+    // only the records, schema and compatibility entries have an effect (installing records, the
+    // schema checks or the drop-in behaviours), which a bundler must keep
+    expect(pkg.sideEffects).toEqual([
+      "./dist/records.js",
+      "./dist/records.cjs",
+      "./dist/schema.js",
+      "./dist/schema.cjs",
+      "./dist/compat/*.js",
+      "./dist/compat/*.cjs",
+      "./entries/records.js",
+      "./entries/records.cjs",
+      "./entries/schema.js",
+      "./entries/schema.cjs",
+      "./entries/compat/*.js",
+      "./entries/compat/*.cjs",
+      "./src/records.ts",
+      "./src/schema.ts",
+      "./src/compat/*.ts",
+    ]);
     expect(pkg.files).toEqual(["dist", "docs", "entries"]);
     expect(pkg.engines?.node).toBe(">=18");
   });
@@ -165,6 +181,8 @@ const RUNTIME_NAMES: Record<string, string[]> = {
 };
 // the records entry installs records and exports exactly the main entry's API
 RUNTIME_NAMES["./records"] = RUNTIME_NAMES["."]!;
+// so does the schema entry, which installs the schema checks
+RUNTIME_NAMES["./schema"] = RUNTIME_NAMES["."]!;
 // @msgpack/msgpack's programs get the main entry's API; notepack.io's get its two functions (and its default export)
 RUNTIME_NAMES["./compat/msgpack"] = RUNTIME_NAMES["."]!;
 RUNTIME_NAMES["./compat/notepack"] = ["decode", "default", "encode"];
@@ -182,6 +200,8 @@ const TYPE_NAMES: Record<string, string[]> = {
     "ExtensionDecoderType",
     "ExtensionEncoderType",
     "Int64Mode",
+    "SchemaIssue",
+    "StandardSchemaV1",
     "TimeSpec",
   ],
   // ByteChunk and ReadableStreamLike are in the stream decoders' signatures, StreamStats in the
@@ -191,12 +211,13 @@ const TYPE_NAMES: Record<string, string[]> = {
   "./inspect": ["InspectNode", "InspectResult", "InspectType"],
 };
 TYPE_NAMES["./records"] = TYPE_NAMES["."]!;
+TYPE_NAMES["./schema"] = TYPE_NAMES["."]!;
 TYPE_NAMES["./compat/msgpack"] = TYPE_NAMES["."]!;
 TYPE_NAMES["./compat/notepack"] = [];
 
 /** The public members of the exported classes, instance then static, as their declarations give them. */
 const CLASS_MEMBERS: Record<string, { instance: string[]; static: string[] }> = {
-  DecodeError: { instance: ["cause", "code", "message", "name", "needed", "offset", "stack"], static: [] },
+  DecodeError: { instance: ["cause", "code", "issues", "message", "name", "needed", "offset", "stack"], static: [] },
   Decoder: { instance: ["decode", "decodeArrayStream", "decodeAsync", "decodeMulti", "decodeStream"], static: [] },
   DecoderStream: { instance: ["readable", "stats", "writable"], static: [] },
   EncodeError: { instance: ["cause", "code", "message", "name", "stack"], static: [] },

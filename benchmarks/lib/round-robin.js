@@ -48,6 +48,15 @@ export function runtimeName() {
 }
 
 /**
+ * The runtime with Node's major version: "node24", "bun", "deno". The peers
+ * results are saved under it, so runs of several Node versions sit side by side.
+ */
+export function runtimeKey() {
+  const rt = runtimeName();
+  return rt === "node" ? `node${String(g.process.versions.node).split(".")[0]}` : rt;
+}
+
+/**
  * Runtime name and version, engine and version, OS, architecture and CPU count.
  * `load` is the 1-minute load average where the runtime can read it without
  * asking (null otherwise): above the CPU count, other processes share the CPUs.

@@ -50,10 +50,23 @@ export const DecodeErrorCode = {
   INVALID_KEY: "INVALID_KEY",
   /** An argument that is not what the function takes: input that is not bytes, a bad offset, an invalid option. */
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
+  /** A decoded value that the `schema` option refused: the error's `issues` say why, its `offset` where the value starts. */
+  SCHEMA_MISMATCH: "SCHEMA_MISMATCH",
 } as const;
 
 /** One of the {@link DecodeErrorCode} values. */
 export type DecodeErrorCode = (typeof DecodeErrorCode)[keyof typeof DecodeErrorCode];
+
+/**
+ * One issue a schema found with a decoded value (a `SCHEMA_MISMATCH`
+ * error's `issues`): the schema's message, and the keys from the value's
+ * root to the part it is about (`[]` for the root; a Standard Schema's
+ * `{ key }` path items given as their keys).
+ */
+export interface SchemaIssue {
+  readonly message: string;
+  readonly path: readonly PropertyKey[];
+}
 
 /** Stable codes carried by {@link EncodeError.code}. */
 export const EncodeErrorCode = {
@@ -125,6 +138,8 @@ export class DecodeError extends RangeError {
   declare readonly code: DecodeErrorCode;
   /** For `TRUNCATED`: how many more bytes the item needs at least. */
   declare readonly needed: number;
+  /** For `SCHEMA_MISMATCH`: the schema's issues, each with its message and the path of keys to the part of the value it is about. */
+  declare readonly issues?: readonly SchemaIssue[];
 
   /**
    * @param message the message
@@ -332,6 +347,54 @@ export function stackOverflow(e: unknown, offset: number): unknown {
   return !(e instanceof DecodeError) && isEngineStackOverflow(e)
     ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
     : e;
+}
+
+// ---- decoder: the schema option's verdicts ----
+
+/** How many of a mismatch's issues its message shows (all are in its `issues`). */
+const ISSUES_SHOWN = 5;
+
+/**
+ * The `SCHEMA_MISMATCH` error for the value at `offset`, which the schema
+ * refused with `issues` (a Standard Schema's, as its validator gave them):
+ * the message names the first few, each as its path (`$.items[2].id`) and
+ * its message, quoted and escaped, as every text that comes from outside
+ * is (a path key from the decoded bytes, a message that quotes the value);
+ * the error's `issues` hold them all, as plain data.
+ */
+export function schemaMismatch(offset: number, issues: unknown): DecodeError {
+  // plain arrays (Array.from), whatever classes the validator's arrays are of (arktype's paths carry a cache)
+  const list = Array.from(Array.isArray(issues) ? issues : [], (issue: { message?: unknown; path?: unknown } | null): SchemaIssue => ({
+    message: typeof issue?.message === "string" ? issue.message : describe(issue?.message),
+    path: Array.isArray(issue?.path) ? Array.from(issue.path, (p: unknown) => (typeof p === "object" && p !== null ? (p as { key: PropertyKey }).key : (p as PropertyKey))) : [],
+  }));
+  const shown = list.slice(0, ISSUES_SHOWN).map((issue) => `${issuePath(issue.path)}: ${quote(issue.message, 200)}`);
+  if (list.length > ISSUES_SHOWN) shown.push(`and ${list.length - ISSUES_SHOWN} more`);
+  const e = decodeError(`Cannot decode value at offset ${offset}: it does not match the schema (${list.length} issue(s)): ${shown.join("; ")}`, offset, "SCHEMA_MISMATCH");
+  return Object.assign(e, { issues: list });
+}
+
+/** A schema whose validator returned a Promise, in a call that cannot wait for it (`decode`, `decodeMulti`), for the value at `offset`. */
+export function asyncSchema(offset: number): DecodeError {
+  return decodeError(`Cannot decode value at offset ${offset}: the schema validates asynchronously (its validate returned a Promise); decode with decodeAsync, decodeMultiStream, decodeArrayStream or DecoderStream, which wait for it`, offset, "INVALID_ARGUMENT");
+}
+
+/** `$` and the keys of `path` (`$.a[2]["b c"]`); a long path is shortened in the middle. */
+function issuePath(path: readonly PropertyKey[]): string {
+  const s = path.map((k) =>
+    typeof k === "string" ? (/^[A-Za-z_$][\w$]*$/.test(k) ? "." + k : `[${quote(k, 40)}]`) : typeof k === "symbol" ? `[Symbol(${quote(k.description ?? "", 40)})]` : `[${describe(k)}]`,
+  );
+  return "$" + (s.length <= 12 ? s.join("") : `${s.slice(0, 4).join("")}...(${s.length - 10} more)...${s.slice(-6).join("")}`);
+}
+
+/**
+ * `text` cut at `max` characters, quoted as `JSON.stringify` quotes it
+ * (control characters escaped), with the C1 controls (U+0080-U+009F, which
+ * some terminals obey), DEL and the line and paragraph separators escaped
+ * too: no text from outside reaches a terminal or a log unescaped.
+ */
+function quote(text: string, max: number): string {
+  return JSON.stringify(text.length > max ? text.slice(0, max) + "..." : text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 // ---- encoder: errors with the path of the value, built in cold paths ----

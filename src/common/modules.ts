@@ -11,8 +11,8 @@
  * by every copy of the library of the same version in the program (the
  * ESM build, the CommonJS build), so one import serves them all.
  *
- * The drop-in slots (filled by the compatibility entries, see
- * {@link dropIn}) are typed here, structurally, so this module imports
+ * The drop-in slots (filled by the compatibility entries and the schema
+ * entry, see {@link dropIn}) are typed here, structurally, so this module imports
  * nothing above it; `records` is typed by its module.
  *
  * @module
@@ -24,6 +24,11 @@ import { type DecodeError, decodeError, type EncodeError, encodeError } from "./
 export interface Modules {
   /** msgpackr's record extension: `@resizable/msgpack/records`. */
   records?: unknown;
+  /**
+   * The `schema` decode option: makes, when a decoder is made, the check of
+   * its values against a Standard Schema (see decode/schema-hook.ts).
+   */
+  schema?: (schema: { readonly "~standard": unknown }) => (value: unknown, offset: number, wait?: boolean) => unknown;
   /**
    * `buffers: true`: makes, when an encoder or decoder is made, the function
    * that turns its results into Node `Buffer`s over the same memory; null
@@ -53,8 +58,9 @@ export interface Modules {
 /** The drop-in slots (all but `records`), each with the entry that installs it. */
 type DropIn = Exclude<keyof Modules, "records">;
 
-/** The import that installs each drop-in slot: @msgpack/msgpack's ways, or notepack.io's. */
+/** The import that installs each drop-in slot: @msgpack/msgpack's ways, notepack.io's, or the schema checks. */
 const ENTRIES: { readonly [K in DropIn]: string } = {
+  schema: "@resizable/msgpack/schema",
   buffers: "@resizable/msgpack/compat/notepack",
   invalidUtf8: "@resizable/msgpack/compat/msgpack",
   extensionCodec: "@resizable/msgpack/compat/msgpack",

@@ -16,9 +16,9 @@ const defaultDecoder = /* @__PURE__ */ new CoreDecoder();
 const decoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((options: DecodeOptions<unknown>) => new CoreDecoder(options));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
-function decoderFor<C>(options: DecodeOptions<C> | null | undefined): CoreDecoder<C> {
-  if (options == null) return defaultDecoder as unknown as CoreDecoder<C>;
-  return decoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<C>;
+function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): CoreDecoder<C, T> {
+  if (options == null) return defaultDecoder as unknown as CoreDecoder<C, T>;
+  return decoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<C, T>;
 }
 
 /**
@@ -32,11 +32,16 @@ function decoderFor<C>(options: DecodeOptions<C> | null | undefined): CoreDecode
  *
  * @param input the bytes: a `Uint8Array`, `ArrayBuffer`, any view, or an
  *   array of byte values
+ * With the `schema` option (any Standard Schema: zod, valibot, arktype...;
+ * after `import "@resizable/msgpack/schema"`), the value must match it:
+ * the result is the schema's output, typed as such.
+ *
  * @param options see {@link DecodeOptions}
- * @returns the value
+ * @returns the value (with `schema`, the schema's output)
  * @throws {DecodeError} with `offset` and `code`: truncated input, the
  *   reserved byte 0xc1, invalid UTF-8, limits, bad timestamps, extra bytes,
- *   input that is not bytes and invalid options (`INVALID_ARGUMENT`)
+ *   input that is not bytes and invalid options (`INVALID_ARGUMENT`), a
+ *   value the `schema` refuses (`SCHEMA_MISMATCH`, with its `issues`)
  *
  * @example
  * ```ts
@@ -55,8 +60,18 @@ function decoderFor<C>(options: DecodeOptions<C> | null | undefined): CoreDecode
  * const asDecoded = decode(encode(new Map([[1, "a"]])), { useMap: true }) as Map<number, string>;
  * console.assert(asDecoded.get(1) === "a");
  * ```
+ *
+ * @example Typed and checked by a schema
+ * ```ts
+ * import { decode, encode, type StandardSchemaV1 } from "@resizable/msgpack/schema";
+ * const text: StandardSchemaV1<unknown, string> = {
+ *   "~standard": { version: 1, vendor: "by-hand", validate: (v) => (typeof v === "string" ? { value: v.trim() } : { issues: [{ message: "expected text" }] }) },
+ * };
+ * const s = decode(encode("  hi "), { schema: text }); // a string, no cast
+ * console.assert(s === "hi");
+ * ```
  */
-export function decode<ContextType = undefined>(input: DecodeInput, options?: DecodeOptions<ContextType>): unknown {
+export function decode<ContextType = undefined, Output = unknown>(input: DecodeInput, options?: DecodeOptions<ContextType, Output>): Output {
   return decoderFor(options).decode(input);
 }
 
@@ -64,9 +79,10 @@ export function decode<ContextType = undefined>(input: DecodeInput, options?: De
  * Decodes back-to-back MessagePack values in `input`, one at a time.
  *
  * @param input the bytes
- * @param options see {@link DecodeOptions}
- * @returns a generator of the values
- * @throws {DecodeError} when a value is malformed or truncated
+ * @param options see {@link DecodeOptions}; with `schema`, each value must match it
+ * @returns a generator of the values (with `schema`, each value's output)
+ * @throws {DecodeError} when a value is malformed or truncated, or refused
+ *   by the `schema` (`SCHEMA_MISMATCH`, with the value's offset)
  *
  * @example
  * ```ts
@@ -75,9 +91,9 @@ export function decode<ContextType = undefined>(input: DecodeInput, options?: De
  * console.assert([...decodeMulti(bytes)].join() === "a,2");
  * ```
  */
-export function decodeMulti<ContextType = undefined>(
+export function decodeMulti<ContextType = undefined, Output = unknown>(
   input: DecodeInput,
-  options?: DecodeOptions<ContextType>,
-): Generator<unknown, void, unknown> {
+  options?: DecodeOptions<ContextType, Output>,
+): Generator<Output, void, unknown> {
   return decoderFor(options).decodeMulti(input);
 }

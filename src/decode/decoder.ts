@@ -24,6 +24,7 @@ import { recordDecoding, type RecordDecoding, type RecordState } from "./record-
 import { headerError } from "./limits.ts";
 import { baseOf, builtInExtension, callExtension, nesting } from "./extension-reader.ts";
 import { continueAsMap, readMapWith } from "./map-forms.ts";
+import type { SchemaCheck } from "./schema-hook.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
@@ -44,7 +45,7 @@ const EMPTY = /* @__PURE__ */ new Uint8Array(0);
  * console.assert(map.get("a") === 1);
  * ```
  */
-export class CoreDecoder<ContextType = undefined> {
+export class CoreDecoder<ContextType = undefined, Output = unknown> {
   /**
    * The class's name in every build, as it is exported (a minifier renames the class itself).
    * @internal
@@ -101,7 +102,7 @@ export class CoreDecoder<ContextType = undefined> {
   private source: Uint8Array | null;
   private busy: boolean;
   /** The decoder that re-entrant calls use, made on first need. */
-  private child: CoreDecoder<ContextType> | null;
+  private child: CoreDecoder<ContextType, Output> | null;
   /** The record structures in force for the call under way (null without `useRecords`). @internal */
   records: RecordState | null;
   /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
@@ -112,6 +113,8 @@ export class CoreDecoder<ContextType = undefined> {
   private readonly cachedKeyMax: number;
   /** The options, read and resolved once, by the constructor (the stream decoders read theirs here). @internal */
   readonly options: ResolvedDecodeOptions;
+  /** With `schema`: what checks each value, from the schema module (the stream decoders check theirs with it); else null. @internal */
+  readonly check: SchemaCheck | null;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   private readonly codec: { get(type: number): ExtensionDecoderType<ContextType> | undefined };
   private readonly context: ContextType;
@@ -135,9 +138,10 @@ export class CoreDecoder<ContextType = undefined> {
 
   /**
    * @param options see {@link DecodeOptions}; each is read once, here
+   *   (with `schema`, the decoder's values are typed as the schema's output)
    * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
    */
-  constructor(options?: DecodeOptions<ContextType> | null);
+  constructor(options?: DecodeOptions<ContextType, Output> | null);
   /**
    * @msgpack/msgpack 2.x's positional form, for programs written for it,
    * once `@resizable/msgpack/compat/msgpack` is imported (else an
@@ -168,7 +172,7 @@ export class CoreDecoder<ContextType = undefined> {
     maxMapLength?: number,
     maxExtLength?: number,
   );
-  constructor(first?: DecodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
+  constructor(first?: DecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     const o = decodeOptionsOf(decoderArguments(first ?? undefined, rest));
     this.bytes = EMPTY;
     this.view = null;
@@ -191,6 +195,7 @@ export class CoreDecoder<ContextType = undefined> {
     this.recordDecoding = records;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.options = o;
+    this.check = o.schema === null ? null : dropIn("schema", "decode")(o.schema);
     this.codec = extensionDecoders(o.extensionCodec as ExtensionCodecType<ContextType>);
     this.context = o.context as ContextType;
     this.int64 = o.int64;
@@ -222,10 +227,11 @@ export class CoreDecoder<ContextType = undefined> {
    *
    * @param input the MessagePack bytes: a `Uint8Array`, `ArrayBuffer`, any
    *   view, or an array of byte values
-   * @returns the value
+   * @returns the value (with `schema`, the schema's output)
    * @throws {DecodeError} for malformed, truncated or over-limit input, for
-   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), and
-   *   for input that is not bytes (`INVALID_ARGUMENT`)
+   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), for
+   *   input that is not bytes (`INVALID_ARGUMENT`), and with `schema` for a
+   *   value it refuses (`SCHEMA_MISMATCH`)
    *
    * @example
    * ```ts
@@ -233,21 +239,22 @@ export class CoreDecoder<ContextType = undefined> {
    * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
    * ```
    */
-  decode(input: DecodeInput): unknown {
+  decode(input: DecodeInput): Output {
     // a busy decoder (called from an extension decoder) hands over to an idle
     // one without a frame of its own: nesting through extensions is stack-bound
     const d = this.busy ? this.reentrant() : this;
     const bytes = toBytes(input);
+    const base = nesting === 0 ? 0 : baseOf(bytes);
+    let value: unknown;
     d.busy = true;
     try {
-      d.setInput(bytes, 0, nesting === 0 ? 0 : baseOf(bytes));
+      d.setInput(bytes, 0, base);
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
       if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
-      const value = d.readValue(nesting);
+      value = d.readValue(nesting);
       if (d.pos !== d.end) {
         throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
       }
-      return value;
     } catch (e) {
       throw stackOverflow(e, d.base + d.pos);
     } finally {
@@ -259,15 +266,18 @@ export class CoreDecoder<ContextType = undefined> {
       if (d.records !== null) d.endRecords();
       d.busy = false;
     }
+    // the schema's verdict, once the input is let go (its errors are its own)
+    return (this.check === null ? value : this.check(value, base)) as Output;
   }
 
   /**
    * Decodes back-to-back values in `input`, one at a time.
    *
    * @param input the MessagePack bytes (as for `decode`)
-   * @returns a generator of the values
-   * @throws {DecodeError} when a value is malformed or truncated (as the
-   *   generator runs), or at once for input that is not bytes
+   * @returns a generator of the values (with `schema`, each value's output)
+   * @throws {DecodeError} when a value is malformed or truncated, or with
+   *   `schema` refused (`SCHEMA_MISMATCH`, at its offset), as the generator
+   *   runs; at once for input that is not bytes
    *
    * @example
    * ```ts
@@ -276,19 +286,19 @@ export class CoreDecoder<ContextType = undefined> {
    * console.assert(values.length === 3 && values[2] === true);
    * ```
    */
-  decodeMulti(input: DecodeInput): Generator<unknown, void, unknown> {
+  decodeMulti(input: DecodeInput): Generator<Output, void, unknown> {
     const bytes = toBytes(input);
     return this.values(bytes, nesting === 0 ? 0 : baseOf(bytes), bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
   }
 
-  private *values(bytes: Uint8Array, base: number, source: Uint8Array | null): Generator<unknown, void, unknown> {
+  private *values(bytes: Uint8Array, base: number, source: Uint8Array | null): Generator<Output, void, unknown> {
     let offset = 0;
     // the values of one input are a sequence: record structures carry over from one to the next
     const records = this.newRecords();
     while (offset < bytes.length) {
       const [value, next] = this.readAt(bytes, offset, base, 0, records, source);
+      yield (this.check === null ? value : this.check(value, base + offset)) as Output;
       offset = next;
-      yield value;
     }
   }
 
@@ -370,9 +380,9 @@ export class CoreDecoder<ContextType = undefined> {
    * with equal options finds this same busy decoder at every level of nested
    * extensions, and a call at level k must not cost k stack frames.
    */
-  private reentrant(): CoreDecoder<ContextType> {
-    let d: CoreDecoder<ContextType> = this;
-    while (d.busy) d = d.child ?? (d.child = new CoreDecoder(this.options as DecodeOptions<ContextType>));
+  private reentrant(): CoreDecoder<ContextType, Output> {
+    let d: CoreDecoder<ContextType, Output> = this;
+    while (d.busy) d = d.child ?? (d.child = new CoreDecoder(this.options as DecodeOptions<ContextType, Output>));
     return d;
   }
 

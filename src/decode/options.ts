@@ -10,6 +10,7 @@ import type { ExtensionCodecType } from "../format/extensions.ts";
 import { invalidDecodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
+import type { StandardSchemaV1 } from "./schema-hook.ts";
 import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
@@ -24,7 +25,7 @@ export type Int64Mode = "auto" | "number" | "bigint";
  * only by letter case or a typo (`maxStrLenght`) throws too, so a limit is
  * never lost without a word; other unknown names are ignored.
  */
-export interface DecodeOptions<ContextType = undefined> {
+export interface DecodeOptions<ContextType = undefined, Output = unknown> {
   /**
    * Extension types to decode; unregistered ones decode as `ExtData`
    * (type -1 decodes as `Date` unless registered). Types registered after
@@ -194,6 +195,47 @@ export interface DecodeOptions<ContextType = undefined> {
    * @default true
    */
   compileRecordReaders?: boolean | undefined;
+  /**
+   * A Standard Schema (zod 4, valibot 1, arktype 2, Effect Schema, or any
+   * object with a `~standard.validate` method) that each decoded value
+   * must match: the caller gets the schema's output (transforms and
+   * defaults applied), typed as the schema's output type, or a
+   * `DecodeError` with code `SCHEMA_MISMATCH`, the schema's `issues` and
+   * the offset of the value (in a stream: of that value in the stream).
+   * Each value of `decodeMulti`, each item of `decodeArrayStream` and each
+   * value of the other stream decoders is checked as it completes. A
+   * schema that validates asynchronously (its `validate` returns a
+   * Promise) works with the stream decoders and `decodeAsync`, and is an
+   * `INVALID_ARGUMENT` in `decode` and `decodeMulti`; an error the
+   * validator throws is thrown as it is. Needs
+   * `import "@resizable/msgpack/schema"` (once, anywhere in the program):
+   * without it, `INVALID_ARGUMENT` naming that import. See docs/schema.md.
+   *
+   * @example A schema written by hand (zod, valibot and arktype schemas are used the same way)
+   * ```ts
+   * import { decode, DecodeError, encode, type StandardSchemaV1 } from "@resizable/msgpack/schema";
+   * const point: StandardSchemaV1<unknown, { x: number; y: number }> = {
+   *   "~standard": {
+   *     version: 1,
+   *     vendor: "by-hand",
+   *     validate(v) {
+   *       const p = v as { x?: unknown; y?: unknown } | null;
+   *       return typeof p?.x === "number" && typeof p.y === "number" ? { value: { x: p.x, y: p.y } } : { issues: [{ message: "expected a point" }] };
+   *     },
+   *   },
+   * };
+   * const p = decode(encode({ x: 1, y: 2 }), { schema: point });
+   * console.assert(p.x + p.y === 3); // typed { x: number; y: number }, no cast
+   * try {
+   *   decode(encode({ x: 1 }), { schema: point });
+   *   console.assert(false);
+   * } catch (e) {
+   *   console.assert(e instanceof DecodeError && e.code === "SCHEMA_MISMATCH" && e.issues?.[0]?.message === "expected a point");
+   * }
+   * ```
+   * @default none: values are returned as decoded, typed `unknown`
+   */
+  schema?: StandardSchemaV1<unknown, Output> | undefined;
 }
 
 /**
@@ -210,7 +252,7 @@ export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | Exten
   rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function" ? (first as O | undefined) : (dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O);
 
 /** The options type under the name @msgpack/msgpack gives it. */
-export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>;
+export type DecoderOptions<ContextType = undefined, Output = unknown> = DecodeOptions<ContextType, Output>;
 
 /**
  * The decode options as a decoder uses them: every default filled in,
@@ -218,10 +260,11 @@ export type DecoderOptions<ContextType = undefined> = DecodeOptions<ContextType>
  * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
  * else `"auto"`), except those whose absence is null: `extensionCodec`
  * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
- * decode-only page does not carry it), `mapKeyConverter` and `structures`;
+ * decode-only page does not carry it), `mapKeyConverter`, `structures`
+ * and `schema`;
  * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean };
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null };
 
 /** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
 export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
@@ -236,7 +279,8 @@ export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => d
  *   object, an invalid value (a limit that is not a non-negative integer
  *   or Infinity, a flag that is not a boolean, an unknown `int64` mode, a
  *   `mapKeyConverter` that is not a function, an `extensionCodec` without
- *   a `decode` method), or a misspelled option name
+ *   a `decode` method, a `schema` without a `~standard.validate` method),
+ *   or a misspelled option name
  */
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
   if (isResolved(options, DECODE)) return options as ResolvedDecodeOptions;
@@ -265,6 +309,7 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
     useRecords: take(DECODE, o.useRecords, "useRecords", BOOLEAN, false),
     structures: take(DECODE, o.structures, "structures", ARRAY, null),
     compileRecordReaders: take(DECODE, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
+    schema: take(DECODE, o.schema, "schema", SCHEMA, null),
     [RESOLVED]: DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
   } satisfies ResolvedDecodeOptions;
 }
@@ -274,4 +319,5 @@ const LIMIT = /* @__PURE__ */ upTo(Infinity, "a non-negative integer");
 const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with a decode method", (v): v is ExtensionCodecType<unknown> => typeof (v as { decode?: unknown } | null)?.decode === "function"];
 const INT64: Rule<Int64Mode> = ['"auto", "number" or "bigint"', (v): v is Int64Mode => v === "auto" || v === "number" || v === "bigint"];
 const UTF8: Rule<"throw" | "replace"> = ['"throw" or "replace"', (v): v is "throw" | "replace" => v === "throw" || v === "replace"];
+const SCHEMA: Rule<StandardSchemaV1> = ["a Standard Schema", (v): v is StandardSchemaV1 => typeof (v as StandardSchemaV1 | null)?.["~standard"]?.validate === "function"];
 const FUNCTION: Rule<(key: unknown) => string | number> = ["a function", (v): v is (key: unknown) => string | number => typeof v === "function"];

@@ -158,15 +158,17 @@ async function* feed(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>
  * value may be split across chunks at any byte.
  *
  * @param stream a `ReadableStream` (e.g. a `fetch` body) or any `AsyncIterable` of chunks (e.g. a Node stream)
- * @param options see {@link DecodeOptions}; `stats` to observe buffering
- * @returns a promise of the value, settled once the stream has ended
+ * @param options see {@link DecodeOptions}; `stats` to observe buffering; `schema` (which may
+ *   validate asynchronously) to check the value once the stream has ended
+ * @returns a promise of the value (with `schema`, the schema's output), settled once the stream has ended
  * @throws {DecodeError} (the promise rejects) with the code and offset `decode` gives for the
  *   same bytes, whatever the chunking: `TRUNCATED` (with `needed`) when the stream ends inside
  *   the value or before it, `EXTRA_BYTES` when bytes follow the value, and every error of
  *   {@link decode}, with `offset` counted from the start of the stream; `MAX_LENGTH` for a value
  *   over `maxValueBytes`; `INVALID_ARGUMENT` for a chunk that is not bytes (an array element
  *   that is not an integer 0..255), with the chunk's stream offset, and for an invalid option
- *   or `lengthPrefixed: true` (frames are for back-to-back values: {@link decodeMultiStream})
+ *   or `lengthPrefixed: true` (frames are for back-to-back values: {@link decodeMultiStream});
+ *   `SCHEMA_MISMATCH` for a value the `schema` refuses
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example Decoding a ReadableStream (a `fetch` body is one)
@@ -179,11 +181,11 @@ async function* feed(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>
  * console.assert(value.id === 7);
  * ```
  */
-export async function decodeAsync<ContextType = undefined>(
+export async function decodeAsync<ContextType = undefined, Output = unknown>(
   stream: ReadableStreamLike<ByteChunk>,
-  options?: StreamDecodeOptions<ContextType>,
-): Promise<unknown> {
-  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream);
+  options?: StreamDecodeOptions<ContextType, Output>,
+): Promise<Output> {
+  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream) as Promise<Output>;
 }
 
 /** {@link decodeAsync} with a given reader. */
@@ -204,7 +206,7 @@ export async function readOne(reader: StreamReader, stream: ReadableStreamLike<B
   } catch (e) {
     await chunks.throw(e);
   }
-  return value;
+  return reader.checked(value); // with a schema, once the stream has ended: bytes after the value are reported first, as decode() does
 }
 
 /** The first 64 bytes of a stream: `head` so far (a copy, never a view of a chunk), then `chunk`. */
@@ -222,13 +224,15 @@ function headOf(head: Uint8Array | null, chunk: Uint8Array): Uint8Array {
  * Items may be split across chunks at any byte.
  *
  * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
- * @param options see {@link DecodeOptions}; `stats` to observe buffering
- * @returns an async generator of the array's items
+ * @param options see {@link DecodeOptions}; `stats` to observe buffering; `schema` (which may
+ *   validate asynchronously) to check each item as it completes
+ * @returns an async generator of the array's items (with `schema`, each item's output)
  * @throws {DecodeError} (from the generator) with code `INVALID_BYTE` when the stream does not
  *   start with an array; `TRUNCATED` with `needed` when it ends early; `EXTRA_BYTES` when bytes
  *   follow the array; `INVALID_ARGUMENT` for a chunk that is not bytes, an invalid option or
  *   `lengthPrefixed: true`; and every error of {@link decode}, reported when the item holding
- *   it is reached (a whole-input `decode` of a truncated array reports the array first)
+ *   it is reached (a whole-input `decode` of a truncated array reports the array first);
+ *   `SCHEMA_MISMATCH` for an item the `schema` refuses, at the item's stream offset, which stops the stream
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
@@ -242,11 +246,11 @@ function headOf(head: Uint8Array | null, chunk: Uint8Array): Uint8Array {
  * console.assert(ids.join() === "1,2,3");
  * ```
  */
-export async function* decodeArrayStream<ContextType = undefined>(
+export async function* decodeArrayStream<ContextType = undefined, Output = unknown>(
   stream: ReadableStreamLike<ByteChunk>,
-  options?: StreamDecodeOptions<ContextType>,
-): AsyncGenerator<unknown, void, unknown> {
-  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream);
+  options?: StreamDecodeOptions<ContextType, Output>,
+): AsyncGenerator<Output, void, unknown> {
+  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream) as AsyncGenerator<Output, void, unknown>;
 }
 
 /** {@link decodeArrayStream} with a given reader. */
@@ -298,7 +302,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         }
         if (item === NEED_MORE) break;
         left--;
-        yield item;
+        yield reader.checked(item); // awaited by the yield: a mismatch (or a validator's error) throws here, and stops the stream
       }
       if (held !== null) {
         const received = q.offset + q.available;
@@ -321,13 +325,15 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
  * a file of records). Values may be split across chunks at any byte.
  *
  * @param stream a `ReadableStream` or any `AsyncIterable` of chunks
- * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
- * @returns an async generator of the values
+ * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`;
+ *   `schema` (which may validate asynchronously) to check each value as it completes
+ * @returns an async generator of the values (with `schema`, each value's output)
  * @throws {DecodeError} (from the generator) with code `TRUNCATED` and `needed` when the stream
  *   ends inside a value or frame, `MAX_LENGTH` for a value over `maxValueBytes`,
  *   `INVALID_ARGUMENT` for a chunk that is not bytes, and every error of {@link decode}; without
  *   `lengthPrefixed`, the values and then the error code and offset that {@link decodeMulti} gives
- *   for the same bytes, whatever the chunking
+ *   for the same bytes, whatever the chunking; `SCHEMA_MISMATCH` for a value the `schema`
+ *   refuses, at the value's stream offset, which stops the stream
  * @throws {TypeError} when `stream` is neither a ReadableStream nor an AsyncIterable
  *
  * @example
@@ -341,12 +347,29 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
  * for await (const v of decodeMultiStream(stream)) values.push(v);
  * console.assert(values.length === 3 && values[0] === "a" && values[2] === null);
  * ```
+ *
+ * @example Each value checked by a schema that validates asynchronously
+ * ```ts
+ * import { decodeMultiStream, DecodeError, encode, type StandardSchemaV1 } from "@resizable/msgpack/schema";
+ * const known = new Set(["a", "b"]); // a lookup that could be a database's
+ * const user: StandardSchemaV1<unknown, string> = {
+ *   "~standard": { version: 1, vendor: "by-hand", validate: async (v) => (typeof v === "string" && known.has(v) ? { value: v } : { issues: [{ message: "unknown user" }] }) },
+ * };
+ * async function* chunks() { yield encode("a"); yield encode("b"); yield encode("z"); }
+ * const users: string[] = [];
+ * try {
+ *   for await (const name of decodeMultiStream(chunks(), { schema: user })) users.push(name);
+ * } catch (e) {
+ *   console.assert(e instanceof DecodeError && e.code === "SCHEMA_MISMATCH" && e.offset === 4); // "z" starts at byte 4
+ * }
+ * console.assert(users.join() === "a,b");
+ * ```
  */
-export async function* decodeMultiStream<ContextType = undefined>(
+export async function* decodeMultiStream<ContextType = undefined, Output = unknown>(
   stream: ReadableStreamLike<ByteChunk>,
-  options?: StreamDecodeOptions<ContextType>,
-): AsyncGenerator<unknown, void, unknown> {
-  yield* readMany(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true), stream);
+  options?: StreamDecodeOptions<ContextType, Output>,
+): AsyncGenerator<Output, void, unknown> {
+  yield* readMany(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true), stream) as AsyncGenerator<Output, void, unknown>;
 }
 
 /** {@link decodeMultiStream} with a given reader. */
@@ -354,8 +377,9 @@ export async function* readMany(reader: StreamReader, stream: ReadableStreamLike
   const chunks = feed(reader, stream);
   try {
     for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
-      if (r.value !== null) for (let v = reader.next(false); v !== NEED_MORE; v = reader.next(false)) yield v;
-      else while (reader.queue.available > 0) yield reader.next(true);
+      // each value as the schema gives it, awaited by the yield (a mismatch throws here, and stops the stream)
+      if (r.value !== null) for (let v = reader.next(false); v !== NEED_MORE; v = reader.next(false)) yield reader.checked(v);
+      else while (reader.queue.available > 0) yield reader.checked(reader.next(true));
     }
   } catch (e) {
     await chunks.throw(e);

@@ -35,7 +35,7 @@ import type { ByteChunk, ReadableStreamLike } from "./web.ts";
  * console.assert(values.length === 2 && values[1] === "three");
  * ```
  */
-export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
+export class Decoder<ContextType = undefined, Output = unknown> extends CoreDecoder<ContextType, Output> {
   /**
    * The class's name in every build, as it is exported (a minifier renames the class itself).
    * @internal
@@ -52,11 +52,12 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    *   `maxValueBytes`, `stats` and `lengthPrefixed` (see `StreamDecodeOptions`
    *   in `@resizable/msgpack/streams`; `lengthPrefixed` applies to
    *   `decodeStream` only, and makes `decodeAsync` and `decodeArrayStream`
-   *   reject with `INVALID_ARGUMENT`)
+   *   reject with `INVALID_ARGUMENT`); with `schema`, every method's values are the schema's
+   *   output (the stream methods may wait for an asynchronous schema)
    * @throws {DecodeError} (code `INVALID_ARGUMENT`) for an invalid option, as the core decoder, and
    *   for an invalid stream option
    */
-  constructor(options?: StreamDecodeOptions<ContextType>);
+  constructor(options?: StreamDecodeOptions<ContextType, Output>);
   /**
    * @msgpack/msgpack 2.x's positional form (see the core `Decoder`): each
    * argument is the option of that name, `undefined` for its default.
@@ -70,8 +71,8 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
     maxMapLength?: number,
     maxExtLength?: number,
   );
-  constructor(first?: StreamDecodeOptions<ContextType> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
-    const options = decoderArguments<StreamDecodeOptions<ContextType>, ContextType>(first, rest);
+  constructor(first?: StreamDecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
+    const options = decoderArguments<StreamDecodeOptions<ContextType, Output>, ContextType>(first, rest);
     super(options);
     this.stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
   }
@@ -91,8 +92,8 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * console.assert((value as { a: number[] }).a[1] === 2);
    * ```
    */
-  async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
-    return readOne(this.reader(false), stream);
+  async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<Output> {
+    return readOne(this.reader(false), stream) as Promise<Output>;
   }
 
   /**
@@ -111,8 +112,8 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * console.assert(items.join() === "a,b");
    * ```
    */
-  async *decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    yield* readArray(this.reader(false), stream);
+  async *decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Output, void, unknown> {
+    yield* readArray(this.reader(false), stream) as AsyncGenerator<Output, void, unknown>;
   }
 
   /**
@@ -131,12 +132,12 @@ export class Decoder<ContextType = undefined> extends CoreDecoder<ContextType> {
    * console.assert(values.join() === "1,2");
    * ```
    */
-  decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-    return readMany(this.reader(true), stream);
+  decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Output, void, unknown> {
+    return readMany(this.reader(true), stream) as AsyncGenerator<Output, void, unknown>;
   }
 
   /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
   private reader(framing: boolean): StreamReader {
-    return new StreamReader(this.stream, framing, this as CoreDecoder<unknown>);
+    return new StreamReader(this.stream, framing, this as CoreDecoder<unknown, unknown>);
   }
 }

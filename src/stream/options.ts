@@ -16,12 +16,14 @@ import type { StreamStats } from "./queue.ts";
 /**
  * Options of the stream decoders (`decodeAsync`, `decodeArrayStream`,
  * `decodeMultiStream`, `DecoderStream` and the main entry's `Decoder`):
- * the decode options plus `maxValueBytes`, `stats` and `lengthPrefixed`.
+ * the decode options plus `maxValueBytes`, `stats` and `lengthPrefixed`
+ * (the decode option `schema` checks each value, or each item of
+ * `decodeArrayStream`, as it completes, and may validate asynchronously).
  * An invalid value of these three is a `DecodeError` with code
  * `INVALID_ARGUMENT` naming the option, when a stream decoder starts or a
  * `DecoderStream` or `Decoder` is made.
  */
-export interface StreamDecodeOptions<ContextType = undefined> extends DecodeOptions<ContextType> {
+export interface StreamDecodeOptions<ContextType = undefined, Output = unknown> extends DecodeOptions<ContextType, Output> {
   /**
    * The most bytes one value (for `decodeArrayStream`, one item; with
    * `lengthPrefixed`, one frame) may take. A value still incomplete past

@@ -89,6 +89,8 @@ export class StreamReader {
   private tried: number;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength: number;
+  /** The stream offset of the value {@link next} returned last (after a frame's prefix). */
+  at: number;
 
   /**
    * @param options the stream decode options
@@ -110,6 +112,7 @@ export class StreamReader {
     this.maxValueBytes = settings.maxValueBytes;
     this.tried = 0;
     this.frameLength = -1;
+    this.at = 0;
   }
 
   /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
@@ -120,6 +123,18 @@ export class StreamReader {
   /** The next value, or NEED_MORE; with `final` (the source has ended), a value cut short is `TRUNCATED`. */
   next(final: boolean): unknown {
     return this.framed ? this.nextFrame(final) : this.read(final);
+  }
+
+  /**
+   * `value`, the value {@link next} returned last, as the decoder's
+   * `schema` gives it: the schema's output, or a Promise of it (an
+   * asynchronous schema); `value` itself without a schema.
+   *
+   * @throws {DecodeError} `SCHEMA_MISMATCH` at the value's stream offset (or the Promise rejects with it)
+   */
+  checked(value: unknown): unknown {
+    const check = this.decoder.check;
+    return check === null ? value : check(value, this.at, true);
   }
 
   private read(final: boolean): unknown {
@@ -157,6 +172,7 @@ export class StreamReader {
     this.tried = 0;
     if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
     q.stats.bytesDecoded += n;
+    this.at = q.offset;
     q.consume(n);
     return item;
   }
@@ -202,6 +218,7 @@ export class StreamReader {
     q.stats.bytesDecoded += total;
     q.consume(total);
     this.frameLength = -1;
+    this.at = base;
     return value;
   }
 }

@@ -36,7 +36,7 @@ import { NEED_MORE, StreamReader } from "./reader.ts";
  * console.assert(values[0] === 1 && values[1] === "two");
  * ```
  */
-export class DecoderStream<ContextType = undefined> {
+export class DecoderStream<ContextType = undefined, Output = unknown> {
   /**
    * The class's name in every build, as it is exported (a minifier renames the class itself).
    * @internal
@@ -45,20 +45,21 @@ export class DecoderStream<ContextType = undefined> {
   static get name(): string {
     return "DecoderStream";
   }
-  /** The values, decoded as they are read. */
-  readonly readable: ReadableStream<unknown>;
+  /** The values, decoded as they are read (with `schema`, each value's output). */
+  readonly readable: ReadableStream<Output>;
   /** Where the byte chunks go. */
   readonly writable: WritableStream<ByteChunk>;
   /** Buffering counters of this stream (or the `stats` object passed in the options). */
   readonly stats: StreamStats;
 
   /**
-   * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`
+   * @param options see {@link DecodeOptions}; `lengthPrefixed` for u32-framed values; `stats`;
+   *   `schema` (which may validate asynchronously) to check each value before it is read
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
-  constructor(options?: StreamDecodeOptions<ContextType>) {
+  constructor(options?: StreamDecodeOptions<ContextType, Output>) {
     const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true);
-    let out!: ReadableStreamDefaultController<unknown>;
+    let out!: ReadableStreamDefaultController<Output>;
     /** The write whose chunk is being read: it settles once every value complete in the bytes has been read. */
     let writing: { resolve(): void; reject(e: unknown): void } | null = null;
     /** The reader asked for a value that is not there yet. */
@@ -67,6 +68,8 @@ export class DecoderStream<ContextType = undefined> {
     let failed = false;
     let failure: unknown;
     let done = false;
+    /** A value is with an asynchronous schema: it is handed over (and the next one read) once checked. */
+    let checking = false;
 
     /** Errors the readable with the failure once nothing is queued on it (erroring drops queued values). */
     const raise = (): void => {
@@ -82,10 +85,15 @@ export class DecoderStream<ContextType = undefined> {
       writing = null;
       raise();
     };
+    const hand = (value: unknown): void => {
+      wanted = false;
+      out.enqueue(value as Output);
+      wanted = (out.desiredSize ?? 0) > 0;
+    };
     /** Hands values to the reader while it wants them; settles the write once its bytes hold no complete value. */
     const pump = (): void => {
       if (failed) return raise();
-      if (writing === null) return; // what is left is the start of a value: wait for the next chunk
+      if (writing === null || checking) return; // what is left is the start of a value (wait for the next chunk), or a value is being checked
       try {
         while (wanted) {
           const value = reader.next(false);
@@ -95,9 +103,25 @@ export class DecoderStream<ContextType = undefined> {
             w.resolve();
             return;
           }
-          wanted = false;
-          out.enqueue(value);
-          wanted = (out.desiredSize ?? 0) > 0;
+          const checked = reader.checked(value);
+          if (!(checked instanceof Promise)) {
+            hand(checked);
+            continue;
+          }
+          checking = true;
+          checked.then(
+            (v) => {
+              checking = false;
+              if (failed) return raise();
+              hand(v);
+              pump();
+            },
+            (e) => {
+              checking = false;
+              if (!failed) fail(e);
+            },
+          );
+          return;
         }
       } catch (e) {
         fail(e);
@@ -105,7 +129,7 @@ export class DecoderStream<ContextType = undefined> {
     };
 
     // no values decoded ahead of the reader (a high-water mark of 0): each read decodes one
-    this.readable = new ReadableStream<unknown>(
+    this.readable = new ReadableStream<Output>(
       {
         start(controller): void {
           out = controller;
@@ -135,11 +159,11 @@ export class DecoderStream<ContextType = undefined> {
           pump();
         });
       },
-      close(): void {
+      async close(): Promise<void> {
         if (failed) throw failure;
         try {
           // every complete value has been read: what is left is a value cut short (TRUNCATED)
-          while (reader.queue.available > 0) out.enqueue(reader.next(true));
+          while (reader.queue.available > 0) out.enqueue((await reader.checked(reader.next(true))) as Output);
         } catch (e) {
           fail(e);
           throw e;
