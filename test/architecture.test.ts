@@ -43,7 +43,10 @@ interface Finding {
  * reader of JSON input, exported by no entry). Not back doors: kept.
  */
 const PROGRAM_ERRORS: readonly { file: string; pattern: string }[] = [
-  { file: "src/cli.ts", pattern: "" },
+  { file: "src/cli/args.ts", pattern: "" },
+  { file: "src/cli/io.ts", pattern: "" },
+  { file: "src/cli/commands.ts", pattern: "" },
+  { file: "src/cli/main.ts", pattern: "" },
   { file: "src/inspect/json.ts", pattern: "new JsonTooLong(" },
 ];
 

@@ -325,6 +325,30 @@ describe("values that change while they are encoded", () => {
     }
     expectError(() => encode(new LyingMap([[1, 2]])), "CHANGED", /Map at \$: it changed while being encoded \(5 entries, then 1\)/);
   });
+
+  test("a Map or Set subclass whose size is no count, or disagrees with its entries, is an EncodeError before any entry is written", () => {
+    for (const [size, code, message] of [
+      [2.5, "CHANGED", /^Cannot encode map: it reports 2\.5 items, not a count$/],
+      [-1, "CHANGED", /^Cannot encode map: it reports -1 items, not a count$/],
+      [2 ** 40, "TOO_LONG", /^Cannot encode map of length 1099511627776: over 2\^32-1$/],
+      [1e9, "CHANGED", /^Cannot encode Map at \$\.m: it changed while being encoded \(1000000000 entries, then 1\)$/],
+    ] as const) {
+      let reads = 0;
+      class Sized extends Map<unknown, unknown> {
+        override get size(): number {
+          return size;
+        }
+      }
+      expectError(() => encode({ m: new Sized([[1, { get x() { return reads++; } }]]) }), code, message); // prettier-ignore
+      expect(reads, String(size)).toBe(0);
+    }
+    class FewerSet extends Set<unknown> {
+      override get size(): number {
+        return 3;
+      }
+    }
+    expectError(() => encode([new FewerSet([1, 2])]), "CHANGED", /^Cannot encode Set at \$\[0\]: it changed while being encoded \(3 entries, then 2\)$/);
+  });
 });
 
 describe("extension payloads are their bytes", () => {

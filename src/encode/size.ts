@@ -1,7 +1,8 @@
 /**
  * Sizes before encoding: {@link estimateSize}, a cheap bounded guess the
- * encoder uses to size its store, and {@link sizeUpTo}, a bound walked only
- * up to a limit, with which the streaming encoder decides what to split.
+ * encoder uses to size its store; the same estimate, looking at every item
+ * up to a limit ({@link estimateUpTo}), decides what the streaming encoder
+ * splits.
  * (The exact size, `encodedSize`, is counted by the encoder itself:
  * encoder.ts.) Values are sorted into kinds by kind.ts, as the encoder
  * sorts them.
@@ -12,10 +13,9 @@
  */
 
 import { detachedBinary } from "../common/errors.ts";
-import type { ExtData } from "../format/extensions.ts";
 import { bytesOf, isDetached } from "../common/input.ts";
 import { writeInt } from "../format/forms.ts";
-import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, objectKind, unbox } from "../format/kind.ts";
+import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, KIND_MAP, KIND_NUMBER, KIND_SET, KIND_STRING, kindOf, unbox } from "../format/kind.ts";
 
 /**
  * How many values the estimate may look at, in all. Long arrays and large
@@ -55,7 +55,26 @@ const UNSEEN_GUESS = 9;
  * ```
  */
 export function estimateSize(value: unknown): number {
-  return Math.ceil(estimate(value, ESTIMATE_BUDGET, 0, { visits: 0 }));
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, Infinity, 0, { left: 4 * ESTIMATE_BUDGET, maxDepth: ESTIMATE_MAX_DEPTH, unseen: UNSEEN_GUESS }));
+}
+
+/**
+ * The estimate with every item looked at, until it reaches `limit` (then
+ * any number from `limit` up is returned): what the streaming encoder
+ * decides with whether a container is written whole (under `limit`) or in
+ * parts. Costs at most about `limit` steps, never more than the value has
+ * nodes. What it does not look at counts as `limit`: an accessor (so its
+ * object is split down to it, and the getter runs once, when its entry is
+ * written), or a value more than `levels` containers deep (a cycle, say).
+ * A value it cannot look into (a revoked Proxy) counts as 0: the walk
+ * reports what is wrong with it.
+ */
+export function estimateUpTo(value: unknown, limit: number, levels: number): number {
+  try {
+    return estimate(value, Infinity, limit, 0, { left: Infinity, maxDepth: levels, unseen: limit });
+  } catch {
+    return 0;
+  }
 }
 
 /** Stands for a property the estimate does not read: an accessor (its getter is not called). */
@@ -71,24 +90,30 @@ function dataValue(obj: object, key: PropertyKey): unknown {
 const mapEntries = /* @__PURE__ */ (() => Map.prototype.entries)();
 const setValues = /* @__PURE__ */ (() => Set.prototype.values)();
 
-/** Per-call state of the estimate: values looked at. */
+/** Per-call state of the estimate. */
 interface EstimateState {
-  visits: number;
+  /** Containers it may still look into. */
+  left: number;
+  /** How many levels of containers it looks into. */
+  readonly maxDepth: number;
+  /** What a value it does not look at counts: an accessor, a container too deep or past `left`. */
+  readonly unseen: number;
 }
 
 /** Where the estimate writes a number to see its size. */
 const INT_SCRATCH = /* @__PURE__ */ new Uint8Array(9);
 
-/** Objects with more keys than this are sampled. */
+/** An object's keys are sampled like an array's items, but at least this many. */
 const ESTIMATE_KEYS = 16;
 
 /**
  * `budget` is split among the samples of an array (so long arrays and
- * arrays of arrays stay cheap); an object's values share its budget (records
- * are estimated field by field). `state.visits` is a hard cap on the total.
+ * arrays of arrays stay cheap; Infinity: every item); an object's values
+ * share its budget (records are estimated field by field). It stops
+ * adding once the sum reaches `limit`.
  */
-function estimate(value: unknown, budget: number, depth: number, state: EstimateState): number {
-  if (value === ACCESSOR) return UNSEEN_GUESS;
+function estimate(value: unknown, budget: number, limit: number, depth: number, state: EstimateState): number {
+  if (value === ACCESSOR) return state.unseen;
   const kind = kindOf(value);
   switch (kind) {
     case KIND_STRING:
@@ -98,130 +123,50 @@ function estimate(value: unknown, budget: number, depth: number, state: Estimate
       return Number.isSafeInteger(value) && (value !== 0 || 1 / (value as number) > 0) ? writeInt(INT_SCRATCH, 0, value as number) : 9;
     case KIND_BIGINT:
       return 9;
-    case KIND_BINARY: {
-      const n = (value as ArrayBufferView | ArrayBufferLike).byteLength;
-      return n + 5;
-    }
+    case KIND_BINARY:
+      return (value as ArrayBufferView | ArrayBufferLike).byteLength + 5;
     default:
       if (typeof value !== "object" || value === null) return 1; // nil, boolean; a function or symbol (an extension's, or an error)
   }
-  if (depth >= ESTIMATE_MAX_DEPTH || ++state.visits > 4 * ESTIMATE_BUDGET) return UNSEEN_GUESS;
-  if (kind === KIND_ARRAY) {
-    const n = dataValue(value, "length");
-    if (typeof n !== "number") return UNSEEN_GUESS;
-    return 5 + sampleSum(n, budget, (i, share) => estimate(dataValue(value, i), share, depth + 1, state));
+  if (kind === KIND_DATE) return 15;
+  if (kind === KIND_BOXED) return estimate(unbox(value as object), budget, limit, depth, state);
+  if (kind === KIND_EXT) {
+    const data = dataValue(value, "data");
+    return data instanceof Uint8Array ? data.length + 6 : state.unseen; // else a payload computed later
   }
+  if (depth >= state.maxDepth || --state.left < 0) return state.unseen;
   if (kind === KIND_MAP || kind === KIND_SET) {
     // the first items, not spread ones (reaching item i takes i steps), through the built-in
     // iterator: a subclass's own iterator is not run
     const isMap = kind === KIND_MAP;
     const iterator = isMap ? mapEntries.call(value as Map<unknown, unknown>) : setValues.call(value as Set<unknown>);
-    const items: unknown[] = [];
-    for (let r = iterator.next(); !r.done && items.length < Math.max(1, Math.floor(budget)); r = iterator.next()) items.push(r.value);
-    const sum = sampleSum(items.length, budget, (i, share) => {
-      const item = items[i];
-      return isMap ? estimate((item as unknown[])[0], share, depth + 1, state) + estimate((item as unknown[])[1], share, depth + 1, state) : estimate(item, share, depth + 1, state);
-    });
-    return 5 + (sum * (value as Set<unknown>).size) / Math.max(1, items.length);
+    const size = (value as Set<unknown>).size;
+    const samples = Math.max(1, Math.min(size, Math.floor(budget)));
+    const share = Math.max(1, budget / samples);
+    let sum = 0;
+    let k = 0;
+    for (let r = iterator.next(); !r.done && k < samples && sum < limit; r = iterator.next(), k++) {
+      const item = r.value;
+      sum += isMap ? estimate((item as unknown[])[0], share, limit - sum, depth + 1, state) + estimate((item as unknown[])[1], share, limit - sum, depth + 1, state) : estimate(item, share, limit - sum, depth + 1, state);
+    }
+    return 5 + (k === 0 ? 0 : (sum * size) / k);
   }
-  if (kind === KIND_DATE) return 15;
-  if (kind === KIND_BOXED) return estimate(unbox(value as object), budget, depth, state);
-  if (kind === KIND_EXT) {
-    const data = dataValue(value, "data");
-    const n = data instanceof Uint8Array ? data.length : 0;
-    return n + 6;
-  }
-  const keys = Object.keys(value);
-  // every value gets the whole budget: the keys are sampled, not the budget split
-  return 5 + sampleSum(keys.length, ESTIMATE_KEYS, (i) => keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), budget, depth + 1, state));
-}
-
-/**
- * Sums `size(i)` over `n` items, looking at no more items than the budget
- * allows and extrapolating from evenly spaced samples; each sample gets an
- * equal share of the budget for its own contents.
- */
-function sampleSum(n: number, budget: number, size: (i: number, share: number) => number): number {
-  if (n === 0) return 0;
-  const samples = Math.max(1, Math.min(n, Math.floor(budget)));
-  const share = Math.max(1, budget / samples);
+  // an array's items, or an object's keys: evenly spaced samples, extrapolated
+  const keys = kind === KIND_ARRAY ? null : Object.keys(value);
+  const n = keys === null ? dataValue(value, "length") : keys.length;
+  if (typeof n !== "number") return state.unseen;
+  if (n === 0) return 5;
+  // an array's budget is split among its samples; an object's values each get the whole budget (records are estimated field by field)
+  const samples = Math.max(1, Math.min(n, Math.floor(keys === null ? budget : Math.max(ESTIMATE_KEYS, budget))));
+  const share = keys === null ? Math.max(1, budget / samples) : budget;
   const step = n / samples;
   let sum = 0;
-  for (let k = 0; k < samples; k++) sum += size(Math.floor(k * step), share);
-  return (sum * n) / samples;
-}
-
-/**
- * An upper bound of the encoded size of `value`, walked only until it
- * reaches `limit` (then any number from `limit` up is returned): what the
- * streaming encoder decides with whether a part is written whole (under
- * `limit`) or split. Costs at most about `limit` steps, never more than
- * the value has nodes.
- *
- * Reads only data properties and the built-in `Map` / `Set` iterators,
- * never a getter: an accessor counts as `limit` (so its object is split
- * down to it and the getter runs once, when its entry is written). Past
- * `maxDepth` levels (a cycle, say) it returns `limit` too.
- *
- * @param value any value `encode` accepts
- * @param limit where to stop walking
- * @param maxDepth how many levels of containers to walk into
- * @returns the bound, or at least `limit`
- */
-export function sizeUpTo(value: unknown, limit: number, maxDepth: number): number {
-  return boundOf(value, limit, maxDepth);
-}
-
-function boundOf(value: unknown, limit: number, levels: number): number {
-  if (typeof value === "string") return 3 * value.length + 5; // up to 3 bytes per UTF-16 unit
-  if (typeof value !== "object" || value === null) return 9;
-  const kind = objectKind(value);
-  switch (kind) {
-    case KIND_BINARY:
-      return (value as ArrayBufferView | ArrayBufferLike).byteLength + 5;
-    case KIND_DATE:
-      return 15;
-    case KIND_BOXED:
-      return boundOf(unbox(value), limit, levels);
-    case KIND_EXT: {
-      const data = dataValue(value, "data");
-      return data instanceof Uint8Array ? data.length + 6 : limit; // a payload computed later: unknown
-    }
+  for (let k = 0; k < samples && 5 + sum < limit; k++) {
+    const i = Math.floor(k * step);
+    if (keys === null) sum += estimate(dataValue(value, i), share, limit - 5 - sum, depth + 1, state);
+    else sum += keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), share, limit - 5 - sum, depth + 1, state);
   }
-  if (levels <= 0) return limit; // deeper than allowed (a cycle): split it, and let the encoder report it
-  let size = 5;
-  const add = (v: unknown): boolean => {
-    // strings and other leaves here, as boundOf would: a call per leaf costs a third more
-    size += typeof v === "string" ? 3 * v.length + 5 : typeof v === "object" && v !== null ? boundOf(v, limit - size, levels - 1) : 9;
-    return size >= limit;
-  };
-  if (kind === KIND_MAP || kind === KIND_SET) {
-    try {
-      const isMap = kind === KIND_MAP;
-      const iterator = isMap ? mapEntries.call(value as Map<unknown, unknown>) : setValues.call(value as Set<unknown>);
-      for (let r = iterator.next(); !r.done; r = iterator.next()) {
-        if (isMap ? add((r.value as unknown[])[0]) || add((r.value as unknown[])[1]) : add(r.value)) return size;
-      }
-    } catch {
-      // unreadable (a Proxy around a Map, say): small, so that the encoder writes it whole and reports it
-    }
-    return size;
-  }
-  const obj = value as Record<string, unknown>;
-  const isArray = kind === KIND_ARRAY;
-  const keys = isArray ? null : Object.keys(obj);
-  const n = isArray ? (obj as unknown as unknown[]).length : keys!.length;
-  for (let i = 0; i < n; i++) {
-    const key = isArray ? i : keys![i]!;
-    const d = Reflect.getOwnPropertyDescriptor(obj, key);
-    if (d === undefined) {
-      if (isArray && add(undefined)) return size; // a hole
-      continue; // a key deleted since
-    }
-    if (!("value" in d)) return Math.max(size, limit); // an accessor: split down to it
-    if ((!isArray && add(key)) || add(d.value)) return size;
-  }
-  return size;
+  return 5 + (sum * n) / samples;
 }
 
 /**

@@ -134,9 +134,11 @@ export class ValueWriter implements ExtensionWriter {
     encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
   }
 
-  /** An object found at `depth` (the streaming encoder overrides this step to write large containers item by item). */
-  protected encodeObject(obj: object, depth: number): void {
-    if (this.claimObject(obj, depth)) return;
+  /** An object found at `depth`. */
+  private encodeObject(obj: object, depth: number): void {
+    // past maxDepth it fails (a cycle, or too deep); else the registered extensions are asked, once
+    if (depth >= this.maxDepth) throw tooDeep(obj, depth, this.maxDepth);
+    if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
     else if (kind === KIND_RECORD) {
@@ -146,19 +148,8 @@ export class ValueWriter implements ExtensionWriter {
     else this.encodeOtherObject(obj, kind, depth);
   }
 
-  /**
-   * What happens to an object found at `depth` before its kind is looked
-   * at: past `maxDepth` it fails (a cycle, or too deep); else the
-   * registered extensions are asked, once. True when one claimed it (its
-   * payload is written).
-   */
-  claimObject(obj: object, depth: number): boolean {
-    if (depth >= this.maxDepth) throw tooDeep(obj, depth, this.maxDepth);
-    return this.extensions.length !== 0 && encodeExtension(this, obj, depth);
-  }
-
   /** Cold object kinds, no extension claimed: binaries, Map, Set, Date, boxed primitives, ExtData (functions and symbols never get here). */
-  encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
+  private encodeOtherObject(obj: object, kind: ObjectKind, depth: number): void {
     switch (kind) {
       case KIND_BINARY:
         encodeBinary(this.out, binaryBytes(obj)!);
@@ -181,49 +172,97 @@ export class ValueWriter implements ExtensionWriter {
     }
   }
 
-  /** An array (or the values of `owner`, a Set), its length checked after. */
-  private encodeArray(arr: readonly unknown[], depth: number, owner: object = arr): void {
-    const n = arr.length;
+  private encodeArray(arr: readonly unknown[], depth: number): void {
+    const n = arr.length; // read once here and once after the items: a Proxy may answer differently
     this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    this.writeItems(arr, depth, owner, 0, n);
-    checkCount(arr, "array", n, arr.length);
+    this.writeBody(arr, arr, null, depth, n);
   }
 
-  /** Items `from` to `to` of `arr` (an array, or the values of `owner`, a Set), found at `depth`. @internal */
-  writeItems(arr: readonly unknown[], depth: number, owner: object, from: number, to: number): void {
-    let i = from;
-    try {
-      for (; i < to; i++) {
-        // numbers and strings dispatched here, not through encodeValue: V8
-        // stops inlining encodeValue once it has seen every type
-        const item = arr[i];
-        if (typeof item === "number") this.encodeNumber(item);
-        else if (typeof item === "string") encodeString(this.out, item);
-        else this.encodeValue(item, depth + 1);
-      }
-    } catch (e) {
-      throw this.through(e, itemSegment(i), owner);
-    }
-  }
-
-  /** A Set, written as an array of its values (policy), its size checked after. */
+  /** A Set, written as an array of its values (policy), read when it is opened. */
   private encodeSet(set: Set<unknown>, depth: number): void {
     const n = sizeOf(set, "Set", depth);
-    this.encodeArray(valuesOf(set, depth), depth, set);
-    checkCount(set, "Set", n, set.size);
+    const values = valuesOf(set, depth);
+    if (values.length !== n) throw changed(set, "Set", n, values.length);
+    this.writeContainerHeader(n, 0x90, 0xdc, "array");
+    this.writeBody(set, values, null, depth, n);
+  }
+
+  /** A Map, its entries read when it is opened: key, value, key, value... */
+  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
+    // a subclass or a Proxy may answer anything: its size and its entries must agree
+    const n = sizeOf(map, "Map", depth);
+    const entries = entriesOf(map, n, depth);
+    this.writeContainerHeader(n, 0x80, 0xde, "map");
+    this.writeBody(map, entries, null, depth, 2 * n);
   }
 
   /** A plain object as a map. @internal */
   encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
-    if (this.sortKeys || this.ignoreUndefined) {
-      const entries = recordEntries(obj, keys, this.sortKeys, this.ignoreUndefined);
-      this.writeContainerHeader(entries.length / 2, 0x80, 0xde, "map");
-      this.writeEntries(entries, depth, obj, true);
+    const values = this.sortKeys || this.ignoreUndefined ? recordValues(obj, keys, this.sortKeys, this.ignoreUndefined) : null;
+    this.writeContainerHeader(keys.length, 0x80, 0xde, "map");
+    this.writeBody(obj, values, keys, depth, keys.length);
+  }
+
+  /**
+   * The body of a container found at `depth` whose header is written: its
+   * `n` parts, then the check that its count did not change meanwhile.
+   * The parts are the items of `list` (an array's, a Set's values, a
+   * Map's keys and values) or, with `keys`, the fields of `owner` (a map's
+   * entries: each key, then its value, from `list` when it was read before
+   * the header, else read from `owner`). The one container step of the
+   * walk: the streaming encoder overrides it to write a large body part by
+   * part ({@link writePart}, then {@link endBody}).
+   */
+  protected writeBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, n: number): void {
+    // writePart's dispatch written out here: through writePart, a nested object took 7% more instructions
+    if (keys === null) {
+      this.writeItems(list!, depth, owner, 0, n);
+      this.endBody(owner, list, keys, n);
+    } else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true);
+    else this.writeValues(list, keys, depth, owner, true);
+  }
+
+  /** Parts `from` to `to` of a body (see {@link writeBody}). @internal */
+  writePart(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, from: number, to: number): void {
+    if (keys === null) this.writeItems(list!, depth, owner, from, to);
+    else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true, from, to);
+    else this.writeValues(list, keys, depth, owner, true, from, to);
+  }
+
+  /**
+   * Throws `CHANGED` (at the container's path) when the count of
+   * `owner`, an array, Set or Map whose `n` parts are written, is no
+   * longer what its header declared: the header would be wrong. @internal
+   */
+  endBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, n: number): void {
+    if (keys !== null) return; // an object's keys are read once: its header is its count
+    if (owner === list) {
+      const after = (owner as unknown[]).length;
+      if (after !== n) throw changed(owner, "array", n, after);
       return;
     }
-    this.writeContainerHeader(keys.length, 0x80, 0xde, "map");
-    this.writeFields(obj, keys, depth, true);
+    const isMap = objectKind(owner) === KIND_MAP;
+    const count = isMap ? n / 2 : n;
+    const after = (owner as Set<unknown>).size;
+    if (after !== count) throw changed(owner, isMap ? "Map" : "Set", count, isMap && after > count ? "more" : after);
+  }
+
+  /** Items `from` to `to` of `list` (the items of `owner`, an array, a Set or a Map: see {@link writeBody}), found at `depth`. @internal */
+  writeItems(list: readonly unknown[], depth: number, owner: object, from: number, to: number): void {
+    let i = from;
+    try {
+      for (; i < to; i++) {
+        // numbers and strings dispatched here, not through encodeValue: V8
+        // stops inlining encodeValue once it has seen every type
+        const item = list[i];
+        if (typeof item === "number") this.encodeNumber(item);
+        else if (typeof item === "string") encodeString(this.out, item);
+        else this.encodeValue(item, depth + 1);
+      }
+    } catch (e) {
+      throw this.throughPart(e, owner, list, null, i);
+    }
   }
 
   /**
@@ -258,49 +297,24 @@ export class ValueWriter implements ExtensionWriter {
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.through(e, propertySegment(keys[i]!), obj);
+      throw this.throughPart(e, obj, null, keys, i);
     }
   }
 
   /**
-   * The values of `entries` (key, value, key, value..., read before the
-   * header; those from index `from` to `to`) of `owner`, each after its key
-   * when `withKeys`. @internal
+   * `values` (those from `from` to `to`, read before the header) of
+   * `owner`'s fields `keys`, each after its key when `withKeys`. @internal
    */
-  writeEntries(entries: readonly unknown[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = entries.length): void {
-    const n = to;
+  writeValues(values: readonly unknown[], keys: readonly string[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = keys.length): void {
     let i = from;
     try {
-      for (; i < n; i += 2) {
-        if (withKeys) encodeKey(this.out, entries[i] as string);
-        this.encodeValue(entries[i + 1], depth + 1);
+      for (; i < to; i++) {
+        if (withKeys) encodeKey(this.out, keys[i]!);
+        this.encodeValue(values[i], depth + 1);
       }
     } catch (e) {
-      throw this.through(e, propertySegment(entries[i] as string), owner);
+      throw this.throughPart(e, owner, values, keys, i);
     }
-  }
-
-  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
-    // a subclass or a Proxy may answer anything: the header checks the size, the loop the count
-    const n = sizeOf(map, "Map", depth);
-    const entries = entriesOf(map, depth);
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
-    let i = 0;
-    let key: unknown = undefined;
-    let inValue = false;
-    try {
-      for (let entry = nextEntry(map, entries, n, i); entry !== null; entry = nextEntry(map, entries, n, i)) {
-        key = entry[0];
-        inValue = false;
-        this.encodeValue(key, depth + 1);
-        inValue = true;
-        this.encodeValue(entry[1], depth + 1);
-        i++;
-      }
-    } catch (e) {
-      throw this.throughEntry(e, map, i, key, inValue);
-    }
-    checkCount(map, "Map", n, i);
   }
 
   /** fix / 16 / 32 header of an array (0x90, 0xdc) or map (0x80, 0xde), its count checked. */
@@ -325,21 +339,10 @@ export class ValueWriter implements ExtensionWriter {
 
   // ---- errors: cold, with the path the walk noted while the error unwound ----
 
-  /** Notes that an error unwinds through `container` at the segment `seg`; returns the error. @internal */
-  through(e: unknown, seg: string, container: object): unknown {
-    this.trail.push(seg, container);
+  /** Notes that an error unwinds through part `i` of a body (see {@link writeBody}); returns the error. @internal */
+  throughPart(e: unknown, owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, i: number): unknown {
+    this.trail.push(segmentOf(owner, list, keys, i), owner);
     return e;
-  }
-
-  /**
-   * Notes that an error unwinds through entry `i` of `map` (its key, or its
-   * value when `inValue`); returns the error. A failure of the Map itself
-   * (its entries outnumber its size, or one is no entry) is placed at the
-   * Map, not at an entry.
-   */
-  throughEntry(e: unknown, map: object, i: number, key: unknown, inValue: boolean): unknown {
-    const problem = problemOf(e);
-    return problem !== undefined && problem.value === map && (e as EncodeError).code !== "MAX_DEPTH" ? e : this.through(e, mapSegment(i, key, inValue), map);
   }
 
   /**
@@ -407,25 +410,15 @@ export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueW
   return options.useRecords !== false ? new RecordNumberWriter(out, options) : new ValueWriter(out, options);
 }
 
-/**
- * Throws `CHANGED` (at the container's path) when `container` (an array,
- * Set or Map, `what`) counted `before` items when its header was written
- * and `after` once they were: its header would be wrong.
- */
-export function checkCount(container: object, what: string, before: number, after: number): void {
-  if (after !== before) throw changed(container, what, before, after);
-}
-
 /*
  * Opening a Map or a Set (found at `depth`) for writing: its size, then
  * its items through its own iterator, in that order. One that cannot be
  * read (a Proxy around a Map, a throwing `size` getter, an iterator
- * without `next`) is `UNSUPPORTED_TYPE` at its path. Each read is its own
- * function, so that opening allocates nothing.
+ * without `next`) is `UNSUPPORTED_TYPE` at its path.
  */
 
 /** The size of a Map or Set `c` (`what`), read first when it is opened. */
-export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "Set", depth: number): number {
+function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "Set", depth: number): number {
   try {
     return c.size;
   } catch (e) {
@@ -434,7 +427,7 @@ export function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "S
 }
 
 /** A Set's values, read (after its size) when it is opened. */
-export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
+function valuesOf(set: Set<unknown>, depth: number): unknown[] {
   try {
     return [...set];
   } catch (e) {
@@ -442,31 +435,33 @@ export function valuesOf(set: Set<unknown>, depth: number): unknown[] {
   }
 }
 
-/** A Map's own iterator, read (after its size) when it is opened. */
-export function entriesOf(map: Map<unknown, unknown>, depth: number): Iterator<unknown> {
+/**
+ * A Map's keys and values (key, value, key, value...), read through its
+ * own iterator (after its size, `n`) when it is opened; each entry is read
+ * as `entry[0]`, `entry[1]` (an array, or any object with those
+ * properties). Throws `CHANGED` for entries more or fewer than `n`, or one
+ * that is no object (the string "ab" is not key "a" and value "b").
+ */
+function entriesOf(map: Map<unknown, unknown>, n: number, depth: number): unknown[] {
+  let entries: Iterator<unknown>;
   try {
-    const entries = map[Symbol.iterator]();
+    entries = map[Symbol.iterator]();
     if (typeof entries?.next !== "function") throw iteratorWithoutNext();
-    return entries;
   } catch (e) {
     throw unreadable(map, "Map", depth, e);
   }
-}
-
-
-/**
- * The next entry of `map` from its iterator (read as `entry[0]`,
- * `entry[1]`: an array, or any object with those properties), `i` entries
- * having been written of the `n` its header declared; null when the
- * iterator is done. Throws `CHANGED` for an entry past `n` or one that is
- * no object (the string "ab" is not key "a" and value "b").
- */
-export function nextEntry(map: object, entries: Iterator<unknown>, n: number, i: number): Record<0 | 1, unknown> | null {
-  const r = entries.next();
-  if (r?.done === true) return null;
-  const entry = r?.value;
-  if (i === n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, i === n ? "more" : "a non-entry");
-  return entry as Record<0 | 1, unknown>;
+  if (n >>> 0 !== n) throw badCount("map", n); // as its header would
+  // made at its size, up to a bound (a size may lie), and filled
+  const list: unknown[] = new Array(Math.min(2 * n, MAP_PREALLOCATED));
+  let k = 0;
+  for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+    const entry = r?.value as Record<0 | 1, unknown> | null;
+    if (k === 2 * n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, k === 2 * n ? "more" : "a non-entry");
+    list[k++] = entry[0];
+    list[k++] = entry[1];
+  }
+  if (k !== 2 * n) throw changed(map, "Map", n, k / 2);
+  return list;
 }
 
 /** `$` and the first `n` segments of `segs`; a long path is shortened in the middle. */
@@ -475,22 +470,37 @@ function pathOf(segs: string[], n: number): string {
   return "$" + (s.length <= 12 ? s.join("") : `${s.slice(0, 4).join("")}...(${s.length - 10} more)...${s.slice(-6).join("")}`);
 }
 
-/** The path segment of item `i` of an array (or of a Set's values). */
-export function itemSegment(i: number): string {
-  return `[${i}]`;
-}
-
-/** The path segment of a property: `.name`, or `["a b"]` for a key that is no identifier. */
-export function propertySegment(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? "." + key : `[${JSON.stringify(key)}]`;
-}
-
-/** The path segment of entry `i` of a Map: its key (`.keys()[i]`), or its value (`.get("k")` for a simple key, else `.values()[i]`). */
-function mapSegment(i: number, key: unknown, inValue: boolean): string {
-  if (!inValue) return `.keys()[${i}]`;
+/**
+ * The path segment of part `i` of a body (see {@link ValueWriter.writeBody}):
+ * a property (`.name`, or `["a b"]` for a key that is no identifier), an
+ * item (`[3]`), or a Map's key (`.keys()[i]`) or value (`.get("k")` for a
+ * simple key, else `.values()[i]`).
+ */
+function segmentOf(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, i: number): string {
+  if (keys !== null) return isIdentifier(keys[i]!) ? "." + keys[i] : `[${JSON.stringify(keys[i])}]`;
+  if (owner === list || objectKind(owner) !== KIND_MAP) return `[${i}]`;
+  const entry = i >> 1;
+  if ((i & 1) === 0) return `.keys()[${entry}]`;
+  const key = list![i - 1];
   const simple = typeof key === "string" ? JSON.stringify(key) : typeof key === "number" || typeof key === "boolean" || key == null ? String(key) : null;
-  return simple === null ? `.values()[${i}]` : `.get(${simple})`;
+  return simple === null ? `.values()[${entry}]` : `.get(${simple})`;
 }
+
+/**
+ * Whether `key` is an identifier (`[A-Za-z_$][\w$]*`). A loop, not a
+ * regular expression: it runs while a stack overflow unwinds, where V8
+ * may fail to compile one and abort the process.
+ */
+function isIdentifier(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i) | 0x20; // ASCII letters in lower case
+    if (!((c >= 0x61 && c <= 0x7a) || key[i] === "_" || key[i] === "$" || (i > 0 && c >= 0x30 && c <= 0x39))) return false;
+  }
+  return key.length > 0;
+}
+
+/** The most keys and values a Map's list is made for before its entries are read (more grow it). */
+const MAP_PREALLOCATED = 1 << 16;
 
 /** The widest object walked with for-in: past it, V8 keeps objects in dictionary mode, indexed faster by their keys. */
 const RECORD_FOR_IN_MAX = 64;
@@ -514,19 +524,21 @@ function startsWithDigit(keys: readonly string[]): boolean {
 }
 
 /**
- * An object's entries as key, value, key, value... with sortKeys (keys
- * sorted) or ignoreUndefined (undefined values left out): every value read
- * once, so a map's count is the count of entries that follow even when a
- * getter answers differently each time.
+ * With sortKeys (keys sorted) or ignoreUndefined (keys of undefined values
+ * left out), `keys` made the keys written, in place, and their values
+ * returned: every value read once, so a map's count is the count of
+ * entries that follow even when a getter answers differently each time.
  */
-export function recordEntries(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] {
+export function recordValues(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] {
   if (sortKeys) keys.sort();
-  const entries: unknown[] = [];
+  const values: unknown[] = [];
+  let n = 0;
   for (let i = 0; i < keys.length; i++) {
     const value = obj[keys[i]!];
     if (value === undefined && ignoreUndefined) continue;
-    entries.push(keys[i], value);
+    keys[n++] = keys[i]!;
+    values.push(value);
   }
-  return entries;
+  keys.length = n;
+  return values;
 }
-

@@ -24,7 +24,7 @@ import { invalidEncodeOption } from "../common/errors.ts";
 import { isFieldNames } from "../format/records.ts";
 import type { ResolvedEncodeOptions } from "../encode/options.ts";
 import { encodeKey } from "../encode/strings.ts";
-import { hasKeys, recordEntries, type RecordEncoding, type RecordWriting, type ValueWriter } from "../encode/walk.ts";
+import { hasKeys, recordValues, type RecordEncoding, type RecordWriting, type ValueWriter } from "../encode/walk.ts";
 
 /**
  * Nodes of the key trie kept between messages: past this many, the trie
@@ -221,26 +221,22 @@ export class RecordWriter implements RecordWriting {
     }
     const sortKeys = this.sortKeys;
     const ignoreUndefined = this.ignoreUndefined;
-    let entries: unknown[] | null = null;
+    let values: unknown[] | null = null;
     // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys
     let shape = this.recentAt(depth);
     let keys: readonly string[];
     if (shape !== null && !sortKeys && !ignoreUndefined && Object.getPrototypeOf(obj) === Object.prototype && hasKeys(obj, shape.keys)) {
       keys = shape.keys;
     } else {
-      let own = Object.keys(obj);
-      if (sortKeys || ignoreUndefined) {
-        entries = recordEntries(obj, own, sortKeys, ignoreUndefined);
-        own = [];
-        for (let i = 0; i < entries.length; i += 2) own.push(entries[i] as string);
-      }
+      const own = Object.keys(obj);
+      if (sortKeys || ignoreUndefined) values = recordValues(obj, own, sortKeys, ignoreUndefined);
       keys = own;
       shape = this.find(own, depth);
     }
     if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
     else this.writeId(w, shape.index);
     // exactly one value per key, read by the walk's own loops
-    if (entries !== null) w.writeEntries(entries, depth, obj, false);
+    if (values !== null) w.writeValues(values, keys, depth, obj, false);
     else w.writeFields(obj, keys, depth, false);
   }
 

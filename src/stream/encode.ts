@@ -13,7 +13,7 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { checkCount, entriesOf, itemSegment, nextEntry, propertySegment, recordEntries, sizeOf, ValueWriter, valuesOf } from "../encode/walk.ts";
+import { ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { encodeFloat } from "../encode/scalars.ts";
 import { Output } from "../encode/output.ts";
@@ -21,10 +21,9 @@ import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, type ResolvedEncodeOptions, withResolved } from "../encode/options.ts";
 import { readStreamEncodeOptions, type StreamEncodeOptions, type StreamEncodeSettings } from "./options.ts";
-import { KIND_ARRAY, KIND_MAP, KIND_RECORD, KIND_SET, objectKind } from "../format/kind.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
-import { sizeUpTo } from "../encode/size.ts";
+import { estimateUpTo } from "../encode/size.ts";
 
 export type { StreamEncodeOptions };
 
@@ -115,63 +114,37 @@ const SMALL_FRAME_BYTES = 64 * 1024;
  */
 const SPLIT_LEVELS = 256;
 
-/**
- * A large container the stream writes one item at a time, each by the
- * walk's own loop (`writeItems`, `writeFields`, `writeEntries`) or, for a
- * Map, by the walk's value step: this only remembers where it is.
- */
+/** A large container's body the stream writes one part at a time, by the walk's own step ({@link ValueWriter.writePart}): what it was given, and where it is. */
 interface Open {
-  /** KIND_ARRAY (an array, or a Set's values), KIND_RECORD or KIND_MAP. */
-  readonly kind: number;
-  /** The container, as errors name it (the Set for its values). */
-  readonly container: object;
-  /** The depth of the container: its items are at `depth + 1`. */
-  readonly depth: number;
-  /** An array's items, a Set's values, or a plain object's entries read before its header (else null: by `keys`). */
-  readonly items: readonly unknown[] | null;
+  readonly owner: object;
+  readonly list: readonly unknown[] | null;
   readonly keys: readonly string[] | null;
-  /** The count its header declared: items, fields, or a Map's size. */
+  readonly depth: number;
   readonly n: number;
-  /** A Set's size when opened, or a Map's iterator. */
-  readonly size: number;
-  readonly iterator: Iterator<unknown> | null;
-  /** Items (or Map entries) begun. */
+  /** Parts written. */
   i: number;
-  /** A Map's entry under way, its key, and whether its value is written. */
-  entry: Record<0 | 1, unknown> | null;
-  key: unknown;
-  inValue: boolean;
-}
-
-function open(kind: number, container: object, depth: number, items: readonly unknown[] | null, keys: readonly string[] | null, n: number, size: number, iterator: Iterator<unknown> | null): Open {
-  return { kind, container, depth, items, keys, n, size, iterator, i: 0, entry: null, key: undefined, inValue: false };
 }
 
 /**
- * The walk, with one step overridden: an object found where the stream
- * may split (`splitAt`) that may take `limit` bytes or more (an upper bound,
- * walked only that far) is opened, its header written by the walk's own
- * steps (extensions asked once, depth, reads and checks), and left in
- * `opened` for the stream to write item by item; every other value is
- * written whole by the walk.
+ * The walk, with its one container step overridden: the body of a
+ * container found where the stream may split (`splitAt`) that may take
+ * `limit` bytes or more (an estimate that looks at every item, only that
+ * far) is left in `opened`, its header written, for the stream to write
+ * part by part; every other body is written whole by the walk.
  */
 class StreamWriter extends ValueWriter {
-  /** The depth at which a container may be opened now (-1: none), and how many levels the bound may walk. */
+  /** The depth at which a container may be opened now (-1: none), and how many levels the estimate may walk. */
   splitAt: number;
   levels: number;
   /** The container opened in the step under way, or null. */
   opened: Open | null;
   private readonly limit: number;
   private readonly floats: boolean;
-  private readonly sorted: boolean;
-  private readonly skipUndefined: boolean;
 
   constructor(out: Output, options: ResolvedEncodeOptions, limit: number) {
     super(out, options);
     this.limit = limit;
     this.floats = options.forceIntegerToFloat;
-    this.sorted = options.sortKeys;
-    this.skipUndefined = options.ignoreUndefined;
     this.splitAt = -1;
     this.levels = 0;
     this.opened = null;
@@ -182,83 +155,13 @@ class StreamWriter extends ValueWriter {
     else super.encodeNumber(n);
   }
 
-  protected override encodeObject(obj: object, depth: number): void {
-    if (depth !== this.splitAt || sizeUpTo(obj, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
-      super.encodeObject(obj, depth);
+  protected override writeBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, n: number): void {
+    if (depth !== this.splitAt || estimateUpTo(owner, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
+      super.writeBody(owner, list, keys, depth, n);
       return;
     }
     this.splitAt = -1; // one container per step
-    if (this.claimObject(obj, depth)) return;
-    const kind = objectKind(obj);
-    if (kind === KIND_ARRAY) {
-      const arr = obj as unknown[];
-      const n = arr.length; // read once: a Proxy may answer differently each time
-      this.writeContainerHeader(n, 0x90, 0xdc, "array");
-      this.opened = open(KIND_ARRAY, arr, depth, arr, null, n, 0, null);
-    } else if (kind === KIND_RECORD) {
-      const rec = obj as Record<string, unknown>;
-      const keys = Object.keys(rec);
-      const entries = this.sorted || this.skipUndefined ? recordEntries(rec, keys, this.sorted, this.skipUndefined) : null;
-      const n = entries === null ? keys.length : entries.length / 2;
-      this.writeContainerHeader(n, 0x80, 0xde, "map");
-      this.opened = open(KIND_RECORD, rec, depth, entries, keys, n, 0, null);
-    } else if (kind === KIND_MAP) {
-      const map = obj as Map<unknown, unknown>;
-      const n = sizeOf(map, "Map", depth);
-      const iterator = entriesOf(map, depth);
-      this.writeContainerHeader(n, 0x80, 0xde, "map");
-      this.opened = open(KIND_MAP, map, depth, null, null, n, 0, iterator);
-    } else if (kind === KIND_SET) {
-      const set = obj as Set<unknown>;
-      const size = sizeOf(set, "Set", depth);
-      const values = valuesOf(set, depth);
-      this.writeContainerHeader(values.length, 0x90, 0xdc, "array");
-      this.opened = open(KIND_ARRAY, set, depth, values, null, values.length, size, null);
-    } else this.encodeOtherObject(obj, kind, depth); // a binary, Date, ExtData or boxed primitive
-  }
-
-  /** Writes the next item of `f` (a Map's key or value); false when it has none left. */
-  step(f: Open): boolean {
-    if (f.kind !== KIND_MAP) {
-      if (f.i === f.n) return false;
-      const i = f.i++;
-      if (f.kind === KIND_ARRAY) this.writeItems(f.items!, f.depth, f.container, i, i + 1);
-      else if (f.items === null) this.writeFields(f.container as Record<string, unknown>, f.keys!, f.depth, true, i, i + 1);
-      else this.writeEntries(f.items, f.depth, f.container, true, 2 * i, 2 * i + 2);
-      return true;
-    }
-    try {
-      if (f.entry === null || f.inValue) {
-        if (f.entry !== null) f.i++;
-        const entry = (f.entry = nextEntry(f.container, f.iterator!, f.n, f.i));
-        if (entry === null) return false;
-        f.inValue = false;
-        this.encodeValue((f.key = entry[0]), f.depth + 1);
-      } else {
-        f.inValue = true;
-        this.encodeValue(f.entry[1], f.depth + 1);
-      }
-      return true;
-    } catch (e) {
-      throw this.throughEntry(e, f.container, f.i, f.key, f.inValue);
-    }
-  }
-
-  /** Checks `f` once its items are written: a count that changed throws `CHANGED`. */
-  end(f: Open): void {
-    if (f.kind === KIND_MAP) checkCount(f.container, "Map", f.n, f.i);
-    else if (f.kind === KIND_ARRAY) {
-      checkCount(f.items!, "array", f.n, f.items!.length);
-      if (f.container !== f.items) checkCount(f.container, "Set", f.size, (f.container as Set<unknown>).size);
-    }
-  }
-
-  /** Notes that `e` unwinds through the item of `f` under way; returns the error. */
-  throughOpen(f: Open, e: unknown): unknown {
-    const i = f.i - 1;
-    if (f.kind === KIND_MAP) return this.throughEntry(e, f.container, f.i, f.key, f.inValue);
-    if (f.kind === KIND_ARRAY) return this.through(e, itemSegment(i), f.container);
-    return this.through(e, propertySegment(f.items === null ? f.keys![i]! : (f.items[2 * i] as string)), f.container);
+    this.opened = { owner, list, keys, depth, n, i: 0 };
   }
 }
 
@@ -297,7 +200,6 @@ class ChunkedEncoder {
     const w = this.writer;
     const out = this.out;
     const opened: Open[] = [];
-    let stepping = false;
     out.begin(value, true);
     try {
       const depth = startDepth();
@@ -314,21 +216,23 @@ class ChunkedEncoder {
         if (top === undefined) break;
         w.splitAt = opened.length < SPLIT_LEVELS ? top.depth + 1 : -1;
         w.levels = SPLIT_LEVELS - opened.length;
-        stepping = true;
-        const more = w.step(top);
-        stepping = false;
-        if (!more) {
+        // one part per step; once all are written (and what they opened), the body's end
+        if (top.i < top.n) w.writePart(top.owner, top.list, top.keys, top.depth, top.i, ++top.i);
+        else {
+          w.endBody(top.owner, top.list, top.keys, top.n);
           opened.pop();
-          w.end(top);
         }
       }
       out.flush();
       yield* this.take();
     } catch (e) {
       // the error unwinds through the open containers, innermost first, as through the walk's
-      // (the walk's own loop noted the one whose step threw)
+      // (the step that threw was the innermost's: the walk noted it, or it is that container's own)
       let error = e;
-      for (let k = opened.length - (stepping ? 2 : 1); k >= 0; k--) error = w.throughOpen(opened[k]!, error);
+      for (let k = opened.length - 2; k >= 0; k--) {
+        const f = opened[k]!;
+        error = w.throughPart(error, f.owner, f.list, f.keys, f.i - 1);
+      }
       try {
         throw w.failure(error);
       } finally {
@@ -360,8 +264,9 @@ class ChunkedEncoder {
  *
  * Memory: besides the value itself, about two chunks, plus the encoding of
  * the largest part it does not split. Arrays, plain objects, `Map`s and
- * `Set`s that may take `chunkSize` bytes or more (an upper bound walked
- * only that far) are written item by item, down to 256 levels of nesting;
+ * `Set`s estimated at `chunkSize` bytes or more (every item looked at,
+ * only that far; a string counts a byte per UTF-16 unit) are written item
+ * by item, down to 256 levels of nesting;
  * smaller containers, and deeper ones, are encoded whole, as are strings,
  * dates and extensions, whatever their size. Binaries of `chunkSize` bytes
  * or more are yielded as views of your data, without a copy.
