@@ -27,8 +27,12 @@ export type { EncodeOptions, EncoderOptions } from "./options.ts";
 /** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
 const KEPT_REENTRANT = 4;
 
-/** The scratch of a counting encoder: its moves only count, so a small one does. */
-const COUNT_SCRATCH_BYTES = 4096;
+/**
+ * The scratch of a counting encoder (its moves only count, so a small one
+ * does) and of a throwaway re-entrant one (used for one call: a 256 KiB
+ * scratch allocated and zeroed per call made deep re-entry slow).
+ */
+const SMALL_SCRATCH_BYTES = 4096;
 
 // How the calls of Encoder's other methods end: what each returns of the output.
 const COUNTED = (output: Output): number => output.offset();
@@ -70,7 +74,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     this.counting = counting;
     this.busy = false;
     this.child = null;
-    this.output = new Output(counting ? COUNT_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting, resolved.poolResults);
+    this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting, resolved.poolResults);
     this.writer = valueWriter(this.output, resolved);
     this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
     if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
@@ -122,7 +126,9 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
       if (!child.busy) return child;
       e = child;
     }
-    return this.spawn();
+    const throwaway = this.spawn();
+    throwaway.output.scratchSize = SMALL_SCRATCH_BYTES; // same bytes: the scratch's size changes only where they are moved
+    return throwaway;
   }
 
   /** A new encoder of this one's kind and options, for re-entrant calls. */

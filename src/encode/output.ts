@@ -123,8 +123,8 @@ export class Output {
   done: number;
   /** Counts bytes and keeps none (`encodedSize`). */
   readonly counting: boolean;
-  /** Size of the scratch: items wider than it get a window of their own. */
-  readonly scratchSize: number;
+  /** Size of the scratch: items wider than it get a window of their own (set before the first call, when the scratch is made). */
+  scratchSize: number;
   /** The value of the call under way (the estimate reads it when the store opens). */
   root: unknown;
   /** Sealed chunks of this call, in order (the streaming encoder takes them as they seal). */
