@@ -6,26 +6,27 @@
  * 2 of type 0x72 (a structure declaration); the values inside a record are
  * read by the decoder's `readValue`, so records nest.
  *
- * The readers take the decoder as their first parameter: they work on its
- * state (the members its class keeps out of its published declarations),
- * as its methods would.
+ * The readers read through the decoder's cursor (its input, position,
+ * limits, and its readers of values and keys), with the table of
+ * structures in force for the call.
  *
  * Spec: https://github.com/kriszyp/msgpackr#record-structure-extension-definition
  *
  * @module
  */
 
-import { overLimit, tooDeepToDecode } from "../common/errors.ts";
+import { overLimit, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { setOwn } from "../common/objects.ts";
-import { FIRST_BYTE } from "../format/forms.ts";
-import type { DecodeCursor, RecordDecoding } from "../decode/record-hook.ts";
+import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
+import type { Cursor } from "../decode/cursor.ts";
+import type { RecordDecoding } from "../decode/record-hook.ts";
 import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
 /** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
 export const RECORD_DECODING: RecordDecoding = {
   table: (structures, compile) => new RecordTable(structures, compile),
-  record: (d, t, depth, start) => readRecord(d as RecordDecoder, t, depth, start),
-  definition: (d, twoByte, depth, start) => readDefinition(d as RecordDecoder, twoByte, depth, start),
+  record: (d, records, t, depth, start) => readRecord(d, records as RecordTable, t, depth, start),
+  definition: (d, records, twoByte, depth, start) => readDefinition(d, records as RecordTable, twoByte, depth, start),
 };
 
 /** Records of one structure read before its reader is compiled: a structure used less costs no code generation. */
@@ -73,18 +74,12 @@ function compileReader(s: Structure): Structure["compiled"] {
 }
 
 /** One field value of a record (its bytes are there: {@link readFields} checked), the commonest small values read here. */
-function readField(d: RecordDecoder, depth: number): unknown {
+function readField(d: Cursor, depth: number): unknown {
   const p = d.pos;
-  const b = d.bytes;
-  const t = b[p]!;
+  const t = d.bytes[p]!;
   if (t < 0x40) {
     d.pos = p + 1;
     return t; // positive fixint below the record identifiers
-  }
-  if (t >= 0xa0 && t < 0xc0 && (t & 0x1f) <= d.strMax && p + 1 + (t & 0x1f) <= d.end) {
-    const len = t & 0x1f;
-    d.pos = p + 1 + len;
-    return d.direct ? d.window.text(b, p + 1, len) : d.textAt(p + 1, len, false); // fixstr
   }
   if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
     d.pos = p + 1;
@@ -93,39 +88,42 @@ function readField(d: RecordDecoder, depth: number): unknown {
   return d.readValue(depth + 1);
 }
 
-/** A decoder with records: its table is the records module's. */
-type RecordDecoder = DecodeCursor & { readonly records: RecordTable };
-
-/** A record whose identifier's first byte `t` was at `start`. */
-function readRecord(d: RecordDecoder, t: number, depth: number, start: number): unknown {
-  const slots = d.records.slots;
+/** A record whose identifier's first byte `t` was at `start`, of a structure of `table`. */
+function readRecord(d: Cursor, table: RecordTable, t: number, depth: number, start: number): unknown {
+  const slots = table.slots;
   let at = t - 0x40;
   let s: Structure | undefined = slots[at];
   if (s !== undefined && s.twoByte) {
-    const high = d.bytes[d.need(1, start, "record identifier")]!;
+    if (d.pos >= d.end) throw truncated(d.base + start, 2, d.base + d.end, "record identifier");
+    const high = d.bytes[d.pos++]!;
     if (high !== 0) s = slots[(at += high << 5)];
   }
   if (s === undefined) throw undefinedRecord(d.base + start, t, at);
-  return readFields(d, s, depth, start);
+  return readFields(d, table, s, depth, start);
 }
 
-/** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72), its field names, then its first record. */
-function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start: number): unknown {
-  const at = d.need(twoByte ? 3 : 2, start, "record definition") + 1;
+/** A structure declaration at `start` (fixext 1 or, `twoByte`, fixext 2 of type 0x72) defined in `table`, its field names, then its first record. */
+function readDefinition(d: Cursor, table: RecordTable, twoByte: boolean, depth: number, start: number): unknown {
   const b = d.bytes;
+  // the type byte, the identifier (and its high byte), and the first byte of the field names
+  const at = d.pos + 1;
+  const pos = at + (twoByte ? 2 : 1);
+  if (pos > d.end) throw truncated(d.base + start, pos - start, d.base + d.end, "record definition");
   const id = b[at]!;
   if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(d.base + start, id);
+  if (pos === d.end) throw truncated(d.base + start, pos - start + 1, d.base + d.end, "record definition");
   const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
   // the field names: an array of strings (numbers become names, as map keys do)
-  const pos = d.need(1, start, "record definition");
   const t = b[pos]!;
   const form = FIRST_BYTE[t]!;
   if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(d.base + start, t); // fixarray, array 16 / 32
   const field = (form >> 4) & 0x07;
-  const n = field === 0 ? form >> 8 : d.readLengthField(field, pos);
+  if (pos + 1 + field > d.end) throw truncated(d.base + pos, 1 + field, d.base + d.end, formName(t));
+  const n = field === 0 ? form >> 8 : readLength(b, pos + 1, field);
+  d.pos = pos + 1 + field;
   if (n > d.limits.maxMapLength) throw overLimit("record", d.base + start, n, "maxMapLength", d.limits.maxMapLength);
   // every name takes a byte at least: refuse before allocating
-  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record definition of ${n} fields`);
+  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record definition of ${n} fields`);
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const keys = new Array<string>(n);
   for (let i = 0; i < n; i++) {
@@ -135,21 +133,21 @@ function readDefinition(d: RecordDecoder, twoByte: boolean, depth: number, start
     else if (typeof key !== "string") throw badFieldName(d.base + k, key);
     keys[i] = key as string;
   }
-  const s = d.records.declared(keys, twoByte, b, pos, d.pos - pos);
-  d.records.define(slot, s);
-  return readFields(d, s, depth, start);
+  const s = table.declared(keys, twoByte, b, pos, d.pos - pos);
+  table.define(slot, s);
+  return readFields(d, table, s, depth, start);
 }
 
-/** The field values of a record of structure `s` (its identifier at `start`), as an object. */
-function readFields(d: RecordDecoder, s: Structure, depth: number, start: number): Record<string, unknown> {
+/** The field values of a record of structure `s` of `table` (its identifier at `start`), as an object. */
+function readFields(d: Cursor, table: RecordTable, s: Structure, depth: number, start: number): Record<string, unknown> {
   const keys = s.keys;
   const n = keys.length;
   // every value takes a byte at least
-  if (d.pos + n > d.end) throw d.short(start, d.pos - start + n, `record of ${n} fields`);
+  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record of ${n} fields`);
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const compiled = s.compiled;
   if (compiled !== null) return compiled(d as never, depth);
-  if (++s.reads === COMPILE_AFTER && d.records.compile && (s.compiled = compileReader(s)) !== null) return s.compiled(d as never, depth);
+  if (++s.reads === COMPILE_AFTER && table.compile && (s.compiled = compileReader(s)) !== null) return s.compiled(d as never, depth);
   if (s.proto) {
     const obj: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) setOwn(obj, keys[i]!, d.readValue(depth + 1));

@@ -29,7 +29,6 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { nesting } from "../decode/extension-reader.ts";
 import { headerError } from "../decode/limits.ts";
 import { WIRE_ARRAY } from "../format/forms.ts";
 import { DecodeError, notAStream, truncated } from "../common/errors.ts";
@@ -282,7 +281,7 @@ export async function* readArray(reader: StreamReader, stream: ReadableStreamLik
         }
         // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
         arrayAt = q.offset;
-        const refused = headerError(reader.decoder.limits, WIRE_ARRAY, n, nesting, false, arrayAt);
+        const refused = headerError(reader.decoder.limits, WIRE_ARRAY, n, 0, false, arrayAt);
         if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
         held = refused;
         left = count = n;
