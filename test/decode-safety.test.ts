@@ -181,6 +181,25 @@ describe("decode() nesting through extensions", () => {
     expect(failure(() => decode(bytes, { extensionCodec: copying }))).toMatchObject({ code: "INVALID_BYTE", offset: 3 });
   });
 
+  test("other bytes decoded inside an extension decoder start at depth 0 and offset 0: only its payload continues the outer decode", () => {
+    // [[[1]]] takes three levels: under maxDepth 3 it decodes on its own, and inside an extension decoder too
+    const other = encode([[[1]]]);
+    const broken = Uint8Array.of(0x91, 0x91, 0x91, 0xc1); // the reserved byte at offset 3 of the other input
+    const codec = new ExtensionCodec();
+    const seen: unknown[] = [];
+    codec.register({
+      type: 5,
+      encode: () => null,
+      decode: (data) => {
+        seen.push(decode(other, { maxDepth: 3 }), failure(() => decode(broken)).offset);
+        return failure(() => decode(data, { extensionCodec: codec, maxDepth: 3 })).code; // the payload, one level down: [[1]] reaches depth 3
+      },
+    });
+    const message = Uint8Array.of(0x91, 0xc7, other.length - 1, 5, ...other.subarray(1)); // [ext 5 holding [[1]]]
+    expect(decode(message, { extensionCodec: codec, maxDepth: 3 })).toEqual(["MAX_DEPTH"]);
+    expect(seen).toEqual([[[[1]]], 3]);
+  });
+
   test("a bare extension inside an extension counts too: no chain of them reaches the stack", () => {
     const codec = new ExtensionCodec();
     codec.register({ type: 2, encode: () => null, decode: (data) => ({ inner: decode(data, { extensionCodec: codec }) }) });
