@@ -105,9 +105,10 @@ function callExtension<C>(d: Cursor, decodeExt: ExtensionDecoderType<C>, type: n
   }
 }
 
-/** A map key (read at `at`) as the `mapKeyConverter` returns it: a string or a number, else an INVALID_KEY error. */
-export function convertKey(d: Cursor, key: unknown, at: number): unknown {
-  const converted: unknown = d.options.mapKeyConverter!(key);
+/** The next map key (at nesting `depth`) as the `mapKeyConverter` returns it: a string or a number, else an INVALID_KEY error. */
+export function convertKey(d: Cursor, depth: number): unknown {
+  const at = d.pos;
+  const converted: unknown = d.options.mapKeyConverter!(d.readKey(depth));
   d.window.reset(); // the converter may have written into the input, or shrunk it
   if (d.bytes.length < d.end) throw inputShrank(d.base + d.pos, d.base + d.end, d.bytes.length);
   if (typeof converted !== "string" && typeof converted !== "number") throw badKey(d.base + at, converted);

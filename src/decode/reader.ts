@@ -429,10 +429,9 @@ export class Reader {
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
+    const convert = this.convertKeys;
     for (let i = 0; i < n; i++) {
-      const at = this.pos;
-      let key = this.readKey(depth + 1);
-      if (this.convertKeys) key = convertKey(this, key, at);
+      let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
       if (typeof key !== "string" || map !== null) {
         const numeric = typeof key === "number" || typeof key === "bigint";
         if (map === null && !numeric) map = toMap(obj, order);
