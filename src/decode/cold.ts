@@ -2,8 +2,7 @@
  * The decoder's readers off its hot path, over its {@link Cursor}: the
  * errors of headers (the input ends, a limit refuses), extensions (an
  * extension decoder run one level of nesting down; timestamps; `ExtData`),
- * and the map forms that leave the plain object (a `Map`, a
- * `mapKeyConverter`). Kept apart so that the hot readers stay small
+ * and the map forms off the plain object (a `Map`, a `mapKeyConverter`). Kept apart so that the hot readers stay small
  * enough for the engine to inline them into each other.
  *
  * @module
@@ -113,6 +112,21 @@ export function convertKey(d: Cursor, depth: number): unknown {
   if (d.bytes.length < d.end) throw inputShrank(d.base + d.pos, d.base + d.end, d.bytes.length);
   if (typeof converted !== "string" && typeof converted !== "number") throw badKey(d.base + at, converted);
   return converted;
+}
+
+/**
+ * The next `n` entries of a map into `map`: with `useMap` (`asIs`, keys
+ * as decoded), or after a key that is no property name (numbers and
+ * bigints stay property names, as the entries before it).
+ */
+export function readIntoMap(d: Cursor, map: Map<unknown, unknown>, n: number, depth: number, asIs: boolean): Map<unknown, unknown> {
+  const convert = d.options.mapKeyConverter !== null;
+  for (let i = 0; i < n; i++) {
+    let key = convert ? convertKey(d, depth + 1) : d.readKey(depth + 1);
+    if (!asIs && (typeof key === "number" || typeof key === "bigint")) key = String(key);
+    map.set(key, d.readValue(depth + 1));
+  }
+  return map;
 }
 
 /** The entries of `obj` as a `Map`, in wire order (`order` when the keys were kept, as objects list array-index keys first). */

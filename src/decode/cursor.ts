@@ -23,6 +23,8 @@ export interface Cursor {
   readonly options: ResolvedDecodeOptions;
   /** Strings of the input as slices of a window of it: reset after user code ran (it may have written into the input). */
   readonly window: TextWindow;
+  /** A string of `n` bytes whose header is at `start` (the cursor after the header): text, or a binary with `rawStrings`. */
+  readString(n: number, start: number): string | Uint8Array;
   /** The value at `pos`, at nesting depth `depth`. */
   readValue(depth: number): unknown;
   /** A map key (or a record's field name): a short string from the key cache, any string as text (even with `rawStrings`), or any other value. */

@@ -23,7 +23,7 @@ import { decodeUtf8 } from "../format/utf8.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badArray, convertKey, readExt, refused, short, toMap } from "./cold.ts";
+import { badArray, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
@@ -322,7 +322,8 @@ export class Reader {
     return at;
   }
 
-  private readString(n: number, start: number): string | Uint8Array {
+  /** A string of `n` bytes whose header is at `start` (the cursor after it). @internal */
+  readString(n: number, start: number): string | Uint8Array {
     // over maxStrLength, or any string value with rawStrings (then a binary)
     if (n > this.strMax) return this.readBinary(n, start, true);
     const at = this.pos;
@@ -423,24 +424,22 @@ export class Reader {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end) throw short(this, start, this.pos - start + 2 * n, `map of ${n} entries`);
     if (depth >= this.limits.maxDepth) throw refused(this, 9 /* WIRE_MAP */, n, depth, start);
+    if (this.useMap) return readIntoMap(this, new Map(), n, depth, true);
     const obj: Record<string, unknown> = {};
-    // a Map with useMap, or from the first key that is no property name (a binary, boolean, nil, array, map or extension)
-    let map: Map<unknown, unknown> | null = this.useMap ? new Map() : null;
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
     const convert = this.convertKeys;
     for (let i = 0; i < n; i++) {
       let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
-      if (typeof key !== "string" || map !== null) {
-        const numeric = typeof key === "number" || typeof key === "bigint";
-        if (map === null && !numeric) map = toMap(obj, order);
-        if (map !== null) {
-          // without useMap, numbers and bigints stay property names (strings) in the Map too
-          map.set(numeric && !this.useMap ? String(key) : key, this.readValue(depth + 1));
-          continue;
+      if (typeof key !== "string") {
+        // numbers and bigints become property names; at any other key (a binary, boolean, nil, array, map or extension) the map goes on as a Map
+        if (typeof key !== "number" && typeof key !== "bigint") {
+          const map = toMap(obj, order);
+          map.set(key, this.readValue(depth + 1));
+          return readIntoMap(this, map, n - i - 1, depth, false);
         }
-        key = String(key); // numbers and bigints become property names
+        key = String(key);
       }
       if (order !== null) order.push(key as string);
       else {
@@ -451,7 +450,7 @@ export class Reader {
       if (key === "__proto__") setOwn(obj, key, value);
       else obj[key as string] = value;
     }
-    return map ?? obj;
+    return obj;
   }
 
   private readUint64(at: number): number | bigint {

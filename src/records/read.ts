@@ -81,6 +81,10 @@ function readField(d: Cursor, depth: number): unknown {
     d.pos = p + 1;
     return t; // positive fixint below the record identifiers
   }
+  if (t >= 0xa0 && t < 0xc0) {
+    d.pos = p + 1;
+    return d.readString(t & 0x1f, p); // fixstr
+  }
   if (t >= 0xc0 && t <= 0xc3 && t !== 0xc1) {
     d.pos = p + 1;
     return t === 0xc0 ? null : t === 0xc3; // nil, false, true
