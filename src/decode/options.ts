@@ -11,6 +11,8 @@ import { invalidDecodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
 import type { StandardSchemaV1 } from "./schema-hook.ts";
+import type { StreamDecodeOptions } from "../stream/options.ts";
+import type { StreamStats } from "../stream/queue.ts";
 import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
@@ -255,22 +257,24 @@ export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | Exten
 export type DecoderOptions<ContextType = undefined, Output = unknown> = DecodeOptions<ContextType, Output>;
 
 /**
- * The decode options as a decoder uses them: every default filled in,
- * read once from what the user passed. Each option has its type without
+ * The decode options (and the stream decoders' own: `maxValueBytes`,
+ * `stats`, `lengthPrefixed`) as a decoder uses them: every default filled
+ * in, read once from what the user passed. Each option has its type without
  * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
  * else `"auto"`), except those whose absence is null: `extensionCodec`
  * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
  * decode-only page does not carry it), `mapKeyConverter`, `structures`
- * and `schema`;
+ * and `schema`, and `stats` (the object given, if any);
  * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null };
+export type ResolvedDecodeOptions = Resolved<Omit<StreamDecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema" | "stats">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null; readonly stats: StreamStats | undefined };
 
 /** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
 export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
 
 /**
- * The decode options of `options` (null or undefined: none), resolved:
+ * The decode options of `options` (null or undefined: none), the stream
+ * decoders' among them, resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
  * common/options.ts); as it is when it already is resolved.
@@ -310,6 +314,9 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
     structures: take(DECODE, o.structures, "structures", ARRAY, null),
     compileRecordReaders: take(DECODE, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
     schema: take(DECODE, o.schema, "schema", SCHEMA, null),
+    maxValueBytes: take(DECODE, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
+    stats: take(DECODE, o.stats, "stats", STATS, undefined),
+    lengthPrefixed: take(DECODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
     [RESOLVED]: DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
   } satisfies ResolvedDecodeOptions;
 }
@@ -320,4 +327,5 @@ const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an obje
 const INT64: Rule<Int64Mode> = ['"auto", "number" or "bigint"', (v): v is Int64Mode => v === "auto" || v === "number" || v === "bigint"];
 const UTF8: Rule<"throw" | "replace"> = ['"throw" or "replace"', (v): v is "throw" | "replace" => v === "throw" || v === "replace"];
 const SCHEMA: Rule<StandardSchemaV1> = ["a Standard Schema", (v): v is StandardSchemaV1 => typeof (v as StandardSchemaV1 | null)?.["~standard"]?.validate === "function"];
+const STATS: Rule<StreamStats> = ["a StreamStats object", (v): v is StreamStats => typeof v === "object" && v !== null];
 const FUNCTION: Rule<(key: unknown) => string | number> = ["a function", (v): v is (key: unknown) => string | number => typeof v === "function"];

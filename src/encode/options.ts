@@ -13,6 +13,7 @@ import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 import { dropIn, modules, needModule } from "../common/modules.ts";
+import type { StreamEncodeOptions } from "../stream/options.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -217,15 +218,14 @@ export const encoderArguments = <C>(first: EncodeOptions<C> | ExtensionCodecType
   rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function" ? (first as EncodeOptions<C> | undefined) : (dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>);
 
 /**
- * The encode options as an encoder uses them: every default filled in,
+ * The encode options (and the stream encoders' own: `lengthPrefixed`,
+ * `chunkSize`, `preventClose`) as an encoder uses them: every default filled in,
  * read once from what the user passed. Each option has its type without
  * `undefined` (`extensionCodec`: the codec given, or
  * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
  * `structures`, else 0), except `structures` (the array given, if any).
  */
-export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
-  readonly structures: string[][] | undefined;
-};
+export type ResolvedEncodeOptions = Resolved<Omit<StreamEncodeOptions<unknown>, "structures">> & { readonly structures: string[][] | undefined };
 
 /** An encode option's codec: anything with a `tryToEncode`. */
 const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with tryToEncode and decode", (v): v is ExtensionCodecType<unknown> => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"];
@@ -234,7 +234,8 @@ const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an obje
 export const ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => encodeOptionsOf(o), accepted: [] };
 
 /**
- * The encode options of `options` (null or undefined: none), resolved:
+ * The encode options of `options` (null or undefined: none), the stream
+ * encoders' among them (`chunkSize` rounded down), resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
  * common/options.ts); as it is when it already is resolved. Needs the
@@ -267,6 +268,9 @@ export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
     structures,
     maxSharedStructures: take(ENCODE, o.maxSharedStructures, "maxSharedStructures", SHARED, structures === undefined ? 0 : 32),
     sequential: take(ENCODE, o.sequential, "sequential", BOOLEAN, false),
+    lengthPrefixed: take(ENCODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    chunkSize: Math.floor(take(ENCODE, o.chunkSize, "chunkSize", CHUNK, 64 * 1024)),
+    preventClose: take(ENCODE, o.preventClose, "preventClose", BOOLEAN, false),
     [RESOLVED]: ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
   };
   const needs = resolved.useRecords !== false ? "useRecords" : structures ? "structures" : resolved.sequential ? "sequential" : resolved.maxSharedStructures ? "maxSharedStructures" : "";
@@ -276,6 +280,7 @@ export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
 
 /** The rules of the encode limits and of `useRecords`. */
 const LIMIT = /* @__PURE__ */ upTo(Infinity), SCRATCH = /* @__PURE__ */ upTo(MAX_STORE_BYTES), SHARED = /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES);
+const CHUNK: Rule<number> = ["a number of bytes from 1 to 2^31", (v): v is number => typeof v === "number" && v >= 1 && v <= 2 ** 31];
 const RECORDS: Rule<boolean | ((obj: object) => boolean)> = ["a boolean or a function", (v): v is boolean => typeof v === "boolean" || typeof v === "function"];
 
 /** `resolved` with some fields changed (the streaming encoder's `sequential`). */

@@ -1,16 +1,16 @@
 /**
  * The options the stream helpers add to the encode and decode options:
- * their types and documentation, and their tables, read and checked by the
- * same reader, rules and errors as the encode and decode options
- * (common/options.ts).
+ * their types and documentation (docs/options.md's stream tables). Each is
+ * one line of its side's resolver (decode/options.ts, encode/options.ts),
+ * read, checked and defaulted there with the options it extends, so one
+ * options object is read once and checked for misspelled names once.
  *
  * @module
  */
 
-import { invalidDecodeOption, invalidEncodeOption } from "../common/errors.ts";
-import { BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
-import type { DecodeOptions } from "../decode/options.ts";
-import type { EncodeOptions } from "../encode/options.ts";
+import { isResolved } from "../common/options.ts";
+import { DECODE, decodeOptionsOf, type DecodeOptions, type ResolvedDecodeOptions } from "../decode/options.ts";
+import { encodeOptionsOf, type EncodeOptions, type ResolvedEncodeOptions } from "../encode/options.ts";
 import type { StreamStats } from "./queue.ts";
 
 /**
@@ -95,61 +95,17 @@ export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOpti
   preventClose?: boolean | undefined;
 }
 
-/** The options the stream decoders add: {@link StreamDecodeOptions} without the decode options. */
-type StreamDecodeOwn = Omit<StreamDecodeOptions, keyof DecodeOptions>;
+/** The stream decoders' options, resolved: the decode options' resolver reads them with the decode options. */
+export type StreamSettings = ResolvedDecodeOptions;
 
-/** The options the stream encoders add: {@link StreamEncodeOptions} without the encode options. */
-type StreamEncodeOwn = Omit<StreamEncodeOptions, keyof EncodeOptions>;
+/** The stream encoders' options, resolved: the encode options' resolver reads them with the encode options. */
+export type StreamEncodeSettings = ResolvedEncodeOptions;
 
-/** The stream decoders' own options, resolved: each default filled in (`stats`: the object given, if any). */
-export type StreamSettings = Resolved<Omit<StreamDecodeOwn, "stats">> & { readonly stats: StreamStats | undefined };
-
-/** The stream encoders' own options, resolved: each default filled in, `chunkSize` a whole number. */
-export type StreamEncodeSettings = Resolved<StreamEncodeOwn>;
-
-/** The stream decoders' side (their own options; the decode options are the decoder's). */
-export const STREAM_DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => readStreamOptions(o), accepted: [] };
-
-/** The stream encoders' side (their own options; the encode options are the encoder's). */
-export const STREAM_ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => readStreamEncodeOptions(o), accepted: [] };
+/** The stream decode options of `options`, resolved (see decode/options.ts). */
+export const readStreamOptions: (options: unknown) => StreamSettings = decodeOptionsOf;
 
 /** Whether `o` was made by {@link readStreamOptions}. */
-export const isStreamSettings = (o: unknown): o is StreamSettings => isResolved(o, STREAM_DECODE);
+export const isStreamSettings = (o: unknown): o is StreamSettings => isResolved(o, DECODE);
 
-/**
- * The stream decoders' own options of `options`, resolved as the decode
- * options are (see decode/options.ts); as they are when already resolved.
- *
- * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid value or a misspelled name
- */
-export function readStreamOptions(options: unknown): StreamSettings {
-  if (isStreamSettings(options)) return options;
-  const o = optionsIn(options, STREAM_DECODE);
-  return {
-    maxValueBytes: take(STREAM_DECODE, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
-    stats: take(STREAM_DECODE, o.stats, "stats", STATS, undefined),
-    lengthPrefixed: take(STREAM_DECODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
-    [RESOLVED]: STREAM_DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
-  } satisfies StreamSettings;
-}
-
-/**
- * The stream encoders' own options of `options`, resolved as the encode
- * options are (see encode/options.ts), `chunkSize` rounded down.
- *
- * @throws {EncodeError} `INVALID_ARGUMENT` for an invalid value or a misspelled name
- */
-export function readStreamEncodeOptions(options: unknown): StreamEncodeSettings {
-  if (isResolved(options, STREAM_ENCODE)) return options as StreamEncodeSettings;
-  const o = optionsIn(options, STREAM_ENCODE);
-  return {
-    lengthPrefixed: take(STREAM_ENCODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
-    chunkSize: Math.floor(take(STREAM_ENCODE, o.chunkSize, "chunkSize", CHUNK, 64 * 1024)),
-    preventClose: take(STREAM_ENCODE, o.preventClose, "preventClose", BOOLEAN, false),
-    [RESOLVED]: STREAM_ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
-  } satisfies StreamEncodeSettings;
-}
-
-const LIMIT = /* @__PURE__ */ upTo(Infinity, "a non-negative integer");
-const STATS: Rule<StreamStats> = ["a StreamStats object", (v): v is StreamStats => typeof v === "object" && v !== null];
-const CHUNK: Rule<number> = ["a number of bytes from 1 to 2^31", (v): v is number => typeof v === "number" && v >= 1 && v <= 2 ** 31];
+/** The stream encode options of `options`, resolved (see encode/options.ts). */
+export const readStreamEncodeOptions: (options: unknown) => StreamEncodeSettings = encodeOptionsOf;
