@@ -11,7 +11,6 @@ import { invalidDecodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
 import type { StandardSchemaV1 } from "./schema-hook.ts";
-import type { StreamDecodeOptions } from "../stream/options.ts";
 import type { StreamStats } from "../stream/queue.ts";
 import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
 
@@ -238,6 +237,47 @@ export interface DecodeOptions<ContextType = undefined, Output = unknown> {
    * @default none: values are returned as decoded, typed `unknown`
    */
   schema?: StandardSchemaV1<unknown, Output> | undefined;
+}
+
+/**
+ * Options of the stream decoders (`decodeAsync`, `decodeArrayStream`,
+ * `decodeMultiStream`, `DecoderStream` and the main entry's `Decoder`):
+ * the decode options plus `maxValueBytes`, `stats` and `lengthPrefixed`
+ * (the decode option `schema` checks each value, or each item of
+ * `decodeArrayStream`, as it completes, and may validate asynchronously).
+ * An invalid value of these three is a `DecodeError` with code
+ * `INVALID_ARGUMENT` naming the option, when a stream decoder starts or a
+ * `DecoderStream` or `Decoder` is made.
+ */
+export interface StreamDecodeOptions<ContextType = undefined, Output = unknown> extends DecodeOptions<ContextType, Output> {
+  /**
+   * The most bytes one value (for `decodeArrayStream`, one item; with
+   * `lengthPrefixed`, one frame) may take. A value still incomplete past
+   * this many buffered bytes, or a frame prefix above it, throws a
+   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
+   * decoder holds for untrusted streams (together with the `max*Length`
+   * options, which stop a long string or array at its header). Set it
+   * (and the `max*Length` options) for untrusted input.
+   * @default Infinity
+   */
+  maxValueBytes?: number | undefined;
+  /**
+   * An object (from `createStreamStats()`) whose counters the decoder
+   * updates as it goes (see `StreamStats`); the counters are not reset.
+   * @default none
+   */
+  stats?: StreamStats | undefined;
+  /**
+   * Each value is preceded by its length as a u32 big-endian prefix (as
+   * `EncoderStream` writes with the same option); each frame must hold
+   * exactly one value. Framed values decode with one pass and at most one
+   * copy, with no scanning. For back-to-back values only
+   * (`decodeMultiStream`, `DecoderStream`, `Decoder#decodeStream`):
+   * `true` for `decodeAsync` or `decodeArrayStream` is a `DecodeError`
+   * with code `INVALID_ARGUMENT`.
+   * @default false
+   */
+  lengthPrefixed?: boolean | undefined;
 }
 
 /**

@@ -13,7 +13,6 @@ import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
 import { dropIn, modules, needModule } from "../common/modules.ts";
-import type { StreamEncodeOptions } from "../stream/options.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -199,6 +198,47 @@ export interface EncodeOptions<ContextType = undefined> {
    * @default false (always `true` in `EncoderStream` with `useRecords`)
    */
   sequential?: boolean | undefined;
+}
+
+/**
+ * Options of the stream encoders: the encode options, and what each
+ * stream encoder adds (the others ignore it). One type for
+ * `EncoderStream`, `encodeIterable`, `encodeToStream` and
+ * `encodeToReadableStream`. An invalid value is an `EncodeError` with code
+ * `INVALID_ARGUMENT` naming the option.
+ *
+ * @example One options object for a framed stream and a chunked value
+ * ```ts
+ * import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "@resizable/msgpack/streams";
+ * const options: StreamEncodeOptions = { sortKeys: true, lengthPrefixed: true, chunkSize: 4096 };
+ * const stream = new EncoderStream(options); // frames each value
+ * const chunks = [...encodeIterable({ b: 1, a: "x".repeat(10_000) }, options)]; // 4 KiB chunks
+ * console.assert(stream.readable !== undefined && chunks.length === 3);
+ * ```
+ */
+export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
+  /**
+   * `EncoderStream`: write each value's length as a u32 big-endian
+   * prefix before it, for protocols that frame messages. Values of 2^32
+   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
+   * @default false
+   */
+  lengthPrefixed?: boolean | undefined;
+  /**
+   * `encodeIterable`, `encodeToStream`, `encodeToReadableStream`: the size
+   * of the chunks the encoder fills, in bytes (64 KiB by default).
+   * Containers whose encoding may be larger are encoded in parts;
+   * binaries of at least this size are yielded as views of the input,
+   * without a copy. A number from 1 to 2^31 (a fraction is rounded down).
+   * @default 65536
+   */
+  chunkSize?: number | undefined;
+  /**
+   * `encodeToStream`: leave the writable stream open after the last
+   * chunk, as `pipeTo`'s option of that name.
+   * @default false
+   */
+  preventClose?: boolean | undefined;
 }
 
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
