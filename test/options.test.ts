@@ -4,6 +4,7 @@ import { DecoderStream, EncoderStream, encodeIterable } from "../src/streams.ts"
 import { CoderCache, misspelling, optionNames } from "../src/common/options.ts";
 import { ENCODE, encodeOptionsOf } from "../src/encode/options.ts";
 import { DECODE, decodeOptionsOf } from "../src/decode/options.ts";
+import { readStreamEncodeOptions, readStreamOptions, STREAM_DECODE, STREAM_ENCODE } from "../src/stream/options.ts";
 import { hex } from "./_support/arbitrary.ts";
 
 /** `depth` arrays nested in one another around a 0. */
@@ -408,6 +409,8 @@ describe("each option declared once per side: the resolver's reads are the names
   const SIDES = [
     { side: "encode", names: optionNames(ENCODE), accepted: [], resolve: encodeOptionsOf, error: EncodeError },
     { side: "decode", names: optionNames(DECODE), accepted: ["keyDecoder"], resolve: decodeOptionsOf, error: DecodeError },
+    { side: "stream encode", names: optionNames(STREAM_ENCODE), accepted: [], resolve: readStreamEncodeOptions, error: EncodeError },
+    { side: "stream decode", names: optionNames(STREAM_DECODE), accepted: [], resolve: readStreamOptions, error: DecodeError },
   ] as const;
 
   /** The property names `resolve` loads from an options object, in order (a proxy that records every get). */
@@ -424,13 +427,15 @@ describe("each option declared once per side: the resolver's reads are the names
     encode: {
       extensionCodec: ExtensionCodec.defaultCodec, context: U, sortKeys: false, forceFloat32: false, forceIntegerToFloat: false, useBigInt64: false, ignoreUndefined: false,
       poolResults: false, maxDepth: 512, initialBufferSize: 256 * 1024, maxByteLength: 2 ** 32, useRecords: false, structures: U, maxSharedStructures: 0, sequential: false,
-      undefinedAsExtension: false, buffers: false, lengthPrefixed: false, chunkSize: 64 * 1024, preventClose: false,
+      undefinedAsExtension: false, buffers: false,
     },
     decode: {
       extensionCodec: null, context: U, useBigInt64: false, useMap: false, rawStrings: false, binaryAsView: false, int64: "auto", mapKeyConverter: null, maxDepth: 512,
       maxStrLength: MAX32, maxBinLength: MAX32, maxArrayLength: MAX32, maxMapLength: MAX32, maxExtLength: MAX32, useRecords: false, structures: null, buffers: false,
-      undefinedAsExtension: false, invalidUtf8: "throw", compileRecordReaders: true, schema: null, maxValueBytes: Infinity, stats: U, lengthPrefixed: false,
+      undefinedAsExtension: false, invalidUtf8: "throw", compileRecordReaders: true, schema: null,
     },
+    "stream encode": { lengthPrefixed: false, chunkSize: 64 * 1024, preventClose: false },
+    "stream decode": { maxValueBytes: Infinity, stats: U, lengthPrefixed: false },
   };
 
   test.each(SIDES)("$side: the resolver loads exactly the side's options, each once, and the side knows exactly those (and the accepted ones)", ({ side, names, accepted, resolve }) => {

@@ -11,7 +11,6 @@ import { invalidDecodeOption } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
 import { dropIn } from "../common/modules.ts";
 import type { StandardSchemaV1 } from "./schema-hook.ts";
-import type { StreamStats } from "../stream/queue.ts";
 import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
@@ -240,47 +239,6 @@ export interface DecodeOptions<ContextType = undefined, Output = unknown> {
 }
 
 /**
- * Options of the stream decoders (`decodeAsync`, `decodeArrayStream`,
- * `decodeMultiStream`, `DecoderStream` and the main entry's `Decoder`):
- * the decode options plus `maxValueBytes`, `stats` and `lengthPrefixed`
- * (the decode option `schema` checks each value, or each item of
- * `decodeArrayStream`, as it completes, and may validate asynchronously).
- * An invalid value of these three is a `DecodeError` with code
- * `INVALID_ARGUMENT` naming the option, when a stream decoder starts or a
- * `DecoderStream` or `Decoder` is made.
- */
-export interface StreamDecodeOptions<ContextType = undefined, Output = unknown> extends DecodeOptions<ContextType, Output> {
-  /**
-   * The most bytes one value (for `decodeArrayStream`, one item; with
-   * `lengthPrefixed`, one frame) may take. A value still incomplete past
-   * this many buffered bytes, or a frame prefix above it, throws a
-   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
-   * decoder holds for untrusted streams (together with the `max*Length`
-   * options, which stop a long string or array at its header). Set it
-   * (and the `max*Length` options) for untrusted input.
-   * @default Infinity
-   */
-  maxValueBytes?: number | undefined;
-  /**
-   * An object (from `createStreamStats()`) whose counters the decoder
-   * updates as it goes (see `StreamStats`); the counters are not reset.
-   * @default none
-   */
-  stats?: StreamStats | undefined;
-  /**
-   * Each value is preceded by its length as a u32 big-endian prefix (as
-   * `EncoderStream` writes with the same option); each frame must hold
-   * exactly one value. Framed values decode with one pass and at most one
-   * copy, with no scanning. For back-to-back values only
-   * (`decodeMultiStream`, `DecoderStream`, `Decoder#decodeStream`):
-   * `true` for `decodeAsync` or `decodeArrayStream` is a `DecodeError`
-   * with code `INVALID_ARGUMENT`.
-   * @default false
-   */
-  lengthPrefixed?: boolean | undefined;
-}
-
-/**
  * The options `new Decoder(...args)` means: its one argument (an options
  * object, or nothing), or for @msgpack/msgpack 2.x's positional form
  * `new Decoder(extensionCodec, context, maxStrLength, maxBinLength,
@@ -297,24 +255,22 @@ export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | Exten
 export type DecoderOptions<ContextType = undefined, Output = unknown> = DecodeOptions<ContextType, Output>;
 
 /**
- * The decode options (and the stream decoders' own: `maxValueBytes`,
- * `stats`, `lengthPrefixed`) as a decoder uses them: every default filled
- * in, read once from what the user passed. Each option has its type without
+ * The decode options as a decoder uses them: every default filled in,
+ * read once from what the user passed. Each option has its type without
  * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
  * else `"auto"`), except those whose absence is null: `extensionCodec`
  * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
  * decode-only page does not carry it), `mapKeyConverter`, `structures`
- * and `schema`, and `stats` (the object given, if any);
+ * and `schema`;
  * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<StreamDecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema" | "stats">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null; readonly stats: StreamStats | undefined };
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null };
 
 /** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
 export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
 
 /**
- * The decode options of `options` (null or undefined: none), the stream
- * decoders' among them, resolved:
+ * The decode options of `options` (null or undefined: none), resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
  * common/options.ts); as it is when it already is resolved.
@@ -354,9 +310,6 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
     structures: take(DECODE, o.structures, "structures", ARRAY, null),
     compileRecordReaders: take(DECODE, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
     schema: take(DECODE, o.schema, "schema", SCHEMA, null),
-    maxValueBytes: take(DECODE, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
-    stats: take(DECODE, o.stats, "stats", STATS, undefined),
-    lengthPrefixed: take(DECODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
     [RESOLVED]: DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
   } satisfies ResolvedDecodeOptions;
 }
@@ -367,5 +320,4 @@ const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an obje
 const INT64: Rule<Int64Mode> = ['"auto", "number" or "bigint"', (v): v is Int64Mode => v === "auto" || v === "number" || v === "bigint"];
 const UTF8: Rule<"throw" | "replace"> = ['"throw" or "replace"', (v): v is "throw" | "replace" => v === "throw" || v === "replace"];
 const SCHEMA: Rule<StandardSchemaV1> = ["a Standard Schema", (v): v is StandardSchemaV1 => typeof (v as StandardSchemaV1 | null)?.["~standard"]?.validate === "function"];
-const STATS: Rule<StreamStats> = ["a StreamStats object", (v): v is StreamStats => typeof v === "object" && v !== null];
 const FUNCTION: Rule<(key: unknown) => string | number> = ["a function", (v): v is (key: unknown) => string | number => typeof v === "function"];

@@ -200,47 +200,6 @@ export interface EncodeOptions<ContextType = undefined> {
   sequential?: boolean | undefined;
 }
 
-/**
- * Options of the stream encoders: the encode options, and what each
- * stream encoder adds (the others ignore it). One type for
- * `EncoderStream`, `encodeIterable`, `encodeToStream` and
- * `encodeToReadableStream`. An invalid value is an `EncodeError` with code
- * `INVALID_ARGUMENT` naming the option.
- *
- * @example One options object for a framed stream and a chunked value
- * ```ts
- * import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "@resizable/msgpack/streams";
- * const options: StreamEncodeOptions = { sortKeys: true, lengthPrefixed: true, chunkSize: 4096 };
- * const stream = new EncoderStream(options); // frames each value
- * const chunks = [...encodeIterable({ b: 1, a: "x".repeat(10_000) }, options)]; // 4 KiB chunks
- * console.assert(stream.readable !== undefined && chunks.length === 3);
- * ```
- */
-export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
-  /**
-   * `EncoderStream`: write each value's length as a u32 big-endian
-   * prefix before it, for protocols that frame messages. Values of 2^32
-   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
-   * @default false
-   */
-  lengthPrefixed?: boolean | undefined;
-  /**
-   * `encodeIterable`, `encodeToStream`, `encodeToReadableStream`: the size
-   * of the chunks the encoder fills, in bytes (64 KiB by default).
-   * Containers whose encoding may be larger are encoded in parts;
-   * binaries of at least this size are yielded as views of the input,
-   * without a copy. A number from 1 to 2^31 (a fraction is rounded down).
-   * @default 65536
-   */
-  chunkSize?: number | undefined;
-  /**
-   * `encodeToStream`: leave the writable stream open after the last
-   * chunk, as `pipeTo`'s option of that name.
-   * @default false
-   */
-  preventClose?: boolean | undefined;
-}
-
 /** @msgpack/msgpack's name for {@link EncodeOptions}. */
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
@@ -258,14 +217,15 @@ export const encoderArguments = <C>(first: EncodeOptions<C> | ExtensionCodecType
   rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function" ? (first as EncodeOptions<C> | undefined) : (dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>);
 
 /**
- * The encode options (and the stream encoders' own: `lengthPrefixed`,
- * `chunkSize`, `preventClose`) as an encoder uses them: every default filled in,
+ * The encode options as an encoder uses them: every default filled in,
  * read once from what the user passed. Each option has its type without
  * `undefined` (`extensionCodec`: the codec given, or
  * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
  * `structures`, else 0), except `structures` (the array given, if any).
  */
-export type ResolvedEncodeOptions = Resolved<Omit<StreamEncodeOptions<unknown>, "structures">> & { readonly structures: string[][] | undefined };
+export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
+  readonly structures: string[][] | undefined;
+};
 
 /** An encode option's codec: anything with a `tryToEncode`. */
 const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with tryToEncode and decode", (v): v is ExtensionCodecType<unknown> => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"];
@@ -274,8 +234,7 @@ const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an obje
 export const ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => encodeOptionsOf(o), accepted: [] };
 
 /**
- * The encode options of `options` (null or undefined: none), the stream
- * encoders' among them (`chunkSize` rounded down), resolved:
+ * The encode options of `options` (null or undefined: none), resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
  * common/options.ts); as it is when it already is resolved. Needs the
@@ -308,9 +267,6 @@ export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
     structures,
     maxSharedStructures: take(ENCODE, o.maxSharedStructures, "maxSharedStructures", SHARED, structures === undefined ? 0 : 32),
     sequential: take(ENCODE, o.sequential, "sequential", BOOLEAN, false),
-    lengthPrefixed: take(ENCODE, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
-    chunkSize: Math.floor(take(ENCODE, o.chunkSize, "chunkSize", CHUNK, 64 * 1024)),
-    preventClose: take(ENCODE, o.preventClose, "preventClose", BOOLEAN, false),
     [RESOLVED]: ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
   };
   const needs = resolved.useRecords !== false ? "useRecords" : structures ? "structures" : resolved.sequential ? "sequential" : resolved.maxSharedStructures ? "maxSharedStructures" : "";
@@ -320,7 +276,6 @@ export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
 
 /** The rules of the encode limits and of `useRecords`. */
 const LIMIT = /* @__PURE__ */ upTo(Infinity), SCRATCH = /* @__PURE__ */ upTo(MAX_STORE_BYTES), SHARED = /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES);
-const CHUNK: Rule<number> = ["a number of bytes from 1 to 2^31", (v): v is number => typeof v === "number" && v >= 1 && v <= 2 ** 31];
 const RECORDS: Rule<boolean | ((obj: object) => boolean)> = ["a boolean or a function", (v): v is boolean => typeof v === "boolean" || typeof v === "function"];
 
 /** `resolved` with some fields changed (the streaming encoder's `sequential`). */

@@ -15,7 +15,7 @@ import { CoreDecoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { readArray, readMany, readOne } from "./decode.ts";
-import type { StreamDecodeOptions, StreamSettings } from "./options.ts";
+import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
 import { StreamReader } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike } from "./web.ts";
 
@@ -74,7 +74,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
   constructor(first?: StreamDecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
     const options = decoderArguments<StreamDecodeOptions<ContextType, Output>, ContextType>(first, rest);
     super(options);
-    this.stream = this.options; // the stream options are read with the decode options
+    this.stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
   }
 
   /**

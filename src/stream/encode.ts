@@ -61,7 +61,7 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
     const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
-    const framed = resolved.lengthPrefixed;
+    const framed = readStreamEncodeOptions(options).lengthPrefixed;
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
@@ -184,7 +184,7 @@ class ChunkedEncoder {
    */
   constructor(options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings) {
     const chunkSize = settings.chunkSize;
-    const resolved = settings; // the encode options, read with the stream's own
+    const resolved = encodeOptionsOf(options);
     if (resolved.useRecords !== false) {
       throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
     }

@@ -102,7 +102,7 @@ export class StreamReader {
     if (settings.lengthPrefixed && !framing) {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
-    const d = decoder ?? new CoreDecoder<unknown>(settings as StreamDecodeOptions<unknown>);
+    const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
     this.queue = new ByteQueue(settings.stats ?? createStreamStats(), d.options.binaryAsView);
     this.decoder = d;
     this.depth = 0;
