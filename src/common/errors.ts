@@ -413,8 +413,8 @@ export interface WalkProblem {
   readonly depth: number;
 }
 
-/** The walk's errors not yet placed at their path (a cache of fields that no result depends on once placed). */
-const unplaced = /* @__PURE__ */ new WeakMap<EncodeError, WalkProblem>();
+/** The key of a walk error's fields on the error itself, until the walk has placed it at its path (no table outside the error). */
+const PROBLEM: unique symbol = Symbol("unplaced");
 
 /**
  * An `EncodeError` about `value`, found at `depth`, thrown where the walk
@@ -423,18 +423,17 @@ const unplaced = /* @__PURE__ */ new WeakMap<EncodeError, WalkProblem>();
  * through every container, each noting its segment.
  */
 export function walkError(code: EncodeErrorCode, subject: string, reason: string, value: unknown, depth: number): EncodeError {
-  const e = encodeAbout(`${subject} at $`, reason, code);
-  unplaced.set(e, { subject, reason, value, depth });
-  return e;
+  const problem: WalkProblem = { subject, reason, value, depth };
+  return Object.defineProperty(encodeAbout(`${subject} at $`, reason, code), PROBLEM, { value: problem, configurable: true });
 }
 
 /** The problem of `e` when it is an error of the walk not yet placed at its path; else undefined. */
-export const problemOf = (e: unknown): WalkProblem | undefined => (e instanceof EncodeError ? unplaced.get(e) : undefined);
+export const problemOf = (e: unknown): WalkProblem | undefined => (e instanceof EncodeError ? (e as { [PROBLEM]?: WalkProblem })[PROBLEM] : undefined);
 
 /** `e`, an error of {@link walkError}, with its message made from its fields and its `path` (`$.a[2]`). */
 export function placeAt(e: EncodeError, path: string): EncodeError {
-  const p = unplaced.get(e)!;
-  unplaced.delete(e);
+  const p = problemOf(e)!;
+  delete (e as { [PROBLEM]?: WalkProblem })[PROBLEM];
   e.message = `Cannot encode ${p.subject} at ${path}: ${p.reason}`;
   return e;
 }
