@@ -1,9 +1,12 @@
 /**
- * The reader under the stream decoders: it takes byte chunks and reads
- * values (or length-prefixed frames) out of a {@link ByteQueue} as they
- * complete, each decoded by the decoder itself with the stream offset of
- * the buffered bytes as its base, so it reports exactly what a
- * whole-input decode of the same bytes would, with stream offsets.
+ * The reader under every stream decoder: it takes byte chunks into a
+ * {@link ByteQueue} and reads what the stream holds out of it as each
+ * value completes: one value (`decodeAsync`), the items of one array
+ * (`decodeArrayStream`), or back-to-back values, plain or in length-prefixed
+ * frames (`decodeMultiStream`, `DecoderStream`). Each value is decoded by
+ * the decoder itself with the stream offset of the buffered bytes as its
+ * base, so it reports exactly what a whole-input decode of the same bytes
+ * would, with stream offsets.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -11,6 +14,8 @@
  */
 
 import { CoreDecoder } from "../decode/decoder.ts";
+import { nesting } from "../decode/extension-reader.ts";
+import { headerError } from "../decode/limits.ts";
 import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
@@ -20,52 +25,14 @@ import type { ByteChunk } from "./web.ts";
 import { ByteQueue, createStreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
 
-/**
- * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
- * never hold `Buffer` views); an array of byte values is copied, each
- * checked (an integer 0..255). `offset` is the chunk's stream offset.
- */
-function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
-  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
-  const bytes = inputBytes(chunk, `the stream chunk at offset ${offset}`, offset);
-  if (bytes !== undefined) return bytes;
-  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw notBytes(offset, `${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
-  }
-  // copied in steps that double from 64 KiB: a bad element, or a length no buffer can have, fails before its whole length is allocated
-  let out: Uint8Array = new Uint8Array(Math.min(n, 65_536));
-  for (let i = 0; i < n; i++) {
-    if (i === out.length) out = grown(out, Math.min(n, 2 * i), offset, n);
-    const b = (chunk as ArrayLike<unknown>)[i];
-    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) throw notBytes(offset, `element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
-    out[i] = b;
-  }
-  return out;
-}
-
-/** `bytes` copied into a buffer of `size` bytes: INVALID_ARGUMENT when no buffer can be that large (a chunk of `n` elements). */
-function grown(bytes: Uint8Array, size: number, offset: number, n: number): Uint8Array {
-  let next: Uint8Array;
-  try {
-    next = new Uint8Array(size);
-  } catch {
-    throw notBytes(offset, `an array of ${n} byte values is longer than a buffer can be`);
-  }
-  next.set(bytes);
-  return next;
-}
-
-function notBytes(offset: number, why: string): DecodeError {
-  return decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
-}
-
-/** Returned by the readers when they need more bytes. */
+/** Returned by {@link StreamReader.next} when it needs more bytes (or, at the end, when the stream holds nothing more). */
 export const NEED_MORE: unique symbol = Symbol("need more bytes");
 
+/** What a stream holds: exactly one value, one array whose items are read one by one, or back-to-back values. */
+export type StreamShape = "value" | "array" | "values";
+
 /**
- * Reads values out of a {@link ByteQueue}: unframed values, the items of
- * an array, or length-prefixed frames.
+ * Reads values out of a {@link ByteQueue}.
  *
  * A value is decoded with the bytes at hand; when they end inside it, an
  * {@link ItemCounter} finds where it ends as bytes arrive, and it is
@@ -78,51 +45,109 @@ export const NEED_MORE: unique symbol = Symbol("need more bytes");
 export class StreamReader {
   readonly queue: ByteQueue;
   readonly decoder: CoreDecoder<unknown>;
-  /** The nesting depth values are read at: 0, or 1 for the items of an array (decodeArrayStream). */
-  depth: number;
+  readonly shape: StreamShape;
   private readonly counter: ItemCounter;
   /** With records, the structures of this stream: those a value declares stay declared for the next. */
   private readonly records: RecordState | null;
   private readonly framed: boolean;
   private readonly maxValueBytes: number;
+  /** Values still to come: 1 for one value, Infinity for back-to-back values; for an array, -1 before its header, then its items. */
+  private left: number;
+  /** The nesting depth values are read at: 0, or 1 for the items of an array, as decode() reads them. */
+  private depth: number;
   /** The bytes the value at hand was last tried with; 0: not tried yet. */
   private tried: number;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength: number;
   /** The stream offset of the value {@link next} returned last (after a frame's prefix). */
-  at: number;
+  private at: number;
+  /** One value: the stream's first bytes (up to 64, copied), to name a stream that is no MessagePack when bytes follow its "value". */
+  private head: Uint8Array;
+  /**
+   * An array: decode() checks its item count against the bytes (each item takes one at least) before
+   * its depth and its items, so an error is held until the stream has reached `itemsEnd` (then thrown)
+   * or has ended short of it (then the array is truncated, as decode() says).
+   */
+  private held: DecodeError | null;
+  private arrayAt: number;
+  private count: number;
+  private itemsEnd: number;
 
   /**
    * @param options the stream decode options
-   * @param framing whether the caller reads back-to-back values, where `lengthPrefixed` applies (else it is `INVALID_ARGUMENT`)
+   * @param shape what the stream holds (`lengthPrefixed` is for back-to-back values only: else `INVALID_ARGUMENT`)
    * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, framing: boolean, decoder?: CoreDecoder<unknown>) {
+  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
     const settings = isStreamSettings(options) ? options : readStreamOptions(options);
-    if (settings.lengthPrefixed && !framing) {
+    if (settings.lengthPrefixed && shape !== "values") {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
     const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
     this.queue = new ByteQueue(settings.stats ?? createStreamStats(), d.options.binaryAsView);
     this.decoder = d;
-    this.depth = 0;
+    this.shape = shape;
     this.records = d.newRecords();
     this.counter = new ItemCounter(this.records);
     this.framed = settings.lengthPrefixed;
     this.maxValueBytes = settings.maxValueBytes;
-    this.tried = 0;
+    this.left = shape === "value" ? 1 : shape === "array" ? -1 : Infinity;
+    this.depth = this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
     this.frameLength = -1;
-    this.at = 0;
+    this.head = new Uint8Array(0);
+    this.held = null;
   }
 
-  /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
-  bytes(chunk: ByteChunk): Uint8Array {
-    return chunkBytes(chunk, this.queue.offset + this.queue.available);
+  /** Queues a chunk (a plain `Uint8Array` view of it, or a checked copy of an array of byte values: see {@link chunkBytes}). */
+  push(chunk: ByteChunk): void {
+    const q = this.queue;
+    const bytes = chunkBytes(chunk, q.offset + q.available);
+    const h = this.head.length;
+    if (this.shape === "value" && h < 64) {
+      const head = new Uint8Array(Math.min(64, h + bytes.length));
+      head.set(this.head);
+      head.set(bytes.subarray(0, head.length - h), h);
+      this.head = head;
+    }
+    q.push(bytes);
   }
 
-  /** The next value, or NEED_MORE; with `final` (the source has ended), a value cut short is `TRUNCATED`. */
+  /**
+   * The next value, or NEED_MORE: the bytes at hand hold no complete one
+   * (the reader lets go of the last chunk), or, once the source has ended
+   * (`final`), the stream holds nothing more.
+   *
+   * @throws {DecodeError} what decode() gives for the same bytes, with stream offsets; at the
+   *   end, `TRUNCATED` for a value cut short; `EXTRA_BYTES` after the one value or array
+   */
   next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(final);
+    const q = this.queue;
+    if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
+    if (this.held === null && this.left > 0 && (q.available > 0 || (final && this.left !== Infinity))) {
+      let value: unknown;
+      try {
+        value = this.framed ? this.readFrame(final) : this.read(final);
+      } catch (e) {
+        if (this.shape !== "array" || !(e instanceof DecodeError)) throw e;
+        this.held = e;
+      }
+      if (this.held === null) {
+        if (value !== NEED_MORE) this.left--;
+        return value;
+      }
+    }
+    if (this.held !== null) {
+      const received = q.offset + q.available;
+      if (received >= this.itemsEnd) throw this.held;
+      if (final) throw ended(truncated(this.arrayAt, this.itemsEnd - this.arrayAt, received, `array of ${this.count} items`), received);
+      q.consume(q.available); // only the count of the bytes still matters
+    } else if (q.available > 0) {
+      const looks = this.shape === "value" ? wrongInput(this.head) : null;
+      const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
+      throw decodeError(`Cannot decode: extra bytes at offset ${q.offset} after the ${this.shape}; ${hint}`, q.offset, "EXTRA_BYTES");
+    }
+    q.settle();
+    return NEED_MORE;
   }
 
   /**
@@ -137,13 +162,33 @@ export class StreamReader {
     return check === null ? value : check(value, this.at, true);
   }
 
+  /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); false while it is incomplete. */
+  private readArrayHeader(final: boolean): boolean {
+    const q = this.queue;
+    const available = q.available;
+    if (available === 0 && final) throw endedEmpty(q.offset, "array header");
+    const [n, size] = available === 0 ? [-1, 1] : arrayHeader(q.bytes, q.start, q.end, q.offset);
+    if (n < 0) {
+      if (final) throw ended(truncated(q.offset, size, q.offset + available, "array header"), q.offset + available);
+      q.settle();
+      return false;
+    }
+    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, nesting, false, q.offset);
+    if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
+    this.held = refused;
+    this.arrayAt = q.offset;
+    this.left = this.count = n;
+    q.stats.bytesDecoded += size;
+    q.consume(size);
+    this.itemsEnd = q.offset + n;
+    this.depth = 1; // the items, one level down, as decode() reads them
+    return true;
+  }
+
   private read(final: boolean): unknown {
     const q = this.queue;
     const available = q.available;
-    if (available === 0) {
-      if (final) throw endedEmpty(q.offset, "value");
-      return this.needMore(0);
-    }
+    if (available === 0) throw endedEmpty(q.offset, "value"); // at the end, a value still to come
     if (!final && this.tried > 0) {
       const n = this.counter.scan(q.bytes, q.start, q.end, q.stats);
       if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
@@ -159,7 +204,7 @@ export class StreamReader {
       if (e instanceof DecodeError) q.stats.bytesDecoded += available;
       if (!(e instanceof DecodeError) || e.code !== "TRUNCATED" || final) {
         this.tried = 0;
-        throw e instanceof DecodeError && e.code === "TRUNCATED" ? endedInside(e, q.offset + available) : e;
+        throw e instanceof DecodeError && e.code === "TRUNCATED" ? ended(e, q.offset + available) : e;
       }
       // the value runs past the bytes at hand: count its items as they arrive (the counter said complete and
       // the decoder disagrees: never the case, but should it be, it is tried again once the bytes have doubled)
@@ -191,13 +236,12 @@ export class StreamReader {
     return decodeError(`Cannot decode value at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, "MAX_LENGTH");
   }
 
-  private nextFrame(final: boolean): unknown {
+  private readFrame(final: boolean): unknown {
     const q = this.queue;
     const available = q.available;
     if (this.frameLength < 0) {
       if (available < 4) {
         if (!final) return this.needMore(0);
-        if (available === 0) throw endedEmpty(q.offset, "frame");
         throw decodeError(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, "TRUNCATED", 4 - available);
       }
       const length = readLength(q.bytes, q.start, 4);
@@ -241,27 +285,45 @@ export function arrayHeader(bytes: Uint8Array, start: number, end: number, offse
   return [field === 0 ? fixedSizeOf(form) : readLength(bytes, start + 1, field), 1 + field];
 }
 
-export function endedEmpty(offset: number, what: string): DecodeError {
+function endedEmpty(offset: number, what: string): DecodeError {
   return decodeError(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, "TRUNCATED", 1);
 }
 
-/** The decoder's TRUNCATED error for the whole stream (offsets already counted from its start), saying where the stream ended. */
-export function endedInside(e: DecodeError, end: number): DecodeError {
+/** A TRUNCATED error of the decoder (offsets already counted from the start of the stream), saying where the stream ended. */
+function ended(e: DecodeError, end: number): DecodeError {
   return withCause(decodeError(`${e.message} (the stream ended at offset ${end})`, e.offset, "TRUNCATED", e.needed), e);
 }
 
 /**
- * Bytes after the value (`what`: "value") or array that a stream holds one
- * of; `head`, the stream's first chunk, names a stream that is no
- * MessagePack at all (JSON text, an HTML page, gzip data: see `wrongInput`).
+ * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
+ * never hold `Buffer` views); an array of byte values is copied, each
+ * checked (an integer 0..255), in steps that double from 64 KiB: a bad
+ * element, or a length no buffer can have, fails before its whole length
+ * is allocated. `offset` is the chunk's stream offset.
  */
-export function extraAfter(offset: number, what: string, head?: Uint8Array | null): DecodeError {
-  const looks = head == null ? null : wrongInput(head);
-  const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
-  return decodeError(`Cannot decode: extra bytes at offset ${offset} after the ${what}; ${hint}`, offset, "EXTRA_BYTES");
-}
-
-/** decode()'s TRUNCATED error for an array of `count` items at `arrayAt` whose items need the stream to reach `itemsEnd`, where it ended at `end`. */
-export function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: number): DecodeError {
-  return endedInside(truncated(arrayAt, itemsEnd - arrayAt, end, `array of ${count} items`), end);
+function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
+  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
+  const bytes = inputBytes(chunk, `the stream chunk at offset ${offset}`, offset);
+  if (bytes !== undefined) return bytes;
+  const notBytes = (why: string): DecodeError => decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
+  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw notBytes(`${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
+  }
+  let out = new Uint8Array(Math.min(n, 65_536));
+  for (let i = 0; i < n; i++) {
+    if (i === out.length) {
+      const last = out;
+      try {
+        out = new Uint8Array(Math.min(n, 2 * i));
+      } catch {
+        throw notBytes(`an array of ${n} byte values is longer than a buffer can be`);
+      }
+      out.set(last);
+    }
+    const b = (chunk as ArrayLike<unknown>)[i];
+    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) throw notBytes(`element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
+    out[i] = b;
+  }
+  return out;
 }

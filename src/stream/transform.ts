@@ -10,7 +10,8 @@
 import type { StreamDecodeOptions } from "./options.ts";
 import type { StreamStats } from "./queue.ts";
 import type { ByteChunk } from "./web.ts";
-import { NEED_MORE, StreamReader } from "./reader.ts";
+import { StreamReader } from "./reader.ts";
+import { values } from "./decode.ts";
 
 /**
  * A transform stream from bytes to values: write byte chunks (split
@@ -58,124 +59,66 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
-    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true);
+    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
+    type Write = { chunk: ByteChunk | null; resolve(): void; reject(e: unknown): void };
+    /** A write (or the close: chunk null) the decoder has not taken yet, and the one whose chunk it reads. */
+    let queued: Write | null = null;
+    let taken: Write | null = null;
+    /** The decoder waits for a write. */
+    let wake: (() => void) | null = null;
+    /** Why the stream failed (a decode error, the reader's cancellation, the writer's abort). */
+    let failure: { reason: unknown } | null = null;
+    const fail = (reason: unknown): void => {
+      failure ??= { reason };
+      taken?.reject(reason);
+      queued?.reject(reason);
+      taken = queued = null;
+    };
+    /** Settles once the decoder has read every value complete in the chunk and asks for the next (backpressure), or with the failure. */
+    const arrive = (chunk: ByteChunk | null): Promise<void> => {
+      if (failure !== null) return Promise.reject(failure.reason);
+      return new Promise<void>((resolve, reject) => {
+        queued = { chunk, resolve, reject };
+        wake?.();
+      });
+    };
+    const chunks: AsyncIterator<ByteChunk> = {
+      async next() {
+        taken?.resolve();
+        while (queued === null) await new Promise<void>((resolve) => (wake = resolve));
+        taken = queued;
+        queued = null;
+        return taken.chunk === null ? { done: true, value: undefined } : { done: false, value: taken.chunk };
+      },
+    };
+    const decoded = values(reader, { [Symbol.asyncIterator]: () => chunks });
     let out!: ReadableStreamDefaultController<Output>;
-    /** The write whose chunk is being read: it settles once every value complete in the bytes has been read. */
-    let writing: { resolve(): void; reject(e: unknown): void } | null = null;
-    /** The reader asked for a value that is not there yet. */
-    let wanted = false;
-    /** A decode error (or the reader's cancellation): the readable errors with it once the values before it are read. */
-    let failed = false;
-    let failure: unknown;
-    let done = false;
-    /** A value is with an asynchronous schema: it is handed over (and the next one read) once checked. */
-    let checking = false;
-
-    /** Errors the readable with the failure once nothing is queued on it (erroring drops queued values). */
-    const raise = (): void => {
-      if (!done && out.desiredSize === 0) {
-        done = true;
-        out.error(failure);
-      }
-    };
-    const fail = (e: unknown): void => {
-      failed = true;
-      failure = e;
-      writing?.reject(e);
-      writing = null;
-      raise();
-    };
-    const hand = (value: unknown): void => {
-      wanted = false;
-      out.enqueue(value as Output);
-      wanted = (out.desiredSize ?? 0) > 0;
-    };
-    /** Hands values to the reader while it wants them; settles the write once its bytes hold no complete value. */
-    const pump = (): void => {
-      if (failed) return raise();
-      if (writing === null || checking) return; // what is left is the start of a value (wait for the next chunk), or a value is being checked
-      try {
-        while (wanted) {
-          const value = reader.next(false);
-          if (value === NEED_MORE) {
-            const w = writing;
-            writing = null;
-            w.resolve();
-            return;
-          }
-          const checked = reader.checked(value);
-          if (!(checked instanceof Promise)) {
-            hand(checked);
-            continue;
-          }
-          checking = true;
-          checked.then(
-            (v) => {
-              checking = false;
-              if (failed) return raise();
-              hand(v);
-              pump();
-            },
-            (e) => {
-              checking = false;
-              if (!failed) fail(e);
-            },
-          );
-          return;
-        }
-      } catch (e) {
-        fail(e);
-      }
-    };
-
     // no values decoded ahead of the reader (a high-water mark of 0): each read decodes one
     this.readable = new ReadableStream<Output>(
       {
         start(controller): void {
           out = controller;
         },
-        pull(): void {
-          wanted = true;
-          pump();
+        async pull(controller): Promise<void> {
+          try {
+            const r = await decoded.next();
+            if (r.done !== true) return controller.enqueue(r.value as Output);
+            taken?.resolve(); // the close
+            controller.close();
+          } catch (e) {
+            fail(e);
+            controller.error(e);
+          }
         },
-        cancel(reason): void {
-          done = true;
-          if (!failed) fail(reason);
-        },
+        cancel: fail,
       },
       { highWaterMark: 0 },
     );
     this.writable = new WritableStream<ByteChunk>({
-      write(chunk): Promise<void> | void {
-        if (failed) throw failure;
-        try {
-          reader.queue.push(reader.bytes(chunk));
-        } catch (e) {
-          fail(e);
-          throw e;
-        }
-        return new Promise<void>((resolve, reject) => {
-          writing = { resolve, reject };
-          pump();
-        });
-      },
-      async close(): Promise<void> {
-        if (failed) throw failure;
-        try {
-          // every complete value has been read: what is left is a value cut short (TRUNCATED)
-          while (reader.queue.available > 0) out.enqueue((await reader.checked(reader.next(true))) as Output);
-        } catch (e) {
-          fail(e);
-          throw e;
-        }
-        done = true;
-        out.close();
-      },
+      write: arrive,
+      close: () => arrive(null),
       abort(reason): void {
-        if (done) return;
-        done = true;
-        failed = true;
-        failure = reason;
+        fail(reason);
         out.error(reason);
       },
     });
