@@ -1,6 +1,6 @@
 /**
- * The reader under every stream decoder: it takes byte chunks into a
- * {@link ByteQueue} and reads what the stream holds out of it as each
+ * The reader under every stream decoder: it takes byte chunks, holding
+ * what is not read yet, and reads what the stream holds out of them as each
  * value completes: one value (`decodeAsync`), the items of one array
  * (`decodeArrayStream`), or back-to-back values, plain or in length-prefixed
  * frames (`decodeMultiStream`, `DecoderStream`). Each value is decoded by
@@ -22,8 +22,16 @@ import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKin
 import { inputBytes } from "../common/input.ts";
 import { isStreamSettings, readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
 import type { ByteChunk } from "./web.ts";
-import { ByteQueue, createStreamStats } from "./queue.ts";
+import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
+
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
+
+/** The smallest buffer the reader allocates: values split across tiny chunks then cost no allocation each. */
+const MIN_BUFFER = 4096;
+
+/** An empty buffer larger than this is released instead of being kept for reuse, so one huge value does not pin its memory. */
+const MAX_IDLE_BUFFER = 16_777_216; // 16 MiB
 
 /** Returned by {@link StreamReader.next} when it needs more bytes (or, at the end, when the stream holds nothing more). */
 export const NEED_MORE: unique symbol = Symbol("need more bytes");
@@ -32,7 +40,7 @@ export const NEED_MORE: unique symbol = Symbol("need more bytes");
 export type StreamShape = "value" | "array" | "values";
 
 /**
- * Reads values out of a {@link ByteQueue}.
+ * Reads values out of the byte chunks of a stream.
  *
  * A value is decoded with the bytes at hand; when they end inside it, an
  * {@link ItemCounter} finds where it ends as bytes arrive, and it is
@@ -43,7 +51,19 @@ export type StreamShape = "value" | "array" | "values";
  * gets further, so the work is linear in the bytes whatever the chunking.
  */
 export class StreamReader {
-  readonly queue: ByteQueue;
+  /** Where the unread bytes are, at `bytes[start..end)`: the last chunk received, read in place, or `own`. */
+  private bytes: Uint8Array;
+  private start: number;
+  private end: number;
+  /** Stream offset of `bytes[start]`. */
+  private offset: number;
+  /** The reader's own buffer, holding the start of a value split across chunks and the chunks after it. */
+  private own: Uint8Array;
+  /** Where the written part of `own` ends: with `keepWritten`, appending continues there. */
+  private ownEnd: number;
+  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`). */
+  private readonly keepWritten: boolean;
+  readonly stats: StreamStats;
   readonly decoder: CoreDecoder<unknown>;
   readonly shape: StreamShape;
   private readonly counter: ItemCounter;
@@ -84,7 +104,10 @@ export class StreamReader {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
     const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
-    this.queue = new ByteQueue(settings.stats ?? createStreamStats(), d.options.binaryAsView);
+    this.stats = settings.stats ?? createStreamStats();
+    this.keepWritten = d.options.binaryAsView;
+    this.bytes = this.own = EMPTY;
+    this.start = this.end = this.offset = this.ownEnd = 0;
     this.decoder = d;
     this.shape = shape;
     this.records = d.newRecords();
@@ -94,22 +117,109 @@ export class StreamReader {
     this.left = shape === "value" ? 1 : shape === "array" ? -1 : Infinity;
     this.depth = this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
     this.frameLength = -1;
-    this.head = new Uint8Array(0);
+    this.head = EMPTY;
     this.held = null;
   }
 
-  /** Queues a chunk (a plain `Uint8Array` view of it, or a checked copy of an array of byte values: see {@link chunkBytes}). */
+  /** Unread bytes, in all. */
+  get available(): number {
+    return this.end - this.start;
+  }
+
+  /**
+   * Takes a chunk (a plain `Uint8Array` view of it, or a checked copy of an
+   * array of byte values: see {@link chunkBytes}). It is read in place when
+   * nothing else is unread; otherwise its bytes are appended to `own`.
+   */
   push(chunk: ByteChunk): void {
-    const q = this.queue;
-    const bytes = chunkBytes(chunk, q.offset + q.available);
+    const bytes = chunkBytes(chunk, this.offset + this.available);
+    const n = bytes.length;
     const h = this.head.length;
     if (this.shape === "value" && h < 64) {
-      const head = new Uint8Array(Math.min(64, h + bytes.length));
+      const head = new Uint8Array(Math.min(64, h + n));
       head.set(this.head);
       head.set(bytes.subarray(0, head.length - h), h);
       this.head = head;
     }
-    q.push(bytes);
+    if (n === 0) return;
+    this.stats.bytesIn += n;
+    if (this.start === this.end) {
+      if (this.own.length > MAX_IDLE_BUFFER) {
+        this.own = EMPTY;
+        this.ownEnd = 0;
+      }
+      this.bytes = bytes;
+      this.start = 0;
+      this.end = n;
+    } else {
+      this.settle(); // the reader settles before waiting: this is a safety net
+      this.append(bytes);
+    }
+    this.noteHeld();
+  }
+
+  /**
+   * Called before waiting for more bytes: the unread part of a chunk read in
+   * place is copied into `own`, so no chunk of the source is held while the
+   * source makes the next one (a producer may reuse its buffer).
+   */
+  private settle(): void {
+    if (this.bytes === this.own) return;
+    const rest = this.bytes.subarray(this.start, this.end);
+    this.bytes = this.own;
+    this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    if (rest.length > 0) this.append(rest);
+    this.noteHeld();
+  }
+
+  /** Marks `n` unread bytes as read (`n <= available`). */
+  private consume(n: number): void {
+    this.start += n;
+    this.offset += n;
+    if (this.start < this.end) return;
+    if (this.bytes !== this.own) {
+      // a chunk read in place is used up: let go of it
+      this.bytes = this.own;
+      this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    } else if (!this.keepWritten) {
+      this.start = this.end = this.ownEnd = 0;
+      if (this.own.length > MAX_IDLE_BUFFER) this.bytes = this.own = EMPTY;
+    }
+    this.noteHeld();
+  }
+
+  /**
+   * Appends bytes to `own`, which holds the unread bytes. When they do not
+   * fit, the unread bytes move to the front if that frees enough (at least
+   * half the buffer), else to a buffer twice the size needed: each move is
+   * paid for by at least as many bytes appended since the last one, so the
+   * work stays linear in the bytes.
+   */
+  private append(data: Uint8Array): void {
+    const n = data.length;
+    if (this.end + n > this.own.length) {
+      const unread = this.end - this.start;
+      if (!this.keepWritten && unread + n <= this.own.length >>> 1) {
+        this.own.copyWithin(0, this.start, this.end);
+      } else {
+        const next = new Uint8Array(Math.max(MIN_BUFFER, 2 * (unread + n)));
+        next.set(this.own.subarray(this.start, this.end));
+        this.own = this.bytes = next;
+      }
+      this.stats.bytesCopied += unread;
+      this.start = 0;
+      this.end = unread;
+    }
+    this.own.set(data, this.end);
+    this.end += n;
+    this.ownEnd = this.end;
+    this.stats.bytesCopied += n;
+  }
+
+  private noteHeld(): void {
+    const held = this.own.length + (this.bytes === this.own ? 0 : this.bytes.length);
+    this.stats.bufferedBytes = held;
+    if (held > this.stats.maxBufferedBytes) this.stats.maxBufferedBytes = held;
   }
 
   /**
@@ -121,9 +231,8 @@ export class StreamReader {
    *   end, `TRUNCATED` for a value cut short; `EXTRA_BYTES` after the one value or array
    */
   next(final: boolean): unknown {
-    const q = this.queue;
     if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
-    if (this.held === null && this.left > 0 && (q.available > 0 || (final && this.left !== Infinity))) {
+    if (this.held === null && this.left > 0 && (this.available > 0 || (final && this.left !== Infinity))) {
       let value: unknown;
       try {
         value = this.framed ? this.readFrame(final) : this.read(final);
@@ -137,16 +246,16 @@ export class StreamReader {
       }
     }
     if (this.held !== null) {
-      const received = q.offset + q.available;
+      const received = this.offset + this.available;
       if (received >= this.itemsEnd) throw this.held;
       if (final) throw ended(truncated(this.arrayAt, this.itemsEnd - this.arrayAt, received, `array of ${this.count} items`), received);
-      q.consume(q.available); // only the count of the bytes still matters
-    } else if (q.available > 0) {
+      this.consume(this.available); // only the count of the bytes still matters
+    } else if (this.available > 0) {
       const looks = this.shape === "value" ? wrongInput(this.head) : null;
       const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
-      throw decodeError(`Cannot decode: extra bytes at offset ${q.offset} after the ${this.shape}; ${hint}`, q.offset, "EXTRA_BYTES");
+      throw decodeError(`Cannot decode: extra bytes at offset ${this.offset} after the ${this.shape}; ${hint}`, this.offset, "EXTRA_BYTES");
     }
-    q.settle();
+    this.settle();
     return NEED_MORE;
   }
 
@@ -164,103 +273,100 @@ export class StreamReader {
 
   /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); false while it is incomplete. */
   private readArrayHeader(final: boolean): boolean {
-    const q = this.queue;
-    const available = q.available;
-    if (available === 0 && final) throw endedEmpty(q.offset, "array header");
-    const [n, size] = available === 0 ? [-1, 1] : arrayHeader(q.bytes, q.start, q.end, q.offset);
+    const available = this.available;
+    if (available === 0 && final) throw endedEmpty(this.offset, "array header");
+    const [n, size] = available === 0 ? [-1, 1] : arrayHeader(this.bytes, this.start, this.end, this.offset);
     if (n < 0) {
-      if (final) throw ended(truncated(q.offset, size, q.offset + available, "array header"), q.offset + available);
-      q.settle();
+      if (final) throw ended(truncated(this.offset, size, this.offset + available, "array header"), this.offset + available);
+      this.settle();
       return false;
     }
-    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, nesting, false, q.offset);
+    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, nesting, false, this.offset);
     if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
     this.held = refused;
-    this.arrayAt = q.offset;
+    this.arrayAt = this.offset;
     this.left = this.count = n;
-    q.stats.bytesDecoded += size;
-    q.consume(size);
-    this.itemsEnd = q.offset + n;
+    this.stats.bytesDecoded += size;
+    this.consume(size);
+    this.itemsEnd = this.offset + n;
     this.depth = 1; // the items, one level down, as decode() reads them
     return true;
   }
 
   private read(final: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
-    if (available === 0) throw endedEmpty(q.offset, "value"); // at the end, a value still to come
+    const available = this.available;
+    if (available === 0) throw endedEmpty(this.offset, "value"); // at the end, a value still to come
     if (!final && this.tried > 0) {
-      const n = this.counter.scan(q.bytes, q.start, q.end, q.stats);
+      const n = this.counter.scan(this.bytes, this.start, this.end, this.stats);
       if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
       // decoded when complete (unless already tried with its bytes), or at an alarm once the bytes have doubled
       if (!(n >= 0 && n > this.tried) && !(this.counter.alarm && available >= 2 * this.tried)) return this.needMore(available);
     }
-    const bytes = q.end === q.bytes.length ? q.bytes : q.bytes.subarray(0, q.end);
+    const bytes = this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end);
     let item: unknown;
     let stop: number;
     try {
-      [item, stop] = this.decoder.readAt(bytes, q.start, q.offset - q.start, this.depth, this.records);
+      [item, stop] = this.decoder.readAt(bytes, this.start, this.offset - this.start, this.depth, this.records);
     } catch (e) {
-      if (e instanceof DecodeError) q.stats.bytesDecoded += available;
+      if (e instanceof DecodeError) this.stats.bytesDecoded += available;
       if (!(e instanceof DecodeError) || e.code !== "TRUNCATED" || final) {
         this.tried = 0;
-        throw e instanceof DecodeError && e.code === "TRUNCATED" ? ended(e, q.offset + available) : e;
+        throw e instanceof DecodeError && e.code === "TRUNCATED" ? ended(e, this.offset + available) : e;
       }
       // the value runs past the bytes at hand: count its items as they arrive (the counter said complete and
       // the decoder disagrees: never the case, but should it be, it is tried again once the bytes have doubled)
       if (this.tried === 0) this.counter.begin();
       this.counter.mark((this.tried = available));
-      if (this.counter.scan(q.bytes, q.start, q.end, q.stats) >= 0) this.counter.alarm = true;
+      if (this.counter.scan(this.bytes, this.start, this.end, this.stats) >= 0) this.counter.alarm = true;
       return this.needMore(available);
     }
-    const n = stop - q.start;
+    const n = stop - this.start;
     this.tried = 0;
     if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
-    q.stats.bytesDecoded += n;
-    this.at = q.offset;
-    q.consume(n);
+    this.stats.bytesDecoded += n;
+    this.at = this.offset;
+    this.consume(n);
     return item;
   }
 
   /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
   private needMore(available: number): typeof NEED_MORE {
     if (available > this.maxValueBytes) throw this.tooLarge(`more than ${available} bytes`);
-    this.queue.settle();
+    this.settle();
     return NEED_MORE;
   }
 
   /** A MAX_LENGTH error for a value of `size`. */
   private tooLarge(size: string): DecodeError {
-    const at = this.queue.offset;
+    const at = this.offset;
     this.tried = 0;
     return decodeError(`Cannot decode value at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, "MAX_LENGTH");
   }
 
   private readFrame(final: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
+    const available = this.available;
     if (this.frameLength < 0) {
       if (available < 4) {
         if (!final) return this.needMore(0);
-        throw decodeError(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, "TRUNCATED", 4 - available);
+        throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, this.offset, "TRUNCATED", 4 - available);
       }
-      const length = readLength(q.bytes, q.start, 4);
-      if (length > this.maxValueBytes) throw overLimit("frame", q.offset, length, "maxValueBytes", this.maxValueBytes);
+      const length = readLength(this.bytes, this.start, 4);
+      if (length > this.maxValueBytes) throw overLimit("frame", this.offset, length, "maxValueBytes", this.maxValueBytes);
       this.frameLength = length;
     }
     const total = 4 + this.frameLength;
     if (available < total) {
       if (!final) return this.needMore(0);
       const missing = total - available;
-      throw decodeError(`Cannot decode frame at offset ${q.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`, q.offset, "TRUNCATED", missing);
+      throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`, this.offset, "TRUNCATED", missing);
     }
     // the frame's value, as decode() reads it, with offsets from the start of the stream
-    const frame = q.bytes.subarray(q.start + 4, q.start + total);
-    const base = q.offset + 4;
+    const frame = this.bytes.subarray(this.start + 4, this.start + total);
+    const base = this.offset + 4;
     const [value, stop] = this.decoder.readAt(frame, 0, base, 0, this.records);
     if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
-    q.stats.bytesDecoded += total;
-    q.consume(total);
+    this.stats.bytesDecoded += total;
+    this.consume(total);
     this.frameLength = -1;
     this.at = base;
     return value;

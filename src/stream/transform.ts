@@ -122,6 +122,6 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
         out.error(reason);
       },
     });
-    this.stats = reader.queue.stats;
+    this.stats = reader.stats;
   }
 }
