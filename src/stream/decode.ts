@@ -14,11 +14,11 @@
  *
  * Cost is linear in the bytes and memory bounded in bytes: a chunk is
  * decoded in place while it is alone; the start of a value split across
- * chunks is copied into one buffer the decoder owns (src/stream/queue.ts),
+ * chunks is copied into one buffer the reader owns (src/stream/reader.ts),
  * a count of its items still to come finds where it ends, walking each
- * byte once (src/stream/scanner.ts), and the value is then decoded
- * (src/stream/reader.ts) by the core decoder with the stream offset of the
- * buffer as its base, so errors carry stream offsets. No Node `Buffer`:
+ * byte once (src/stream/scanner.ts), and the value is then decoded by the
+ * core decoder with the stream offset of the buffer as its base, so errors
+ * carry stream offsets. No Node `Buffer`:
  * it runs in Node, Bun, Deno and browsers.
  *
  * This module imports the core; the core never imports it.
