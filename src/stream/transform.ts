@@ -10,8 +10,7 @@
 import type { StreamDecodeOptions } from "./options.ts";
 import type { StreamStats } from "./queue.ts";
 import type { ByteChunk } from "./web.ts";
-import { StreamReader } from "./reader.ts";
-import { values } from "./decode.ts";
+import { NEED_MORE, StreamReader } from "./reader.ts";
 
 /**
  * A transform stream from bytes to values: write byte chunks (split
@@ -60,68 +59,55 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
    */
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
     const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
-    type Write = { chunk: ByteChunk | null; resolve(): void; reject(e: unknown): void };
-    /** A write (or the close: chunk null) the decoder has not taken yet, and the one whose chunk it reads. */
-    let queued: Write | null = null;
-    let taken: Write | null = null;
-    /** The decoder waits for a write. */
-    let wake: (() => void) | null = null;
+    let out!: ReadableStreamDefaultController<Output>;
+    /** The write whose chunk is being read (or the close): it settles once the reader needs the next chunk (backpressure). */
+    let writing: { resolve(): void; reject(e: unknown): void } | null = null;
+    /** A read waiting for a write or the close. */
+    let waiting: (() => void) | null = null;
+    let closed = false;
     /** Why the stream failed (a decode error, the reader's cancellation, the writer's abort). */
     let failure: { reason: unknown } | null = null;
     const fail = (reason: unknown): void => {
       failure ??= { reason };
-      taken?.reject(reason);
-      queued?.reject(reason);
-      taken = queued = null;
+      writing?.reject(reason);
+      writing = null;
+      out.error(reason);
     };
-    /** Settles once the decoder has read every value complete in the chunk and asks for the next (backpressure), or with the failure. */
-    const arrive = (chunk: ByteChunk | null): Promise<void> => {
+    /** Settles once the chunk's complete values have been read, or with the failure. */
+    const take = (chunk: ByteChunk | null): Promise<void> => {
       if (failure !== null) return Promise.reject(failure.reason);
+      try {
+        if (chunk === null) closed = true;
+        else reader.push(chunk);
+      } catch (e) {
+        fail(e);
+        throw e;
+      }
       return new Promise<void>((resolve, reject) => {
-        queued = { chunk, resolve, reject };
-        wake?.();
+        writing = { resolve, reject };
+        waiting?.();
       });
     };
-    const chunks: AsyncIterator<ByteChunk> = {
-      async next() {
-        taken?.resolve();
-        while (queued === null) await new Promise<void>((resolve) => (wake = resolve));
-        taken = queued;
-        queued = null;
-        return taken.chunk === null ? { done: true, value: undefined } : { done: false, value: taken.chunk };
-      },
+    /** Hands the reader the next value, decoded now (none ahead of the reader: a high-water mark of 0). */
+    const pull = (): Promise<void> | void => {
+      waiting = null;
+      try {
+        const value = reader.next(closed);
+        if (value === NEED_MORE) {
+          writing?.resolve();
+          writing = null;
+          if (closed) return out.close();
+          return new Promise<void>((resolve) => (waiting = resolve)).then(pull);
+        }
+        const checked = reader.checked(value); // a Promise with an asynchronous schema
+        if (!(checked instanceof Promise)) return out.enqueue(checked as Output);
+        return checked.then((v) => out.enqueue(v as Output), fail);
+      } catch (e) {
+        fail(e);
+      }
     };
-    const decoded = values(reader, { [Symbol.asyncIterator]: () => chunks });
-    let out!: ReadableStreamDefaultController<Output>;
-    // no values decoded ahead of the reader (a high-water mark of 0): each read decodes one
-    this.readable = new ReadableStream<Output>(
-      {
-        start(controller): void {
-          out = controller;
-        },
-        async pull(controller): Promise<void> {
-          try {
-            const r = await decoded.next();
-            if (r.done !== true) return controller.enqueue(r.value as Output);
-            taken?.resolve(); // the close
-            controller.close();
-          } catch (e) {
-            fail(e);
-            controller.error(e);
-          }
-        },
-        cancel: fail,
-      },
-      { highWaterMark: 0 },
-    );
-    this.writable = new WritableStream<ByteChunk>({
-      write: arrive,
-      close: () => arrive(null),
-      abort(reason): void {
-        fail(reason);
-        out.error(reason);
-      },
-    });
+    this.readable = new ReadableStream<Output>({ start: (c) => void (out = c), pull, cancel: fail }, { highWaterMark: 0 });
+    this.writable = new WritableStream<ByteChunk>({ write: take, close: () => take(null), abort: fail });
     this.stats = reader.stats;
   }
 }
