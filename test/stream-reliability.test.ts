@@ -1,5 +1,5 @@
 // Tests for the stream decoders' reliability (src/stream/decode.ts,
-// src/stream/queue.ts): results never hold views of the source's chunks,
+// src/stream/reader.ts): results never hold views of the source's chunks,
 // memory bounded in bytes whatever the chunking, the same result as a
 // whole-input decode for every chunking, and checked array chunks.
 import { execFile } from "node:child_process";

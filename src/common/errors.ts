@@ -9,10 +9,15 @@
  * Errors are made one way: every error this library throws is made by a
  * function of this module, and no other module says `new ...Error`. An
  * error about the input, a value or an argument is a {@link DecodeError} or
- * an {@link EncodeError} with a stable `code`: {@link decodeError} and
- * {@link encodeError} build one from its message, and a named function
- * (`truncated`, `overLimit`, `badArgument`...) builds each message that
- * several places throw. Two errors are `TypeError`s, as @msgpack/msgpack's
+ * an {@link EncodeError} with a stable `code`, built where the problem is
+ * found, from its fields: {@link decodeAt} makes its message from what
+ * could not be decoded, the offset and why (`Cannot decode string at
+ * offset 3: invalid UTF-8`), {@link encodeAbout} from what could not be
+ * encoded and why; a named function (`truncated`, `overLimit`,
+ * `badArgument`...) gives the fields of each error that several places
+ * throw. An error of the encoder's walk gets the path of its value as the
+ * walk unwinds ({@link walkError}); no message is rewritten later, and
+ * only {@link isEngineStackOverflow} reads an engine's message. Two errors are `TypeError`s, as @msgpack/msgpack's
  * and the engine's are for the same mistakes: a stream function given
  * something that is no stream ({@link notAStream}), and a `Map` whose
  * iterator has no `next()` ({@link iteratorWithoutNext}, only ever the
@@ -187,80 +192,50 @@ export class EncodeError extends Error {
 }
 brand(EncodeError, "EncodeError");
 
+// ---- the two ways a message is made: what could not be done, where, and why ----
+
+/** A {@link DecodeError} about the `what` at `offset`, its message made from its fields: `Cannot decode <what> at offset <offset>: <reason>`. */
+export const decodeAt = (what: string, offset: number, reason: string, code: DecodeErrorCode, needed = 0): DecodeError => new DecodeError(`Cannot decode ${what} at offset ${offset}: ${reason}`, offset, code, needed);
+
+/** An {@link EncodeError} about `what`, its message made from its fields: `Cannot encode <what>: <reason>`. */
+export const encodeAbout = (what: string, reason: string, code: EncodeErrorCode): EncodeError => new EncodeError(`Cannot encode ${what}: ${reason}`, code);
+
+/** Builds a {@link DecodeError}; `needed` only for `TRUNCATED`: how many more bytes the item needs at least. */
+export const decodeError = (message: string, offset: number, code: DecodeErrorCode, needed = 0): DecodeError => new DecodeError(message, offset, code, needed);
+
+/** Builds an {@link EncodeError}. */
+export const encodeError = (message: string, code: EncodeErrorCode): EncodeError => new EncodeError(message, code);
+
+// ---- decoder: the input ----
+
 /** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
 export function truncated(start: number, need: number, end: number, what: string): DecodeError {
   const missing = start + need - end;
-  return decodeError(`Cannot decode ${what} at offset ${start}: insufficient data, input is ${missing} byte(s) short`, start, "TRUNCATED", missing);
-}
-
-/** Builds a {@link DecodeError}; `needed` only for `TRUNCATED`: how many more bytes the item needs at least. */
-export function decodeError(message: string, offset: number, code: DecodeErrorCode, needed = 0): DecodeError {
-  return new DecodeError(message, offset, code, needed);
-}
-
-/** Builds an {@link EncodeError}. */
-export function encodeError(message: string, code: EncodeErrorCode): EncodeError {
-  return new EncodeError(message, code);
-}
-
-/** A bigint past int 64 / uint 64. */
-export function bigintOutOfRange(n: bigint): EncodeError {
-  return encodeError(`Cannot encode bigint ${n}: outside int64/uint64`, "BIGINT_RANGE");
+  return decodeAt(what, start, `insufficient data, input is ${missing} byte(s) short`, "TRUNCATED", missing);
 }
 
 /** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */
-export function tooDeepToDecode(start: number, maxDepth: number): DecodeError {
-  return decodeError(`Cannot decode container at offset ${start}: too deep, deeper than maxDepth (${maxDepth})`, start, "MAX_DEPTH");
-}
+export const tooDeepToDecode = (start: number, maxDepth: number): DecodeError => decodeAt("container", start, `too deep, deeper than maxDepth (${maxDepth})`, "MAX_DEPTH");
 
 /**
  * A declared length past its `max*Length` limit. The message says "max
  * length exceeded", as @msgpack/msgpack's do, for programs that match it.
  */
-export function overLimit(what: string, start: number, n: number, limitName: string, max: number): DecodeError {
-  return decodeError(`Cannot decode ${what} at offset ${start}: max length exceeded, length ${n} exceeds ${limitName} (${max})`, start, "MAX_LENGTH");
-}
-
-/** A string, binary, array, map or extension longer than MessagePack can declare. */
-export function tooLong(what: string, n: number): EncodeError {
-  return encodeError(`Cannot encode ${what} of length ${n}: over 2^32-1`, "TOO_LONG");
-}
-
-/** An extension type outside -128..127, when encoding (`verb` "encode") or registering it. */
-export function badExtType(type: number, verb = "encode"): EncodeError {
-  return encodeError(`Cannot ${verb} extension type ${type}: not an integer in -128..127`, "INVALID_EXT");
-}
-
-/** An argument of `ExtensionCodec.register` (`what`: "the argument", "encode of type 1") that is not what it takes. */
-export function badExtension(what: string, value: unknown): EncodeError {
-  const expected = what === "the argument" ? "an object { type, encode, decode }" : "a function";
-  return encodeError(`Cannot register extension: ${what} is ${describe(value)}, not ${expected}`, "INVALID_EXT");
-}
-
-/** An extension encoder that returned something other than bytes. */
-export function badExtPayload(type: number): EncodeError {
-  return encodeError(`Cannot encode extension type ${type}: encode must return bytes, a function or null`, "INVALID_EXT");
-}
+export const overLimit = (what: string, start: number, n: number, limitName: string, max: number): DecodeError => decodeAt(what, start, `max length exceeded, length ${n} exceeds ${limitName} (${max})`, "MAX_LENGTH");
 
 /** The type byte 0xc1, which MessagePack reserves, at `offset`. */
-export function reservedByte(offset: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: unrecognized type byte 0xc1 (reserved)`, offset, "INVALID_BYTE");
-}
+export const reservedByte = (offset: number): DecodeError => decodeAt("value", offset, "unrecognized type byte 0xc1 (reserved)", "INVALID_BYTE");
 
 /** String bytes at `start` (the first byte of the string's payload) that are not UTF-8. */
-export function invalidUtf8(start: number): DecodeError {
-  return decodeError(`Cannot decode string at offset ${start}: invalid UTF-8`, start, "INVALID_UTF8");
-}
+export const invalidUtf8 = (start: number): DecodeError => decodeAt("string", start, "invalid UTF-8", "INVALID_UTF8");
 
 /**
  * `n` bytes left over after a value that ended at `offset`, in a one-value
  * decode. `looks`: what the input looks like when it is no MessagePack at
  * all ({@link wrongInput}), named instead of pointing to `decodeMulti`.
  */
-export function extraBytes(offset: number, n: number, looks: string | null = null): DecodeError {
-  const hint = looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`;
-  return decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${hint}`, offset, "EXTRA_BYTES");
-}
+export const extraBytes = (offset: number, n: number, looks: string | null = null): DecodeError =>
+  decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`}`, offset, "EXTRA_BYTES");
 
 /**
  * What `input` looks like when it is a common kind of data that is not
@@ -292,19 +267,16 @@ export function wrongInput(input: Uint8Array, failedAt = 0): string | null {
   return n >= 8 ? "text" : null;
 }
 
-/** How far {@link declaresRecords} looks: the first bytes, up to where the decode failed. */
-const RECORD_HINT_BYTES = 65_536;
-
 /**
  * Whether `input`, up to a few bytes past `failedAt` (and at most its first
- * {@link RECORD_HINT_BYTES}), holds a msgpackr record declaration: a fixext 1
- * of type 0x72 with an identifier 0x40-0x7f (or a fixext 2 with 0x60-0x7f
- * and a second byte), followed by the array header of its field names.
- * Read as plain MessagePack, such records end early (arrays of rows too),
- * and the failure comes after the declaration.
+ * 64 KiB), holds a msgpackr record declaration: a fixext 1 of type 0x72
+ * with an identifier 0x40-0x7f (or a fixext 2 with 0x60-0x7f and a second
+ * byte), followed by the array header of its field names. Read as plain
+ * MessagePack, such records end early (arrays of rows too), and the
+ * failure comes after the declaration.
  */
 function declaresRecords(input: Uint8Array, failedAt: number): boolean {
-  const end = Math.min(input.length - 4, failedAt + 4, RECORD_HINT_BYTES);
+  const end = Math.min(input.length - 4, failedAt + 4, 65_536);
   for (let i = 0; i < end; i++) {
     if (input[i + 1] !== 0x72) continue;
     const t = input[i]!;
@@ -315,12 +287,13 @@ function declaresRecords(input: Uint8Array, failedAt: number): boolean {
   return false;
 }
 
-// ---- decoder: arguments, options, map keys, the call stack ----
+// ---- decoder: arguments, options, map keys, extensions, the call stack ----
 
 /** An argument or option of a decode function that is not what it takes, shown as {@link describe} shows values (`offset`: the offending offset, else 0). */
-export function badArgument(what: string, value: unknown, expected: string, offset = 0): DecodeError {
-  return decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
-}
+export const badArgument = (what: string, value: unknown, expected: string, offset = 0): DecodeError => decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
+
+/** A decode option (or the options argument, `name` "options") whose value is not what it takes. */
+export const invalidDecodeOption = (name: string, value: unknown, expected: string): DecodeError => badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
 
 /**
  * An input whose buffer shrank (a resizable `ArrayBuffer` resized, or a
@@ -328,36 +301,60 @@ export function badArgument(what: string, value: unknown, expected: string, offs
  * decoder, a `mapKeyConverter`): it holds `length` bytes, no longer the
  * message's bytes up to `end`, and the value at `offset` cannot be read.
  */
-export function inputShrank(offset: number, end: number, length: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: the input shrank to ${length} bytes, short of offset ${end}, while it was decoded`, offset, "INVALID_ARGUMENT");
-}
+export const inputShrank = (offset: number, end: number, length: number): DecodeError => decodeAt("value", offset, `the input shrank to ${length} bytes, short of offset ${end}, while it was decoded`, "INVALID_ARGUMENT");
 
 /** A map key that `mapKeyConverter` turned into something other than a string or number. */
-export function badKey(offset: number, key: unknown): DecodeError {
-  return decodeError(`Cannot decode map key at offset ${offset}: mapKeyConverter returned ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
+export const badKey = (offset: number, key: unknown): DecodeError => decodeAt("map key", offset, `mapKeyConverter returned ${key === null ? "null" : typeof key}, not a string or number`, "INVALID_KEY");
+
+/**
+ * For an extension call's `catch`: what the decoder around reports for an
+ * error thrown by the decoder of the extension of `type` whose header is at
+ * `at` (counted in the user's input). A `TRUNCATED` DecodeError (its
+ * decoder decoded a payload that ends inside a value) becomes
+ * `INVALID_EXT` at the extension, with the error as its `cause`: the outer
+ * input is complete there, and a stream decoder must not wait for bytes
+ * that cannot help. Anything else is returned unchanged (a decode of the
+ * payload view counts its offsets in the user's input already).
+ */
+export const fromExtension = (e: unknown, type: number, at: number): unknown =>
+  e instanceof DecodeError && e.code === "TRUNCATED" ? withCause(decodeAt(`extension type ${type}`, at, "its decoder failed", "INVALID_EXT"), e) : e;
+
+/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
+export const withCause = <E extends Error>(err: E, cause: unknown): E => Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
+
+/** `e` unchanged, unless it is the engine's stack overflow ({@link isEngineStackOverflow}): then a `MAX_DEPTH` DecodeError for nesting deeper than the call stack allows. */
+export const stackOverflow = (e: unknown, offset: number): unknown =>
+  !(e instanceof DecodeError) && isEngineStackOverflow(e) ? decodeAt("container", offset, "nested too deep for the call stack", "MAX_DEPTH") : e;
+
+/**
+ * Whether `e` is the engine's "out of call stack" error (V8 and
+ * JavaScriptCore: RangeError "Maximum call stack size exceeded";
+ * SpiderMonkey: InternalError "too much recursion"): the one place that
+ * reads an engine's message. Callers exclude their own errors, whose
+ * messages may name the call stack.
+ */
+export function isEngineStackOverflow(e: unknown): boolean {
+  // no RegExp here: this runs near the stack limit, where V8 may compile one
+  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
+  // Allocation failed - process out of memory") instead of throwing
+  let message: unknown;
+  return e instanceof Error && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"));
 }
 
 /**
- * `e` unchanged, unless it is the engine's stack overflow (V8 and
- * JavaScriptCore: RangeError "Maximum call stack size exceeded";
- * SpiderMonkey: "too much recursion"): then a `MAX_DEPTH` DecodeError for
- * nesting deeper than the call stack allows.
+ * The `TypeError` a stream function (`decodeAsync`, `decodeStream`...) rejects
+ * with when given `stream`, which is neither a ReadableStream nor an
+ * AsyncIterable: the kind of error @msgpack/msgpack's stream functions and
+ * the engine's `for await` give for it.
  */
-export function stackOverflow(e: unknown, offset: number): unknown {
-  return !(e instanceof DecodeError) && isEngineStackOverflow(e)
-    ? decodeError(`Cannot decode container at offset ${offset}: nested too deep for the call stack`, offset, "MAX_DEPTH")
-    : e;
-}
+export const notAStream = (stream: unknown): TypeError => new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
 
 // ---- decoder: the schema option's verdicts ----
-
-/** How many of a mismatch's issues its message shows (all are in its `issues`). */
-const ISSUES_SHOWN = 5;
 
 /**
  * The `SCHEMA_MISMATCH` error for the value at `offset`, which the schema
  * refused with `issues` (a Standard Schema's, as its validator gave them):
- * the message names the first few, each as its path (`$.items[2].id`) and
+ * the message names the first five, each as its path (`$.items[2].id`) and
  * its message, quoted and escaped, as every text that comes from outside
  * is (a path key from the decoded bytes, a message that quotes the value);
  * the error's `issues` hold them all, as plain data.
@@ -368,16 +365,14 @@ export function schemaMismatch(offset: number, issues: unknown): DecodeError {
     message: typeof issue?.message === "string" ? issue.message : describe(issue?.message),
     path: Array.isArray(issue?.path) ? Array.from(issue.path, (p: unknown) => (typeof p === "object" && p !== null ? (p as { key: PropertyKey }).key : (p as PropertyKey))) : [],
   }));
-  const shown = list.slice(0, ISSUES_SHOWN).map((issue) => `${issuePath(issue.path)}: ${quote(issue.message, 200)}`);
-  if (list.length > ISSUES_SHOWN) shown.push(`and ${list.length - ISSUES_SHOWN} more`);
-  const e = decodeError(`Cannot decode value at offset ${offset}: it does not match the schema (${list.length} issue(s)): ${shown.join("; ")}`, offset, "SCHEMA_MISMATCH");
-  return Object.assign(e, { issues: list });
+  const shown = list.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${quote(issue.message, 200)}`);
+  if (list.length > 5) shown.push(`and ${list.length - 5} more`);
+  return Object.assign(decodeAt("value", offset, `it does not match the schema (${list.length} issue(s)): ${shown.join("; ")}`, "SCHEMA_MISMATCH"), { issues: list });
 }
 
 /** A schema whose validator returned a Promise, in a call that cannot wait for it (`decode`, `decodeMulti`), for the value at `offset`. */
-export function asyncSchema(offset: number): DecodeError {
-  return decodeError(`Cannot decode value at offset ${offset}: the schema validates asynchronously (its validate returned a Promise); decode with decodeAsync, decodeMultiStream, decodeArrayStream or DecoderStream, which wait for it`, offset, "INVALID_ARGUMENT");
-}
+export const asyncSchema = (offset: number): DecodeError =>
+  decodeAt("value", offset, "the schema validates asynchronously (its validate returned a Promise); decode with decodeAsync, decodeMultiStream, decodeArrayStream or DecoderStream, which wait for it", "INVALID_ARGUMENT");
 
 /** `$` and the keys of `path` (`$.a[2]["b c"]`); a long path is shortened in the middle. */
 function issuePath(path: readonly PropertyKey[]): string {
@@ -393,114 +388,8 @@ function issuePath(path: readonly PropertyKey[]): string {
  * some terminals obey), DEL and the line and paragraph separators escaped
  * too: no text from outside reaches a terminal or a log unescaped.
  */
-function quote(text: string, max: number): string {
-  return JSON.stringify(text.length > max ? text.slice(0, max) + "..." : text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-// ---- encoder: errors with the path of the value, built in cold paths ----
-
-/** What an error of the walk is formatted from, until the walk has unwound and knows its path: see {@link walkError}. */
-export interface WalkProblem {
-  /** What could not be encoded: "function", "Map", "value"... */
-  readonly subject: string;
-  /** Why, after the path. */
-  readonly reason: string;
-  /** The value at fault, and its depth (for `MAX_DEPTH`: the walk tells a cycle from deep nesting by it). */
-  readonly value: unknown;
-  readonly depth: number;
-}
-
-/** The walk's errors not yet placed at their path. */
-const unplaced = /* @__PURE__ */ new WeakMap<EncodeError, WalkProblem>();
-
-/**
- * An `EncodeError` about `value`, found at `depth`, thrown where the walk
- * finds the problem: `Cannot encode <subject> at <path>: <reason>`, its
- * path (`$` until then) given by {@link placeAt} once the error has unwound
- * through every container, each noting its segment.
- */
-export function walkError(code: EncodeErrorCode, subject: string, reason: string, value: unknown, depth: number): EncodeError {
-  const e = encodeError(`Cannot encode ${subject} at $: ${reason}`, code);
-  unplaced.set(e, { subject, reason, value, depth });
-  return e;
-}
-
-/** The problem of `e` when it is an error of the walk not yet placed at its path; else undefined. */
-export function problemOf(e: unknown): WalkProblem | undefined {
-  return e instanceof EncodeError ? unplaced.get(e) : undefined;
-}
-
-/** Formats the message of `e`, an error of {@link walkError}, with its `path` (`$.a[2]`), and returns it. */
-export function placeAt(e: EncodeError, path: string): EncodeError {
-  const p = unplaced.get(e)!;
-  unplaced.delete(e);
-  e.message = `Cannot encode ${p.subject} at ${path}: ${p.reason}`;
-  return e;
-}
-
-/** A value MessagePack cannot hold (and no extension claimed), found at `depth`. */
-export function unsupported(value: unknown, depth: number): EncodeError {
-  return walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value, depth);
-}
-
-/** An object found at `depth`, nested past `maxDepth` (or in a cycle: the walk tells which once it has unwound). */
-export function tooDeep(value: unknown, depth: number, maxDepth: number): EncodeError {
-  return walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value, depth);
-}
-
-/** Nesting that ran out of call stack before reaching `maxDepth`. */
-export function outOfStack(maxDepth: number): EncodeError {
-  return encodeError(`Cannot encode value: too deep objects for the call stack (maxDepth ${maxDepth}; lower it)`, "MAX_DEPTH");
-}
-
-/**
- * A value that contains itself; `where` (main encoder) says where: " at
- * $.a.b (the object at $.a)". The words "too deep" are those of
- * @msgpack/msgpack's error for a cycle, for programs that match them.
- */
-export function cycle(where = ""): EncodeError {
-  return encodeError(`Cannot encode value${where}: it contains itself (a cycle), too deep to encode`, "CYCLE");
-}
-
-/** A `what` (Map, Set, array), `container`, whose count changed while it was being encoded. */
-export function changed(container: object, what: string, before: unknown, after: unknown): EncodeError {
-  return walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container, 0);
-}
-
-/** A `what`, `container` at `depth`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
-export function unreadable(container: object, what: string, depth: number, cause: unknown): EncodeError {
-  return Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container, depth), { cause });
-}
-
-/**
- * The `TypeError` a stream function (`decodeAsync`, `decodeStream`...) rejects
- * with when given `stream`, which is neither a ReadableStream nor an
- * AsyncIterable: the kind of error @msgpack/msgpack's stream functions and
- * the engine's `for await` give for it.
- */
-export function notAStream(stream: unknown): TypeError {
-  return new TypeError(`Cannot decode a stream of ${stream === null ? "null" : typeof stream}: expected a ReadableStream or an AsyncIterable of Uint8Array`);
-}
-
-/** The `TypeError` the engine's `for...of` gives for an iterator without `next()`: the `cause` of {@link unreadable} for such a `Map`. */
-export function iteratorWithoutNext(): TypeError {
-  return new TypeError("its iterator has no next()");
-}
-
-/** An argument of an encode method that is not what it takes, shown as {@link describe} shows values. */
-export function badEncodeArgument(what: string, value: unknown, expected: string): EncodeError {
-  return encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
-}
-
-/** A decode option (or the options argument, `name` "options") whose value is not what it takes. */
-export function invalidDecodeOption(name: string, value: unknown, expected: string): DecodeError {
-  return badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
-}
-
-/** An option whose value is not what it takes. */
-export function invalidEncodeOption(name: string, value: unknown, expected: string): EncodeError {
-  return encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");
-}
+const quote = (text: string, max: number): string =>
+  JSON.stringify(text.length > max ? text.slice(0, max) + "..." : text).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** A short, never-throwing text for a value in a message of either direction: strings quoted (cut at 40 characters), bigints with their `n`, objects by their tag. */
 function describe(value: unknown): string {
@@ -511,59 +400,100 @@ function describe(value: unknown): string {
   return typeof value === "function" ? "a function" : String(value);
 }
 
-// ---- sizes and the output ----
+// ---- encoder: the walk's errors, placed at the path of the value as the walk unwinds ----
 
-/** A binary whose `ArrayBuffer` was detached (transferred away): it has no bytes left to write. */
-export function detachedBinary(what: string): EncodeError {
-  return encodeError(`Cannot encode ${what} that was detached (transferred): it has no bytes`, "INVALID_ARGUMENT");
+/** What an error of the walk is made from, until the walk has unwound and knows its path: see {@link walkError}. */
+export interface WalkProblem {
+  /** What could not be encoded: "function", "Map", "value"... */
+  readonly subject: string;
+  /** Why, after the path. */
+  readonly reason: string;
+  /** The value at fault, and its depth (for `MAX_DEPTH`: the walk tells a cycle from deep nesting by it). */
+  readonly value: unknown;
+  readonly depth: number;
 }
 
-// ---- decoder: errors of extension decoders ----
+/** The key of a walk error's fields on the error itself, until the walk has placed it at its path (no table outside the error). */
+const PROBLEM: unique symbol = Symbol("unplaced");
 
 /**
- * For an extension call's `catch`: what the decoder around reports for an
- * error thrown by the decoder of the extension of `type` whose header is at
- * `at` (counted in the user's input). A `TRUNCATED` DecodeError (its
- * decoder decoded a payload that ends inside a value) becomes
- * `INVALID_EXT` at the extension, with the error as its `cause`: the outer
- * input is complete there, and a stream decoder must not wait for bytes
- * that cannot help. Anything else is returned unchanged (a decode of the
- * payload view counts its offsets in the user's input already).
+ * An `EncodeError` about `value`, found at `depth`, thrown where the walk
+ * finds the problem: `Cannot encode <subject> at <path>: <reason>`, its
+ * path (`$` until then) given by {@link placeAt} once the error has unwound
+ * through every container, each noting its segment.
  */
-export function fromExtension(e: unknown, type: number, at: number): unknown {
-  if (!(e instanceof DecodeError) || e.code !== "TRUNCATED") return e;
-  return withCause(decodeError(`Cannot decode extension type ${type} at offset ${at}: its decoder failed`, at, "INVALID_EXT"), e);
+export function walkError(code: EncodeErrorCode, subject: string, reason: string, value: unknown, depth: number): EncodeError {
+  const problem: WalkProblem = { subject, reason, value, depth };
+  return Object.defineProperty(encodeAbout(`${subject} at $`, reason, code), PROBLEM, { value: problem, configurable: true });
 }
 
-/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
-export function withCause<E extends Error>(err: E, cause: unknown): E {
-  return Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
+/** The problem of `e` when it is an error of the walk not yet placed at its path; else undefined. */
+export const problemOf = (e: unknown): WalkProblem | undefined => (e instanceof EncodeError ? (e as { [PROBLEM]?: WalkProblem })[PROBLEM] : undefined);
+
+/** `e`, an error of {@link walkError}, with its message made from its fields and its `path` (`$.a[2]`). */
+export function placeAt(e: EncodeError, path: string): EncodeError {
+  const p = problemOf(e)!;
+  delete (e as { [PROBLEM]?: WalkProblem })[PROBLEM];
+  e.message = `Cannot encode ${p.subject} at ${path}: ${p.reason}`;
+  return e;
 }
 
-// ---- encoder (and decoder): the engine's stack overflow ----
+/** A value MessagePack cannot hold (and no extension claimed), found at `depth`. */
+export const unsupported = (value: unknown, depth: number): EncodeError => walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value, depth);
+
+/** An object found at `depth`, nested past `maxDepth` (or in a cycle: the walk tells which once it has unwound). */
+export const tooDeep = (value: unknown, depth: number, maxDepth: number): EncodeError => walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value, depth);
+
+/** A `what` (Map, Set, array), `container`, whose count changed while it was being encoded. */
+export const changed = (container: object, what: string, before: unknown, after: unknown): EncodeError =>
+  walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container, 0);
+
+/** A `what`, `container` at `depth`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export const unreadable = (container: object, what: string, depth: number, cause: unknown): EncodeError =>
+  Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container, depth), { cause });
+
+/** The `TypeError` the engine's `for...of` gives for an iterator without `next()`: the `cause` of {@link unreadable} for such a `Map`. */
+export const iteratorWithoutNext = (): TypeError => new TypeError("its iterator has no next()");
+
+/** Nesting that ran out of call stack before reaching `maxDepth`. */
+export const outOfStack = (maxDepth: number): EncodeError => encodeAbout("value", `too deep objects for the call stack (maxDepth ${maxDepth}; lower it)`, "MAX_DEPTH");
 
 /**
- * Whether `e` is the engine's "out of call stack" error (V8 and
- * JavaScriptCore: RangeError "Maximum call stack size exceeded";
- * SpiderMonkey: InternalError "too much recursion"). Callers exclude their
- * own errors, whose messages may name the call stack.
+ * A value that contains itself; `where` (main encoder) says where: " at
+ * $.a.b (the object at $.a)". The words "too deep" are those of
+ * @msgpack/msgpack's error for a cycle, for programs that match them.
  */
-export function isEngineStackOverflow(e: unknown): boolean {
-  // no RegExp here: this runs near the stack limit, where V8 may compile one
-  // (a regexp tiering up to native code) and fails fatally ("RegExpCompiler
-  // Allocation failed - process out of memory") instead of throwing
-  let message: unknown;
-  return e instanceof Error && typeof (message = e.message) === "string" && (message.includes("call stack") || message.includes("recursion"));
-}
+export const cycle = (where = ""): EncodeError => encodeAbout(`value${where}`, "it contains itself (a cycle), too deep to encode", "CYCLE");
 
-// ---- encoders: counts and extension payloads ----
+// ---- encoder: values, counts, extensions, arguments ----
+
+/** A bigint past int 64 / uint 64. */
+export const bigintOutOfRange = (n: bigint): EncodeError => encodeAbout(`bigint ${n}`, "outside int64/uint64", "BIGINT_RANGE");
+
+/** A string, binary, array, map or extension longer than MessagePack can declare. */
+export const tooLong = (what: string, n: number): EncodeError => encodeAbout(`${what} of length ${n}`, "over 2^32-1", "TOO_LONG");
 
 /** A length or size that is no count MessagePack can declare: past 2^32-1 (TOO_LONG), or not an integer (a Proxy or subclass that lies, CHANGED). */
-export function badCount(what: string, n: number): EncodeError {
-  return Number.isInteger(n) && n > 0 ? tooLong(what, n) : encodeError(`Cannot encode ${what}: it reports ${describe(n)} items, not a count`, "CHANGED");
-}
+export const badCount = (what: string, n: number): EncodeError => (Number.isInteger(n) && n > 0 ? tooLong(what, n) : encodeAbout(what, `it reports ${describe(n)} items, not a count`, "CHANGED"));
+
+/** A binary whose `ArrayBuffer` was detached (transferred away): it has no bytes left to write. */
+export const detachedBinary = (what: string): EncodeError => encodeAbout(`${what} that was detached (transferred)`, "it has no bytes", "INVALID_ARGUMENT");
+
+/** An extension type outside -128..127, when encoding (`verb` "encode") or registering it. */
+export const badExtType = (type: number, verb = "encode"): EncodeError => encodeError(`Cannot ${verb} extension type ${type}: not an integer in -128..127`, "INVALID_EXT");
+
+/** An argument of `ExtensionCodec.register` (`what`: "the argument", "encode of type 1") that is not what it takes. */
+export const badExtension = (what: string, value: unknown): EncodeError =>
+  encodeError(`Cannot register extension: ${what} is ${describe(value)}, not ${what === "the argument" ? "an object { type, encode, decode }" : "a function"}`, "INVALID_EXT");
+
+/** An extension encoder that returned something other than bytes. */
+export const badExtPayload = (type: number): EncodeError => encodeAbout(`extension type ${type}`, "encode must return bytes, a function or null", "INVALID_EXT");
 
 /** A codec object's `tryToEncode` that returned something other than an `ExtData` or null. */
-export function badCodecResult(result: unknown): EncodeError {
-  return encodeError(`Cannot encode with the extensionCodec: tryToEncode returned ${describe(result)}, not an ExtData or null`, "INVALID_EXT");
-}
+export const badCodecResult = (result: unknown): EncodeError => encodeAbout("with the extensionCodec", `tryToEncode returned ${describe(result)}, not an ExtData or null`, "INVALID_EXT");
+
+/** An argument of an encode method that is not what it takes, shown as {@link describe} shows values. */
+export const badEncodeArgument = (what: string, value: unknown, expected: string): EncodeError => encodeError(`Cannot encode: ${what} is ${describe(value)}, not ${expected}`, "INVALID_ARGUMENT");
+
+/** An encode option whose value is not what it takes. */
+export const invalidEncodeOption = (name: string, value: unknown, expected: string): EncodeError => encodeError(`Invalid encode option ${name}: ${describe(value)} (expected ${expected})`, "INVALID_ARGUMENT");

@@ -119,21 +119,15 @@ export class CoderCache<T> {
     this.make = make;
   }
 
-  /** The coder made from options equal to `options` (resolved), made on first need. */
+  /** The coder made from options equal to `options` (resolved: two objects of one resolver have the same keys), made on first need. */
   get(options: object): T {
     const entries = this.entries;
-    for (let i = 0; i < entries.length; i++) {
-      if (!sameFields(entries[i]![0], options)) continue;
+    search: for (let i = 0; i < entries.length; i++) {
+      for (const key in options) if (!Object.is((entries[i]![0] as Record<string, unknown>)[key], (options as Record<string, unknown>)[key])) continue search;
       if (i > 0) entries.unshift(entries.splice(i, 1)[0]!);
       return entries[0]![1];
     }
     if (entries.unshift([options, this.make(options as never)]) > 64) entries.pop();
     return entries[0]![1];
   }
-}
-
-/** Whether `a` and `b`, two objects of one resolver (the same keys), hold the same values; by name, with no allocation. */
-function sameFields(a: object, b: object): boolean {
-  for (const key in a) if (!Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  return true;
 }

@@ -14,11 +14,11 @@
  *
  * Cost is linear in the bytes and memory bounded in bytes: a chunk is
  * decoded in place while it is alone; the start of a value split across
- * chunks is copied into one buffer the decoder owns (src/stream/queue.ts),
+ * chunks is copied into one buffer the reader owns (src/stream/reader.ts),
  * a count of its items still to come finds where it ends, walking each
- * byte once (src/stream/scanner.ts), and the value is then decoded
- * (src/stream/reader.ts) by the core decoder with the stream offset of the
- * buffer as its base, so errors carry stream offsets. No Node `Buffer`:
+ * byte once (src/stream/scanner.ts), and the value is then decoded by the
+ * core decoder with the stream offset of the buffer as its base, so errors
+ * carry stream offsets. No Node `Buffer`:
  * it runs in Node, Bun, Deno and browsers.
  *
  * This module imports the core; the core never imports it.
@@ -29,128 +29,85 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { headerError } from "../decode/limits.ts";
-import { WIRE_ARRAY } from "../format/forms.ts";
-import { DecodeError, notAStream, truncated } from "../common/errors.ts";
-import type { StreamStats } from "./queue.ts";
-import { arrayHeader, arrayTruncated, endedEmpty, endedInside, extraAfter, NEED_MORE, StreamReader } from "./reader.ts";
+import { notAStream } from "../common/errors.ts";
+import { NEED_MORE, StreamReader } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
 import type { StreamDecodeOptions } from "./options.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
+export type { ByteChunk, ReadableStreamLike, StreamDecodeOptions };
 
-// ---------------------------------------------------------------------------
-// Types and options
-
-export type { ReadableStreamLike } from "./web.ts";
-
-export type { ByteChunk, StreamDecodeOptions };
-
-// ---------------------------------------------------------------------------
-// Sources
-
-/** What {@link ChunkSource.next} returns at the end of the source (a chunk may be null: it is an error). */
-const END: unique symbol = Symbol("end of stream");
-type End = typeof END;
-
-/** Pulls byte chunks from a `ReadableStream` or an `AsyncIterable`, one at a time. */
-interface ChunkSource {
-  /** The next chunk, or END. */
-  next(): Promise<ByteChunk | End>;
-  /**
-   * Lets go of the source; `cancel` cancels it (the consumer stopped early:
-   * waits for the source to finish, as `for await` does when left early).
-   */
-  close(cancel: boolean): Promise<void>;
-  /**
-   * Cancels the source after decoding failed, with the error as the reason:
-   * starts the cancellation without waiting for it, so that a source whose
-   * cancellation never settles, or throws, cannot hold back or hide the
-   * error.
-   */
-  abandon(reason: unknown): void;
-}
-
-/** Runs `start` (which may throw or return a promise that rejects or never settles) without waiting or failing. */
-function fireAndForget(start: () => unknown): void {
-  try {
-    const p = start() as { then?: unknown } | undefined;
-    if (p !== null && typeof p === "object" && typeof p.then === "function") (p as Promise<unknown>).then(undefined, () => undefined);
-  } catch {
-    // the source's own failure to stop: the decode error is what the caller hears of
-  }
-}
-
-function openSource(stream: ReadableStreamLike<ByteChunk>): ChunkSource {
+/**
+ * The chunks of `stream` as an async iterator: a `ReadableStream`'s
+ * reader (its lock released at the end, or by `return`, which cancels
+ * it) or an `AsyncIterable`'s own iterator.
+ */
+function chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncIterator<ByteChunk> {
   const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
   if (s !== null && typeof s === "object" && typeof s.getReader === "function") {
     const reader = s.getReader();
     return {
       async next() {
         const r = await reader.read();
-        return r.done ? END : r.value;
+        if (r.done) reader.releaseLock();
+        return r as IteratorResult<ByteChunk>;
       },
-      async close(cancel) {
-        if (cancel) await reader.cancel().catch(() => undefined);
+      async return(reason?: unknown) {
+        const cancelled = reader.cancel(reason);
         reader.releaseLock();
-      },
-      abandon(reason) {
-        fireAndForget(() => reader.cancel(reason));
-        reader.releaseLock();
+        await cancelled.catch(() => undefined);
+        return { done: true, value: undefined };
       },
     };
   }
   const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
-  if (typeof iterate === "function") {
-    const it = iterate.call(s);
-    return {
-      async next() {
-        const r = await it.next();
-        return r.done === true ? END : r.value;
-      },
-      async close(cancel) {
-        if (cancel && typeof it.return === "function") await it.return();
-      },
-      abandon() {
-        if (typeof it.return === "function") fireAndForget(() => it.return!());
-      },
-    };
-  }
+  if (typeof iterate === "function") return iterate.call(s);
   throw notAStream(stream);
 }
 
-// ---------------------------------------------------------------------------
-// Decoding streams
-
 /**
- * Pulls the chunks of `stream` into the reader's queue, yielding each
- * chunk once it is queued, then null at the end. The consumer reads with
- * `next()` (not `for await`, which would cancel and wait on an error): on
- * an error it calls `throw(e)`, which cancels the source without waiting
- * (a source whose cancellation never settles cannot hold back the error);
- * left early, `return()` cancels the source and waits, as `for await` does.
+ * The one loop of every stream decoder: pulls the chunks of `stream` into
+ * `reader` and yields what it reads as each value completes (each checked
+ * by the schema, awaited by the yield: a mismatch throws here, and stops
+ * the stream; one value is checked by the caller, once the stream has
+ * ended). On an error the source is cancelled without waiting (a source
+ * whose cancellation never settles, or throws, cannot hold back or hide
+ * the error); left early, the source is cancelled and waited for, as
+ * `for await` does.
  */
-async function* feed(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Uint8Array | null, void, unknown> {
-  const source = openSource(stream);
-  let ended = false;
-  let failed = false;
+export async function* values(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
+  const source = chunksOf(stream);
+  let open = true;
   try {
-    for (let raw = await source.next(); raw !== END; raw = await source.next()) {
-      const chunk = reader.bytes(raw);
-      reader.queue.push(chunk);
-      yield chunk;
+    for (;;) {
+      const r = await source.next();
+      const final = r.done === true;
+      if (!final) reader.push(r.value);
+      for (let v = reader.next(final); v !== NEED_MORE; v = reader.next(final)) yield reader.shape === "value" ? v : reader.checked(v);
+      if (final) {
+        open = false;
+        return;
+      }
     }
-    yield null;
-    ended = true;
   } catch (e) {
-    failed = true;
-    source.abandon(e);
+    open = false;
+    try {
+      void Promise.resolve(source.return?.(e)).catch(() => undefined);
+    } catch {
+      // the source's own failure to stop: the decode error is what the caller hears of
+    }
     throw e;
   } finally {
-    if (!failed) await source.close(!ended);
+    if (open) await source.return?.();
   }
 }
 
+/** The one value of the stream `reader` reads, checked once the stream has ended (bytes after it are reported first, as decode() does). */
+export async function one(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
+  let value: unknown;
+  for await (const v of values(reader, stream)) value = v;
+  return reader.checked(value);
+}
 
 /**
  * Decodes exactly one MessagePack value from a stream of byte chunks. The
@@ -184,37 +141,7 @@ export async function decodeAsync<ContextType = undefined, Output = unknown>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): Promise<Output> {
-  return readOne(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream) as Promise<Output>;
-}
-
-/** {@link decodeAsync} with a given reader. */
-export async function readOne(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
-  const q = reader.queue;
-  const chunks = feed(reader, stream);
-  let done = false;
-  let value: unknown;
-  /** The first bytes of the stream, to name a stream that is no MessagePack when bytes follow its "value". */
-  let head: Uint8Array | null = null;
-  try {
-    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
-      const chunk = r.value;
-      if (chunk !== null && (head === null || head.length < 64)) head = headOf(head, chunk);
-      if (!done && (value = reader.next(chunk === null)) !== NEED_MORE) done = true;
-      if (done && q.available > 0) throw extraAfter(q.offset, "value", head);
-    }
-  } catch (e) {
-    await chunks.throw(e);
-  }
-  return reader.checked(value); // with a schema, once the stream has ended: bytes after the value are reported first, as decode() does
-}
-
-/** The first 64 bytes of a stream: `head` so far (a copy, never a view of a chunk), then `chunk`. */
-function headOf(head: Uint8Array | null, chunk: Uint8Array): Uint8Array {
-  const n = head === null ? 0 : head.length;
-  const out = new Uint8Array(Math.min(64, n + chunk.length));
-  if (head !== null) out.set(head);
-  out.set(chunk.subarray(0, out.length - n), n);
-  return out;
+  return one(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "value"), stream) as Promise<Output>;
 }
 
 /**
@@ -249,73 +176,7 @@ export async function* decodeArrayStream<ContextType = undefined, Output = unkno
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): AsyncGenerator<Output, void, unknown> {
-  yield* readArray(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, false), stream) as AsyncGenerator<Output, void, unknown>;
-}
-
-/** {@link decodeArrayStream} with a given reader. */
-export async function* readArray(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-  const q = reader.queue;
-  const chunks = feed(reader, stream);
-  let left = -1; // items still to come, or -1 before the header
-  // decode() checks an array's item count against the bytes (each item takes one at least) before
-  // its depth and its items: an error is held until the stream has reached `itemsEnd` (then thrown)
-  // or has ended short of it (then the array is truncated, as decode() says)
-  let arrayAt = 0;
-  let count = 0;
-  let itemsEnd = 0;
-  let held: DecodeError | null = null;
-  try {
-    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
-      const final = r.value === null;
-      if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
-      if (left < 0) {
-        if (q.available === 0) {
-          if (final) throw endedEmpty(q.offset, "array header");
-          continue;
-        }
-        const [n, size] = arrayHeader(q.bytes, q.start, q.end, q.offset);
-        if (n < 0) {
-          if (final) throw endedInside(truncated(q.offset, size, q.offset + q.available, "array header"), q.offset + q.available);
-          q.settle();
-          continue;
-        }
-        // decode()'s verdict on the header: a length over the limit at once, a depth error held (see above)
-        arrayAt = q.offset;
-        const refused = headerError(reader.decoder.limits, WIRE_ARRAY, n, 0, false, arrayAt);
-        if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
-        held = refused;
-        left = count = n;
-        q.stats.bytesDecoded += size;
-        q.consume(size);
-        itemsEnd = q.offset + n;
-        reader.depth = 1; // the items, one level down, as decode() reads them
-      }
-      while (left > 0 && held === null) {
-        let item: unknown;
-        try {
-          item = reader.next(final);
-        } catch (e) {
-          if (!(e instanceof DecodeError)) throw e;
-          held = e;
-          break;
-        }
-        if (item === NEED_MORE) break;
-        left--;
-        yield reader.checked(item); // awaited by the yield: a mismatch (or a validator's error) throws here, and stops the stream
-      }
-      if (held !== null) {
-        const received = q.offset + q.available;
-        if (received >= itemsEnd) throw held;
-        if (final) throw arrayTruncated(arrayAt, count, itemsEnd, received);
-        q.consume(q.available); // only the count of the bytes still matters
-        q.settle();
-      } else if (left === 0 && q.available > 0) throw extraAfter(q.offset, "array");
-    }
-  } catch (e) {
-    await chunks.throw(e);
-  } finally {
-    await chunks.return();
-  }
+  yield* values(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "array"), stream) as AsyncGenerator<Output, void, unknown>;
 }
 
 /**
@@ -368,21 +229,5 @@ export async function* decodeMultiStream<ContextType = undefined, Output = unkno
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): AsyncGenerator<Output, void, unknown> {
-  yield* readMany(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true), stream) as AsyncGenerator<Output, void, unknown>;
-}
-
-/** {@link decodeMultiStream} with a given reader. */
-export async function* readMany(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-  const chunks = feed(reader, stream);
-  try {
-    for (let r = await chunks.next(); r.done !== true; r = await chunks.next()) {
-      // each value as the schema gives it, awaited by the yield (a mismatch throws here, and stops the stream)
-      if (r.value !== null) for (let v = reader.next(false); v !== NEED_MORE; v = reader.next(false)) yield reader.checked(v);
-      else while (reader.queue.available > 0) yield reader.checked(reader.next(true));
-    }
-  } catch (e) {
-    await chunks.throw(e);
-  } finally {
-    await chunks.return();
-  }
+  yield* values(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values"), stream) as AsyncGenerator<Output, void, unknown>;
 }

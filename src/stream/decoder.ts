@@ -14,9 +14,9 @@
 import { CoreDecoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { readArray, readMany, readOne } from "./decode.ts";
+import { one, values } from "./decode.ts";
 import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
-import { StreamReader } from "./reader.ts";
+import { StreamReader, type StreamShape } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike } from "./web.ts";
 
 /**
@@ -93,7 +93,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * ```
    */
   async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<Output> {
-    return readOne(this.reader(false), stream) as Promise<Output>;
+    return one(this.reader("value"), stream) as Promise<Output>;
   }
 
   /**
@@ -113,7 +113,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * ```
    */
   async *decodeArrayStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Output, void, unknown> {
-    yield* readArray(this.reader(false), stream) as AsyncGenerator<Output, void, unknown>;
+    yield* values(this.reader("array"), stream) as AsyncGenerator<Output, void, unknown>;
   }
 
   /**
@@ -133,11 +133,11 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * ```
    */
   decodeStream(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<Output, void, unknown> {
-    return readMany(this.reader(true), stream) as AsyncGenerator<Output, void, unknown>;
+    return values(this.reader("values"), stream) as AsyncGenerator<Output, void, unknown>;
   }
 
-  /** A reader for one stream; `framing`: the stream holds back-to-back values (see `StreamReader`). */
-  private reader(framing: boolean): StreamReader {
-    return new StreamReader(this.stream, framing, this as CoreDecoder<unknown, unknown>);
+  /** A reader for one stream that holds `shape`. */
+  private reader(shape: StreamShape): StreamReader {
+    return new StreamReader(this.stream, shape, this as CoreDecoder<unknown, unknown>);
   }
 }

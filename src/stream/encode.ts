@@ -65,34 +65,22 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
     const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
-    const own = (bytes: Uint8Array): Uint8Array => (toBuffer === null ? bytes : toBuffer(bytes));
     super({
       transform(value, controller): void {
         const chunks = encoder.encodeChunks(value);
-        if (!framed) {
-          for (const c of chunks) controller.enqueue(c);
-          return;
-        }
-        let total = 0;
-        for (const c of chunks) total += c.length;
-        if (total > 0xffffffff) {
-          throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, "TOO_LONG");
-        }
-        if (total <= SMALL_FRAME_BYTES) {
-          // one chunk per frame: the prefix and the value in one buffer
-          const out = new Uint8Array(4 + total);
-          writeU32(out, 0, total);
-          let at = 4;
-          for (const c of chunks) {
-            out.set(c, at);
-            at += c.length;
+        if (framed) {
+          let total = 0;
+          for (const c of chunks) total += c.length;
+          if (total > 0xffffffff) {
+            throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, "TOO_LONG");
           }
-          controller.enqueue(own(out));
-          return;
+          // a small frame is one chunk, the prefix copied in front of the value; a larger one a prefix chunk, then the value's
+          const head = new Uint8Array(total <= SMALL_FRAME_BYTES ? 4 + total : 4);
+          writeU32(head, 0, total);
+          if (head.length > 4) chunks.reduce((at, c) => (head.set(c, at), at + c.length), 4);
+          controller.enqueue(toBuffer === null ? head : toBuffer(head));
+          if (head.length > 4) return;
         }
-        const prefix = new Uint8Array(4);
-        writeU32(prefix, 0, total);
-        controller.enqueue(own(prefix));
         for (const c of chunks) controller.enqueue(c);
       },
     });
@@ -166,89 +154,75 @@ class StreamWriter extends ValueWriter {
 }
 
 /**
- * Encodes one value into sealed chunks while it is written: the walk
- * writes into an output whose chunks are of `chunkSize` bytes (output.ts),
- * in one call from the first byte to the last; the stream only decides
- * where the walk pauses, so the chunks can be handed out: between the
- * items of the containers its writer opened ({@link StreamWriter}).
+ * The chunks of `value`, sealed while it is written: the walk writes into
+ * an output whose chunks are of `chunkSize` bytes (output.ts), in one call
+ * from the first byte to the last; the stream only decides where the walk
+ * pauses, so the chunks can be handed out: between the items of the
+ * containers its writer opened ({@link StreamWriter}).
+ *
+ * @param options the encode options
+ * @param settings the stream encoders' own options, read from the same object
  */
-class ChunkedEncoder {
-  private readonly out: Output;
-  private readonly writer: StreamWriter;
-  /** Makes its chunks Node `Buffer`s (the `buffers` option; the caller wraps them), or null. */
-  readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-
-  /**
-   * @param options the encode options
-   * @param settings the stream encoders' own options, read from the same object
-   */
-  constructor(options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings) {
-    const chunkSize = settings.chunkSize;
-    const resolved = encodeOptionsOf(options);
-    if (resolved.useRecords !== false) {
-      throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
-    }
-    // as an Encoder: the module that installs `buffers` is needed, and a Buffer class
-    const toBuffer = (this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null);
-    if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
-    // a scratch of about a chunk
-    this.out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, false, chunkSize);
-    this.writer = new StreamWriter(this.out, resolved, chunkSize);
+function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings): Generator<Uint8Array, void, undefined> {
+  const chunkSize = settings.chunkSize;
+  const resolved = encodeOptionsOf(options);
+  if (resolved.useRecords !== false) {
+    throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
   }
-
-  *run(value: unknown): Generator<Uint8Array, void, undefined> {
-    const w = this.writer;
-    const out = this.out;
-    const opened: Open[] = [];
-    out.begin(value, true);
-    try {
-      const depth = startDepth();
-      w.splitAt = depth;
-      w.levels = SPLIT_LEVELS;
-      w.encodeValue(value, depth);
-      for (let f = w.opened; ; f = w.opened) {
-        if (f !== null) {
-          opened.push(f);
-          w.opened = null;
-        }
-        if (out.chunks.length !== 0) yield* this.take();
-        const top = opened[opened.length - 1];
-        if (top === undefined) break;
-        w.splitAt = opened.length < SPLIT_LEVELS ? top.depth + 1 : -1;
-        w.levels = SPLIT_LEVELS - opened.length;
-        // one part per step; once all are written (and what they opened), the body's end
-        if (top.i < top.n) w.writePart(top.owner, top.list, top.keys, top.depth, top.i, ++top.i);
-        else {
-          w.endBody(top.owner, top.list, top.keys, top.n);
-          opened.pop();
-        }
-      }
-      out.flush();
-      yield* this.take();
-    } catch (e) {
-      // the error unwinds through the open containers, innermost first, as through the walk's
-      // (the step that threw was the innermost's: the walk noted it, or it is that container's own)
-      let error = e;
-      for (let k = opened.length - 2; k >= 0; k--) {
-        const f = opened[k]!;
-        error = w.throughPart(error, f.owner, f.list, f.keys, f.i - 1);
-      }
-      try {
-        throw w.failure(error);
-      } finally {
-        w.trail.length = 0;
-      }
-    } finally {
-      w.opened = null;
-      out.end();
-    }
-  }
-
+  // as an Encoder: the module that installs `buffers` is needed, and a Buffer class
+  const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+  if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
+  // a scratch of about a chunk
+  const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, false, chunkSize);
+  const w = new StreamWriter(out, resolved, chunkSize);
   /** The sealed chunks, which are the caller's from now on. */
-  private take(): Uint8Array[] {
-    const ready = this.out.chunks;
-    this.out.chunks = [];
-    return ready;
+  const take = (): Uint8Array[] => {
+    const ready = out.chunks;
+    out.chunks = [];
+    return toBuffer === null ? ready : ready.map(toBuffer);
+  };
+  const opened: Open[] = [];
+  out.begin(value, true);
+  try {
+    const depth = startDepth();
+    w.splitAt = depth;
+    w.levels = SPLIT_LEVELS;
+    w.encodeValue(value, depth);
+    for (let f = w.opened; ; f = w.opened) {
+      if (f !== null) {
+        opened.push(f);
+        w.opened = null;
+      }
+      if (out.chunks.length !== 0) yield* take();
+      const top = opened[opened.length - 1];
+      if (top === undefined) break;
+      w.splitAt = opened.length < SPLIT_LEVELS ? top.depth + 1 : -1;
+      w.levels = SPLIT_LEVELS - opened.length;
+      // one part per step; once all are written (and what they opened), the body's end
+      if (top.i < top.n) w.writePart(top.owner, top.list, top.keys, top.depth, top.i, ++top.i);
+      else {
+        w.endBody(top.owner, top.list, top.keys, top.n);
+        opened.pop();
+      }
+    }
+    out.flush();
+    yield* take();
+  } catch (e) {
+    // the error unwinds through the open containers, innermost first, as through the walk's
+    // (the step that threw was the innermost's: the walk noted it, or it is that container's own)
+    let error = e;
+    for (let k = opened.length - 2; k >= 0; k--) {
+      const f = opened[k]!;
+      error = w.throughPart(error, f.owner, f.list, f.keys, f.i - 1);
+    }
+    try {
+      throw w.failure(error);
+    } finally {
+      w.trail.length = 0;
+    }
+  } finally {
+    w.opened = null;
+    out.end();
   }
 }
 
@@ -303,14 +277,6 @@ export function* encodeIterable<ContextType = undefined>(value: unknown, options
   yield* chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, readStreamEncodeOptions(options));
 }
 
-/** {@link encodeIterable} with the stream options already read (`settings`). */
-function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings): Generator<Uint8Array, void, undefined> {
-  const encoder = new ChunkedEncoder(options, settings); // checks the encode options
-  const toBuffer = encoder.toBuffer;
-  if (toBuffer === null) yield* encoder.run(value);
-  else for (const chunk of encoder.run(value)) yield toBuffer(chunk);
-}
-
 /**
  * Encodes `value` into a WHATWG `WritableStream` chunk by chunk, waiting
  * for the stream to be ready before each chunk (backpressure), so memory
@@ -340,23 +306,14 @@ export async function encodeToStream<ContextType = undefined>(
   writable: WritableStream<Uint8Array>,
   options?: StreamEncodeOptions<ContextType>,
 ): Promise<void> {
-  const writer = writable.getWriter();
+  let settings: StreamEncodeSettings;
   try {
-    const settings = readStreamEncodeOptions(options);
-    let last: Promise<void> = Promise.resolve();
-    for (const chunk of chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)) {
-      await writer.ready;
-      last = writer.write(chunk);
-      last.catch(() => undefined); // a failed write also rejects `ready` or `close`
-    }
-    if (settings.preventClose) await last;
-    else await writer.close();
+    settings = readStreamEncodeOptions(options);
   } catch (e) {
-    await writer.abort(e).catch(() => undefined);
+    await writable.abort(e).catch(() => undefined);
     throw e;
-  } finally {
-    writer.releaseLock();
   }
+  await readableOf(() => chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)).pipeTo(writable, { preventClose: settings.preventClose });
 }
 
 /**
@@ -379,11 +336,16 @@ export async function encodeToStream<ContextType = undefined>(
  * ```
  */
 export function encodeToReadableStream<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): ReadableStream<Uint8Array> {
+  return readableOf(() => encodeIterable(value, options));
+}
+
+/** A stream of the chunks `start()` generates, run only as the reader pulls them (backpressure); cancelling it stops the generator. */
+function readableOf(start: () => Generator<Uint8Array, void, undefined>): ReadableStream<Uint8Array> {
   let chunks: Generator<Uint8Array, void, undefined> | null = null;
   return new ReadableStream<Uint8Array>(
     {
       pull(controller): void {
-        chunks ??= encodeIterable(value, options);
+        chunks ??= start();
         const r = chunks.next();
         if (r.done === true) controller.close();
         else controller.enqueue(r.value);

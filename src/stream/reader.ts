@@ -1,9 +1,12 @@
 /**
- * The reader under the stream decoders: it takes byte chunks and reads
- * values (or length-prefixed frames) out of a {@link ByteQueue} as they
- * complete, each decoded by the decoder itself with the stream offset of
- * the buffered bytes as its base, so it reports exactly what a
- * whole-input decode of the same bytes would, with stream offsets.
+ * The reader under every stream decoder: it takes byte chunks, holding
+ * what is not read yet, and reads what the stream holds out of them as each
+ * value completes: one value (`decodeAsync`), the items of one array
+ * (`decodeArrayStream`), or back-to-back values, plain or in length-prefixed
+ * frames (`decodeMultiStream`, `DecoderStream`). Each value is decoded by
+ * the decoder itself with the stream offset of the buffered bytes as its
+ * base, so it reports exactly what a whole-input decode of the same bytes
+ * would, with stream offsets.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -11,61 +14,32 @@
  */
 
 import { CoreDecoder } from "../decode/decoder.ts";
+import { headerError } from "../decode/limits.ts";
 import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
 import { isStreamSettings, readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
 import type { ByteChunk } from "./web.ts";
-import { ByteQueue, createStreamStats } from "./queue.ts";
+import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
 
-/**
- * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
- * never hold `Buffer` views); an array of byte values is copied, each
- * checked (an integer 0..255). `offset` is the chunk's stream offset.
- */
-function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
-  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
-  const bytes = inputBytes(chunk, `the stream chunk at offset ${offset}`, offset);
-  if (bytes !== undefined) return bytes;
-  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw notBytes(offset, `${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
-  }
-  // copied in steps that double from 64 KiB: a bad element, or a length no buffer can have, fails before its whole length is allocated
-  let out: Uint8Array = new Uint8Array(Math.min(n, 65_536));
-  for (let i = 0; i < n; i++) {
-    if (i === out.length) out = grown(out, Math.min(n, 2 * i), offset, n);
-    const b = (chunk as ArrayLike<unknown>)[i];
-    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) throw notBytes(offset, `element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
-    out[i] = b;
-  }
-  return out;
-}
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
-/** `bytes` copied into a buffer of `size` bytes: INVALID_ARGUMENT when no buffer can be that large (a chunk of `n` elements). */
-function grown(bytes: Uint8Array, size: number, offset: number, n: number): Uint8Array {
-  let next: Uint8Array;
-  try {
-    next = new Uint8Array(size);
-  } catch {
-    throw notBytes(offset, `an array of ${n} byte values is longer than a buffer can be`);
-  }
-  next.set(bytes);
-  return next;
-}
+/** The smallest buffer the reader allocates: values split across tiny chunks then cost no allocation each. */
+const MIN_BUFFER = 4096;
 
-function notBytes(offset: number, why: string): DecodeError {
-  return decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
-}
+/** An empty buffer larger than this is released instead of being kept for reuse, so one huge value does not pin its memory. */
+const MAX_IDLE_BUFFER = 16_777_216; // 16 MiB
 
-/** Returned by the readers when they need more bytes. */
+/** Returned by {@link StreamReader.next} when it needs more bytes (or, at the end, when the stream holds nothing more). */
 export const NEED_MORE: unique symbol = Symbol("need more bytes");
 
+/** What a stream holds: exactly one value, one array whose items are read one by one, or back-to-back values. */
+export type StreamShape = "value" | "array" | "values";
+
 /**
- * Reads values out of a {@link ByteQueue}: unframed values, the items of
- * an array, or length-prefixed frames.
+ * Reads values out of the byte chunks of a stream.
  *
  * A value is decoded with the bytes at hand; when they end inside it, an
  * {@link ItemCounter} finds where it ends as bytes arrive, and it is
@@ -76,53 +50,212 @@ export const NEED_MORE: unique symbol = Symbol("need more bytes");
  * gets further, so the work is linear in the bytes whatever the chunking.
  */
 export class StreamReader {
-  readonly queue: ByteQueue;
+  /** Where the unread bytes are, at `bytes[start..end)`: the last chunk received, read in place, or `own`. */
+  private bytes: Uint8Array;
+  private start: number;
+  private end: number;
+  /** Stream offset of `bytes[start]`. */
+  private offset: number;
+  /** The reader's own buffer, holding the start of a value split across chunks and the chunks after it. */
+  private own: Uint8Array;
+  /** Where the written part of `own` ends: with `keepWritten`, appending continues there. */
+  private ownEnd: number;
+  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`). */
+  private readonly keepWritten: boolean;
+  readonly stats: StreamStats;
   readonly decoder: CoreDecoder<unknown>;
-  /** The nesting depth values are read at: 0, or 1 for the items of an array (decodeArrayStream). */
-  depth: number;
+  readonly shape: StreamShape;
   private readonly counter: ItemCounter;
   /** With records, the structures of this stream: those a value declares stay declared for the next. */
   private readonly records: RecordState | null;
   private readonly framed: boolean;
   private readonly maxValueBytes: number;
+  /** Values still to come: 1 for one value, Infinity for back-to-back values; for an array, -1 before its header, then its items. */
+  private left: number;
+  /** The nesting depth values are read at: 0, or 1 for the items of an array, as decode() reads them. */
+  private depth: number;
   /** The bytes the value at hand was last tried with; 0: not tried yet. */
   private tried: number;
   /** Length of the frame whose prefix was read, or -1. */
   private frameLength: number;
   /** The stream offset of the value {@link next} returned last (after a frame's prefix). */
-  at: number;
+  private at: number;
+  /** One value: the stream's first bytes (up to 64, copied), to name a stream that is no MessagePack when bytes follow its "value". */
+  private head: Uint8Array;
+  /**
+   * An array: decode() checks its item count against the bytes (each item takes one at least) before
+   * its depth and its items, so an error is held until the stream has reached `itemsEnd` (then thrown)
+   * or has ended short of it (then the array is truncated, as decode() says).
+   */
+  private held: DecodeError | null;
+  private arrayAt: number;
+  private count: number;
+  private itemsEnd: number;
 
   /**
    * @param options the stream decode options
-   * @param framing whether the caller reads back-to-back values, where `lengthPrefixed` applies (else it is `INVALID_ARGUMENT`)
+   * @param shape what the stream holds (`lengthPrefixed` is for back-to-back values only: else `INVALID_ARGUMENT`)
    * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, framing: boolean, decoder?: CoreDecoder<unknown>) {
+  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
     const settings = isStreamSettings(options) ? options : readStreamOptions(options);
-    if (settings.lengthPrefixed && !framing) {
+    if (settings.lengthPrefixed && shape !== "values") {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
     const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
-    this.queue = new ByteQueue(settings.stats ?? createStreamStats(), d.options.binaryAsView);
+    this.stats = settings.stats ?? createStreamStats();
+    this.keepWritten = d.options.binaryAsView;
+    this.bytes = this.own = EMPTY;
+    this.start = this.end = this.offset = this.ownEnd = 0;
     this.decoder = d;
-    this.depth = 0;
+    this.shape = shape;
     this.records = d.newRecords();
     this.counter = new ItemCounter(this.records);
     this.framed = settings.lengthPrefixed;
     this.maxValueBytes = settings.maxValueBytes;
-    this.tried = 0;
+    this.left = shape === "value" ? 1 : shape === "array" ? -1 : Infinity;
+    this.depth = this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
     this.frameLength = -1;
-    this.at = 0;
+    this.head = EMPTY;
+    this.held = null;
   }
 
-  /** Checks a chunk and views it as bytes (see {@link chunkBytes}). */
-  bytes(chunk: ByteChunk): Uint8Array {
-    return chunkBytes(chunk, this.queue.offset + this.queue.available);
+  /** Unread bytes, in all. */
+  get available(): number {
+    return this.end - this.start;
   }
 
-  /** The next value, or NEED_MORE; with `final` (the source has ended), a value cut short is `TRUNCATED`. */
+  /**
+   * Takes a chunk (a plain `Uint8Array` view of it, or a checked copy of an
+   * array of byte values: see {@link chunkBytes}). It is read in place when
+   * nothing else is unread; otherwise its bytes are appended to `own`.
+   */
+  push(chunk: ByteChunk): void {
+    const bytes = chunkBytes(chunk, this.offset + this.available);
+    const n = bytes.length;
+    const h = this.head.length;
+    if (this.shape === "value" && h < 64) {
+      const head = new Uint8Array(Math.min(64, h + n));
+      head.set(this.head);
+      head.set(bytes.subarray(0, head.length - h), h);
+      this.head = head;
+    }
+    if (n === 0) return;
+    this.stats.bytesIn += n;
+    if (this.start === this.end) {
+      if (this.own.length > MAX_IDLE_BUFFER) {
+        this.own = EMPTY;
+        this.ownEnd = 0;
+      }
+      this.bytes = bytes;
+      this.start = 0;
+      this.end = n;
+    } else {
+      this.settle(); // the reader settles before waiting: this is a safety net
+      this.append(bytes);
+    }
+    this.noteHeld();
+  }
+
+  /**
+   * Called before waiting for more bytes: the unread part of a chunk read in
+   * place is copied into `own`, so no chunk of the source is held while the
+   * source makes the next one (a producer may reuse its buffer).
+   */
+  private settle(): void {
+    if (this.bytes === this.own) return;
+    const rest = this.bytes.subarray(this.start, this.end);
+    this.bytes = this.own;
+    this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    if (rest.length > 0) this.append(rest);
+    this.noteHeld();
+  }
+
+  /** Marks `n` unread bytes as read (`n <= available`). */
+  private consume(n: number): void {
+    this.start += n;
+    this.offset += n;
+    if (this.start < this.end) return;
+    if (this.bytes !== this.own) {
+      // a chunk read in place is used up: let go of it
+      this.bytes = this.own;
+      this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    } else if (!this.keepWritten) {
+      this.start = this.end = this.ownEnd = 0;
+      if (this.own.length > MAX_IDLE_BUFFER) this.bytes = this.own = EMPTY;
+    }
+    this.noteHeld();
+  }
+
+  /**
+   * Appends bytes to `own`, which holds the unread bytes. When they do not
+   * fit, the unread bytes move to the front if that frees enough (at least
+   * half the buffer), else to a buffer twice the size needed: each move is
+   * paid for by at least as many bytes appended since the last one, so the
+   * work stays linear in the bytes.
+   */
+  private append(data: Uint8Array): void {
+    const n = data.length;
+    if (this.end + n > this.own.length) {
+      const unread = this.end - this.start;
+      if (!this.keepWritten && unread + n <= this.own.length >>> 1) {
+        this.own.copyWithin(0, this.start, this.end);
+      } else {
+        const next = new Uint8Array(Math.max(MIN_BUFFER, 2 * (unread + n)));
+        next.set(this.own.subarray(this.start, this.end));
+        this.own = this.bytes = next;
+      }
+      this.stats.bytesCopied += unread;
+      this.start = 0;
+      this.end = unread;
+    }
+    this.own.set(data, this.end);
+    this.end += n;
+    this.ownEnd = this.end;
+    this.stats.bytesCopied += n;
+  }
+
+  private noteHeld(): void {
+    const held = this.own.length + (this.bytes === this.own ? 0 : this.bytes.length);
+    this.stats.bufferedBytes = held;
+    if (held > this.stats.maxBufferedBytes) this.stats.maxBufferedBytes = held;
+  }
+
+  /**
+   * The next value, or NEED_MORE: the bytes at hand hold no complete one
+   * (the reader lets go of the last chunk), or, once the source has ended
+   * (`final`), the stream holds nothing more.
+   *
+   * @throws {DecodeError} what decode() gives for the same bytes, with stream offsets; at the
+   *   end, `TRUNCATED` for a value cut short; `EXTRA_BYTES` after the one value or array
+   */
   next(final: boolean): unknown {
-    return this.framed ? this.nextFrame(final) : this.read(final);
+    if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
+    if (this.held === null && this.left > 0 && (this.available > 0 || (final && this.left !== Infinity))) {
+      let value: unknown;
+      try {
+        value = this.framed ? this.readFrame(final) : this.read(final);
+      } catch (e) {
+        if (this.shape !== "array" || !(e instanceof DecodeError)) throw e;
+        this.held = e;
+      }
+      if (this.held === null) {
+        if (value !== NEED_MORE) this.left--;
+        return value;
+      }
+    }
+    if (this.held !== null) {
+      const received = this.offset + this.available;
+      if (received >= this.itemsEnd) throw this.held;
+      if (final) throw ended(truncated(this.arrayAt, this.itemsEnd - this.arrayAt, received, `array of ${this.count} items`), received);
+      this.consume(this.available); // only the count of the bytes still matters
+    } else if (this.available > 0) {
+      const looks = this.shape === "value" ? wrongInput(this.head) : null;
+      const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
+      throw decodeError(`Cannot decode: extra bytes at offset ${this.offset} after the ${this.shape}; ${hint}`, this.offset, "EXTRA_BYTES");
+    }
+    this.settle();
+    return NEED_MORE;
   }
 
   /**
@@ -137,86 +270,102 @@ export class StreamReader {
     return check === null ? value : check(value, this.at, true);
   }
 
-  private read(final: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
-    if (available === 0) {
-      if (final) throw endedEmpty(q.offset, "value");
-      return this.needMore(0);
+  /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); false while it is incomplete. */
+  private readArrayHeader(final: boolean): boolean {
+    const available = this.available;
+    if (available === 0 && final) throw endedEmpty(this.offset, "array header");
+    const [n, size] = available === 0 ? [-1, 1] : arrayHeader(this.bytes, this.start, this.end, this.offset);
+    if (n < 0) {
+      if (final) throw ended(truncated(this.offset, size, this.offset + available, "array header"), this.offset + available);
+      this.settle();
+      return false;
     }
+    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, 0, false, this.offset);
+    if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
+    this.held = refused;
+    this.arrayAt = this.offset;
+    this.left = this.count = n;
+    this.stats.bytesDecoded += size;
+    this.consume(size);
+    this.itemsEnd = this.offset + n;
+    this.depth = 1; // the items, one level down, as decode() reads them
+    return true;
+  }
+
+  private read(final: boolean): unknown {
+    const available = this.available;
+    if (available === 0) throw endedEmpty(this.offset, "value"); // at the end, a value still to come
     if (!final && this.tried > 0) {
-      const n = this.counter.scan(q.bytes, q.start, q.end, q.stats);
+      const n = this.counter.scan(this.bytes, this.start, this.end, this.stats);
       if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
       // decoded when complete (unless already tried with its bytes), or at an alarm once the bytes have doubled
       if (!(n >= 0 && n > this.tried) && !(this.counter.alarm && available >= 2 * this.tried)) return this.needMore(available);
     }
-    const bytes = q.end === q.bytes.length ? q.bytes : q.bytes.subarray(0, q.end);
+    const bytes = this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end);
     let item: unknown;
     let stop: number;
     try {
-      [item, stop] = this.decoder.readAt(bytes, q.start, q.offset - q.start, this.depth, this.records);
+      [item, stop] = this.decoder.readAt(bytes, this.start, this.offset - this.start, this.depth, this.records);
     } catch (e) {
-      if (e instanceof DecodeError) q.stats.bytesDecoded += available;
+      if (e instanceof DecodeError) this.stats.bytesDecoded += available;
       if (!(e instanceof DecodeError) || e.code !== "TRUNCATED" || final) {
         this.tried = 0;
-        throw e instanceof DecodeError && e.code === "TRUNCATED" ? endedInside(e, q.offset + available) : e;
+        throw e instanceof DecodeError && e.code === "TRUNCATED" ? ended(e, this.offset + available) : e;
       }
       // the value runs past the bytes at hand: count its items as they arrive (the counter said complete and
       // the decoder disagrees: never the case, but should it be, it is tried again once the bytes have doubled)
       if (this.tried === 0) this.counter.begin();
       this.counter.mark((this.tried = available));
-      if (this.counter.scan(q.bytes, q.start, q.end, q.stats) >= 0) this.counter.alarm = true;
+      if (this.counter.scan(this.bytes, this.start, this.end, this.stats) >= 0) this.counter.alarm = true;
       return this.needMore(available);
     }
-    const n = stop - q.start;
+    const n = stop - this.start;
     this.tried = 0;
     if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
-    q.stats.bytesDecoded += n;
-    this.at = q.offset;
-    q.consume(n);
+    this.stats.bytesDecoded += n;
+    this.at = this.offset;
+    this.consume(n);
     return item;
   }
 
   /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
   private needMore(available: number): typeof NEED_MORE {
     if (available > this.maxValueBytes) throw this.tooLarge(`more than ${available} bytes`);
-    this.queue.settle();
+    this.settle();
     return NEED_MORE;
   }
 
   /** A MAX_LENGTH error for a value of `size`. */
   private tooLarge(size: string): DecodeError {
-    const at = this.queue.offset;
+    const at = this.offset;
     this.tried = 0;
     return decodeError(`Cannot decode value at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, "MAX_LENGTH");
   }
 
-  private nextFrame(final: boolean): unknown {
-    const q = this.queue;
-    const available = q.available;
+  private readFrame(final: boolean): unknown {
+    const available = this.available;
     if (this.frameLength < 0) {
       if (available < 4) {
         if (!final) return this.needMore(0);
-        if (available === 0) throw endedEmpty(q.offset, "frame");
-        throw decodeError(`Cannot decode frame at offset ${q.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, q.offset, "TRUNCATED", 4 - available);
+        throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, this.offset, "TRUNCATED", 4 - available);
       }
-      const length = readLength(q.bytes, q.start, 4);
-      if (length > this.maxValueBytes) throw overLimit("frame", q.offset, length, "maxValueBytes", this.maxValueBytes);
+      const length = readLength(this.bytes, this.start, 4);
+      if (length > this.maxValueBytes) throw overLimit("frame", this.offset, length, "maxValueBytes", this.maxValueBytes);
       this.frameLength = length;
     }
     const total = 4 + this.frameLength;
     if (available < total) {
       if (!final) return this.needMore(0);
       const missing = total - available;
-      throw decodeError(`Cannot decode frame at offset ${q.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`, q.offset, "TRUNCATED", missing);
+      throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`, this.offset, "TRUNCATED", missing);
     }
     // the frame's value, as decode() reads it, with offsets from the start of the stream
-    const frame = q.bytes.subarray(q.start + 4, q.start + total);
-    const base = q.offset + 4;
+    const frame = this.bytes.subarray(this.start + 4, this.start + total);
+    const base = this.offset + 4;
     const [value, stop] = this.decoder.readAt(frame, 0, base, 0, this.records);
     if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
-    q.stats.bytesDecoded += total;
-    q.consume(total);
+    this.stats.bytesDecoded += total;
+    this.consume(total);
     this.frameLength = -1;
     this.at = base;
     return value;
@@ -241,27 +390,45 @@ export function arrayHeader(bytes: Uint8Array, start: number, end: number, offse
   return [field === 0 ? fixedSizeOf(form) : readLength(bytes, start + 1, field), 1 + field];
 }
 
-export function endedEmpty(offset: number, what: string): DecodeError {
+function endedEmpty(offset: number, what: string): DecodeError {
   return decodeError(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, "TRUNCATED", 1);
 }
 
-/** The decoder's TRUNCATED error for the whole stream (offsets already counted from its start), saying where the stream ended. */
-export function endedInside(e: DecodeError, end: number): DecodeError {
+/** A TRUNCATED error of the decoder (offsets already counted from the start of the stream), saying where the stream ended. */
+function ended(e: DecodeError, end: number): DecodeError {
   return withCause(decodeError(`${e.message} (the stream ended at offset ${end})`, e.offset, "TRUNCATED", e.needed), e);
 }
 
 /**
- * Bytes after the value (`what`: "value") or array that a stream holds one
- * of; `head`, the stream's first chunk, names a stream that is no
- * MessagePack at all (JSON text, an HTML page, gzip data: see `wrongInput`).
+ * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
+ * never hold `Buffer` views); an array of byte values is copied, each
+ * checked (an integer 0..255), in steps that double from 64 KiB: a bad
+ * element, or a length no buffer can have, fails before its whole length
+ * is allocated. `offset` is the chunk's stream offset.
  */
-export function extraAfter(offset: number, what: string, head?: Uint8Array | null): DecodeError {
-  const looks = head == null ? null : wrongInput(head);
-  const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
-  return decodeError(`Cannot decode: extra bytes at offset ${offset} after the ${what}; ${hint}`, offset, "EXTRA_BYTES");
-}
-
-/** decode()'s TRUNCATED error for an array of `count` items at `arrayAt` whose items need the stream to reach `itemsEnd`, where it ended at `end`. */
-export function arrayTruncated(arrayAt: number, count: number, itemsEnd: number, end: number): DecodeError {
-  return endedInside(truncated(arrayAt, itemsEnd - arrayAt, end, `array of ${count} items`), end);
+function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
+  if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
+  const bytes = inputBytes(chunk, `the stream chunk at offset ${offset}`, offset);
+  if (bytes !== undefined) return bytes;
+  const notBytes = (why: string): DecodeError => decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
+  const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw notBytes(`${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
+  }
+  let out = new Uint8Array(Math.min(n, 65_536));
+  for (let i = 0; i < n; i++) {
+    if (i === out.length) {
+      const last = out;
+      try {
+        out = new Uint8Array(Math.min(n, 2 * i));
+      } catch {
+        throw notBytes(`an array of ${n} byte values is longer than a buffer can be`);
+      }
+      out.set(last);
+    }
+    const b = (chunk as ArrayLike<unknown>)[i];
+    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) throw notBytes(`element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
+    out[i] = b;
+  }
+  return out;
 }

@@ -58,127 +58,56 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
-    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, true);
+    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
     let out!: ReadableStreamDefaultController<Output>;
-    /** The write whose chunk is being read: it settles once every value complete in the bytes has been read. */
+    /** The write whose chunk is being read (or the close): it settles once the reader needs the next chunk (backpressure). */
     let writing: { resolve(): void; reject(e: unknown): void } | null = null;
-    /** The reader asked for a value that is not there yet. */
-    let wanted = false;
-    /** A decode error (or the reader's cancellation): the readable errors with it once the values before it are read. */
-    let failed = false;
-    let failure: unknown;
-    let done = false;
-    /** A value is with an asynchronous schema: it is handed over (and the next one read) once checked. */
-    let checking = false;
-
-    /** Errors the readable with the failure once nothing is queued on it (erroring drops queued values). */
-    const raise = (): void => {
-      if (!done && out.desiredSize === 0) {
-        done = true;
-        out.error(failure);
-      }
-    };
-    const fail = (e: unknown): void => {
-      failed = true;
-      failure = e;
-      writing?.reject(e);
+    /** A read waiting for a write or the close. */
+    let waiting: (() => void) | null = null;
+    let closed = false;
+    /** Why the stream failed (a decode error, the reader's cancellation, the writer's abort). */
+    let failure: { reason: unknown } | null = null;
+    const fail = (reason: unknown): void => {
+      failure ??= { reason };
+      writing?.reject(reason);
       writing = null;
-      raise();
+      out.error(reason);
     };
-    const hand = (value: unknown): void => {
-      wanted = false;
-      out.enqueue(value as Output);
-      wanted = (out.desiredSize ?? 0) > 0;
-    };
-    /** Hands values to the reader while it wants them; settles the write once its bytes hold no complete value. */
-    const pump = (): void => {
-      if (failed) return raise();
-      if (writing === null || checking) return; // what is left is the start of a value (wait for the next chunk), or a value is being checked
+    /** Settles once the chunk's complete values have been read, or with the failure. */
+    const take = (chunk: ByteChunk | null): Promise<void> => {
+      if (failure !== null) return Promise.reject(failure.reason);
       try {
-        while (wanted) {
-          const value = reader.next(false);
-          if (value === NEED_MORE) {
-            const w = writing;
-            writing = null;
-            w.resolve();
-            return;
-          }
-          const checked = reader.checked(value);
-          if (!(checked instanceof Promise)) {
-            hand(checked);
-            continue;
-          }
-          checking = true;
-          checked.then(
-            (v) => {
-              checking = false;
-              if (failed) return raise();
-              hand(v);
-              pump();
-            },
-            (e) => {
-              checking = false;
-              if (!failed) fail(e);
-            },
-          );
-          return;
+        if (chunk === null) closed = true;
+        else reader.push(chunk);
+      } catch (e) {
+        fail(e);
+        throw e;
+      }
+      return new Promise<void>((resolve, reject) => {
+        writing = { resolve, reject };
+        waiting?.();
+      });
+    };
+    /** Hands the reader the next value, decoded now (none ahead of the reader: a high-water mark of 0). */
+    const pull = (): Promise<void> | void => {
+      waiting = null;
+      try {
+        const value = reader.next(closed);
+        if (value === NEED_MORE) {
+          writing?.resolve();
+          writing = null;
+          if (closed) return out.close();
+          return new Promise<void>((resolve) => (waiting = resolve)).then(pull);
         }
+        const checked = reader.checked(value); // a Promise with an asynchronous schema
+        if (!(checked instanceof Promise)) return out.enqueue(checked as Output);
+        return checked.then((v) => out.enqueue(v as Output), fail);
       } catch (e) {
         fail(e);
       }
     };
-
-    // no values decoded ahead of the reader (a high-water mark of 0): each read decodes one
-    this.readable = new ReadableStream<Output>(
-      {
-        start(controller): void {
-          out = controller;
-        },
-        pull(): void {
-          wanted = true;
-          pump();
-        },
-        cancel(reason): void {
-          done = true;
-          if (!failed) fail(reason);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    this.writable = new WritableStream<ByteChunk>({
-      write(chunk): Promise<void> | void {
-        if (failed) throw failure;
-        try {
-          reader.queue.push(reader.bytes(chunk));
-        } catch (e) {
-          fail(e);
-          throw e;
-        }
-        return new Promise<void>((resolve, reject) => {
-          writing = { resolve, reject };
-          pump();
-        });
-      },
-      async close(): Promise<void> {
-        if (failed) throw failure;
-        try {
-          // every complete value has been read: what is left is a value cut short (TRUNCATED)
-          while (reader.queue.available > 0) out.enqueue((await reader.checked(reader.next(true))) as Output);
-        } catch (e) {
-          fail(e);
-          throw e;
-        }
-        done = true;
-        out.close();
-      },
-      abort(reason): void {
-        if (done) return;
-        done = true;
-        failed = true;
-        failure = reason;
-        out.error(reason);
-      },
-    });
-    this.stats = reader.queue.stats;
+    this.readable = new ReadableStream<Output>({ start: (c) => void (out = c), pull, cancel: fail }, { highWaterMark: 0 });
+    this.writable = new WritableStream<ByteChunk>({ write: take, close: () => take(null), abort: fail });
+    this.stats = reader.stats;
   }
 }
