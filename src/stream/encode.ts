@@ -192,7 +192,7 @@ class ChunkedEncoder {
     const toBuffer = (this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null);
     if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
     // a scratch of about a chunk
-    this.out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, false, chunkSize);
+    this.out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, chunkSize);
     this.writer = new StreamWriter(this.out, resolved, chunkSize);
   }
 
