@@ -86,6 +86,8 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   /** Counts bytes instead of writing them (`encodedSize`). */
   private readonly counting: boolean;
+  /** The encoder with the same options that counts bytes (`encodedSize`), made on first need. */
+  private counter: EncoderBase<ContextType> | null;
   /** With `poolResults` (where it pays): the slab small results are cut from, and where its free part starts; else null. */
   private slab: Uint8Array<ArrayBuffer> | null;
   private slabPos: number;
@@ -101,7 +103,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     this.options = resolved;
     this.counting = counting;
     this.busy = false;
-    this.child = null;
+    this.child = this.counter = null;
     this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting);
     this.slab = resolved.poolResults && POOLING_PAYS ? new Uint8Array(0) : null;
     this.slabPos = 0;
@@ -139,6 +141,11 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     } finally {
       this.stop();
     }
+  }
+
+  /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
+  count(value: unknown): number {
+    return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
   }
 
   /** `bytes` copied into the slab (a new one when this one is full, or was detached by a transfer): a view, no allocation. */
@@ -254,8 +261,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   static get name(): string {
     return "Encoder";
   }
-  /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
-  private counter: EncoderBase<ContextType> | null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
@@ -290,7 +295,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   );
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
-    this.counter = null;
   }
 
   /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
@@ -412,13 +416,8 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodedSize(value: unknown): number {
-    return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
+    return this.count(value);
   }
-}
-
-/** An encoder with `options` that counts bytes instead of writing them. */
-function counter<C>(options: ResolvedEncodeOptions): EncoderBase<C> {
-  return new EncoderBase(options, true);
 }
 
 /**
@@ -473,9 +472,6 @@ export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuf
 const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
 const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => new EncoderBase(oneShotOptions(options)));
-/** Counting encoders for `encodedSize()`: the one for no options, made on first need, and those for options passed. */
-let defaultCounter: EncoderBase<unknown> | null = null;
-const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => counter(oneShotOptions(options)));
 
 /**
  * The options of a one-shot call (`encode`, `encodedSize`), refusing
@@ -562,6 +558,5 @@ export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
  * ```
  */
 export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  const encoder = options == null ? (defaultCounter ??= counter(encodeOptionsOf(undefined))) : counters.get(encodeOptionsOf(options));
-  return encoder.call(value, COUNTED);
+  return encoderFor(options).count(value);
 }

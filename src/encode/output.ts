@@ -117,8 +117,6 @@ export class Output {
   private root: unknown;
   private guess: number;
   private store: ArrayBuffer | null;
-  /** A length-tracking view of the store: it follows `resize()`. */
-  private storeBytes: Uint8Array<ArrayBuffer>;
   /** The chunk being filled, and how much of it is. */
   private chunk: Uint8Array<ArrayBuffer>;
   private chunkUsed: number;
@@ -136,7 +134,7 @@ export class Output {
     this.maxByteLength = Math.min(maxByteLength, MAX_STORE_BYTES);
     this.counting = counting;
     this.chunkSize = chunkSize;
-    this.bytes = this.scratch = this.storeBytes = this.chunk = NO_BYTES;
+    this.bytes = this.scratch = this.chunk = NO_BYTES;
     this.view = this.scratchView = NO_VIEW;
     this.pos = this.done = this.chunkUsed = 0;
     this.guess = -1;
@@ -168,7 +166,7 @@ export class Output {
     this.pos = this.done = this.chunkUsed = 0;
     this.guess = -1;
     this.root = this.store = null;
-    this.storeBytes = this.chunk = NO_BYTES;
+    this.chunk = NO_BYTES;
     if (this.chunks.length !== 0) this.chunks = [];
   }
 
@@ -252,7 +250,7 @@ export class Output {
     this.pos = 0;
     if (this.mode === STORE && bytes.buffer !== this.store) {
       if (!this.storeFits(n)) this.overflow();
-      else this.storeBytes.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.done);
+      else new Uint8Array(this.store!, this.done, n).set(n === bytes.length ? bytes : bytes.subarray(0, n));
     }
     if (this.mode === CHUNKS) this.toChunks(bytes, n, bytes !== this.scratch);
     // (a window of the store was written in place; a count keeps nothing)
@@ -283,7 +281,6 @@ export class Output {
       const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(Math.max(MIN_CEILING_BYTES, estimate * 2))));
       if (need > ceiling) return false;
       store = this.store = new ArrayBuffer(Math.min(ceiling, Math.max(need, this.scratchSize * 2, estimate)), { maxByteLength: ceiling });
-      this.storeBytes = new Uint8Array(store);
     }
     const cap = store.byteLength;
     if (need <= cap) return true;
@@ -322,7 +319,7 @@ export class Output {
   }
 
   /** Seals the chunk being filled: it joins {@link Output.chunks} and is never written again. */
-  seal(): void {
+  private seal(): void {
     const used = this.chunkUsed;
     if (used !== 0) this.chunks.push(used === this.chunk.length ? this.chunk : this.chunk.subarray(0, used));
     this.chunk = NO_BYTES;
