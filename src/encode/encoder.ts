@@ -94,7 +94,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
 
   /**
    * Allocates nothing: the output's scratch is made at the first call,
-   * and kept (with a store of up to 16 MiB, after a call that needed one).
+   * and kept; anything larger lives for one call.
    *
    * @param resolved the options, resolved (see options.ts)
    * @param counting count bytes instead of writing them
@@ -241,7 +241,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
- * and a growable store that later calls reuse. Safe to re-enter (an
+ * that later calls reuse. Safe to re-enter (an
  * extension may call `encode` while encoding).
  *
  * @example Encoding many values with one encoder
