@@ -233,11 +233,13 @@ export class Output {
   /** The estimate of this call's output, made once. */
   private estimated(): number {
     if (this.guess < 0) {
+      let guess = 0;
       try {
-        this.guess = estimateSize(this.root);
+        guess = estimateSize(this.root);
       } catch {
-        this.guess = 0; // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
+        // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
       }
+      this.guess = guess >= 0 ? guess : 0; // a size, whatever the value's properties say
     }
     return this.guess;
   }
