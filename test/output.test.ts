@@ -51,6 +51,30 @@ describe("output: results own exactly their bytes", () => {
   });
 });
 
+describe("output: the scratch grows to an output the estimate missed", () => {
+  test("the next output of that size is written in place; results never share the scratch's buffer, and earlier ones stay as they were", () => {
+    type Peek = { output: { scratch: Uint8Array } };
+    const encoder = new Encoder();
+    const value = records(6000); // ~290 KB: past the default scratch, a little under its estimate
+    const first = encoder.encode(value);
+    const expected = hex(first);
+    const scratch = (encoder as unknown as Peek).output.scratch;
+    expect(scratch.length).toBeGreaterThan(DEFAULT_SCRATCH_BYTES);
+    expect(scratch.length).toBeGreaterThanOrEqual(first.length);
+    const second = encoder.encode(value);
+    expect((encoder as unknown as Peek).output.scratch).toBe(scratch);
+    for (const r of [first, second]) expect(r.buffer === scratch.buffer || r.length !== r.buffer.byteLength).toBe(false);
+    // a result made from an exact estimate is handed out, never kept as the scratch
+    const blob = encoder.encode(new Uint8Array(1 << 20).fill(3));
+    expect(blob.buffer).not.toBe(scratch.buffer);
+    expect((encoder as unknown as Peek).output.scratch).toBe(scratch);
+    encoder.encode(records(5000));
+    expect(hex(first)).toBe(expected);
+    expect(hex(second)).toBe(expected);
+    expectEqual(decode(first), value);
+  });
+});
+
 describe("output: a value whose size the estimate gives exactly is written once", () => {
   afterEach(() => vi.restoreAllMocks());
 

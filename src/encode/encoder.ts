@@ -94,7 +94,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
 
   /**
    * Allocates nothing: the output's scratch is made at the first call,
-   * and kept; anything larger lives for one call.
+   * and kept (grown to an output of up to 16 MiB whose estimate missed).
    *
    * @param resolved the options, resolved (see options.ts)
    * @param counting count bytes instead of writing them

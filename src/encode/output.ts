@@ -5,7 +5,8 @@
  * - **bytes**, **view**, **pos**: what the walk writes into, with plain
  *   indexed stores (`view` is a `DataView` of `bytes`, for numbers), at
  *   `pos`. `bytes` is always a plain buffer: the encoder's scratch (of
- *   `initialBufferSize` bytes, made at its first call and kept), or one
+ *   `initialBufferSize` bytes, made at its first call and kept; it grows
+ *   to a buffer made from an estimate that missed, up to 16 MiB), or one
  *   made for the call by {@link Output.room}. Element stores into a view
  *   of a resizable buffer are 2-10x slower than into a plain one in every
  *   engine, while bulk `set`/`encodeInto` into one are as fast.
@@ -116,6 +117,8 @@ export class Output {
   /** The value of the call under way, and the estimate of its output (-1 until its first overflow). */
   private root: unknown;
   private guess: number;
+  /** The buffer this call's first overflow made from the estimate, until it is handed out as the result or a chunk; else null. */
+  private sizedBytes: Uint8Array<ArrayBuffer> | null;
   private store: ArrayBuffer | null;
   /** The chunk being filled, and how much of it is. */
   private chunk: Uint8Array<ArrayBuffer>;
@@ -138,7 +141,7 @@ export class Output {
     this.view = this.scratchView = NO_VIEW;
     this.pos = this.done = this.chunkUsed = 0;
     this.guess = -1;
-    this.root = this.store = null;
+    this.root = this.store = this.sizedBytes = null;
     this.chunks = [];
     this.mode = STORE;
   }
@@ -159,8 +162,22 @@ export class Output {
     this.mode = this.counting ? COUNT : chunks || this.chunkSize !== 0 || !CAN_RESIZE ? CHUNKS : STORE;
   }
 
-  /** Ends a call, whether it finished or threw: lets go of all but the scratch. */
+  /**
+   * Ends a call, whether it finished or threw: lets go of all but the
+   * scratch. A buffer made from the estimate that missed (copied out, not
+   * handed out) becomes the scratch, up to {@link LARGE_BYTES}: the next
+   * output of that size fits there, with no estimate and no store.
+   */
   end(): void {
+    const sized = this.sizedBytes;
+    if (sized !== null) {
+      if (sized.length <= LARGE_BYTES) {
+        this.scratch = sized;
+        this.scratchView = new DataView(sized.buffer);
+        this.scratchSize = sized.length;
+      }
+      this.sizedBytes = null;
+    }
     this.bytes = this.scratch;
     this.view = this.scratchView;
     this.pos = this.done = this.chunkUsed = 0;
@@ -223,7 +240,7 @@ export class Output {
     const need = this.pos + n;
     const size = this.estimated();
     if (need > size || size > this.maxByteLength || (size > LARGE_BYTES && size !== need)) return false;
-    const bytes = new Uint8Array(size);
+    const bytes = (this.sizedBytes = new Uint8Array(size));
     bytes.set(this.scratch.subarray(0, this.pos));
     this.bytes = bytes;
     this.view = new DataView(bytes.buffer);
@@ -301,6 +318,7 @@ export class Output {
   /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window), kept as a chunk rather than copied. */
   private toChunks(src: Uint8Array, n: number, owned: boolean): void {
     if (owned) {
+      if (src === this.sizedBytes) this.sizedBytes = null; // a chunk now
       this.seal();
       // a window is sized for the longest UTF-8: when much of it went unused, copied out, so a chunk keeps no more alive than its bytes
       this.chunks.push(n + (n >>> 3) < src.length ? src.slice(0, n) : src.subarray(0, n));
@@ -351,7 +369,9 @@ export class Output {
     const bytes = this.finish();
     if (bytes === null) return this.joined();
     if (bytes.buffer === this.store) return bytes.length >= LARGE_BYTES ? copyOutShrinking(this.store!, bytes.length) : bytes.slice();
-    return bytes.length === bytes.buffer.byteLength ? bytes : bytes.slice();
+    if (bytes.length !== bytes.buffer.byteLength) return bytes.slice();
+    this.sizedBytes = null; // the result now
+    return bytes;
   }
 
   /** The chunks joined into one plain `Uint8Array`. */
