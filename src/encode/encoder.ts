@@ -135,8 +135,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
     this.run(value, 0, false);
     try {
-      const output = this.output;
-      const bytes = this.slab !== null && output.offset() <= POOL_MAX_RESULT_BYTES ? this.pooled(output.finish() ?? output.result()) : output.result();
+      const bytes = this.slab === null ? this.output.result() : this.pooled();
       return (this.toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
     } finally {
       this.stop();
@@ -148,8 +147,15 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
   }
 
-  /** `bytes` copied into the slab (a new one when this one is full, or was detached by a transfer): a view, no allocation. */
-  private pooled(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  /**
+   * The result with `poolResults`: up to {@link POOL_MAX_RESULT_BYTES}, the
+   * output copied into the slab (a new one when this one is full, or was
+   * detached by a transfer) and returned as a view of it, with no allocation.
+   */
+  private pooled(): Uint8Array<ArrayBuffer> {
+    const output = this.output;
+    if (output.offset() > POOL_MAX_RESULT_BYTES) return output.result();
+    const bytes = output.finish() ?? output.result();
     const n = bytes.length;
     let slab = this.slab!;
     if (slab.length - this.slabPos < n) {
