@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { decode, encode, Encoder, ExtData, ExtensionCodec } from "../src/index.ts";
-import { RETAIN_MAX_BYTES } from "../src/encode/output.ts";
+import { DEFAULT_SCRATCH_BYTES } from "../src/encode/output.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { expectEqual } from "./_support/equal.ts";
 import { withStrategy } from "./_support/strategy.ts";
@@ -39,16 +39,92 @@ describe("output: results own exactly their bytes", () => {
     expectEqual(decode(bytes), value);
   });
 
-  test("an encoder that encoded a large value keeps no big store afterwards (retention policy)", () => {
+  test("an encoder keeps no store between calls, only its scratch", () => {
     type Peek = { output: { store: ArrayBuffer | null } };
     const encoder = new Encoder();
-    encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB: its store is dropped after the call
+    const list: unknown[] = new Array(40_000).fill(0.5);
+    list[12_345] = "y".repeat(4_000_000); // missed by the estimate's samples: the output goes through the store
+    expectEqual(decode(encoder.encode(list)), list);
     expect((encoder as unknown as Peek).output.store).toBe(null);
-    encoder.encode(records(20_000)); // ~0.9 MB, through the store, copied out: the store is kept
-    const kept = (encoder as unknown as Peek).output.store!;
-    expect(kept.resizable && kept.byteLength <= RETAIN_MAX_BYTES).toBe(true);
-    encoder.encode(records(20_000));
-    expect((encoder as unknown as Peek).output.store).toBe(kept); // reused, not made again
+    encoder.encode(new Array(3_000_000).fill(0.5)); // 27 MB
+    expect((encoder as unknown as Peek).output.store).toBe(null);
+  });
+});
+
+describe("output: the scratch grows to an output the estimate missed", () => {
+  test("the next output of that size is written in place; results never share the scratch's buffer, and earlier ones stay as they were", () => {
+    type Peek = { output: { scratch: Uint8Array } };
+    const encoder = new Encoder();
+    const value = records(6000); // ~290 KB: past the default scratch, a little under its estimate
+    const first = encoder.encode(value);
+    const expected = hex(first);
+    const scratch = (encoder as unknown as Peek).output.scratch;
+    expect(scratch.length).toBeGreaterThan(DEFAULT_SCRATCH_BYTES);
+    expect(scratch.length).toBeGreaterThanOrEqual(first.length);
+    const second = encoder.encode(value);
+    expect((encoder as unknown as Peek).output.scratch).toBe(scratch);
+    for (const r of [first, second]) expect(r.buffer === scratch.buffer || r.length !== r.buffer.byteLength).toBe(false);
+    // a result made from an exact estimate is handed out, never kept as the scratch
+    const blob = encoder.encode(new Uint8Array(1 << 20).fill(3));
+    expect(blob.buffer).not.toBe(scratch.buffer);
+    expect((encoder as unknown as Peek).output.scratch).toBe(scratch);
+    encoder.encode(records(5000));
+    expect(hex(first)).toBe(expected);
+    expect(hex(second)).toBe(expected);
+    expectEqual(decode(first), value);
+  });
+});
+
+describe("output: a value whose size the estimate gives exactly is written once", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Bytes copied by `set` and `slice` during `run`, in calls that copy at least `min` bytes each. */
+  const copied = (min: number, run: () => Uint8Array) => {
+    let total = 0;
+    const { set, slice } = Uint8Array.prototype;
+    vi.spyOn(Uint8Array.prototype, "set").mockImplementation(function (this: Uint8Array, src: ArrayLike<number>, at?: number) {
+      if (src.length >= min) total += src.length;
+      return set.call(this, src, at);
+    });
+    vi.spyOn(Uint8Array.prototype, "slice").mockImplementation(function (this: Uint8Array, start?: number, end?: number) {
+      const out = slice.call(this, start, end);
+      if (out.length >= min) total += out.length;
+      return out;
+    });
+    const bytes = run();
+    vi.restoreAllMocks();
+    return { bytes, total };
+  };
+
+  test("a binary past the scratch is copied once, into the result, which is a plain buffer of exact length", () => {
+    const blob = new Uint8Array(1 << 20).fill(7);
+    const { bytes, total } = copied(1 << 16, () => new Encoder().encode(blob));
+    expect(total).toBe(1 << 20);
+    expect(bytes.length).toBe(bytes.buffer.byteLength);
+    expect((bytes.buffer as ArrayBuffer).resizable).toBe(false);
+    expectEqual(decode(bytes), blob);
+  });
+
+  test("an ASCII string and an array of doubles past the scratch are not copied after the walk wrote them", () => {
+    for (const value of ["a".repeat(1 << 20), Array.from({ length: 100_000 }, (_, i) => i + 0.5)]) {
+      const { bytes, total } = copied(1 << 16, () => new Encoder().encode(value));
+      expect(total).toBeLessThanOrEqual(DEFAULT_SCRATCH_BYTES); // the scratch's bytes, moved once into the result
+      expect(bytes.length).toBe(bytes.buffer.byteLength);
+      expectEqual(decode(bytes), value);
+    }
+  });
+
+  test("where the estimate misses, the result is still right and exact: short of it, longer than it, and a non-ASCII string", () => {
+    const short: unknown[] = new Array(100_000).fill(0.5);
+    for (let i = 1; i < short.length; i += 64) short[i] = 1; // ints between the samples: fewer bytes than estimated
+    const long: unknown[] = new Array(100_000).fill(1);
+    for (let i = 1; i < long.length; i += 64) long[i] = "z".repeat(40); // strings between the samples: more
+    for (const value of [short, long, "é".repeat(200_000), ["a".repeat(300_000), "é".repeat(100_000)]]) {
+      const bytes = new Encoder().encode(value);
+      expect(bytes.length).toBe(bytes.buffer.byteLength);
+      expectEqual(decode(bytes), value);
+      expect(hex(bytes)).toBe(hex(new Encoder({ maxByteLength: 1 }).encode(value)));
+    }
   });
 });
 

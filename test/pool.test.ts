@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { decode, Encoder } from "../src/index.ts";
-import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/encode/output.ts";
+import { POOL_MAX_RESULT_BYTES, POOL_SLAB_BYTES } from "../src/encode/encoder.ts";
 import { hex } from "./_support/arbitrary.ts";
 import { withStrategy } from "./_support/strategy.ts";
 

@@ -12,14 +12,14 @@
  * @module
  */
 
-import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
+import { badEncodeArgument, encodeError, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { CoderCache } from "../common/options.ts";
 import { Output } from "./output.ts";
-import type { NodeBuffer } from "../common/engine.ts";
+import { type NodeBuffer, ON_BUN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
@@ -34,10 +34,35 @@ const KEPT_REENTRANT = 4;
  */
 const SMALL_SCRATCH_BYTES = 4096;
 
-// How the calls of Encoder's other methods end: what each returns of the output.
+/** With `poolResults`, results up to this size are views into a shared slab. */
+export const POOL_MAX_RESULT_BYTES: number = 4096;
+
+/**
+ * Size of each slab that pooled results share, and so the most a pooled
+ * result drags along: a `structuredClone`/`postMessage` of one copies its
+ * whole slab, a transfer of its buffer empties every result in the slab,
+ * and one kept result keeps the slab alive. 16 KiB keeps those costs 4x
+ * below Node's 64 KiB `Buffer` pool while a new slab still serves ~100
+ * messages of ~125 B (slabs of 8-64 KiB took the same time per result).
+ */
+export const POOL_SLAB_BYTES: number = 16_384; // 16 KiB
+
+/**
+ * Whether pooling small results pays here. In V8 allocating a small
+ * `ArrayBuffer` costs ~0.5-0.7 µs and a view of a slab ~40 ns; Bun's
+ * JavaScriptCore allocates one in ~35 ns, less than the view and the copy
+ * into the slab, so there `poolResults` keeps plain results.
+ */
+const POOLING_PAYS: boolean = !ON_BUN;
+
+// How the calls of Encoder's other methods end: what each makes of the output.
 const COUNTED = (output: Output): number => output.offset();
-const SHARED = (output: Output): Uint8Array<ArrayBuffer> => output.sharedResult();
-const CHUNKS = (output: Output): Uint8Array<ArrayBuffer>[] => output.chunksResult();
+/** A view of the output where it is one (the scratch's, valid until the next call), else `encode`'s result. */
+const SHARED = (output: Output): Uint8Array<ArrayBuffer> => {
+  const bytes = output.finish();
+  return bytes === null || (bytes.buffer as ArrayBuffer).resizable ? output.result() : bytes;
+};
+const CHUNKS = (output: Output): Uint8Array<ArrayBuffer>[] => (output.finish() === null ? (output.chunks as Uint8Array<ArrayBuffer>[]) : [output.result()]);
 
 /**
  * What `encode()` runs on: an encoder with one way to end a call, the
@@ -61,10 +86,15 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
   /** Counts bytes instead of writing them (`encodedSize`). */
   private readonly counting: boolean;
+  /** The encoder with the same options that counts bytes (`encodedSize`), made on first need. */
+  private counter: EncoderBase<ContextType> | null;
+  /** With `poolResults` (where it pays): the slab small results are cut from, and where its free part starts; else null. */
+  private slab: Uint8Array<ArrayBuffer> | null;
+  private slabPos: number;
 
   /**
    * Allocates nothing: the output's scratch is made at the first call,
-   * and kept (with a store of up to 16 MiB, after a call that needed one).
+   * and kept (grown to an output of up to 16 MiB whose estimate missed).
    *
    * @param resolved the options, resolved (see options.ts)
    * @param counting count bytes instead of writing them
@@ -73,8 +103,10 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     this.options = resolved;
     this.counting = counting;
     this.busy = false;
-    this.child = null;
-    this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting, resolved.poolResults);
+    this.child = this.counter = null;
+    this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting);
+    this.slab = resolved.poolResults && POOLING_PAYS ? new Uint8Array(0) : null;
+    this.slabPos = 0;
     this.writer = valueWriter(this.output, resolved);
     this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
     if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
@@ -103,11 +135,38 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
     this.run(value, 0, false);
     try {
-      const bytes = this.output.result();
+      const bytes = this.slab === null ? this.output.result() : this.pooled();
       return (this.toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
     } finally {
       this.stop();
     }
+  }
+
+  /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
+  count(value: unknown): number {
+    return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
+  }
+
+  /**
+   * The result with `poolResults`: up to {@link POOL_MAX_RESULT_BYTES}, the
+   * output copied into the slab (a new one when this one is full, or was
+   * detached by a transfer) and returned as a view of it, with no allocation.
+   */
+  private pooled(): Uint8Array<ArrayBuffer> {
+    const output = this.output;
+    if (output.offset() > POOL_MAX_RESULT_BYTES) return output.result();
+    const bytes = output.finish() ?? output.result();
+    const n = bytes.length;
+    let slab = this.slab!;
+    if (slab.length - this.slabPos < n) {
+      slab = this.slab = new Uint8Array(POOL_SLAB_BYTES);
+      this.slabPos = 0;
+    }
+    const at = this.slabPos;
+    slab.set(bytes, at);
+    this.slabPos = (at + n + 7) & ~7; // the next result starts 8-byte aligned
+    // a view, not subarray(): its species lookup costs ~0.3 µs on Node 20
+    return new Uint8Array(slab.buffer, at, n);
   }
 
   /**
@@ -188,7 +247,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
 
 /**
  * A reusable encoder. Keep one per options set: it owns a scratch buffer
- * and a growable store that later calls reuse. Safe to re-enter (an
+ * that later calls reuse. Safe to re-enter (an
  * extension may call `encode` while encoding).
  *
  * @example Encoding many values with one encoder
@@ -208,8 +267,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   static get name(): string {
     return "Encoder";
   }
-  /** The encoder with the same options that counts bytes for {@link Encoder.encodedSize}, made on first need. */
-  private counter: EncoderBase<ContextType> | null;
   /**
    * @param options see {@link EncodeOptions}; each is read once, here
    * @throws {EncodeError} (code `INVALID_ARGUMENT`) for an invalid or misspelled option
@@ -244,7 +301,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   );
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
-    this.counter = null;
   }
 
   /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
@@ -339,7 +395,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     if (this.busy) return this.reentrant().encodeInto(value, target, offset);
     this.run(value, offset, false);
     try {
-      return this.output.resultInto(target, offset);
+      return copyInto(this.output, target, offset);
     } catch (e) {
       this.writer.records?.abort(); // nothing was written (OUT_OF_SPACE): nothing is declared either
       throw e;
@@ -366,13 +422,39 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodedSize(value: unknown): number {
-    return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
+    return this.count(value);
   }
 }
 
-/** An encoder with `options` that counts bytes instead of writing them. */
-function counter<C>(options: ResolvedEncodeOptions): EncoderBase<C> {
-  return new EncoderBase(options, true);
+/**
+ * Ends `output` by copying it into `target` at `offset`; returns the byte
+ * count. A target too small is grown in place when it is a length-tracking
+ * view of a resizable buffer, else left unchanged, with an error.
+ */
+function copyInto(output: Output, target: Uint8Array, offset: number): number {
+  const total = output.offset();
+  const bytes = output.finish();
+  const size = offset + total;
+  if (size > target.length) {
+    const buffer = target.buffer as ArrayBuffer;
+    const before = buffer.byteLength;
+    if (buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
+      buffer.resize(target.byteOffset + size);
+      if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
+    }
+    if (target.length < size) {
+      throw encodeError(
+        `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
+        "OUT_OF_SPACE",
+      );
+    }
+  }
+  let at = offset;
+  for (const part of bytes === null ? output.chunks : [bytes]) {
+    target.set(part, at);
+    at += part.length;
+  }
+  return total;
 }
 
 /**
@@ -396,9 +478,6 @@ export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuf
 const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
 const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => new EncoderBase(oneShotOptions(options)));
-/** Counting encoders for `encodedSize()`: the one for no options, made on first need, and those for options passed. */
-let defaultCounter: EncoderBase<unknown> | null = null;
-const counters = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => counter(oneShotOptions(options)));
 
 /**
  * The options of a one-shot call (`encode`, `encodedSize`), refusing
@@ -485,6 +564,5 @@ export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
  * ```
  */
 export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  const encoder = options == null ? (defaultCounter ??= counter(encodeOptionsOf(undefined))) : counters.get(encodeOptionsOf(options));
-  return encoder.call(value, COUNTED);
+  return encoderFor(options).count(value);
 }

@@ -11,7 +11,7 @@ import { tooLong } from "../common/errors.ts";
 import { strHeaderSize, writeStrHeader } from "../format/forms.ts";
 import { readWithoutFlattening } from "./rope.ts";
 import type { Output } from "./output.ts";
-import { ENCODE_JS_MAX_CHARS, encodeUtf8Into, utf8Length, writeUtf8 } from "../format/utf8.ts";
+import { ENCODE_JS_MAX_CHARS, utf8Length, writeUtf8 } from "../format/utf8.ts";
 
 /** Writes `str` as fixstr / str 8 / 16 / 32. */
 export function encodeString(s: Output, str: string): void {
@@ -79,33 +79,54 @@ export function encodeKey(s: Output, key: string): void {
 }
 
 /**
- * Strings of {@link ENCODE_JS_MAX_CHARS} units or more: `TextEncoder.encodeInto`
- * into the scratch, or, for one wider than the scratch, into a window of its
- * own (see output.ts), ended once the string is written. The header is
- * guessed from the length and moved when the guess was wrong.
+ * Strings of {@link ENCODE_JS_MAX_CHARS} units or more, through
+ * `TextEncoder.encodeInto`: where the output is when their worst case
+ * (3 bytes a unit) fits, else tried there when their ASCII size does (the
+ * call's first overflow may make a buffer for the whole output,
+ * output.ts), else into a window of the worst case, ended once the string
+ * is written. The header is guessed from the length and moved when the
+ * guess was wrong.
  */
 export function encodeLongString(s: Output, str: string): void {
   const len = str.length;
   if (len > 0xffffffff) throw tooLong("string", len);
   const max = 3 * len + 5;
-  const wide = max > s.scratchSize;
-  if (wide && s.counting) {
+  if (s.pos + max <= s.bytes.length) {
+    writeLong(s, str, true);
+    return;
+  }
+  if (s.counting && max > s.scratchSize) {
     // measured, not written: a count has no use for the bytes
     const n = utf8Length(str);
     s.skip(checkedStrHeaderSize(n) + n);
     return;
   }
-  if (s.pos + max > s.bytes.length) s.room(max);
+  if (s.fits(len + 5) && writeLong(s, str, false)) return;
+  s.room(max);
+  writeLong(s, str, true);
+  if (max > s.scratchSize) s.room(0); // the window ends: what follows is written into the scratch again
+}
+
+const textEncoder = /* @__PURE__ */ new TextEncoder();
+
+/**
+ * Writes `str` at `pos`; `sure`: there is room for its worst case. Else
+ * false, with `pos` unchanged, when it did not fit in the rest of `bytes`.
+ */
+function writeLong(s: Output, str: string, sure: boolean): boolean {
   const b = s.bytes;
   const at = s.pos;
   // the UTF-8 length is len..3*len bytes: guess the header from len
-  const guess = strHeaderSize(len);
-  const n = encodeUtf8Into(b, at + guess, readWithoutFlattening(str, s.offset())); // rope.ts: a rope is not flattened in place
+  const guess = strHeaderSize(str.length);
+  const r = textEncoder.encodeInto(readWithoutFlattening(str, s.offset()), b.subarray(at + guess)); // rope.ts: a rope is not flattened in place
+  const n = r.written;
+  if (!sure && r.read < str.length) return false;
   const size = checkedStrHeaderSize(n);
+  if (!sure && at + size + n > b.length) return false;
   if (size !== guess) b.copyWithin(at + size, at + guess, at + guess + n);
   writeStrHeader(b, at, n, size);
   s.pos = at + size + n;
-  if (wide) s.room(0); // the window ends: what follows is written into the scratch again
+  return true;
 }
 
 /** The str header size of `n` UTF-8 bytes ({@link strHeaderSize}); an `EncodeError` past 2^32-1. */

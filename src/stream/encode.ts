@@ -173,7 +173,7 @@ function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undef
   const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
   if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   // a scratch of about a chunk
-  const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, false, chunkSize);
+  const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, chunkSize);
   const w = new StreamWriter(out, resolved, chunkSize);
   /** The sealed chunks, which are the caller's from now on. */
   const take = (): Uint8Array[] => {
