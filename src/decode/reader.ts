@@ -298,7 +298,9 @@ export class Reader {
       case 7: // WIRE_BIN: bin 8 / 16 / 32
         return this.readBinary(n, pos, false);
       case 10: // WIRE_EXT: fixext 1-16, ext 8 / 16 / 32
-        return this.readExt(n, pos, depth);
+        // a fixext 1 / 2 of type 0x72 declares a structure (in an ext 8 / 16 / 32 of 2 bytes or less, the byte after the first is 0-2)
+        if (n < 3 && b[pos + 1] === 0x72 && this.records !== null) return this.recordDecoding!.definition(this, this.records, n === 2, depth, pos);
+        return readExt(this, this.codec, n, pos, depth);
       default: // WIRE_RESERVED: 0xc1
         throw reservedByte(this.base + pos);
     }
@@ -449,13 +451,6 @@ export class Reader {
       else obj[key as string] = value;
     }
     return obj;
-  }
-
-  /** An extension whose header is at `start`, or with records a structure declaration. */
-  private readExt(n: number, start: number, depth: number): unknown {
-    // a fixext 1 / 2 of type 0x72 declares a structure (in an ext 8 / 16 / 32 of 2 bytes or less, the byte after the first is 0-2)
-    if (n < 3 && this.bytes[start + 1] === 0x72 && this.records !== null) return this.recordDecoding!.definition(this, this.records, n === 2, depth, start);
-    return readExt(this, this.codec, n, start, depth);
   }
 
   private readUint64(at: number): number | bigint {
