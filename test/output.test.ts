@@ -114,6 +114,24 @@ describe("output: a value whose size the estimate gives exactly is written once"
     }
   });
 
+  test("a long string that is not ASCII is encoded once, not tried at its ASCII size first, and the next call fits it in the scratch", () => {
+    const encodeInto = vi.spyOn(TextEncoder.prototype, "encodeInto");
+    try {
+      for (const value of ["é".repeat(200_000), "漢字".repeat(150_000), ["x", "🙂".repeat(100_000)]]) {
+        const encoder = new Encoder();
+        for (let call = 0; call < 2; call++) {
+          encodeInto.mockClear();
+          const bytes = encoder.encode(value);
+          expect(encodeInto).toHaveBeenCalledTimes(1);
+          expectEqual(decode(bytes), value);
+          expect(hex(bytes)).toBe(hex(new Encoder({ maxByteLength: 1 }).encode(value)));
+        }
+      }
+    } finally {
+      encodeInto.mockRestore();
+    }
+  });
+
   test("where the estimate misses, the result is still right and exact: short of it, longer than it, and a non-ASCII string", () => {
     const short: unknown[] = new Array(100_000).fill(0.5);
     for (let i = 1; i < short.length; i += 64) short[i] = 1; // ints between the samples: fewer bytes than estimated

@@ -204,8 +204,8 @@ export class Output {
   }
 
   /** Whether `n` more bytes fit at `pos` with nothing moved: they do, or the call's first overflow made a buffer for the whole output ({@link Output.room}). */
-  fits(n: number): boolean {
-    return this.pos + n <= this.bytes.length || (this.guess < 0 && this.sized(n));
+  fits(n: number, worst = false): boolean {
+    return this.pos + n <= this.bytes.length || (this.guess < 0 && this.sized(n, worst));
   }
 
   /** Appends `src` (a binary or extension payload), copying it now. */
@@ -236,12 +236,15 @@ export class Output {
    * At the call's first overflow, by `n` bytes: when the estimate says the
    * whole output fits, `bytes` becomes a plain buffer of the estimated
    * size holding what the scratch held. Past {@link LARGE_BYTES} only when
-   * the item that overflowed ends the estimated output.
+   * the item that overflowed ends the estimated output. `worst`: `n` is
+   * the item's worst case (a string's 3 bytes a unit), which the buffer
+   * may hold past the estimate, up to {@link LARGE_BYTES}.
    */
-  private sized(n: number): boolean {
+  private sized(n: number, worst = false): boolean {
     if (this.mode === COUNT || this.chunkSize !== 0) return false;
     const need = this.pos + n;
-    const size = this.estimated();
+    const estimate = this.estimated();
+    const size = worst && need > estimate && need <= LARGE_BYTES ? need : estimate;
     if (need > size || size > this.maxByteLength || (size > LARGE_BYTES && size !== need)) return false;
     const bytes = (this.sizedBytes = new Uint8Array(size));
     bytes.set(this.scratch.subarray(0, this.pos));

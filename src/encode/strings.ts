@@ -83,16 +83,18 @@ export function encodeKey(s: Output, key: string): void {
  * `TextEncoder.encodeInto`: where the output is when their worst case
  * (3 bytes a unit) fits, else tried there when their ASCII size does (the
  * call's first overflow may make a buffer for the whole output,
- * output.ts), else into a window of the worst case, ended once the string
- * is written. The header is guessed from the length and moved when the
+ * output.ts; a string that does not look ASCII asks for one that holds
+ * its worst case), else into a window of the worst case, ended once the
+ * string is written. The header is guessed from the length and moved when the
  * guess was wrong.
  */
 export function encodeLongString(s: Output, str: string): void {
   const len = str.length;
   if (len > 0xffffffff) throw tooLong("string", len);
   const max = 3 * len + 5;
+  const text = readWithoutFlattening(str, s.offset()); // rope.ts: a rope is not flattened in place
   if (s.pos + max <= s.bytes.length) {
-    writeLong(s, str, true);
+    writeLong(s, text, true);
     return;
   }
   if (s.counting && max > s.scratchSize) {
@@ -101,26 +103,37 @@ export function encodeLongString(s: Output, str: string): void {
     s.skip(checkedStrHeaderSize(n) + n);
     return;
   }
-  if (s.fits(len + 5) && writeLong(s, str, false)) return;
+  if (looksAscii(text) ? s.fits(len + 5) && writeLong(s, text, false) : s.fits(max, true) && writeLong(s, text, true)) return;
   s.room(max);
-  writeLong(s, str, true);
+  writeLong(s, text, true);
   if (max > s.scratchSize) s.room(0); // the window ends: what follows is written into the scratch again
+}
+
+/**
+ * Whether 16 units spread over `text` are ASCII: a string that fails is
+ * not tried at its ASCII size, where a failed try would be encoded twice.
+ * (`text` is about to be flattened by `encodeInto` anyway.)
+ */
+function looksAscii(text: string): boolean {
+  const step = text.length >>> 4;
+  for (let i = 0; i < 16; i++) if (text.charCodeAt(i * step) > 0x7f) return false;
+  return true;
 }
 
 const textEncoder = /* @__PURE__ */ new TextEncoder();
 
 /**
- * Writes `str` at `pos`; `sure`: there is room for its worst case. Else
+ * Writes `text` at `pos`; `sure`: there is room for its worst case. Else
  * false, with `pos` unchanged, when it did not fit in the rest of `bytes`.
  */
-function writeLong(s: Output, str: string, sure: boolean): boolean {
+function writeLong(s: Output, text: string, sure: boolean): boolean {
   const b = s.bytes;
   const at = s.pos;
   // the UTF-8 length is len..3*len bytes: guess the header from len
-  const guess = strHeaderSize(str.length);
-  const r = textEncoder.encodeInto(readWithoutFlattening(str, s.offset()), b.subarray(at + guess)); // rope.ts: a rope is not flattened in place
+  const guess = strHeaderSize(text.length);
+  const r = textEncoder.encodeInto(text, b.subarray(at + guess));
   const n = r.written;
-  if (!sure && r.read < str.length) return false;
+  if (!sure && r.read < text.length) return false;
   const size = checkedStrHeaderSize(n);
   if (!sure && at + size + n > b.length) return false;
   if (size !== guess) b.copyWithin(at + size, at + guess, at + guess + n);
