@@ -55,14 +55,18 @@ export const POOL_SLAB_BYTES: number = 16_384; // 16 KiB
  */
 const POOLING_PAYS: boolean = !ON_BUN;
 
-// How the calls of Encoder's other methods end: what each makes of the output.
-const COUNTED = (output: Output): number => output.offset();
+/** What a call makes of the encoder's output once the value is written: its result. */
+type Finish<T> = (encoder: EncoderBase<unknown>) => T;
+
+// How the calls end: what each method makes of the output.
+const RESULT: Finish<Uint8Array<ArrayBuffer>> = (e) => e.result();
+const COUNTED: Finish<number> = (e) => e.output.offset();
 /** A view of the output where it is one (the scratch's, valid until the next call), else `encode`'s result. */
-const SHARED = (output: Output): Uint8Array<ArrayBuffer> => {
-  const bytes = output.finish();
-  return bytes === null || (bytes.buffer as ArrayBuffer).resizable ? output.result() : bytes;
+const SHARED: Finish<Uint8Array<ArrayBuffer>> = (e) => {
+  const bytes = e.output.finish();
+  return e.toResult(bytes === null || (bytes.buffer as ArrayBuffer).resizable ? e.output.result() : bytes);
 };
-const CHUNKS = (output: Output): Uint8Array<ArrayBuffer>[] => (output.finish() === null ? (output.chunks as Uint8Array<ArrayBuffer>[]) : [output.result()]);
+const CHUNKS: Finish<Uint8Array<ArrayBuffer>[]> = (e) => (e.output.finish() === null ? (e.output.chunks as Uint8Array<ArrayBuffer>[]) : [e.output.result()]).map((c) => e.toResult(c));
 
 /**
  * What `encode()` runs on: an encoder with one way to end a call, the
@@ -72,8 +76,8 @@ const CHUNKS = (output: Output): Uint8Array<ArrayBuffer>[] => (output.finish() =
  * them.
  */
 export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
-  /** Where the bytes go: the scratch, then the store or the chunks (output.ts). */
-  protected readonly output: Output;
+  /** Where the bytes go: the scratch, then the store or the chunks (output.ts). @internal */
+  readonly output: Output;
   /** The options, read and resolved once, by the constructor. */
   protected readonly options: ResolvedEncodeOptions;
   /** What writes values into the output, with the options resolved. */
@@ -84,8 +88,6 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
   private child: EncoderBase<ContextType> | null;
   /** With `buffers`: what makes a result a Node `Buffer` over the same memory (no copy); else null. */
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-  /** Counts bytes instead of writing them (`encodedSize`). */
-  private readonly counting: boolean;
   /** The encoder with the same options that counts bytes (`encodedSize`), made on first need. */
   private counter: EncoderBase<ContextType> | null;
   /** With `poolResults` (where it pays): the slab small results are cut from, and where its free part starts; else null. */
@@ -101,7 +103,6 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    */
   constructor(resolved: ResolvedEncodeOptions, counting = false) {
     this.options = resolved;
-    this.counting = counting;
     this.busy = false;
     this.child = this.counter = null;
     this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting);
@@ -112,8 +113,8 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 
-  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. */
-  protected toResult(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. @internal */
+  toResult(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
     return this.toBuffer === null ? bytes : (this.toBuffer(bytes) as Uint8Array<ArrayBuffer>);
   }
 
@@ -132,14 +133,13 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    * ```
    */
   encode(value: unknown): EncoderOutput<Options> {
-    if (this.busy) return this.reentrant().encode(value) as EncoderOutput<Options>;
-    this.run(value, 0, false);
-    try {
-      const bytes = this.slab === null ? this.output.result() : this.pooled();
-      return (this.toBuffer === null ? bytes : this.toResult(bytes)) as EncoderOutput<Options>;
-    } finally {
-      this.stop();
-    }
+    return this.call(value, RESULT) as EncoderOutput<Options>;
+  }
+
+  /** `encode`'s result of the call under way: the output as a plain buffer (or a view of the slab with `poolResults`), a `Buffer` with `buffers`. @internal */
+  result(): Uint8Array<ArrayBuffer> {
+    const bytes = this.slab === null ? this.output.result() : this.pooled();
+    return this.toBuffer === null ? bytes : this.toResult(bytes);
   }
 
   /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
@@ -174,48 +174,31 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    * encoding with the same options): the first idle one down the chain of
    * kept children, found without recursion, so nested re-entry costs one
    * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
-   * throwaway encoder (not kept, so deep re-entry retains no memory). Made
-   * by {@link EncoderBase.spawn}, with the same resolved options (a
-   * counting encoder's children count too).
+   * throwaway encoder (not kept, so deep re-entry retains no memory). Each
+   * has the same resolved options (a counting encoder's children count too).
    */
-  protected reentrant(): EncoderBase<ContextType> {
+  private reentrant(): EncoderBase<ContextType> {
+    const counting = this.output.counting;
     let e: EncoderBase<ContextType> = this as EncoderBase<ContextType>;
     for (let i = 0; i < KEPT_REENTRANT; i++) {
-      const child = e.child ?? (e.child = this.spawn());
+      const child = (e.child ??= new EncoderBase(this.options, counting));
       if (!child.busy) return child;
       e = child;
     }
-    const throwaway = this.spawn();
+    const throwaway = new EncoderBase<ContextType>(this.options, counting);
     throwaway.output.scratchSize = SMALL_SCRATCH_BYTES; // same bytes: the scratch's size changes only where they are moved
     return throwaway;
   }
 
-  /** A new encoder of this one's kind and options, for re-entrant calls. */
-  protected spawn(): EncoderBase<ContextType> {
-    return new EncoderBase(this.options, this.counting);
-  }
-
   /**
-   * A call whose output starts the result: encodes `value` (into the
-   * chunks from the start with `chunks`) and returns what `finish` makes
-   * of the output (a re-entrant call runs on another encoder). For
-   * {@link Encoder}'s methods and `encodedSize()`. @internal
+   * The one way a call goes (a re-entrant one runs on another encoder):
+   * writes `value` (into the chunks from the start with `chunks`; `base`:
+   * where the output starts in the result), returns what `finish` makes of
+   * the output, and ends the call, whether it finished or threw. A call
+   * that throws, in the walk or in `finish`, declares no records. @internal
    */
-  call<T>(value: unknown, finish: (output: Output) => T, chunks = false): T {
-    if (this.busy) return this.reentrant().call(value, finish, chunks);
-    this.run(value, 0, chunks);
-    try {
-      return finish(this.output);
-    } finally {
-      this.stop();
-    }
-  }
-
-  /**
-   * Starts a call and writes `value`; on failure ends the call and throws.
-   * `base`: where the output starts in the result; `chunks`: into the chunks from the start.
-   */
-  protected run(value: unknown, base: number, chunks: boolean): void {
+  call<T>(value: unknown, finish: Finish<T>, chunks = false, base = 0): T {
+    if (this.busy) return this.reentrant().call(value, finish, chunks, base);
     const w = this.writer;
     w.records?.begin(); // may throw (shared structures that are no longer valid): the call has not started
     this.busy = true;
@@ -223,25 +206,17 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     this.output.begin(value, chunks);
     try {
       w.encodeValue(value, startDepth());
+      return finish(this as EncoderBase<unknown>);
     } catch (e) {
-      throw this.fail(e);
+      const error = w.failure(e); // see ValueWriter.failure
+      w.records?.abort();
+      throw error;
+    } finally {
+      w.records?.end();
+      this.output.end();
+      if (w.trail.length !== 0) w.trail.length = 0; // let go of the containers an error went through
+      this.busy = false;
     }
-  }
-
-  /** Ends the call under way after `e` was thrown in it; returns what to throw (see `ValueWriter.failure`). */
-  private fail(e: unknown): unknown {
-    const error = this.writer.failure(e);
-    this.writer.records?.abort();
-    this.stop();
-    return error;
-  }
-
-  protected stop(): void {
-    this.writer.records?.end();
-    this.output.end();
-    const trail = this.writer.trail;
-    if (trail.length !== 0) trail.length = 0; // let go of the containers an error went through
-    this.busy = false;
   }
 }
 
@@ -303,16 +278,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
   }
 
-  /** A public `Encoder` too (as {@link Encoder.reentrant} gives), so that re-entrant calls have every method. */
-  protected override spawn(): Encoder<ContextType> {
-    return new Encoder<ContextType>(this.options as EncodeOptions<ContextType>);
-  }
-
-  /** The encoder for a call made while this one is busy: one {@link Encoder.spawn} made. */
-  protected override reentrant(): Encoder<ContextType> {
-    return super.reentrant() as Encoder<ContextType>;
-  }
-
   /**
    * Encodes `value` and returns a view of the encoder's own buffer, with
    * no copy when the output fits the scratch buffer (`initialBufferSize`),
@@ -341,7 +306,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeSharedRef(value: unknown): EncoderOutput<Options> {
-    return this.toResult(this.call(value, SHARED)) as EncoderOutput<Options>;
+    return this.call(value, SHARED) as EncoderOutput<Options>;
   }
 
   /**
@@ -362,8 +327,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeChunks(value: unknown): EncoderOutput<Options>[] {
-    const chunks = this.call(value, CHUNKS, true);
-    return chunks.map((c) => this.toResult(c)) as EncoderOutput<Options>[];
+    return this.call(value, CHUNKS, true) as EncoderOutput<Options>[];
   }
 
   /**
@@ -392,16 +356,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
     checkTarget(target, offset);
-    if (this.busy) return this.reentrant().encodeInto(value, target, offset);
-    this.run(value, offset, false);
-    try {
-      return copyInto(this.output, target, offset);
-    } catch (e) {
-      this.writer.records?.abort(); // nothing was written (OUT_OF_SPACE): nothing is declared either
-      throw e;
-    } finally {
-      this.stop();
-    }
+    return this.call(value, (e) => copyInto(e.output, target, offset), false, offset);
   }
 
   /**

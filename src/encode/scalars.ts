@@ -67,9 +67,13 @@ export function encodeFloat(s: Output, n: number, forceFloat32: boolean): void {
   s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
 }
 
+// made by BigInt() rather than written as literals, which bundlers targeting ES2018 reject
+const INT64_MIN = /* @__PURE__ */ BigInt("-9223372036854775808");
+const UINT64_MAX = /* @__PURE__ */ BigInt("18446744073709551615");
+
 /** Writes a bigint as uint 64 (0 and up) or int 64; `EncodeError` outside both ranges. */
 export function encodeBigInt64(s: Output, n: bigint): void {
-  if (n < -0x8000000000000000n || n > 0xffffffffffffffffn) throw bigintOutOfRange(n);
+  if (n < INT64_MIN || n > UINT64_MAX) throw bigintOutOfRange(n);
   if (s.pos + 9 > s.bytes.length) s.room(9);
   s.pos = writeBigInt(s.view, s.pos, n);
 }

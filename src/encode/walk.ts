@@ -155,13 +155,11 @@ export class ValueWriter implements ExtensionWriter {
         encodeBinary(this.out, binaryBytes(obj)!);
         return;
       case KIND_MAP:
-        this.encodeMap(obj as Map<unknown, unknown>, depth);
+      case KIND_SET:
+        this.encodeCollection(obj as Map<unknown, unknown>, kind === KIND_MAP, depth);
         return;
       case KIND_DATE:
         encodeDate(this.out, obj as Date);
-        return;
-      case KIND_SET:
-        this.encodeSet(obj as Set<unknown>, depth);
         return;
       case KIND_BOXED:
         this.encodeValue(unbox(obj), depth);
@@ -178,22 +176,11 @@ export class ValueWriter implements ExtensionWriter {
     this.writeBody(arr, arr, null, depth, n);
   }
 
-  /** A Set, written as an array of its values (policy), read when it is opened. */
-  private encodeSet(set: Set<unknown>, depth: number): void {
-    const n = sizeOf(set, "Set", depth);
-    const values = valuesOf(set, depth);
-    if (values.length !== n) throw changed(set, "Set", n, values.length);
-    this.writeContainerHeader(n, 0x90, 0xdc, "array");
-    this.writeBody(set, values, null, depth, n);
-  }
-
-  /** A Map, its entries read when it is opened: key, value, key, value... */
-  private encodeMap(map: Map<unknown, unknown>, depth: number): void {
-    // a subclass or a Proxy may answer anything: its size and its entries must agree
-    const n = sizeOf(map, "Map", depth);
-    const entries = entriesOf(map, n, depth);
-    this.writeContainerHeader(n, 0x80, 0xde, "map");
-    this.writeBody(map, entries, null, depth, 2 * n);
+  /** A Map (key, value, key, value...) or a Set (as an array of its values, policy), its items read when it is opened. */
+  private encodeCollection(c: Map<unknown, unknown> | Set<unknown>, isMap: boolean, depth: number): void {
+    const list = itemsOf(c, isMap, depth);
+    this.writeContainerHeader(isMap ? list.length / 2 : list.length, isMap ? 0x80 : 0x90, isMap ? 0xde : 0xdc, isMap ? "map" : "array");
+    this.writeBody(c, list, null, depth, list.length);
   }
 
   /** A plain object as a map. @internal */
@@ -219,15 +206,13 @@ export class ValueWriter implements ExtensionWriter {
     if (keys === null) {
       this.writeItems(list!, depth, owner, 0, n);
       this.endBody(owner, list, keys, n);
-    } else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true);
-    else this.writeValues(list, keys, depth, owner, true);
+    } else this.writeFields(owner as Record<string, unknown>, keys, list, depth, true);
   }
 
   /** Parts `from` to `to` of a body (see {@link writeBody}). @internal */
   writePart(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, from: number, to: number): void {
     if (keys === null) this.writeItems(list!, depth, owner, from, to);
-    else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true, from, to);
-    else this.writeValues(list, keys, depth, owner, true, from, to);
+    else this.writeFields(owner as Record<string, unknown>, keys, list, depth, true, from, to);
   }
 
   /**
@@ -267,10 +252,11 @@ export class ValueWriter implements ExtensionWriter {
 
   /**
    * The values of `obj` (found at `depth`) in the order of `keys` (those
-   * from `from` to `to`), each read once and after its key when `withKeys`
-   * (a map's entries; without keys, a record's fields). @internal
+   * from `from` to `to`), each after its key when `withKeys` (a map's
+   * entries; without keys, a record's fields): `values`, when they were
+   * read before the header, else each read once from `obj`. @internal
    */
-  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], values: readonly unknown[] | null, depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
     const n = to;
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
@@ -279,7 +265,7 @@ export class ValueWriter implements ExtensionWriter {
     // ones with elements (integer-like keys, which Object.keys lists first)
     let i = from;
     try {
-      if (i === 0 && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+      if (i === 0 && values === null && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
         if (withKeys) encodeKey(this.out, key);
@@ -290,30 +276,14 @@ export class ValueWriter implements ExtensionWriter {
       }
       for (; i < n; i++) {
         const key = keys[i]!;
-        const value = obj[key];
+        const value = values === null ? obj[key] : values[i];
         if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.throughPart(e, obj, null, keys, i);
-    }
-  }
-
-  /**
-   * `values` (those from `from` to `to`, read before the header) of
-   * `owner`'s fields `keys`, each after its key when `withKeys`. @internal
-   */
-  writeValues(values: readonly unknown[], keys: readonly string[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = keys.length): void {
-    let i = from;
-    try {
-      for (; i < to; i++) {
-        if (withKeys) encodeKey(this.out, keys[i]!);
-        this.encodeValue(values[i], depth + 1);
-      }
-    } catch (e) {
-      throw this.throughPart(e, owner, values, keys, i);
+      throw this.throughPart(e, obj, values, keys, i);
     }
   }
 
@@ -410,57 +380,45 @@ export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueW
   return options.useRecords !== false ? new RecordNumberWriter(out, options) : new ValueWriter(out, options);
 }
 
-/*
- * Opening a Map or a Set (found at `depth`) for writing: its size, then
- * its items through its own iterator, in that order. One that cannot be
- * read (a Proxy around a Map, a throwing `size` getter, an iterator
- * without `next`) is `UNSUPPORTED_TYPE` at its path.
- */
-
-/** The size of a Map or Set `c` (`what`), read first when it is opened. */
-function sizeOf(c: Map<unknown, unknown> | Set<unknown>, what: "Map" | "Set", depth: number): number {
-  try {
-    return c.size;
-  } catch (e) {
-    throw unreadable(c, what, depth, e);
-  }
-}
-
-/** A Set's values, read (after its size) when it is opened. */
-function valuesOf(set: Set<unknown>, depth: number): unknown[] {
-  try {
-    return [...set];
-  } catch (e) {
-    throw unreadable(set, "Set", depth, e);
-  }
-}
-
 /**
- * A Map's keys and values (key, value, key, value...), read through its
- * own iterator (after its size, `n`) when it is opened; each entry is read
- * as `entry[0]`, `entry[1]` (an array, or any object with those
- * properties). Throws `CHANGED` for entries more or fewer than `n`, or one
- * that is no object (the string "ab" is not key "a" and value "b").
+ * The items of a Map or a Set `c` found at `depth`, read when it is
+ * opened: its size, then its items through its own iterator, in that
+ * order (a subclass or a Proxy may answer anything: they must agree). A
+ * Set's are its values; a Map's its keys and values (key, value, key,
+ * value...), each entry read as `entry[0]`, `entry[1]` (an array, or any
+ * object with those properties). One that cannot be read (a Proxy around
+ * a Map, a throwing `size` getter, an iterator without `next`) is
+ * `UNSUPPORTED_TYPE` at its path; items more or fewer than its size, or
+ * an entry that is no object (the string "ab" is not key "a" and value
+ * "b"), `CHANGED`.
  */
-function entriesOf(map: Map<unknown, unknown>, n: number, depth: number): unknown[] {
-  let entries: Iterator<unknown>;
+function itemsOf(c: Map<unknown, unknown> | Set<unknown>, isMap: boolean, depth: number): unknown[] {
+  let n: number;
+  let values: unknown[] | null = null;
+  let entries: Iterator<unknown> | null = null;
   try {
-    entries = map[Symbol.iterator]();
-    if (typeof entries?.next !== "function") throw iteratorWithoutNext();
+    n = c.size;
+    if (!isMap) values = [...c];
+    else if (typeof (entries = c[Symbol.iterator]())?.next !== "function") throw iteratorWithoutNext();
   } catch (e) {
-    throw unreadable(map, "Map", depth, e);
+    throw unreadable(c, isMap ? "Map" : "Set", depth, e);
   }
+  if (values !== null) {
+    if (values.length !== n) throw changed(c, "Set", n, values.length);
+    return values;
+  }
+  const it = entries!;
   if (n >>> 0 !== n) throw badCount("map", n); // as its header would
   // made at its size, up to a bound (a size may lie), and filled
   const list: unknown[] = new Array(Math.min(2 * n, MAP_PREALLOCATED));
   let k = 0;
-  for (let r = entries.next(); r?.done !== true; r = entries.next()) {
+  for (let r = it.next(); r?.done !== true; r = it.next()) {
     const entry = r?.value as Record<0 | 1, unknown> | null;
-    if (k === 2 * n || entry === null || typeof entry !== "object") throw changed(map, "Map", n, k === 2 * n ? "more" : "a non-entry");
+    if (k === 2 * n || entry === null || typeof entry !== "object") throw changed(c, "Map", n, k === 2 * n ? "more" : "a non-entry");
     list[k++] = entry[0];
     list[k++] = entry[1];
   }
-  if (k !== 2 * n) throw changed(map, "Map", n, k / 2);
+  if (k !== 2 * n) throw changed(c, "Map", n, k / 2);
   return list;
 }
 
