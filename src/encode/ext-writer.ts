@@ -9,10 +9,10 @@
  */
 
 import { badCodecResult, badExtPayload, encodeError, tooLong } from "../common/errors.ts";
-import { checkExtType, ExtData, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
+import { checkExtType, ExtData, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import { writeExt32Header, writeExtHeader } from "../format/forms.ts";
 import { bytesOf } from "../common/input.ts";
-import type { Output } from "./output.ts";
+import type { ValueWriter } from "./walk.ts";
 
 /**
  * The depth at which an `encode` called from inside an extension encoder
@@ -27,18 +27,6 @@ export function startDepth(): number {
   return extensionDepth;
 }
 
-/** What writing an extension needs of the encoder. */
-export interface ExtensionWriter {
-  readonly out: Output;
-  /** The codec's live list of encoders: registrations made later show up here. */
-  readonly extensions: ExtensionEntry[];
-  readonly context: unknown;
-  /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
-  readonly base: number;
-  /** With `useRecords`, the record structures (then the extension type 0x72 is theirs); else null. */
-  readonly records: object | null;
-}
-
 /** The extension type msgpackr's records declare structures with ("r"), reserved while records are written. */
 const RECORD_EXT_TYPE = 0x72;
 
@@ -47,7 +35,7 @@ const RECORD_EXT_TYPE = 0x72;
  * first one's payload; false when none claims it. An `encode` they call
  * continues at `depth + 1`.
  */
-export function encodeExtension(w: ExtensionWriter, value: unknown, depth: number): boolean {
+export function encodeExtension(w: ValueWriter, value: unknown, depth: number): boolean {
   if (timestampFirst(w.extensions, value)) return false; // the built-in timestamp (-1) comes first
   const saved = extensionDepth;
   extensionDepth = depth + 1;
@@ -75,7 +63,7 @@ export function encodeExtension(w: ExtensionWriter, value: unknown, depth: numbe
  * other view (its bytes, `byteLength` of them), or a function of the
  * output position where the payload will start (written as ext 32).
  */
-export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): void {
+export function writeAnyExt(w: ValueWriter, type: number, data: unknown): void {
   if (type === RECORD_EXT_TYPE && w.records !== null) {
     throw encodeError("Cannot encode extension type 114 (0x72) with useRecords: msgpackr's records declare their structures with it (use another type)", "INVALID_EXT");
   }
@@ -87,15 +75,12 @@ export function writeAnyExt(w: ExtensionWriter, type: number, data: unknown): vo
   }
   const bytes = data instanceof Uint8Array ? data : bytesOf(data);
   if (bytes === undefined) throw badExtPayload(type);
-  writeExt(w.out, type, bytes, ext32);
-}
-
-/** Writes the header of an extension of `type` and its payload `data`; `ext32`: ext 32 whatever the size. */
-function writeExt(s: Output, type: number, data: Uint8Array, ext32: boolean): void {
+  // the header (ext 32 for a computed payload, whatever its size), then the payload
   checkExtType(type);
-  const n = data.length;
+  const n = bytes.length;
   if (n > 0xffffffff) throw tooLong("extension", n);
+  const s = w.out;
   if (s.pos + 6 > s.bytes.length) s.room(6);
   s.pos = ext32 ? writeExt32Header(s.bytes, s.pos, type, n) : writeExtHeader(s.bytes, s.pos, type, n);
-  s.put(data);
+  s.put(bytes);
 }

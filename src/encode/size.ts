@@ -135,38 +135,32 @@ function estimate(value: unknown, budget: number, limit: number, depth: number, 
     return data instanceof Uint8Array ? data.length + 6 : state.unseen; // else a payload computed later
   }
   if (depth >= state.maxDepth || --state.left < 0) return state.unseen;
-  if (kind === KIND_MAP || kind === KIND_SET) {
-    // the first items, not spread ones (reaching item i takes i steps), through the built-in
-    // iterator: a subclass's own iterator is not run
-    const isMap = kind === KIND_MAP;
-    const iterator = isMap ? mapEntries.call(value as Map<unknown, unknown>) : setValues.call(value as Set<unknown>);
-    const size = (value as Set<unknown>).size;
-    const samples = Math.max(1, Math.min(size, Math.floor(budget)));
-    const share = Math.max(1, budget / samples);
-    let sum = 0;
-    let k = 0;
-    for (let r = iterator.next(); !r.done && k < samples && sum < limit; r = iterator.next(), k++) {
-      const item = r.value;
-      sum += isMap ? estimate((item as unknown[])[0], share, limit - sum, depth + 1, state) + estimate((item as unknown[])[1], share, limit - sum, depth + 1, state) : estimate(item, share, limit - sum, depth + 1, state);
-    }
-    return 5 + (k === 0 ? 0 : (sum * size) / k);
-  }
-  // an array's items, or an object's keys: evenly spaced samples, extrapolated
-  const keys = kind === KIND_ARRAY ? null : Object.keys(value);
-  const n = keys === null ? dataValue(value, "length") : keys.length;
+  // a Map's or a Set's first items (reaching item i takes i steps), through the built-in iterator
+  // (a subclass's own is not run); an array's items or an object's keys: evenly spaced samples
+  const iterator = kind === KIND_MAP ? mapEntries.call(value as Map<unknown, unknown>) : kind === KIND_SET ? setValues.call(value as Set<unknown>) : null;
+  const keys = iterator !== null || kind === KIND_ARRAY ? null : Object.keys(value);
+  const n = iterator !== null ? (value as Set<unknown>).size : keys === null ? dataValue(value, "length") : keys.length;
   if (typeof n !== "number") return state.unseen;
   if (n === 0) return 5;
-  // an array's budget is split among its samples; an object's values each get the whole budget (records are estimated field by field)
+  // a list's budget is split among its samples; an object's values each get the whole budget (records are estimated field by field)
   const samples = Math.max(1, Math.min(n, Math.floor(keys === null ? budget : Math.max(ESTIMATE_KEYS, budget))));
   const share = keys === null ? Math.max(1, budget / samples) : budget;
   const step = n / samples;
   let sum = 0;
-  for (let k = 0; k < samples && 5 + sum < limit; k++) {
-    const i = Math.floor(k * step);
-    if (keys === null) sum += estimate(dataValue(value, i), share, limit - 5 - sum, depth + 1, state);
-    else sum += keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), share, limit - 5 - sum, depth + 1, state);
+  let k = 0;
+  for (; k < samples && 5 + sum < limit; k++) {
+    const left = limit - 5 - sum;
+    if (iterator !== null) {
+      const r = iterator.next();
+      if (r.done) break;
+      const item = r.value as unknown[];
+      sum += kind === KIND_MAP ? estimate(item[0], share, left, depth + 1, state) + estimate(item[1], share, left, depth + 1, state) : estimate(item, share, left, depth + 1, state);
+    } else {
+      const i = Math.floor(k * step);
+      sum += keys === null ? estimate(dataValue(value, i), share, left, depth + 1, state) : keys[i]!.length + 1 + estimate(dataValue(value, keys[i]!), share, left, depth + 1, state);
+    }
   }
-  return 5 + (sum * n) / samples;
+  return 5 + (k === 0 ? 0 : (sum * n) / k);
 }
 
 /**

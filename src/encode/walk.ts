@@ -12,7 +12,7 @@
  */
 
 import { badCount, changed, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, unreadable, unsupported } from "../common/errors.ts";
-import { encodeExtension, type ExtensionWriter, writeAnyExt } from "./ext-writer.ts";
+import { encodeExtension, writeAnyExt } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
 import { encodeKey, encodeString } from "./strings.ts";
@@ -46,8 +46,9 @@ export interface RecordEncoding {
  * with the options resolved once. The `Encoder` starts and ends each call;
  * this writes the value.
  */
-export class ValueWriter implements ExtensionWriter {
+export class ValueWriter {
   readonly out: Output;
+  /** The codec's live list of encoders: registrations made later show up here. */
   readonly extensions: ExtensionEntry[];
   readonly context: unknown;
   private readonly sortKeys: boolean;
@@ -103,7 +104,7 @@ export class ValueWriter implements ExtensionWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.undefinedAsExtension) this.writeUndefinedExtension();
+        if (this.undefinedAsExtension) writeAnyExt(this, 0, UNDEFINED_PAYLOAD); // d4 00 00, as msgpackr writes it
         else this.writeByte(0xc0); // nil
         return;
       case "bigint":
@@ -118,15 +119,6 @@ export class ValueWriter implements ExtensionWriter {
     const s = this.out;
     if (s.pos + 1 > s.bytes.length) s.room(1);
     s.bytes[s.pos++] = byte;
-  }
-
-  /** `undefined` as msgpackr writes it: fixext 1 (0xd4), type 0, payload 0. */
-  private writeUndefinedExtension(): void {
-    const s = this.out;
-    if (s.pos + 3 > s.bytes.length) s.room(3);
-    s.bytes[s.pos++] = 0xd4;
-    s.bytes[s.pos++] = 0;
-    s.bytes[s.pos++] = 0;
   }
 
   /** Writes the number `n` (the number writers below override this). @internal */
@@ -456,6 +448,9 @@ function isIdentifier(key: string): boolean {
   }
   return key.length > 0;
 }
+
+/** The payload of `undefined` with `undefinedAsExtension`: fixext 1 (0xd4), type 0, payload 0. */
+const UNDEFINED_PAYLOAD = /* @__PURE__ */ new Uint8Array(1);
 
 /** The most keys and values a Map's list is made for before its entries are read (more grow it). */
 const MAP_PREALLOCATED = 1 << 16;
