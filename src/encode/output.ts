@@ -169,7 +169,13 @@ export class Output {
    * output of that size fits there, with no estimate and no store.
    */
   end(): void {
-    if (this.sizedBytes !== null) this.keepSized();
+    const sized = this.sizedBytes;
+    if (sized !== null && sized.length <= LARGE_BYTES) {
+      this.scratch = sized;
+      this.scratchView = new DataView(sized.buffer);
+      this.scratchSize = sized.length;
+    }
+    this.sizedBytes = null;
     this.bytes = this.scratch;
     this.view = this.scratchView;
     this.pos = this.done = this.chunkUsed = 0;
@@ -177,17 +183,6 @@ export class Output {
     this.root = this.store = null;
     this.chunk = NO_BYTES;
     if (this.chunks.length !== 0) this.chunks = [];
-  }
-
-  /** The buffer made from the estimate becomes the scratch (see {@link Output.end}). */
-  private keepSized(): void {
-    const sized = this.sizedBytes!;
-    if (sized.length <= LARGE_BYTES) {
-      this.scratch = sized;
-      this.scratchView = new DataView(sized.buffer);
-      this.scratchSize = sized.length;
-    }
-    this.sizedBytes = null;
   }
 
   /**
