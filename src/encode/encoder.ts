@@ -2,8 +2,8 @@
  * The encoder: `encode()`, `encodedSize()` and the reusable
  * {@link Encoder}, which owns its output (output.ts: the scratch, the
  * store, the chunks) and starts and finishes each call. The value is written by the walk in
- * walk.ts (type dispatch by kind.ts, containers), with the
- * writers of scalars.ts, strings.ts and ext-writer.ts:
+ * walk.ts (type dispatch by kind.ts, containers, extensions), with the
+ * writers of scalars.ts and strings.ts:
  * headers and small values as plain indexed stores into the scratch, long
  * strings and binaries in bulk.
  *

@@ -1,23 +1,24 @@
 /**
  * The encoder's walk: the type dispatch (the kinds of kind.ts, ordered by
  * frequency), the containers (arrays, plain objects and class instances,
- * `Map`s, `Set`s) and the cold error paths. {@link ValueWriter} writes
- * into the output its `Encoder` owns; the scalar, string and extension
- * writers live in scalars.ts, strings.ts and
- * ext-writer.ts.
+ * `Map`s, `Set`s), the extensions (tried on a value, their payloads
+ * written) and the cold error paths. {@link ValueWriter} writes into the
+ * output its `Encoder` owns; the scalar and string writers live in
+ * scalars.ts and strings.ts.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import { badCount, changed, cycle, EncodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, unreadable, unsupported } from "../common/errors.ts";
-import { encodeExtension, writeAnyExt } from "./ext-writer.ts";
+import { badCodecResult, badCount, badExtPayload, changed, cycle, EncodeError, encodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, tooLong, unreadable, unsupported } from "../common/errors.ts";
+import { setStartDepth } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
 import { encodeKey, encodeString } from "./strings.ts";
-import { ExtData, extensionEncoders, type ExtensionEntry } from "../format/extensions.ts";
-import { writeContainerHeader } from "../format/forms.ts";
+import { checkExtType, ExtData, extensionEncoders, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
+import { writeContainerHeader, writeExt32Header, writeExtHeader } from "../format/forms.ts";
+import { bytesOf } from "../common/input.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
 import type { Output } from "./output.ts";
 import { binaryBytes } from "./size.ts";
@@ -104,7 +105,7 @@ export class ValueWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.undefinedAsExtension) writeAnyExt(this, 0, UNDEFINED_PAYLOAD); // d4 00 00, as msgpackr writes it
+        if (this.undefinedAsExtension) this.writeAnyExt(0, UNDEFINED_PAYLOAD); // d4 00 00, as msgpackr writes it
         else this.writeByte(0xc0); // nil
         return;
       case "bigint":
@@ -130,7 +131,7 @@ export class ValueWriter {
   private encodeObject(obj: object, depth: number): void {
     // past maxDepth it fails (a cycle, or too deep); else the registered extensions are asked, once
     if (depth >= this.maxDepth) throw tooDeep(obj, depth, this.maxDepth);
-    if (this.extensions.length !== 0 && encodeExtension(this, obj, depth)) return;
+    if (this.extensions.length !== 0 && this.encodeExtension(obj, depth)) return;
     const kind = objectKind(obj);
     if (kind === KIND_ARRAY) this.encodeArray(obj as unknown[], depth);
     else if (kind === KIND_RECORD) {
@@ -158,7 +159,7 @@ export class ValueWriter {
         return;
       default:
         // KIND_EXT (arrays and records are written by encodeObject)
-        writeAnyExt(this, (obj as ExtData).type, (obj as ExtData).data);
+        this.writeAnyExt((obj as ExtData).type, (obj as ExtData).data);
     }
   }
 
@@ -288,15 +289,65 @@ export class ValueWriter {
   }
 
   private encodeBigInt(n: bigint, depth: number): void {
-    if (!this.useBigInt64 && this.extensions.length !== 0 && encodeExtension(this, n, depth)) return;
+    if (!this.useBigInt64 && this.extensions.length !== 0 && this.encodeExtension(n, depth)) return;
     encodeBigInt64(this.out, n);
   }
 
   /** A function or symbol: an extension may claim it (as in @msgpack/msgpack), else it cannot be encoded. */
   private encodeFunctionOrSymbol(value: unknown, depth: number): void {
     if (depth >= this.maxDepth) throw tooDeep(value, depth, this.maxDepth);
-    if (this.extensions.length !== 0 && encodeExtension(this, value, depth)) return;
+    if (this.extensions.length !== 0 && this.encodeExtension(value, depth)) return;
     throw unsupported(value, depth);
+  }
+
+  /**
+   * Tries the registered extensions on `value` (at `depth`) and writes the
+   * first one's payload; false when none claims it. An `encode` they call
+   * continues at `depth + 1`.
+   */
+  private encodeExtension(value: unknown, depth: number): boolean {
+    if (timestampFirst(this.extensions, value)) return false; // the built-in timestamp (-1) comes first
+    const saved = setStartDepth(depth + 1);
+    try {
+      for (const ext of this.extensions) {
+        const data = ext.encode(value, this.context);
+        if (data == null) continue;
+        if (ext.type !== WHOLE_CODEC) this.writeAnyExt(ext.type, data);
+        else if (data instanceof ExtData) this.writeAnyExt(data.type, data.data); // a codec of another kind: its tryToEncode gave an ExtData
+        else throw badCodecResult(data);
+        return true;
+      }
+      return false;
+    } finally {
+      setStartDepth(saved);
+    }
+  }
+
+  /**
+   * An extension payload as an extension may give it: a `Uint8Array`, any
+   * other view (its bytes, `byteLength` of them), or a function of the
+   * output position where the payload will start (written as ext 32,
+   * whatever its size); its header, then the payload.
+   */
+  private writeAnyExt(type: number, data: unknown): void {
+    if (type === RECORD_EXT_TYPE && this.records !== null) {
+      throw encodeError("Cannot encode extension type 114 (0x72) with useRecords: msgpackr's records declare their structures with it (use another type)", "INVALID_EXT");
+    }
+    const s = this.out;
+    const ext32 = typeof data === "function";
+    if (ext32) {
+      checkExtType(type); // before the function runs
+      // ext 32: 1 + 4 + 1 header bytes, then the payload
+      data = (data as (dataPos: number) => unknown)(this.base + s.offset() + 6);
+    }
+    const bytes = data instanceof Uint8Array ? data : bytesOf(data);
+    if (bytes === undefined) throw badExtPayload(type);
+    checkExtType(type);
+    const n = bytes.length;
+    if (n > 0xffffffff) throw tooLong("extension", n);
+    if (s.pos + 6 > s.bytes.length) s.room(6);
+    s.pos = ext32 ? writeExt32Header(s.bytes, s.pos, type, n) : writeExtHeader(s.bytes, s.pos, type, n);
+    s.put(bytes);
   }
 
   // ---- errors: cold, with the path the walk noted while the error unwound ----
@@ -448,6 +499,9 @@ function isIdentifier(key: string): boolean {
   }
   return key.length > 0;
 }
+
+/** The extension type msgpackr's records declare structures with ("r"), reserved while records are written. */
+const RECORD_EXT_TYPE = 0x72;
 
 /** The payload of `undefined` with `undefinedAsExtension`: fixext 1 (0xd4), type 0, payload 0. */
 const UNDEFINED_PAYLOAD = /* @__PURE__ */ new Uint8Array(1);
