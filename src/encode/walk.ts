@@ -199,13 +199,15 @@ export class ValueWriter {
     if (keys === null) {
       this.writeItems(list!, depth, owner, 0, n);
       this.endBody(owner, list, keys, n);
-    } else this.writeFields(owner as Record<string, unknown>, keys, list, depth, true);
+    } else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true);
+    else this.writeValues(list, keys, depth, owner, true);
   }
 
   /** Parts `from` to `to` of a body (see {@link writeBody}). @internal */
   writePart(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, from: number, to: number): void {
     if (keys === null) this.writeItems(list!, depth, owner, from, to);
-    else this.writeFields(owner as Record<string, unknown>, keys, list, depth, true, from, to);
+    else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true, from, to);
+    else this.writeValues(list, keys, depth, owner, true, from, to);
   }
 
   /**
@@ -245,11 +247,10 @@ export class ValueWriter {
 
   /**
    * The values of `obj` (found at `depth`) in the order of `keys` (those
-   * from `from` to `to`), each after its key when `withKeys` (a map's
-   * entries; without keys, a record's fields): `values`, when they were
-   * read before the header, else each read once from `obj`. @internal
+   * from `from` to `to`), each read once and after its key when `withKeys`
+   * (a map's entries; without keys, a record's fields). @internal
    */
-  writeFields(obj: Record<string, unknown>, keys: readonly string[], values: readonly unknown[] | null, depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
     const n = to;
     // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
     // its first n keys are the own ones, in Object.keys order, unless the object
@@ -258,7 +259,7 @@ export class ValueWriter {
     // ones with elements (integer-like keys, which Object.keys lists first)
     let i = from;
     try {
-      if (i === 0 && values === null && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+      if (i === 0 && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
         if (i === n || key !== keys[i]) break;
         const value = obj[key];
         if (withKeys) encodeKey(this.out, key);
@@ -269,14 +270,30 @@ export class ValueWriter {
       }
       for (; i < n; i++) {
         const key = keys[i]!;
-        const value = values === null ? obj[key] : values[i];
+        const value = obj[key];
         if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.throughPart(e, obj, values, keys, i);
+      throw this.throughPart(e, obj, null, keys, i);
+    }
+  }
+
+  /**
+   * `values` (those from `from` to `to`, read before the header) of
+   * `owner`'s fields `keys`, each after its key when `withKeys`. @internal
+   */
+  writeValues(values: readonly unknown[], keys: readonly string[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = keys.length): void {
+    let i = from;
+    try {
+      for (; i < to; i++) {
+        if (withKeys) encodeKey(this.out, keys[i]!);
+        this.encodeValue(values[i], depth + 1);
+      }
+    } catch (e) {
+      throw this.throughPart(e, owner, values, keys, i);
     }
   }
 

@@ -236,7 +236,8 @@ export class RecordWriter implements RecordWriting {
     if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
     else this.writeId(w, shape.index);
     // exactly one value per key, read by the walk's own loops
-    w.writeFields(obj, keys, values, depth, false);
+    if (values !== null) w.writeValues(values, keys, depth, obj, false);
+    else w.writeFields(obj, keys, depth, false);
   }
 
   /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
