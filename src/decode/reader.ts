@@ -62,6 +62,8 @@ export class Reader {
    * @internal
    */
   base: number;
+  /** Whether the input ends where a stream ended (a stream decoder's last try): its TRUNCATED errors say so. @internal */
+  ended: boolean;
   /**
    * Strings are decoded straight (no base to add to error offsets, no
    * replacing of invalid UTF-8), else through {@link textAt}: set with the
@@ -111,6 +113,7 @@ export class Reader {
     this.pos = 0;
     this.end = 0;
     this.base = 0;
+    this.ended = false;
     this.direct = true;
     this.source = null;
     this.records = null;
@@ -139,10 +142,11 @@ export class Reader {
     };
   }
 
-  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. */
-  protected setInput(bytes: Uint8Array, offset: number, base: number): void {
+  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input (`ended`: where a stream ended). */
+  protected setInput(bytes: Uint8Array, offset: number, base: number, ended = false): void {
     this.bytes = bytes;
     this.base = base;
+    this.ended = ended;
     this.direct = base === 0 && this.lossyUtf8 === null;
     this.view = null;
     this.floatsRead = 0;
