@@ -128,10 +128,6 @@ export class StreamReader {
     if (n === 0) return;
     this.stats.bytesIn += n;
     if (this.start === this.end) {
-      if (this.own.length > MAX_IDLE_BUFFER) {
-        this.own = EMPTY;
-        this.ownEnd = 0;
-      }
       this.bytes = bytes;
       this.start = 0;
       this.end = n;
@@ -161,14 +157,11 @@ export class StreamReader {
     this.start += n;
     this.offset += n;
     if (this.start < this.end) return;
-    if (this.bytes !== this.own) {
-      // a chunk read in place is used up: let go of it
-      this.bytes = this.own;
-      this.start = this.end = this.keepWritten ? this.ownEnd : 0;
-    } else if (!this.keepWritten) {
-      this.start = this.end = this.ownEnd = 0;
-      if (this.own.length > MAX_IDLE_BUFFER) this.bytes = this.own = EMPTY;
-    }
+    // all read: let go of a chunk read in place; `own` is kept for reuse (unless it is huge), from its start unless its bytes must stay
+    if (this.own.length > MAX_IDLE_BUFFER) this.own = EMPTY;
+    if (!this.keepWritten || this.own === EMPTY) this.ownEnd = 0;
+    this.bytes = this.own;
+    this.start = this.end = this.ownEnd;
     this.noteHeld();
   }
 
