@@ -225,6 +225,10 @@ describe("stream decoders: truncation and malformed input", () => {
     expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: insufficient data, input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
     // decode()'s message for the same bytes, and where the stream ended
     expect(() => decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: (err as Error).message.replace(/ \(the stream ended at offset 30\)$/, "") }));
+    // one Decoder for both: its stream ended, then decode() of the same bytes says nothing of a stream
+    const decoder = new MainDecoder();
+    await expect(decoder.decodeAsync(chunked([bytes.subarray(0, 30)]))).rejects.toMatchObject({ message: (err as Error).message });
+    expect(() => decoder.decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: "Cannot decode string at offset 0: insufficient data, input is 12 byte(s) short" }));
   });
 
   it("the missing count of a truncated container counts every item still to come", async () => {

@@ -203,7 +203,8 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
     const d = this.busy ? this.reentrant() : this;
     d.busy = true;
     try {
-      d.setInput(bytes, offset, base, ended);
+      d.setInput(bytes, offset, base);
+      d.ended = ended;
       d.source = source;
       d.records = records;
       const value = d.readValue(depth);
@@ -218,6 +219,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
       d.view = null;
       d.window.reset();
       d.source = null;
+      d.ended = false;
       d.records = null;
       d.busy = false;
     }

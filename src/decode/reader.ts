@@ -62,7 +62,7 @@ export class Reader {
    * @internal
    */
   base: number;
-  /** Whether the input ends where a stream ended (a stream decoder's last try): its TRUNCATED errors say so. @internal */
+  /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
   ended: boolean;
   /**
    * Strings are decoded straight (no base to add to error offsets, no
@@ -142,11 +142,10 @@ export class Reader {
     };
   }
 
-  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input (`ended`: where a stream ended). */
-  protected setInput(bytes: Uint8Array, offset: number, base: number, ended = false): void {
+  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. */
+  protected setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
-    this.ended = ended;
     this.direct = base === 0 && this.lossyUtf8 === null;
     this.view = null;
     this.floatsRead = 0;
