@@ -457,7 +457,7 @@ function numberJson(view: DataView, b: Uint8Array, p: number, t: number, n: numb
   else {
     // 64 bits: a number when safe, else a bigint, as decode's default int64 mode "auto"
     const big = signed ? view.getBigInt64(at) : view.getBigUint64(at);
-    v = big >= -0x1fffffffffffffn && big <= 0x1fffffffffffffn ? Number(big) : big;
+    v = Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
   const text = (numberKey = String(v));
   if (typeof v === "number") {

@@ -214,7 +214,7 @@ class Walk {
     if (n === 4) return signed ? this.dv().getInt32(at) : this.dv().getUint32(at);
     // 64 bits: a number when safe, else a bigint, as decode's default int64 mode "auto"
     const big = signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
-    return big >= -0x1fffffffffffffn && big <= 0x1fffffffffffffn ? Number(big) : big;
+    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
 
   /** Checks a payload of `n` bytes against `max` and the bytes left; returns where it starts. */

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { badArgument, type DecodeError, decodeError } from "../common/errors.ts";
+import { badArgument, type DecodeError, decodeAt } from "../common/errors.ts";
 import { isFieldNames, MAX_SHARED_STRUCTURES } from "../format/records.ts";
 
 export { RECORD_EXT_TYPE } from "../format/records.ts";
@@ -220,20 +220,14 @@ export class RecordTable {
 /** A reference to an identifier that no structure was defined for. */
 export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
   const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;
-  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, "INVALID_BYTE");
+  return decodeAt("record", offset, `no record structure for identifier 0x${first.toString(16)}${high}`, "INVALID_BYTE");
 }
 
 /** A record definition whose identifier byte is out of its range (0x40-0x7f, or 0x60-0x7f with a high byte). */
-export function badRecordId(offset: number, id: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, "INVALID_BYTE");
-}
+export const badRecordId = (offset: number, id: number): DecodeError => decodeAt("record definition", offset, `identifier 0x${id.toString(16)} out of range`, "INVALID_BYTE");
 
 /** A record definition not followed by an array of field names. */
-export function noFieldNames(offset: number, byte: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, "INVALID_EXT");
-}
+export const noFieldNames = (offset: number, byte: number): DecodeError => decodeAt("record definition", offset, `type byte 0x${byte.toString(16)} where an array of field names must be`, "INVALID_EXT");
 
 /** A field name that is neither a string nor a number. */
-export function badFieldName(offset: number, key: unknown): DecodeError {
-  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
-}
+export const badFieldName = (offset: number, key: unknown): DecodeError => decodeAt("record field name", offset, `${key === null ? "null" : typeof key}, not a string or number`, "INVALID_KEY");
