@@ -23,7 +23,7 @@ import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { decodeOptionsOf, type ResolvedDecodeOptions } from "../decode/options.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../records/table.ts";
+import { badRecordId, declaredSlot, declaresAt, fieldName, isNamesArray, noFieldNames, RECORD_EXT_TYPE, recordSlot, RecordTable, takesHigh, undefinedRecord, type Structure } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
@@ -159,7 +159,7 @@ class Walk {
     if (this.records !== null) {
       // as the decoder's record reader: identifiers, then declarations, then the rest
       if (t >= 0x40 && t < 0x80) return this.record(t, depth, start, into);
-      if ((t === 0xd4 || t === 0xd5) && b[start + 1] === RECORD_EXT_TYPE) return this.definition(t === 0xd5, depth, start, into);
+      if (declaresAt(b, start)) return this.definition(t === 0xd5, depth, start, into);
     }
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: formOf(t), type: TYPES[kind]! };
     this.keep(into, node);
@@ -298,21 +298,20 @@ class Walk {
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
     this.keep(into, node);
     this.pos = start + 1;
+    let high = 0;
     const slots = this.records!.slots;
-    let at = t - 0x40;
-    let s: Structure | undefined = slots[at];
-    if (s !== undefined && s.twoByte) {
+    if (takesHigh(slots, t)) {
       if (start + 2 > this.end) this.short(node, start, 2, "record identifier");
-      const high = this.b[this.pos++]!;
+      high = this.b[this.pos++]!;
       node.headerLength = node.length = 2;
       node.recordId!.push(high);
       node.form += ` ${high}`;
-      if (high !== 0) s = slots[(at += high << 5)];
     }
+    const s = slots[recordSlot(t, high)];
     if (s === undefined) {
       // its fields are unknown, so where the next value starts: the walk ends
       node.form += " (no structure)";
-      this.fail(node, undefinedRecord(this.base + start, t, at));
+      this.fail(node, undefinedRecord(this.base + start, t, recordSlot(t, high)));
       throw STOP;
     }
     return this.fields(node, s, depth, start);
@@ -333,12 +332,12 @@ class Walk {
       node.form = `record 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
       def.form = `record definition 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
       def.value = new ExtData(RECORD_EXT_TYPE, this.b.subarray(start + 2, start + 2 + size));
-      const badId = twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f;
-      if (badId) this.fail(def, badRecordId(this.base + start, id));
+      const slot = declaredSlot(id, high, twoByte);
+      if (slot < 0) this.fail(def, badRecordId(this.base + start, id));
       const p = (this.pos = def.length = start + 2 + size);
       if (p >= this.end) this.short(def, start, p - start + 1, "record definition");
       const t = this.b[p]!;
-      if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) {
+      if (!isNamesArray(t)) {
         // not an array of names: how many fields follow is unknown, the walk ends
         this.fail(def, noFieldNames(this.base + start, t));
         throw STOP;
@@ -370,19 +369,22 @@ class Walk {
       this.omitted(names, n, 1);
       const s = this.records!.structure(keys, twoByte);
       this.nameOffsets.set(s, names.children!.map((c) => c.offset));
-      if (!badId) this.records!.define(twoByte ? id - 0x40 + (high << 5) : id - 0x40, s);
+      if (slot >= 0) this.records!.define(slot, s);
       return this.fields(node, s, depth, start);
     } finally {
       node.length = this.pos - start;
     }
   }
 
-  /** A field name as the decoder takes it: a string, or a number as a string; any other value is an error (named by `String`, to read on). */
+  /** A field name as records take it ({@link fieldName}); any other value is an error, and is named by `String` to read on. */
   private fieldName(name: InspectNode): string {
-    if (name.type === "str" || name.type === "int" || name.type === "float") return String(name.value);
-    const key = name.type === "nil" ? null : name.type === "boolean" ? false : {};
-    this.fail(name, badFieldName(name.offset, key));
-    return name.type === "nil" || name.type === "boolean" ? String(name.value) : `(${name.type} at ${name.offset})`;
+    const type = name.type;
+    try {
+      return fieldName(type === "str" || type === "int" || type === "float" || type === "nil" || type === "boolean" ? name.value : {}, name.offset);
+    } catch (e) {
+      this.fail(name, e as DecodeError);
+      return type === "nil" || type === "boolean" ? String(name.value) : `(${type} at ${name.offset})`;
+    }
   }
 
   /** The fields of a record of structure `s` (its identifier or declaration at `start`), read into `node`. */

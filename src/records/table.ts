@@ -19,7 +19,7 @@
  */
 
 import { badArgument, type DecodeError, decodeAt } from "../common/errors.ts";
-import { isFieldNames, MAX_SHARED_STRUCTURES } from "../format/records.ts";
+import { isFieldNames, MAX_SHARED_STRUCTURES, RECORD_EXT_TYPE } from "../format/records.ts";
 
 export { RECORD_EXT_TYPE } from "../format/records.ts";
 
@@ -215,6 +215,30 @@ export class RecordTable {
     for (let i = undo.length - 2; i >= 0; i -= 2) this.slots[undo[i] as number] = undo[i + 1] as Structure | undefined;
     undo.length = 0;
   }
+}
+
+// ---- what the bytes of records mean, for every reader of them (the decoder's, the inspector's) ----
+
+/** Whether the bytes at `p` of `b` start a structure declaration: a fixext 1 or 2 (0xd4, 0xd5) of type 0x72. */
+export const declaresAt = (b: Uint8Array, p: number): boolean => (b[p] === 0xd4 || b[p] === 0xd5) && b[p + 1] === RECORD_EXT_TYPE;
+
+/** Whether the structure in `slots` of a record's identifier first byte `t` (0x40-0x7f) is a two-byte one: a high byte follows `t`. */
+export const takesHigh = (slots: readonly ({ readonly twoByte: boolean } | undefined)[], t: number): boolean => slots[t - 0x40]?.twoByte === true;
+
+/** The slot of a record's identifier: first byte `t`, then `high` (0 when its structure {@link takesHigh} none). */
+export const recordSlot = (t: number, high: number): number => t - 0x40 + (high << 5);
+
+/** The slot a declaration of identifier `id` (with `high`, for a two-byte one) defines, or -1 when `id` is out of its range (0x40-0x7f; 0x60-0x7f with a high byte). */
+export const declaredSlot = (id: number, high: number, twoByte: boolean): number => (id > 0x7f || id < (twoByte ? 0x60 : 0x40) ? -1 : recordSlot(id, high));
+
+/** Whether first byte `t` starts an array (fixarray, array 16, array 32), as a declaration's field names must be. */
+export const isNamesArray = (t: number): boolean => (t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd;
+
+/** A declaration's field name `key`, read at `offset`, as records take it: a string, or a number as its decimal text; anything else is a {@link badFieldName} error. */
+export function fieldName(key: unknown, offset: number): string {
+  if (typeof key === "number" || typeof key === "bigint") return String(key);
+  if (typeof key !== "string") throw badFieldName(offset, key);
+  return key;
 }
 
 /** A reference to an identifier that no structure was defined for. */
