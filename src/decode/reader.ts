@@ -166,9 +166,13 @@ export class Reader {
    * Big-endian float 64 at `at` (bounds already checked). The first few of
    * an input are read through an 8-byte scratch, sparing small messages a
    * DataView (~100 ns to create on Node); inputs with more floats get one.
+   * The view is read into a local and called directly: through `dv()` on
+   * every float, Bun (JSC) decoded an array of 1e5 doubles 2-3x slower.
    */
   private readFloat64(at: number): number {
-    if (this.view !== null || !LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat64(at);
+    const view = this.view;
+    if (view !== null) return view.getFloat64(at);
+    if (!LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat64(at);
     const f = this.floatBytes;
     const b = this.bytes;
     f[0] = b[at + 7]!;
@@ -184,7 +188,9 @@ export class Reader {
 
   /** Big-endian float 32 at `at` (bounds already checked). */
   private readFloat32(at: number): number {
-    if (this.view !== null || !LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat32(at);
+    const view = this.view;
+    if (view !== null) return view.getFloat32(at);
+    if (!LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat32(at);
     const f = this.floatBytes;
     const b = this.bytes;
     f[0] = b[at + 3]!;

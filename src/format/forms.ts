@@ -185,7 +185,7 @@ export function writeFloat(view: DataView, p: number, n: number, float32: boolea
  * position after it.
  */
 export function writeBigInt(view: DataView, p: number, n: bigint): number {
-  view.setUint8(p, n >= 0n ? 0xcf : 0xd3); // uint 64 / int 64
+  view.setUint8(p, n >= 0 ? 0xcf : 0xd3); // uint 64 / int 64 (a bigint compares with a number: no literal a bundler at ES2018 warns about)
   view.setBigUint64(p + 1, n); // a negative n as its 64-bit two's complement, as setBigInt64 writes it
   return p + 9;
 }

@@ -16,6 +16,7 @@ import { gzipSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
+import { describeJobs, jobLines } from "./code-lines.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BROWSER = join(ROOT, "dist/browser");
@@ -334,6 +335,10 @@ export async function peers() {
 
 const bytes = (n) => `${n.toLocaleString("en-US")} B`;
 
+/** The core's gzip targets for the npm build's imports: `encode` + `decode` 14,000 B, `decode` alone 7,000 B. */
+const GZIP_TARGETS = { "decode only": 7000, "encode + decode": 14000 };
+const gzipTargets = (packageImports) => packageImports.flatMap((b) => Object.entries(GZIP_TARGETS).filter(([names]) => b.bundle.endsWith(names)).map(([, target]) => ({ bundle: b.bundle, actual: b.gzip, target })));
+
 /** The budget line of one bundle: its ceiling and where it stands. */
 function budgetOf(bundles, name, ceiling) {
   const b = bundles.find((x) => x.bundle.endsWith(`/${name}`));
@@ -362,7 +367,7 @@ async function main() {
   const added = await moduleSizes();
   const moduleBudgets = added.map((m) => ({ bundle: `import ${m.module} (adds)`, gzip: m.ceiling, actual: m.adds, ok: m.ok }));
   const budgets = [budgetOf(bundles, FULL_CODEC, BUDGET_GZIP), ...importBudgets, ...packageBudgets, ...moduleBudgets];
-  const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules, leaked, decodeOnlyKeeps, encodeKeeps, added, peers: await peers() };
+  const report = { budget: budgets[0], imports: [...importBudgets, ...packageBudgets], importSizes: imports, packageImports, bundles, modules, leaked, decodeOnlyKeeps, encodeKeeps, added, peers: await peers(), targets: { jobs: jobLines(), gzip: gzipTargets(packageImports) } };
 
   if (mode === "json") {
     console.log(JSON.stringify(report, null, 2));
@@ -402,6 +407,10 @@ async function main() {
     for (const b of budgets) {
       console.log(`budget: ${b.bundle} gzip ${b.actual} B of ${b.gzip} B${b.ok ? " -- ok" : " -- OVER BUDGET"}`);
     }
+    // where the core is heading (reported, never failing): code lines per job, and the npm build's two imports
+    console.log("");
+    for (const line of describeJobs(report.targets.jobs)) console.log(line);
+    for (const t of report.targets.gzip) console.log(`target: ${t.bundle} gzip ${t.actual} B of ${t.target} B${t.actual <= t.target ? " -- within" : ` -- over by ${t.actual - t.target} B`}`);
   }
   for (const name of decodeOnlyKeeps) {
     console.error(`bundle-size: import { decode } keeps ${name}, which only encoding pages need`);
