@@ -48,9 +48,6 @@ function recordState(limits: ResolvedDecodeOptions): RecordState {
   return { records, nameOffsets: new Map() };
 }
 
-/** Thrown inside the walk to stop it (the error is on a node already). */
-const STOP = Symbol("stop");
-
 /** The name of the form first byte `t` starts. */
 export function formOf(t: number): string {
   if (t < 0x80) return "positive fixint";
@@ -121,12 +118,17 @@ class Walk {
     return node;
   }
 
+  /** Records `e` on `node` and ends the walk: `e` is thrown, and {@link run} stops there (no item after it can be framed). */
+  private stop(node: InspectNode, e: DecodeError): never {
+    this.fail(node, e);
+    throw e;
+  }
+
   /** A TRUNCATED error at `start` for an item that needs `need` bytes from it; the walk ends. */
   private short(node: InspectNode, start: number, need: number, what: string): never {
-    this.fail(node, truncated(this.base + start, need, this.base + this.end, what));
     node.length = this.end - start;
     this.pos = this.end;
-    throw STOP;
+    return this.stop(node, truncated(this.base + start, need, this.base + this.end, what));
   }
 
   private dv(): DataView {
@@ -140,11 +142,10 @@ class Walk {
         this.value(0, this.nodes);
       }
     } catch (e) {
-      if (e !== STOP) {
-        const err = stackOverflow(e, this.base + this.pos);
-        if (!(err instanceof DecodeError)) throw err;
-        if (this.error === null) this.error = err;
-      }
+      // an error that ended the walk (on its node already), or the call stack's end
+      const err = stackOverflow(e, this.base + this.pos);
+      if (!(err instanceof DecodeError)) throw err;
+      if (this.error === null) this.error = err;
     }
   }
 
@@ -289,8 +290,7 @@ class Walk {
   /** The depth check of a container at `depth`: past `maxDepth`, the walk ends (its items are not read). */
   private deeper(node: InspectNode, start: number, depth: number): void {
     if (depth < this.limits.maxDepth) return;
-    this.fail(node, tooDeepToDecode(this.base + start, this.limits.maxDepth));
-    throw STOP;
+    this.stop(node, tooDeepToDecode(this.base + start, this.limits.maxDepth));
   }
 
   /** A record whose identifier's first byte `t` is at `start` (see src/records/read.ts). */
@@ -311,8 +311,7 @@ class Walk {
     if (s === undefined) {
       // its fields are unknown, so where the next value starts: the walk ends
       node.form += " (no structure)";
-      this.fail(node, undefinedRecord(this.base + start, t, recordSlot(t, high)));
-      throw STOP;
+      this.stop(node, undefinedRecord(this.base + start, t, recordSlot(t, high)));
     }
     return this.fields(node, s, depth, start);
   }
@@ -339,8 +338,7 @@ class Walk {
       const t = this.b[p]!;
       if (!isNamesArray(t)) {
         // not an array of names: how many fields follow is unknown, the walk ends
-        this.fail(def, noFieldNames(this.base + start, t));
-        throw STOP;
+        this.stop(def, noFieldNames(this.base + start, t));
       }
       const field = t <= 0x9f ? 0 : t === 0xdc ? 2 : 4;
       const names: InspectNode = { offset: this.base + p, headerLength: 1 + field, length: 1 + field, form: formOf(t), type: "array", children: [] };
