@@ -28,9 +28,10 @@ import {
   lengthFieldOf,
 } from "../src/format/forms.ts";
 import { createStreamStats } from "../src/stream/queue.ts";
-import { arrayHeader } from "../src/stream/reader.ts";
+import { decodeArrayStream } from "../src/stream/decode.ts";
 import { ItemCounter } from "../src/stream/scanner.ts";
 import { type Kind, specForm } from "./_support/spec.ts";
+import { chunked, collect, cut } from "./_support/streams.ts";
 
 /** The length a message built by {@link message} declares in a length field. */
 const DECLARED = 3;
@@ -148,13 +149,19 @@ describe("the first-byte table", () => {
     }
   });
 
-  test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream's header reader takes arrays only, with the spec's header length", (_, t) => {
+  test.each(firstBytes.map((t) => [hex(t), t]))("%s: decodeArrayStream takes arrays only, with the spec's header length, split anywhere", async (_, t) => {
     const { bytes, header, n } = message(t);
+    const items = (chunks: Uint8Array[]): Promise<unknown> => collect(decodeArrayStream(chunked(chunks))).catch((e: unknown) => e);
     if (specForm(t).kind !== "array") {
-      expect(failure(() => arrayHeader(bytes, 0, bytes.length, 0))).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
+      expect(await items([bytes])).toMatchObject({ code: "INVALID_BYTE", offset: 0 });
       return;
     }
-    expect(arrayHeader(bytes, 0, bytes.length, 0)).toEqual([n, header]);
-    for (let k = 1; k < header; k++) expect(arrayHeader(bytes, 0, k, 0)).toEqual([-1, header]);
+    const all = new Array(n).fill(1);
+    expect(await items([bytes])).toEqual(all);
+    for (let k = 1; k < header; k++) {
+      // the stream ends inside the header: it lacks the rest of it; split there, the header is read across chunks
+      expect(await items([bytes.subarray(0, k)])).toMatchObject({ code: "TRUNCATED", offset: 0, needed: header - k });
+      expect(await items(cut(bytes, [k]))).toEqual(all);
+    }
   });
 });

@@ -6,6 +6,7 @@
 // (dates, numbers, base64 padding) and nesting past its guard with its own
 // error; the JSON splitter's bound; the stream walker's bounded memory for
 // hostile record declarations and key paths; nodeValue on error nodes.
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import * as msgpackr from "msgpackr";
 import { decode, encode, EncodeError } from "../src/records.ts";
@@ -330,5 +331,15 @@ describe("nodeValue on nodes found in error", () => {
       if (r.bool()) cut[r.int(0, cut.length - 1)] = r.int(0x40, 0x7f);
       for (const node of inspect(cut, { useRecords: true }).nodes) expect(() => nodeValue(node)).not.toThrow();
     });
+  });
+});
+
+describe("the inspect entry in a bundle for older engines", () => {
+  test("bundled by esbuild at es2018, nothing warns: no bigint literal, which engines without BigInt syntax cannot parse", async () => {
+    const { build } = await import("esbuild");
+    const out = await build({ entryPoints: [fileURLToPath(new URL("../src/inspect.ts", import.meta.url))], bundle: true, write: false, format: "esm", target: "es2018", logLevel: "silent" });
+    expect(out.warnings.map((w) => `${w.location?.file}:${w.location?.line}: ${w.text}`)).toEqual([]);
+    // the int forms of the JSON tags still hold their whole ranges
+    expect(Array.from(fromJson('[{"$uint64":"18446744073709551615"},{"$int64":"-9223372036854775808"}]'))).toEqual([0x92, 0xcf, ...Array(8).fill(0xff), 0xd3, 0x80, ...Array(7).fill(0)]);
   });
 });

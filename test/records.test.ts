@@ -524,6 +524,40 @@ describe("records: streams decode each value once, whatever the chunking", () =>
     for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
   }
 
+  test("a value that declares its structures and reuses them, split anywhere: one try with the first chunk, then one decode once complete", async () => {
+    // msgpackr declares the rows' two structures inside the one value, before their first records: the decoder has not read
+    // them while the value is incomplete, so the counter follows what the value declares to count the later records' values
+    const values = Array.from({ length: 300 }, (_, i) => ({ name: `row ${i}`, tags: [i, { deep: "x".repeat(i % 50) }] }));
+    const bytes = new msgpackr.Packr().pack(values);
+    for (const size of [1, 7, 64]) {
+      const stats = createStreamStats();
+      expectEqual(await decodeAsync(chunksOf(bytes, size), { ...R, stats }), values);
+      expect(stats.bytesDecoded, `chunks of ${size}`).toBeLessThanOrEqual(bytes.length + size);
+      expect(stats.bytesScanned, `chunks of ${size}`).toBeLessThanOrEqual(bytes.length);
+    }
+  });
+
+  test("a stream that ends inside a record or a declaration: decode()'s TRUNCATED error, which says where the stream ended", async () => {
+    const bytes = new msgpackr.Packr().pack([{ a: 1, b: 2 }, { a: 3, b: 4 }]);
+    for (let end = 1; end < bytes.length; end++) {
+      const whole = (() => {
+        try {
+          return decode(bytes.subarray(0, end), R);
+        } catch (e) {
+          return e as DecodeError;
+        }
+      })() as DecodeError;
+      expect(whole, `end ${end}`).toMatchObject({ code: "TRUNCATED" });
+      const err = (await decodeAsync(chunksOf(bytes.subarray(0, end), 3), R).catch((e: unknown) => e)) as DecodeError;
+      expect({ code: err.code, offset: err.offset, needed: err.needed, message: err.message }, `end ${end}`).toEqual({
+        code: "TRUNCATED",
+        offset: whole.offset,
+        needed: whole.needed,
+        message: `${whole.message} (the stream ended at offset ${end})`,
+      });
+    }
+  });
+
   test("an array of 40,000 records in 256-byte chunks: every stream decoder decodes about its bytes, not bytes x chunks", async () => {
     const values = rows(40_000);
     const bytes = new msgpackr.Packr().pack(values);

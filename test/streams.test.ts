@@ -225,6 +225,10 @@ describe("stream decoders: truncation and malformed input", () => {
     expect((err as Error).message).toMatch(/^Cannot decode string at offset 0: insufficient data, input is 12 byte\(s\) short \(the stream ended at offset 30\)$/);
     // decode()'s message for the same bytes, and where the stream ended
     expect(() => decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: (err as Error).message.replace(/ \(the stream ended at offset 30\)$/, "") }));
+    // one Decoder for both: its stream ended, then decode() of the same bytes says nothing of a stream
+    const decoder = new MainDecoder();
+    await expect(decoder.decodeAsync(chunked([bytes.subarray(0, 30)]))).rejects.toMatchObject({ message: (err as Error).message });
+    expect(() => decoder.decode(bytes.subarray(0, 30))).toThrow(expect.objectContaining({ message: "Cannot decode string at offset 0: insufficient data, input is 12 byte(s) short" }));
   });
 
   it("the missing count of a truncated container counts every item still to come", async () => {
@@ -234,7 +238,7 @@ describe("stream decoders: truncation and malformed input", () => {
   });
 
   it("an empty stream throws TRUNCATED with 1 byte missing; a header cut short counts its bytes", async () => {
-    await expect(decodeAsync(chunked([]))).rejects.toMatchObject({ code: "TRUNCATED", needed: 1, message: expect.stringMatching(/before it began/) });
+    await expect(decodeAsync(chunked([]))).rejects.toMatchObject({ code: "TRUNCATED", needed: 1, message: expect.stringMatching(/short \(the stream ended at offset 0\)$/) });
     await expect(decodeAsync(chunked([Uint8Array.of(0xdb, 0, 0)]))).rejects.toMatchObject({ code: "TRUNCATED", needed: 2 });
   });
 
@@ -260,6 +264,19 @@ describe("stream decoders: truncation and malformed input", () => {
   it("decodeAsync() rejects bytes after the value", async () => {
     await expect(decodeAsync(chunked([Uint8Array.of(1, 2)]))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 1 });
     await expect(decodeAsync(chunked([Uint8Array.of(1), Uint8Array.of(2)]))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 1 });
+    // decode()'s error for the bytes at hand: what the stream looks like, while its first bytes are among them
+    const json = new TextEncoder().encode('{"id":1,"name":"a value of JSON text"}');
+    const whole = (() => {
+      try {
+        return decode(json);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(whole).toMatchObject({ code: "EXTRA_BYTES", message: expect.stringContaining("the input looks like JSON text, not MessagePack") });
+    await expect(decodeAsync(chunked([json]))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 1, message: (whole as Error).message });
+    await expect(decodeAsync(chunked(cut(json, [20])))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 1, message: "Cannot decode value: extra 19 byte(s) at offset 1; the input looks like JSON text, not MessagePack" });
+    await expect(decodeAsync(chunked(cut(Uint8Array.of(1, 2, 3), [1])))).rejects.toMatchObject({ code: "EXTRA_BYTES", offset: 1, message: "Cannot decode value: extra 2 byte(s) at offset 1; see decodeMulti" });
   });
 
   it("malformed bytes report offsets counted from the start of the stream", async () => {
@@ -451,6 +468,19 @@ describe("length-prefixed framing", () => {
     await expect(collect(decodeMultiStream(chunked([frame.subarray(0, 2)]), { lengthPrefixed: true }))).rejects.toMatchObject({
       code: "TRUNCATED",
       needed: 2,
+    });
+    // where the frame starts, how many bytes it lacks, and where the stream ended
+    const later = concat([frame, frame.subarray(0, 5)]);
+    await expect(collect(decodeMultiStream(chunked(cut(later, [9])), { lengthPrefixed: true }))).rejects.toMatchObject({
+      code: "TRUNCATED",
+      offset: 8,
+      needed: 3,
+      message: "Cannot decode frame at offset 8: insufficient data, input is 3 byte(s) short (the stream ended at offset 13)",
+    });
+    await expect(collect(decodeMultiStream(chunked([later.subarray(0, 10)]), { lengthPrefixed: true }))).rejects.toMatchObject({
+      offset: 8,
+      needed: 2,
+      message: "Cannot decode frame at offset 8: insufficient data, input is 2 byte(s) short (the stream ended at offset 10)",
     });
     await expect(collect(decodeMultiStream(chunked([frame]), { lengthPrefixed: true, maxValueBytes: 3 }))).rejects.toMatchObject({ code: "MAX_LENGTH" });
     const padded = concat([Uint8Array.of(0, 0, 0, 5), encode("abc"), Uint8Array.of(0)]);

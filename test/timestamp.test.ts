@@ -94,7 +94,7 @@ describe("timestamp helpers match @msgpack/msgpack", () => {
       expect(error).toBeInstanceOf(DecodeError);
       expect(error).toBeInstanceOf(RangeError);
       expect((error as DecodeError).code).toBe("INVALID_EXT");
-      expect((error as DecodeError).message).toBe(`Cannot decode timestamp: unrecognized data size for timestamp, ${n} bytes (expected 4, 8, or 12)`);
+      expect((error as DecodeError).message).toBe(`Cannot decode timestamp at offset 0: unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`);
       expect(() => peer.decodeTimestampToTimeSpec(new Uint8Array(n))).toThrow(/Unrecognized data size for timestamp/);
     }
   });

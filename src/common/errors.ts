@@ -208,10 +208,10 @@ export const encodeError = (message: string, code: EncodeErrorCode): EncodeError
 
 // ---- decoder: the input ----
 
-/** The input ends at `end` but the item starting at `start` needs `need` bytes from `start`. */
-export function truncated(start: number, need: number, end: number, what: string): DecodeError {
+/** The input ends at `end` (`stream`: a stream that ended there) but the item starting at `start` needs `need` bytes from `start`. */
+export function truncated(start: number, need: number, end: number, what: string, stream = false): DecodeError {
   const missing = start + need - end;
-  return decodeAt(what, start, `insufficient data, input is ${missing} byte(s) short`, "TRUNCATED", missing);
+  return decodeAt(what, start, `insufficient data, input is ${missing} byte(s) short${stream ? ` (the stream ended at offset ${end})` : ""}`, "TRUNCATED", missing);
 }
 
 /** A container nested deeper than `maxDepth`, from the decoder and the stream scanner. */

@@ -16,7 +16,7 @@ import { headerError } from "./limits.ts";
 
 /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
 export function short(d: Cursor, start: number, need: number, what: string): DecodeError {
-  return truncated(d.base + start, need, d.base + d.end, what);
+  return truncated(d.base + start, need, d.base + d.end, what, d.ended);
 }
 
 /**

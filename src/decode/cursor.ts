@@ -18,6 +18,8 @@ export interface Cursor {
   readonly end: number;
   /** The offset of `bytes[0]` in the user's input, added to every offset an error reports. */
   readonly base: number;
+  /** Whether the input ends where a stream ended: a TRUNCATED error then says where. */
+  readonly ended: boolean;
   readonly limits: DecodeLimits;
   /** The decoder's options, resolved once. */
   readonly options: ResolvedDecodeOptions;

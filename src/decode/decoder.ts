@@ -194,15 +194,17 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
    * @param depth the nesting depth the value starts at
    * @param records the record table of the sequence (from {@link newRecords}), or null
    * @param source with `binaryAsView`, the `Buffer` the caller passed, whose views binaries become
+   * @param ended whether `bytes` ends where the stream ended (a TRUNCATED error then says where)
    * @returns the value and the offset after it
    * @throws {DecodeError} for malformed or truncated input
    * @internal
    */
-  readAt(bytes: Uint8Array, offset: number, base: number, depth: number, records: RecordState | null, source: Uint8Array | null = null): [unknown, number] {
+  readAt(bytes: Uint8Array, offset: number, base: number, depth: number, records: RecordState | null, source: Uint8Array | null = null, ended = false): [unknown, number] {
     const d = this.busy ? this.reentrant() : this;
     d.busy = true;
     try {
       d.setInput(bytes, offset, base);
+      d.ended = ended;
       d.source = source;
       d.records = records;
       const value = d.readValue(depth);
@@ -217,6 +219,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
       d.view = null;
       d.window.reset();
       d.source = null;
+      d.ended = false;
       d.records = null;
       d.busy = false;
     }

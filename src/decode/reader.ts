@@ -62,6 +62,8 @@ export class Reader {
    * @internal
    */
   base: number;
+  /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
+  ended: boolean;
   /**
    * Strings are decoded straight (no base to add to error offsets, no
    * replacing of invalid UTF-8), else through {@link textAt}: set with the
@@ -111,6 +113,7 @@ export class Reader {
     this.pos = 0;
     this.end = 0;
     this.base = 0;
+    this.ended = false;
     this.direct = true;
     this.source = null;
     this.records = null;

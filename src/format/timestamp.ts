@@ -9,7 +9,7 @@
  * @module
  */
 
-import { decodeError, encodeError } from "../common/errors.ts";
+import { decodeAt, encodeAbout } from "../common/errors.ts";
 
 /** The extension type of timestamps. */
 export const TIMESTAMP_TYPE = -1;
@@ -23,7 +23,7 @@ const MAX_DATE_MS = 8.64e15;
  * Returns the position after it; throws an `EncodeError` for an Invalid Date.
  */
 export function writeTimestamp(view: DataView, pos: number, ms: number): number {
-  if (ms !== ms) throw encodeError("Cannot encode an Invalid Date", "INVALID_DATE");
+  if (ms !== ms) throw encodeAbout("an Invalid Date", "its time is NaN", "INVALID_DATE");
   const sec = Math.floor(ms / 1000);
   const nsec = (ms - sec * 1000) * 1e6;
   if (sec >= 0 && sec < 0x400000000) {
@@ -57,10 +57,13 @@ export function readTimestamp(data: Uint8Array, offset: number): Date {
     if (nsec >= 1e9) problem = `nanoseconds ${nsec} over 999999999`;
     else if (Math.abs(ms) <= MAX_DATE_MS) return new Date(ms);
   } else {
-    problem = `unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`;
+    problem = badSize(n);
   }
-  throw decodeError(`Cannot decode timestamp at offset ${offset}: ${problem}`, offset, "INVALID_EXT");
+  throw decodeAt("timestamp", offset, problem, "INVALID_EXT");
 }
+
+/** Why a timestamp payload of `n` bytes is refused, in @msgpack/msgpack's words. */
+const badSize = (n: number): string => `unrecognized data size for timestamp, ${n} bytes, not 4, 8 or 12`;
 
 // ---- the helpers @msgpack/msgpack exports, with its inputs, outputs and errors ----
 
@@ -171,7 +174,7 @@ export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec {
     return { sec: (first & 3) * 0x100000000 + view.getUint32(4), nsec: first >>> 2 };
   }
   if (n === 12) return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
-  throw decodeError(`Cannot decode timestamp: unrecognized data size for timestamp, ${data.length} bytes (expected 4, 8, or 12)`, 0, "INVALID_EXT");
+  throw decodeAt("timestamp", 0, badSize(n), "INVALID_EXT");
 }
 
 /**

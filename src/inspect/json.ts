@@ -11,7 +11,7 @@
  * @module
  */
 
-import { encodeError } from "../common/errors.ts";
+import { type EncodeError, encodeError } from "../common/errors.ts";
 import { strHeaderSize, writeArrayHeader, writeBinHeader, writeBoolean, writeExtHeader, writeFloat, writeInt, writeMapHeader, writeNil, writeStrHeader, writeU32 } from "../format/forms.ts";
 import { fromBase64 } from "./base64.ts";
 import { parseIsoTime } from "./time.ts";
@@ -60,31 +60,28 @@ class Out {
 
 const textEncoder = new TextEncoder();
 
-/** An error in JSON input at `path` ($.a[2]). */
-function bad(path: string, problem: string): Error {
-  return encodeError(`Cannot convert JSON at ${path}: ${problem}`, "INVALID_ARGUMENT");
-}
+/** The error for JSON input at `path` ($.a[2].$uint8) that holds what no MessagePack can be made of. */
+const bad = (path: string, problem: string): EncodeError => encodeError(`Cannot convert JSON at ${path}: ${problem}`, "INVALID_ARGUMENT");
 
-/** What is wrong with a value of JSON input (its path is added where it is caught). */
-class Problem {
-  readonly problem: string;
-  constructor(problem: string) {
-    this.problem = problem;
-  }
-}
+/** Makes the error for the value being written, from what is wrong with it (its path is known where it is written). */
+type Fail = (problem: string) => EncodeError;
 
 /** Nesting of JSON input refused (containers in containers), well within what the walk's own stack holds. */
 export const MAX_JSON_DEPTH = 10_000;
 
+/** Bigints made by `BigInt(...)`, not written as literals, which bundlers targeting ES2018 warn about. */
+const ZERO = BigInt(0);
+const EIGHT = BigInt(8);
+/** The tags of exact int forms: the form's first byte, and its range. */
 const INT_FORMS: Record<string, [number, bigint, bigint]> = {
-  $uint8: [0xcc, 0n, 0xffn],
-  $uint16: [0xcd, 0n, 0xffffn],
-  $uint32: [0xce, 0n, 0xffffffffn],
-  $uint64: [0xcf, 0n, 0xffffffffffffffffn],
-  $int8: [0xd0, -0x80n, 0x7fn],
-  $int16: [0xd1, -0x8000n, 0x7fffn],
-  $int32: [0xd2, -0x80000000n, 0x7fffffffn],
-  $int64: [0xd3, -0x8000000000000000n, 0x7fffffffffffffffn],
+  $uint8: [0xcc, ZERO, BigInt(0xff)],
+  $uint16: [0xcd, ZERO, BigInt(0xffff)],
+  $uint32: [0xce, ZERO, BigInt(0xffffffff)],
+  $uint64: [0xcf, ZERO, BigInt("0xffffffffffffffff")],
+  $int8: [0xd0, BigInt(-0x80), BigInt(0x7f)],
+  $int16: [0xd1, BigInt(-0x8000), BigInt(0x7fff)],
+  $int32: [0xd2, BigInt(-0x80000000), BigInt(0x7fffffff)],
+  $int64: [0xd3, -BigInt("0x8000000000000000"), BigInt("0x7fffffffffffffff")],
 };
 
 /** The size forms a tag names: "" (the encoder's choice), or the first byte of the 8 / 16 / 32 form, or "fix". */
@@ -96,8 +93,8 @@ function sized(tag: string, name: string, code8: number): number | "fix" | null 
 }
 
 /** Writes a length header of `n` in the exact form `code` (8/16/32 first byte of its family, `width` 1/2/4) or fails. */
-function exactHeader(out: Out, code: number, width: number, n: number): void {
-  if (n >= 2 ** (8 * width)) throw new Problem(`length ${n} does not fit its form`);
+function exactHeader(out: Out, code: number, width: number, n: number, fail: Fail): void {
+  if (n >= 2 ** (8 * width)) throw fail(`length ${n} does not fit its form`);
   const p = out.room(1 + width);
   out.b[p] = code;
   if (width === 1) out.b[p + 1] = n;
@@ -147,35 +144,24 @@ function pathOf(stack: readonly JsonFrame[], tag: string): string {
 function writeJson(out: Out, root: unknown): void {
   const stack: JsonFrame[] = [];
   let v = root;
-  let tag = "";
-  try {
-    for (;;) {
-      tag = "";
-      if (stack.length >= MAX_JSON_DEPTH && typeof v === "object" && v !== null) throw new Problem(`nested too deep (more than ${MAX_JSON_DEPTH} levels)`);
-      const frame = writeOne(out, v);
-      if (frame !== null) {
-        tag = frame.tag;
-        stack.push(frame);
-      }
-      // the next item to write, closing containers that are done
-      let top = stack[stack.length - 1];
-      while (top !== undefined && top.i >= top.items.length) {
-        stack.pop();
-        top = stack[stack.length - 1];
-      }
-      if (top === undefined) return;
-      tag = "";
-      if (top.keys !== null) writeStr(out, top.keys[top.i]!, null);
-      v = top.items[top.i++];
+  for (;;) {
+    if (stack.length >= MAX_JSON_DEPTH && typeof v === "object" && v !== null) throw bad(pathOf(stack, ""), `nested too deep (more than ${MAX_JSON_DEPTH} levels)`);
+    const frame = writeOne(out, v, stack);
+    if (frame !== null) stack.push(frame);
+    // the next item to write, closing containers that are done
+    let top = stack[stack.length - 1];
+    while (top !== undefined && top.i >= top.items.length) {
+      stack.pop();
+      top = stack[stack.length - 1];
     }
-  } catch (e) {
-    if (e instanceof Problem) throw bad(pathOf(stack, e instanceof TagProblem ? e.tag : tag), e.problem);
-    throw e;
+    if (top === undefined) return;
+    if (top.keys !== null) writeStr(out, top.keys[top.i]!, null);
+    v = top.items[top.i++];
   }
 }
 
-/** Writes `v`: a scalar whole, or a container's header, returning the frame of its items (null when it has none to write). */
-function writeOne(out: Out, v: unknown): JsonFrame | null {
+/** Writes `v`, the next value under the containers of `stack`: a scalar whole, or a container's header, returning the frame of its items (null when it has none to write). */
+function writeOne(out: Out, v: unknown, stack: readonly JsonFrame[]): JsonFrame | null {
   if (v === null) return (out.write(1, (b, p) => writeNil(b, p)), null);
   if (typeof v === "boolean") return (out.write(1, (b, p) => writeBoolean(b, p, v)), null);
   if (typeof v === "number") {
@@ -189,40 +175,25 @@ function writeOne(out: Out, v: unknown): JsonFrame | null {
     return v.length === 0 ? null : { items: v, keys: null, pairs: false, tag: "", i: 0 };
   }
   const keys = Object.keys(v as object);
-  if (keys.length === 1 && keys[0]!.startsWith("$")) {
-    try {
-      return writeTag(out, keys[0]!, (v as Record<string, unknown>)[keys[0]!]);
-    } catch (e) {
-      // the tag's own problem: its path ends in the tag
-      if (e instanceof Problem) throw new TagProblem(keys[0]!, e.problem);
-      throw e;
-    }
-  }
+  const tag = keys[0]!;
+  // a tag's own problem: its path ends in the tag
+  if (keys.length === 1 && tag.startsWith("$")) return writeTag(out, tag, (v as Record<string, unknown>)[tag], (problem) => bad(pathOf(stack, tag), problem));
   out.write(5, (b, p) => writeMapHeader(b, p, keys.length));
   return keys.length === 0 ? null : { items: keys.map((k) => (v as Record<string, unknown>)[k]), keys, pairs: false, tag: "", i: 0 };
 }
 
-/** A {@link Problem} with the value of tag `tag`. */
-class TagProblem extends Problem {
-  readonly tag: string;
-  constructor(tag: string, problem: string) {
-    super(problem);
-    this.tag = tag;
-  }
-}
-
 /** A str in the encoder's form (`code` null), or the exact form `code` ("fix", or str 8 / 16 / 32's first byte). */
-function writeStr(out: Out, s: string, code: number | "fix" | null): void {
+function writeStr(out: Out, s: string, code: number | "fix" | null, fail?: Fail): void {
   const data = textEncoder.encode(s);
   const n = data.length;
   if (code === null) {
     const size = strHeaderSize(n);
     out.write(size, (b, p) => (writeStrHeader(b, p, n, size), p + size));
   } else if (code === "fix") {
-    if (n >= 32) throw new Problem(`a fixstr holds up to 31 bytes, not ${n}`);
+    if (n >= 32) throw fail!(`a fixstr holds up to 31 bytes, not ${n}`);
     out.put(0xa0 | n);
   } else {
-    exactHeader(out, code, code === 0xd9 ? 1 : code === 0xda ? 2 : 4, n);
+    exactHeader(out, code, code === 0xd9 ? 1 : code === 0xda ? 2 : 4, n, fail!);
   }
   out.bytes(data);
 }
@@ -230,20 +201,20 @@ function writeStr(out: Out, s: string, code: number | "fix" | null): void {
 /** A decimal integer as a tag holds it in a string: digits, an optional minus, no spaces, no other base. */
 const DECIMAL = /^-?\d{1,20}$/;
 
-/** Writes the value of tag `tag`; returns the frame of its items for an array or map tag (else null). */
-function writeTag(out: Out, tag: string, v: unknown): JsonFrame | null {
+/** Writes the value of tag `tag` (`fail` makes its errors); returns the frame of its items for an array or map tag (else null). */
+function writeTag(out: Out, tag: string, v: unknown, fail: Fail): JsonFrame | null {
   const int = INT_FORMS[tag];
   if (int) {
-    if (!(typeof v === "string" ? DECIMAL.test(v) : Number.isSafeInteger(v))) throw new Problem("not an integer (a safe integer number, or a decimal string)");
+    if (!(typeof v === "string" ? DECIMAL.test(v) : Number.isSafeInteger(v))) throw fail("not an integer (a safe integer number, or a decimal string)");
     let n = BigInt(v as string | number);
     const [code, min, max] = int;
-    if (n < min || n > max) throw new Problem(`${n} is out of range`);
+    if (n < min || n > max) throw fail(`${n} is out of range`);
     const width = tag.endsWith("8") ? 1 : tag.endsWith("16") ? 2 : tag.endsWith("32") ? 4 : 8;
     const p = out.room(1 + width);
     out.b[p] = code;
     for (let i = width; i >= 1; i--) {
       out.b[p + i] = Number(BigInt.asUintN(8, n));
-      n >>= 8n;
+      n >>= EIGHT;
     }
     out.pos = p + 1 + width;
     return null;
@@ -258,43 +229,43 @@ function writeTag(out: Out, tag: string, v: unknown): JsonFrame | null {
       return null;
     }
     const x = typeof v === "number" ? v : v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v === "-0" ? -0 : undefined;
-    if (x === undefined) throw new Problem('not a number, "NaN", "Infinity", "-Infinity", "-0" or "0x" and the bits in hex');
+    if (x === undefined) throw fail('not a number, "NaN", "Infinity", "-Infinity", "-0" or "0x" and the bits in hex');
     out.pos = writeFloat(out.view, p, x, n === 4);
     return null;
   }
   const str = sized(tag, "str", 0xd9);
   if (str !== undefined) {
-    if (typeof v !== "string") throw new Problem("not a string");
-    writeStr(out, v, str);
+    if (typeof v !== "string") throw fail("not a string");
+    writeStr(out, v, str, fail);
     return null;
   }
   const bin = sized(tag, "bin", 0xc4);
   if (bin !== undefined && bin !== "fix") {
     const data = typeof v === "string" ? fromBase64(v) : null;
-    if (data === null) throw new Problem("not base64");
+    if (data === null) throw fail("not base64");
     if (bin === null) out.write(5, (b, p) => writeBinHeader(b, p, data.length));
-    else exactHeader(out, bin, bin - 0xc3 === 3 ? 4 : bin - 0xc3, data.length);
+    else exactHeader(out, bin, bin - 0xc3 === 3 ? 4 : bin - 0xc3, data.length, fail);
     out.bytes(data);
     return null;
   }
   const array = sized(tag, "array", 0xdb);
   if (array !== undefined && array !== 0xdb) {
-    if (!Array.isArray(v)) throw new Problem("not an array");
+    if (!Array.isArray(v)) throw fail("not an array");
     if (array === null) out.write(5, (b, p) => writeArrayHeader(b, p, v.length));
     else if (array === "fix") {
-      if (v.length >= 16) throw new Problem(`a fixarray holds up to 15 items, not ${v.length}`);
+      if (v.length >= 16) throw fail(`a fixarray holds up to 15 items, not ${v.length}`);
       out.put(0x90 | v.length);
-    } else exactHeader(out, array, array === 0xdc ? 2 : 4, v.length);
+    } else exactHeader(out, array, array === 0xdc ? 2 : 4, v.length, fail);
     return v.length === 0 ? null : { items: v, keys: null, pairs: false, tag, i: 0 };
   }
   const map = sized(tag, "map", 0xdd);
   if (map !== undefined && map !== 0xdd) {
-    if (!Array.isArray(v) || !v.every((e) => Array.isArray(e) && e.length === 2)) throw new Problem("not an array of [key, value] pairs");
+    if (!Array.isArray(v) || !v.every((e) => Array.isArray(e) && e.length === 2)) throw fail("not an array of [key, value] pairs");
     if (map === null) out.write(5, (b, p) => writeMapHeader(b, p, v.length));
     else if (map === "fix") {
-      if (v.length >= 16) throw new Problem(`a fixmap holds up to 15 entries, not ${v.length}`);
+      if (v.length >= 16) throw fail(`a fixmap holds up to 15 entries, not ${v.length}`);
       out.put(0x80 | v.length);
-    } else exactHeader(out, map, map === 0xde ? 2 : 4, v.length);
+    } else exactHeader(out, map, map === 0xde ? 2 : 4, v.length, fail);
     return v.length === 0 ? null : { items: (v as unknown[][]).flat(), keys: null, pairs: true, tag, i: 0 };
   }
   const fixext = /^\$fixext(1|2|4|8|16)$/.exec(tag);
@@ -302,14 +273,14 @@ function writeTag(out: Out, tag: string, v: unknown): JsonFrame | null {
   if (ext !== undefined) {
     const type = Array.isArray(v) ? v[0] : undefined;
     const data = Array.isArray(v) && v.length === 2 && typeof v[1] === "string" ? fromBase64(v[1]) : null;
-    if (!Number.isInteger(type) || type < -128 || type > 127 || data === null) throw new Problem("not [type (-128..127), base64 payload]");
+    if (!Number.isInteger(type) || type < -128 || type > 127 || data === null) throw fail("not [type (-128..127), base64 payload]");
     const n = data.length;
     if (ext === null) out.write(6, (b, p) => writeExtHeader(b, p, type, n));
     else {
       if (ext === "fix") {
-        if (String(n) !== fixext![1]) throw new Problem(`a ${tag.slice(1)} holds ${fixext![1]} bytes, not ${n}`);
+        if (String(n) !== fixext![1]) throw fail(`a ${tag.slice(1)} holds ${fixext![1]} bytes, not ${n}`);
         out.put([0xd4, 0xd5, 0, 0xd6, 0, 0, 0, 0xd7][n - 1] ?? 0xd8);
-      } else exactHeader(out, ext, ext === 0xc7 ? 1 : ext === 0xc8 ? 2 : 4, n);
+      } else exactHeader(out, ext, ext === 0xc7 ? 1 : ext === 0xc8 ? 2 : 4, n, fail);
       out.put(type & 0xff);
     }
     out.bytes(data);
@@ -318,11 +289,11 @@ function writeTag(out: Out, tag: string, v: unknown): JsonFrame | null {
   const ts = /^\$timestamp(32|64|96)?$/.exec(tag);
   if (ts) {
     const time = typeof v === "string" ? parseIsoTime(v) : null;
-    if (time === null) throw new Problem("not an ISO 8601 time in UTC that exists (2024-05-01T12:00:00.123456789Z)");
+    if (time === null) throw fail("not an ISO 8601 time in UTC that exists (2024-05-01T12:00:00.123456789Z)");
     const { sec, nsec } = time;
     const fits64 = sec >= 0 && sec <= 0x3ffffffff;
     const bits = ts[1] ? Number(ts[1]) : fits64 ? (nsec === 0 && sec <= 0xffffffff ? 32 : 64) : 96;
-    if ((bits === 32 && (nsec !== 0 || sec < 0 || sec > 0xffffffff)) || (bits === 64 && !fits64)) throw new Problem(`${v} does not fit a timestamp ${bits}`);
+    if ((bits === 32 && (nsec !== 0 || sec < 0 || sec > 0xffffffff)) || (bits === 64 && !fits64)) throw fail(`${v} does not fit a timestamp ${bits}`);
     const payload = new Uint8Array(bits / 8);
     const view = new DataView(payload.buffer);
     if (bits === 32) view.setUint32(0, sec);
@@ -332,7 +303,7 @@ function writeTag(out: Out, tag: string, v: unknown): JsonFrame | null {
     out.bytes(payload);
     return null;
   }
-  throw new Problem(`unknown tag "${tag}" (a map with one key starting with "$" is written {"$map": [[key, value]]})`);
+  throw fail(`unknown tag "${tag}" (a map with one key starting with "$" is written {"$map": [[key, value]]})`);
 }
 
 /**

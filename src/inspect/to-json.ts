@@ -20,7 +20,7 @@
  */
 
 import { decodeOptionsOf } from "../decode/options.ts";
-import { RECORD_EXT_TYPE, RecordTable, type Structure } from "../records/table.ts";
+import { declaredSlot, declaresAt, recordSlot, RecordTable, takesHigh, type Structure } from "../records/table.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, strHeaderSize, WIRE_ARRAY, WIRE_BIN, WIRE_EXT, WIRE_FLOAT, WIRE_INT, WIRE_MAP, WIRE_STR, WIRE_TRUE, WIRE_UINT, wireKindOf, writeArrayHeader, writeBinHeader, writeExtHeader, writeInt, writeMapHeader } from "../format/forms.ts";
 import { TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
@@ -154,7 +154,7 @@ export class JsonWriter {
     const records = this.records;
     const t = bytes[start]!;
     const kind = wireKindOf(FIRST_BYTE[t]!);
-    if (kind === WIRE_ARRAY || kind === WIRE_MAP || (records !== null && ((t >= 0x40 && t < 0x80) || t === 0xd4 || t === 0xd5))) {
+    if (kind === WIRE_ARRAY || kind === WIRE_MAP || (records !== null && ((t >= 0x40 && t < 0x80) || declaresAt(bytes, start)))) {
       // the first walk: which maps are objects; its record declarations are undone, the second walk makes them again
       this.maps = 0;
       records?.commit();
@@ -202,19 +202,15 @@ export class JsonWriter {
       let opened: Frame | null = null;
       if (records !== null && t >= 0x40 && t < 0x80) {
         // a record: its identifier names its structure
-        let s = records.slots[t - 0x40]!;
+        const high = takesHigh(records.slots, t) ? b[++p]! : 0;
         p++;
-        if (s.twoByte) {
-          const high = b[p++]!;
-          if (high !== 0) s = records.slots[t - 0x40 + (high << 5)]!;
-        }
-        opened = this.record(s);
+        opened = this.record(records.slots[recordSlot(t, high)]!);
         if (w) out += opening(opened);
-      } else if (records !== null && (t === 0xd4 || t === 0xd5) && b[p + 1] === RECORD_EXT_TYPE) {
+      } else if (records !== null && declaresAt(b, p)) {
         // a declaration: identifier bytes, then the array of field names, then its first record's fields
         const twoByte = t === 0xd5;
         const id = b[p + 2]!;
-        const slot = twoByte ? id - 0x40 + (b[p + 3]! << 5) : id - 0x40;
+        const slot = declaredSlot(id, twoByte ? b[p + 3]! : 0, twoByte);
         p += twoByte ? 4 : 3;
         const h = b[p]!;
         const hf = lengthFieldOf(FIRST_BYTE[h]!);
@@ -457,7 +453,7 @@ function numberJson(view: DataView, b: Uint8Array, p: number, t: number, n: numb
   else {
     // 64 bits: a number when safe, else a bigint, as decode's default int64 mode "auto"
     const big = signed ? view.getBigInt64(at) : view.getBigUint64(at);
-    v = big >= -0x1fffffffffffffn && big <= 0x1fffffffffffffn ? Number(big) : big;
+    v = Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
   const text = (numberKey = String(v));
   if (typeof v === "number") {

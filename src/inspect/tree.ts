@@ -23,7 +23,7 @@ import { ExtData } from "../format/extensions.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { MAX_U32, type DecodeLimits } from "../common/limits.ts";
 import { decodeOptionsOf, type ResolvedDecodeOptions } from "../decode/options.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, RecordTable, undefinedRecord, type Structure } from "../records/table.ts";
+import { badRecordId, declaredSlot, declaresAt, fieldName, isNamesArray, noFieldNames, RECORD_EXT_TYPE, recordSlot, RecordTable, takesHigh, undefinedRecord, type Structure } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
@@ -47,9 +47,6 @@ function recordState(limits: ResolvedDecodeOptions): RecordState {
   records?.begin();
   return { records, nameOffsets: new Map() };
 }
-
-/** Thrown inside the walk to stop it (the error is on a node already). */
-const STOP = Symbol("stop");
 
 /** The name of the form first byte `t` starts. */
 export function formOf(t: number): string {
@@ -121,12 +118,17 @@ class Walk {
     return node;
   }
 
+  /** Records `e` on `node` and ends the walk: `e` is thrown, and {@link run} stops there (no item after it can be framed). */
+  private stop(node: InspectNode, e: DecodeError): never {
+    this.fail(node, e);
+    throw e;
+  }
+
   /** A TRUNCATED error at `start` for an item that needs `need` bytes from it; the walk ends. */
   private short(node: InspectNode, start: number, need: number, what: string): never {
-    this.fail(node, truncated(this.base + start, need, this.base + this.end, what));
     node.length = this.end - start;
     this.pos = this.end;
-    throw STOP;
+    return this.stop(node, truncated(this.base + start, need, this.base + this.end, what));
   }
 
   private dv(): DataView {
@@ -140,11 +142,10 @@ class Walk {
         this.value(0, this.nodes);
       }
     } catch (e) {
-      if (e !== STOP) {
-        const err = stackOverflow(e, this.base + this.pos);
-        if (!(err instanceof DecodeError)) throw err;
-        if (this.error === null) this.error = err;
-      }
+      // an error that ended the walk (on its node already), or the call stack's end
+      const err = stackOverflow(e, this.base + this.pos);
+      if (!(err instanceof DecodeError)) throw err;
+      if (this.error === null) this.error = err;
     }
   }
 
@@ -159,7 +160,7 @@ class Walk {
     if (this.records !== null) {
       // as the decoder's record reader: identifiers, then declarations, then the rest
       if (t >= 0x40 && t < 0x80) return this.record(t, depth, start, into);
-      if ((t === 0xd4 || t === 0xd5) && b[start + 1] === RECORD_EXT_TYPE) return this.definition(t === 0xd5, depth, start, into);
+      if (declaresAt(b, start)) return this.definition(t === 0xd5, depth, start, into);
     }
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: formOf(t), type: TYPES[kind]! };
     this.keep(into, node);
@@ -214,7 +215,7 @@ class Walk {
     if (n === 4) return signed ? this.dv().getInt32(at) : this.dv().getUint32(at);
     // 64 bits: a number when safe, else a bigint, as decode's default int64 mode "auto"
     const big = signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
-    return big >= -0x1fffffffffffffn && big <= 0x1fffffffffffffn ? Number(big) : big;
+    return Number.isSafeInteger(Number(big)) ? Number(big) : big;
   }
 
   /** Checks a payload of `n` bytes against `max` and the bytes left; returns where it starts. */
@@ -289,8 +290,7 @@ class Walk {
   /** The depth check of a container at `depth`: past `maxDepth`, the walk ends (its items are not read). */
   private deeper(node: InspectNode, start: number, depth: number): void {
     if (depth < this.limits.maxDepth) return;
-    this.fail(node, tooDeepToDecode(this.base + start, this.limits.maxDepth));
-    throw STOP;
+    this.stop(node, tooDeepToDecode(this.base + start, this.limits.maxDepth));
   }
 
   /** A record whose identifier's first byte `t` is at `start` (see src/records/read.ts). */
@@ -298,22 +298,20 @@ class Walk {
     const node: InspectNode = { offset: this.base + start, headerLength: 1, length: 1, form: `record 0x${t.toString(16)}`, type: "record", recordId: [t] };
     this.keep(into, node);
     this.pos = start + 1;
+    let high = 0;
     const slots = this.records!.slots;
-    let at = t - 0x40;
-    let s: Structure | undefined = slots[at];
-    if (s !== undefined && s.twoByte) {
+    if (takesHigh(slots, t)) {
       if (start + 2 > this.end) this.short(node, start, 2, "record identifier");
-      const high = this.b[this.pos++]!;
+      high = this.b[this.pos++]!;
       node.headerLength = node.length = 2;
       node.recordId!.push(high);
       node.form += ` ${high}`;
-      if (high !== 0) s = slots[(at += high << 5)];
     }
+    const s = slots[recordSlot(t, high)];
     if (s === undefined) {
       // its fields are unknown, so where the next value starts: the walk ends
       node.form += " (no structure)";
-      this.fail(node, undefinedRecord(this.base + start, t, at));
-      throw STOP;
+      this.stop(node, undefinedRecord(this.base + start, t, recordSlot(t, high)));
     }
     return this.fields(node, s, depth, start);
   }
@@ -333,15 +331,14 @@ class Walk {
       node.form = `record 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
       def.form = `record definition 0x${id.toString(16)}${twoByte ? ` ${high}` : ""}`;
       def.value = new ExtData(RECORD_EXT_TYPE, this.b.subarray(start + 2, start + 2 + size));
-      const badId = twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f;
-      if (badId) this.fail(def, badRecordId(this.base + start, id));
+      const slot = declaredSlot(id, high, twoByte);
+      if (slot < 0) this.fail(def, badRecordId(this.base + start, id));
       const p = (this.pos = def.length = start + 2 + size);
       if (p >= this.end) this.short(def, start, p - start + 1, "record definition");
       const t = this.b[p]!;
-      if (!((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) {
+      if (!isNamesArray(t)) {
         // not an array of names: how many fields follow is unknown, the walk ends
-        this.fail(def, noFieldNames(this.base + start, t));
-        throw STOP;
+        this.stop(def, noFieldNames(this.base + start, t));
       }
       const field = t <= 0x9f ? 0 : t === 0xdc ? 2 : 4;
       const names: InspectNode = { offset: this.base + p, headerLength: 1 + field, length: 1 + field, form: formOf(t), type: "array", children: [] };
@@ -370,19 +367,22 @@ class Walk {
       this.omitted(names, n, 1);
       const s = this.records!.structure(keys, twoByte);
       this.nameOffsets.set(s, names.children!.map((c) => c.offset));
-      if (!badId) this.records!.define(twoByte ? id - 0x40 + (high << 5) : id - 0x40, s);
+      if (slot >= 0) this.records!.define(slot, s);
       return this.fields(node, s, depth, start);
     } finally {
       node.length = this.pos - start;
     }
   }
 
-  /** A field name as the decoder takes it: a string, or a number as a string; any other value is an error (named by `String`, to read on). */
+  /** A field name as records take it ({@link fieldName}); any other value is an error, and is named by `String` to read on. */
   private fieldName(name: InspectNode): string {
-    if (name.type === "str" || name.type === "int" || name.type === "float") return String(name.value);
-    const key = name.type === "nil" ? null : name.type === "boolean" ? false : {};
-    this.fail(name, badFieldName(name.offset, key));
-    return name.type === "nil" || name.type === "boolean" ? String(name.value) : `(${name.type} at ${name.offset})`;
+    const type = name.type;
+    try {
+      return fieldName(type === "str" || type === "int" || type === "float" || type === "nil" || type === "boolean" ? name.value : {}, name.offset);
+    } catch (e) {
+      this.fail(name, e as DecodeError);
+      return type === "nil" || type === "boolean" ? String(name.value) : `(${type} at ${name.offset})`;
+    }
   }
 
   /** The fields of a record of structure `s` (its identifier or declaration at `start`), read into `node`. */

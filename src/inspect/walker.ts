@@ -30,7 +30,7 @@
 import { DecodeError, invalidUtf8, reservedByte, tooDeepToDecode, truncated } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, formName, lengthFieldOf, readLength, wireKindOf } from "../format/forms.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { badFieldName, badRecordId, noFieldNames, RECORD_EXT_TYPE, undefinedRecord } from "../records/table.ts";
+import { badFieldName, badRecordId, declaredSlot, declaresAt, isNamesArray, noFieldNames, recordSlot, takesHigh, undefinedRecord } from "../records/table.ts";
 import { readTimestamp, TIMESTAMP_TYPE } from "../format/timestamp.ts";
 import { decodeUtf8 } from "../format/utf8.ts";
 import { formOf } from "./tree.ts";
@@ -266,7 +266,7 @@ export class StreamWalker {
       if (this.headLen === 0) {
         // a new item: how many header bytes it has
         const t = chunk[i]!;
-        if (this.declared !== null && !((t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd)) {
+        if (this.declared !== null && !isNamesArray(t)) {
           // a declaration not followed by an array of field names: how many fields follow is unknown
           this.hold(noFieldNames(this.declared.start, t));
           continue;
@@ -275,7 +275,7 @@ export class StreamWalker {
         const kind = wireKindOf(form);
         this.itemStart = this.offset;
         // a record identifier: a second byte when its structure is a two-byte one
-        if (this.shapes !== null && t >= 0x40 && t < 0x80) this.headNeed = this.shapes[t - 0x40]?.twoByte ? 2 : 1;
+        if (this.shapes !== null && t >= 0x40 && t < 0x80) this.headNeed = takesHigh(this.shapes, t) ? 2 : 1;
         else this.headNeed = 1 + lengthFieldOf(form) + (kind === 10 ? 1 : kind >= 3 && kind <= 5 ? fixedSizeOf(form) : 0);
       }
       // header bytes (a header split across chunks is collected over several calls)
@@ -398,7 +398,7 @@ export class StreamWalker {
       const isKey = top !== undefined && ((top.kind === MAP && top.left % 2 === 0 && this.countPaths) || (top.kind === NAMES && this.keepsSegment(top)));
       this.keepLen = 0;
       this.keepMax = kind === 6 && isKey ? KEY_BYTES : kind === 10 && this.extType === TIMESTAMP_TYPE && n <= 12 ? n : 0;
-      if (this.shapes !== null && (t === 0xd4 || t === 0xd5) && this.extType === RECORD_EXT_TYPE) {
+      if (this.shapes !== null && declaresAt(h, 0)) {
         // a structure declaration: its identifier bytes, kept
         this.payloadKind = DECLARATION;
         this.keepMax = n;
@@ -426,15 +426,10 @@ export class StreamWalker {
 
   /** A record identifier, first byte `t` at `start` (and, for a two-byte structure, its high byte), complete in `head`. */
   private record(t: number, start: number): void {
-    const shapes = this.shapes!;
-    let at = t - 0x40;
-    let s = shapes[at];
-    if (s !== undefined && s.twoByte) {
-      const high = this.head[1]!;
-      if (high !== 0) s = shapes[(at += high << 5)];
-    }
+    const slot = recordSlot(t, this.headNeed === 2 ? this.head[1]! : 0);
+    const s = this.shapes![slot];
     // its fields are unknown, so where the next value starts: the walk ends
-    if (s === undefined) return this.hold(undefinedRecord(start, t, at));
+    if (s === undefined) return this.hold(undefinedRecord(start, t, slot));
     this.formCount[RECORD_FORM]!++;
     this.formBytes[RECORD_FORM]! += this.headNeed;
     this.fields(start, this.path(), s.fields, s.segments);
@@ -541,8 +536,9 @@ export class StreamWalker {
     this.formCount[RECORD_FORM]!++;
     const id = this.keep[0]!;
     const twoByte = n === 2;
-    if (twoByte ? id < 0x60 || id > 0x7f : id < 0x40 || id > 0x7f) return this.hold(badRecordId(start, id));
-    this.declared = { start, path: this.declPath, slot: twoByte ? id - 0x40 + (this.keep[1]! << 5) : id - 0x40, twoByte };
+    const slot = declaredSlot(id, twoByte ? this.keep[1]! : 0, twoByte);
+    if (slot < 0) return this.hold(badRecordId(start, id));
+    this.declared = { start, path: this.declPath, slot, twoByte };
   }
 
   /** An item from `start` to here is complete; `key` is its path segment if it is a map key. */

@@ -20,7 +20,7 @@ import { setOwn } from "../common/objects.ts";
 import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
 import type { Cursor } from "../decode/cursor.ts";
 import type { RecordDecoding } from "../decode/record-hook.ts";
-import { badFieldName, badRecordId, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
+import { badRecordId, declaredSlot, fieldName, isNamesArray, noFieldNames, RecordTable, type Structure, undefinedRecord } from "./table.ts";
 
 /** The records module's decoding side: the tables of structures and the reader of a decoder with `useRecords`. */
 export const RECORD_DECODING: RecordDecoding = {
@@ -98,7 +98,7 @@ function readRecord(d: Cursor, table: RecordTable, t: number, depth: number, sta
   let at = t - 0x40;
   let s: Structure | undefined = slots[at];
   if (s !== undefined && s.twoByte) {
-    if (d.pos >= d.end) throw truncated(d.base + start, 2, d.base + d.end, "record identifier");
+    if (d.pos >= d.end) throw truncated(d.base + start, 2, d.base + d.end, "record identifier", d.ended);
     const high = d.bytes[d.pos++]!;
     if (high !== 0) s = slots[(at += high << 5)];
   }
@@ -112,30 +112,27 @@ function readDefinition(d: Cursor, table: RecordTable, twoByte: boolean, depth: 
   // the type byte, the identifier (and its high byte), and the first byte of the field names
   const at = d.pos + 1;
   const pos = at + (twoByte ? 2 : 1);
-  if (pos > d.end) throw truncated(d.base + start, pos - start, d.base + d.end, "record definition");
+  if (pos > d.end) throw truncated(d.base + start, pos - start, d.base + d.end, "record definition", d.ended);
   const id = b[at]!;
-  if (id > 0x7f || id < (twoByte ? 0x60 : 0x40)) throw badRecordId(d.base + start, id);
-  if (pos === d.end) throw truncated(d.base + start, pos - start + 1, d.base + d.end, "record definition");
-  const slot = id - 0x40 + (twoByte ? b[at + 1]! << 5 : 0);
+  const slot = declaredSlot(id, twoByte ? b[at + 1]! : 0, twoByte);
+  if (slot < 0) throw badRecordId(d.base + start, id);
+  if (pos === d.end) throw truncated(d.base + start, pos - start + 1, d.base + d.end, "record definition", d.ended);
   // the field names: an array of strings (numbers become names, as map keys do)
   const t = b[pos]!;
+  if (!isNamesArray(t)) throw noFieldNames(d.base + start, t);
   const form = FIRST_BYTE[t]!;
-  if ((form & 0x0f) !== 8 /* WIRE_ARRAY */) throw noFieldNames(d.base + start, t); // fixarray, array 16 / 32
   const field = (form >> 4) & 0x07;
-  if (pos + 1 + field > d.end) throw truncated(d.base + pos, 1 + field, d.base + d.end, formName(t));
+  if (pos + 1 + field > d.end) throw truncated(d.base + pos, 1 + field, d.base + d.end, formName(t), d.ended);
   const n = field === 0 ? form >> 8 : readLength(b, pos + 1, field);
   d.pos = pos + 1 + field;
   if (n > d.limits.maxMapLength) throw overLimit("record", d.base + start, n, "maxMapLength", d.limits.maxMapLength);
   // every name takes a byte at least: refuse before allocating
-  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record definition of ${n} fields`);
+  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record definition of ${n} fields`, d.ended);
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const keys = new Array<string>(n);
   for (let i = 0; i < n; i++) {
-    const k = d.pos;
-    let key = d.readKey(depth + 1);
-    if (typeof key === "number" || typeof key === "bigint") key = String(key);
-    else if (typeof key !== "string") throw badFieldName(d.base + k, key);
-    keys[i] = key as string;
+    const k = d.base + d.pos;
+    keys[i] = fieldName(d.readKey(depth + 1), k);
   }
   const s = table.declared(keys, twoByte, b, pos, d.pos - pos);
   table.define(slot, s);
@@ -147,7 +144,7 @@ function readFields(d: Cursor, table: RecordTable, s: Structure, depth: number, 
   const keys = s.keys;
   const n = keys.length;
   // every value takes a byte at least
-  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record of ${n} fields`);
+  if (d.pos + n > d.end) throw truncated(d.base + start, d.pos - start + n, d.base + d.end, `record of ${n} fields`, d.ended);
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const compiled = s.compiled;
   if (compiled !== null) return compiled(d as never, depth);

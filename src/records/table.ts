@@ -18,8 +18,8 @@
  * @module
  */
 
-import { badArgument, type DecodeError, decodeError } from "../common/errors.ts";
-import { isFieldNames, MAX_SHARED_STRUCTURES } from "../format/records.ts";
+import { badArgument, type DecodeError, decodeAt } from "../common/errors.ts";
+import { isFieldNames, MAX_SHARED_STRUCTURES, RECORD_EXT_TYPE } from "../format/records.ts";
 
 export { RECORD_EXT_TYPE } from "../format/records.ts";
 
@@ -217,23 +217,41 @@ export class RecordTable {
   }
 }
 
+// ---- what the bytes of records mean, for every reader of them (the decoder's, the inspector's) ----
+
+/** Whether the bytes at `p` of `b` start a structure declaration: a fixext 1 or 2 (0xd4, 0xd5) of type 0x72. */
+export const declaresAt = (b: Uint8Array, p: number): boolean => (b[p] === 0xd4 || b[p] === 0xd5) && b[p + 1] === RECORD_EXT_TYPE;
+
+/** Whether the structure in `slots` of a record's identifier first byte `t` (0x40-0x7f) is a two-byte one: a high byte follows `t`. */
+export const takesHigh = (slots: readonly ({ readonly twoByte: boolean } | undefined)[], t: number): boolean => slots[t - 0x40]?.twoByte === true;
+
+/** The slot of a record's identifier: first byte `t`, then `high` (0 when its structure {@link takesHigh} none). */
+export const recordSlot = (t: number, high: number): number => t - 0x40 + (high << 5);
+
+/** The slot a declaration of identifier `id` (with `high`, for a two-byte one) defines, or -1 when `id` is out of its range (0x40-0x7f; 0x60-0x7f with a high byte). */
+export const declaredSlot = (id: number, high: number, twoByte: boolean): number => (id > 0x7f || id < (twoByte ? 0x60 : 0x40) ? -1 : recordSlot(id, high));
+
+/** Whether first byte `t` starts an array (fixarray, array 16, array 32), as a declaration's field names must be. */
+export const isNamesArray = (t: number): boolean => (t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd;
+
+/** A declaration's field name `key`, read at `offset`, as records take it: a string, or a number as its decimal text; anything else is a {@link badFieldName} error. */
+export function fieldName(key: unknown, offset: number): string {
+  if (typeof key === "number" || typeof key === "bigint") return String(key);
+  if (typeof key !== "string") throw badFieldName(offset, key);
+  return key;
+}
+
 /** A reference to an identifier that no structure was defined for. */
 export function undefinedRecord(offset: number, first: number, index: number): DecodeError {
   const high = index === first - 0x40 ? "" : ` (high byte ${(index - first + 0x40) >> 5})`;
-  return decodeError(`Cannot decode record at offset ${offset}: no record structure for identifier 0x${first.toString(16)}${high}`, offset, "INVALID_BYTE");
+  return decodeAt("record", offset, `no record structure for identifier 0x${first.toString(16)}${high}`, "INVALID_BYTE");
 }
 
 /** A record definition whose identifier byte is out of its range (0x40-0x7f, or 0x60-0x7f with a high byte). */
-export function badRecordId(offset: number, id: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: identifier 0x${id.toString(16)} out of range`, offset, "INVALID_BYTE");
-}
+export const badRecordId = (offset: number, id: number): DecodeError => decodeAt("record definition", offset, `identifier 0x${id.toString(16)} out of range`, "INVALID_BYTE");
 
 /** A record definition not followed by an array of field names. */
-export function noFieldNames(offset: number, byte: number): DecodeError {
-  return decodeError(`Cannot decode record definition at offset ${offset}: type byte 0x${byte.toString(16)} where an array of field names must be`, offset, "INVALID_EXT");
-}
+export const noFieldNames = (offset: number, byte: number): DecodeError => decodeAt("record definition", offset, `type byte 0x${byte.toString(16)} where an array of field names must be`, "INVALID_EXT");
 
 /** A field name that is neither a string nor a number. */
-export function badFieldName(offset: number, key: unknown): DecodeError {
-  return decodeError(`Cannot decode record field name at offset ${offset}: ${key === null ? "null" : typeof key}, not a string or number`, offset, "INVALID_KEY");
-}
+export const badFieldName = (offset: number, key: unknown): DecodeError => decodeAt("record field name", offset, `${key === null ? "null" : typeof key}, not a string or number`, "INVALID_KEY");

@@ -79,23 +79,17 @@ export async function* values(reader: StreamReader, stream: ReadableStreamLike<B
   const source = chunksOf(stream);
   let open = true;
   try {
-    for (;;) {
+    for (let final = false; !final; ) {
       const r = await source.next();
-      const final = r.done === true;
+      final = r.done === true;
       if (!final) reader.push(r.value);
       for (let v = reader.next(final); v !== NEED_MORE; v = reader.next(final)) yield reader.shape === "value" ? v : reader.checked(v);
-      if (final) {
-        open = false;
-        return;
-      }
     }
+    open = false;
   } catch (e) {
     open = false;
-    try {
-      void Promise.resolve(source.return?.(e)).catch(() => undefined);
-    } catch {
-      // the source's own failure to stop: the decode error is what the caller hears of
-    }
+    // not awaited, and the source's own failure to stop (thrown or rejected) ignored: the decode error is what the caller hears of
+    void (async () => source.return?.(e))().catch(() => undefined);
     throw e;
   } finally {
     if (open) await source.return?.();

@@ -16,7 +16,7 @@
 import { CoreDecoder } from "../decode/decoder.ts";
 import { headerError } from "../decode/limits.ts";
 import type { RecordState } from "../decode/record-hook.ts";
-import { badArgument, DecodeError, decodeError, extraBytes, overLimit, truncated, withCause, wrongInput } from "../common/errors.ts";
+import { badArgument, decodeAt, DecodeError, extraBytes, overLimit, truncated, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
 import { isStreamSettings, readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
@@ -72,20 +72,14 @@ export class StreamReader {
   private readonly maxValueBytes: number;
   /** Values still to come: 1 for one value, Infinity for back-to-back values; for an array, -1 before its header, then its items. */
   private left: number;
-  /** The nesting depth values are read at: 0, or 1 for the items of an array, as decode() reads them. */
-  private depth: number;
   /** The bytes the value at hand was last tried with; 0: not tried yet. */
   private tried: number;
-  /** Length of the frame whose prefix was read, or -1. */
-  private frameLength: number;
   /** The stream offset of the value {@link next} returned last (after a frame's prefix). */
   private at: number;
-  /** One value: the stream's first bytes (up to 64, copied), to name a stream that is no MessagePack when bytes follow its "value". */
-  private head: Uint8Array;
   /**
    * An array: decode() checks its item count against the bytes (each item takes one at least) before
    * its depth and its items, so an error is held until the stream has reached `itemsEnd` (then thrown)
-   * or has ended short of it (then the array is truncated, as decode() says).
+   * or has ended short of it (then the array of `count` items at `arrayAt` is truncated, as decode() says).
    */
   private held: DecodeError | null;
   private arrayAt: number;
@@ -114,9 +108,7 @@ export class StreamReader {
     this.framed = settings.lengthPrefixed;
     this.maxValueBytes = settings.maxValueBytes;
     this.left = shape === "value" ? 1 : shape === "array" ? -1 : Infinity;
-    this.depth = this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
-    this.frameLength = -1;
-    this.head = EMPTY;
+    this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
     this.held = null;
   }
 
@@ -133,20 +125,9 @@ export class StreamReader {
   push(chunk: ByteChunk): void {
     const bytes = chunkBytes(chunk, this.offset + this.available);
     const n = bytes.length;
-    const h = this.head.length;
-    if (this.shape === "value" && h < 64) {
-      const head = new Uint8Array(Math.min(64, h + n));
-      head.set(this.head);
-      head.set(bytes.subarray(0, head.length - h), h);
-      this.head = head;
-    }
     if (n === 0) return;
     this.stats.bytesIn += n;
     if (this.start === this.end) {
-      if (this.own.length > MAX_IDLE_BUFFER) {
-        this.own = EMPTY;
-        this.ownEnd = 0;
-      }
       this.bytes = bytes;
       this.start = 0;
       this.end = n;
@@ -176,14 +157,11 @@ export class StreamReader {
     this.start += n;
     this.offset += n;
     if (this.start < this.end) return;
-    if (this.bytes !== this.own) {
-      // a chunk read in place is used up: let go of it
-      this.bytes = this.own;
-      this.start = this.end = this.keepWritten ? this.ownEnd : 0;
-    } else if (!this.keepWritten) {
-      this.start = this.end = this.ownEnd = 0;
-      if (this.own.length > MAX_IDLE_BUFFER) this.bytes = this.own = EMPTY;
-    }
+    // all read: let go of a chunk read in place; `own` is kept for reuse (unless it is huge), from its start unless its bytes must stay
+    if (this.own.length > MAX_IDLE_BUFFER) this.own = EMPTY;
+    if (!this.keepWritten || this.own === EMPTY) this.ownEnd = 0;
+    this.bytes = this.own;
+    this.start = this.end = this.ownEnd;
     this.noteHeld();
   }
 
@@ -232,27 +210,23 @@ export class StreamReader {
   next(final: boolean): unknown {
     if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
     if (this.held === null && this.left > 0 && (this.available > 0 || (final && this.left !== Infinity))) {
-      let value: unknown;
       try {
-        value = this.framed ? this.readFrame(final) : this.read(final);
+        const value = this.framed ? this.readFrame(final) : this.read(final);
+        if (value !== NEED_MORE) this.left--;
+        return value;
       } catch (e) {
         if (this.shape !== "array" || !(e instanceof DecodeError)) throw e;
         this.held = e;
       }
-      if (this.held === null) {
-        if (value !== NEED_MORE) this.left--;
-        return value;
-      }
     }
+    const received = this.offset + this.available;
     if (this.held !== null) {
-      const received = this.offset + this.available;
       if (received >= this.itemsEnd) throw this.held;
-      if (final) throw ended(truncated(this.arrayAt, this.itemsEnd - this.arrayAt, received, `array of ${this.count} items`), received);
+      if (final) throw truncated(this.arrayAt, this.itemsEnd - this.arrayAt, received, `array of ${this.count} items`, true);
       this.consume(this.available); // only the count of the bytes still matters
     } else if (this.available > 0) {
-      const looks = this.shape === "value" ? wrongInput(this.head) : null;
-      const hint = looks === null ? "use decodeMultiStream for back-to-back values" : `the stream looks like ${looks}, not MessagePack`;
-      throw decodeError(`Cannot decode: extra bytes at offset ${this.offset} after the ${this.shape}; ${hint}`, this.offset, "EXTRA_BYTES");
+      // after the one value: what the stream looks like, while its first bytes are at hand (bytes[0] is its offset 0)
+      throw extraBytes(this.offset, this.available, this.shape === "value" && this.offset === this.start ? wrongInput(this.bytes.subarray(0, this.end), this.start) : null);
     }
     this.settle();
     return NEED_MORE;
@@ -272,58 +246,61 @@ export class StreamReader {
 
   /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); false while it is incomplete. */
   private readArrayHeader(final: boolean): boolean {
+    const at = this.offset;
     const available = this.available;
-    if (available === 0 && final) throw endedEmpty(this.offset, "array header");
-    const [n, size] = available === 0 ? [-1, 1] : arrayHeader(this.bytes, this.start, this.end, this.offset);
-    if (n < 0) {
-      if (final) throw ended(truncated(this.offset, size, this.offset + available, "array header"), this.offset + available);
+    const t = this.bytes[this.start]!;
+    const form = FIRST_BYTE[t]!;
+    if (available > 0 && wireKindOf(form) !== WIRE_ARRAY) throw decodeAt("array", at, `Unrecognized array type byte: 0x${t.toString(16)} (the stream does not start with an array)`, "INVALID_BYTE");
+    const size = available === 0 ? 1 : 1 + lengthFieldOf(form);
+    if (available < size) {
+      if (final) throw truncated(at, size, at + available, "array header", true);
       this.settle();
       return false;
     }
-    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, 0, false, this.offset);
+    const n = size === 1 ? fixedSizeOf(form) : readLength(this.bytes, this.start + 1, size - 1);
+    const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, 0, false, at);
     if (refused !== null && refused.code !== "MAX_DEPTH") throw refused;
     this.held = refused;
-    this.arrayAt = this.offset;
+    this.arrayAt = at;
     this.left = this.count = n;
     this.stats.bytesDecoded += size;
     this.consume(size);
     this.itemsEnd = this.offset + n;
-    this.depth = 1; // the items, one level down, as decode() reads them
     return true;
   }
 
   private read(final: boolean): unknown {
     const available = this.available;
-    if (available === 0) throw endedEmpty(this.offset, "value"); // at the end, a value still to come
+    const at = this.offset;
+    if (available === 0) throw truncated(at, 1, at, "value", true); // at the end, a value still to come
     if (!final && this.tried > 0) {
       const n = this.counter.scan(this.bytes, this.start, this.end, this.stats);
       if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
-      // decoded when complete (unless already tried with its bytes), or at an alarm once the bytes have doubled
-      if (!(n >= 0 && n > this.tried) && !(this.counter.alarm && available >= 2 * this.tried)) return this.needMore(available);
+      // decoded when complete (unless already tried with its bytes), or once the bytes have doubled at an alarm
+      // (or should the counter find it complete and the decoder have disagreed: never the case)
+      if (n <= this.tried && !((n >= 0 || this.counter.alarm) && available >= 2 * this.tried)) return this.needMore(available);
     }
-    const bytes = this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end);
     let item: unknown;
     let stop: number;
     try {
-      [item, stop] = this.decoder.readAt(bytes, this.start, this.offset - this.start, this.depth, this.records);
+      // (the items of an array one level down, as decode() reads them)
+      const depth = this.shape === "array" ? 1 : 0;
+      // at the end, the decoder's TRUNCATED error says where the stream ended
+      [item, stop] = this.decoder.readAt(this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end), this.start, at - this.start, depth, this.records, null, final);
     } catch (e) {
-      if (e instanceof DecodeError) this.stats.bytesDecoded += available;
-      if (!(e instanceof DecodeError) || e.code !== "TRUNCATED" || final) {
-        this.tried = 0;
-        throw e instanceof DecodeError && e.code === "TRUNCATED" ? ended(e, this.offset + available) : e;
-      }
-      // the value runs past the bytes at hand: count its items as they arrive (the counter said complete and
-      // the decoder disagrees: never the case, but should it be, it is tried again once the bytes have doubled)
+      if (!(e instanceof DecodeError)) throw e;
+      this.stats.bytesDecoded += available;
+      if (e.code !== "TRUNCATED" || final) throw e;
+      // the value runs past the bytes at hand: count its items as they arrive
       if (this.tried === 0) this.counter.begin();
       this.counter.mark((this.tried = available));
-      if (this.counter.scan(this.bytes, this.start, this.end, this.stats) >= 0) this.counter.alarm = true;
       return this.needMore(available);
     }
     const n = stop - this.start;
-    this.tried = 0;
     if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
+    this.tried = 0;
     this.stats.bytesDecoded += n;
-    this.at = this.offset;
+    this.at = at;
     this.consume(n);
     return item;
   }
@@ -335,68 +312,30 @@ export class StreamReader {
     return NEED_MORE;
   }
 
-  /** A MAX_LENGTH error for a value of `size`. */
+  /** A MAX_LENGTH error for the value at hand, of `size`. */
   private tooLarge(size: string): DecodeError {
-    const at = this.offset;
-    this.tried = 0;
-    return decodeError(`Cannot decode value at offset ${at}: max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, at, "MAX_LENGTH");
+    return decodeAt("value", this.offset, `max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, "MAX_LENGTH");
   }
 
+  /** The value of the frame at hand: its u32 length prefix, then exactly one value. */
   private readFrame(final: boolean): unknown {
     const available = this.available;
-    if (this.frameLength < 0) {
-      if (available < 4) {
-        if (!final) return this.needMore(0);
-        throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended inside its 4-byte length prefix (${4 - available} bytes missing)`, this.offset, "TRUNCATED", 4 - available);
-      }
-      const length = readLength(this.bytes, this.start, 4);
-      if (length > this.maxValueBytes) throw overLimit("frame", this.offset, length, "maxValueBytes", this.maxValueBytes);
-      this.frameLength = length;
-    }
-    const total = 4 + this.frameLength;
+    const at = this.offset;
+    const total = available < 4 ? 4 : 4 + readLength(this.bytes, this.start, 4);
+    if (total - 4 > this.maxValueBytes) throw overLimit("frame", at, total - 4, "maxValueBytes", this.maxValueBytes);
     if (available < total) {
-      if (!final) return this.needMore(0);
-      const missing = total - available;
-      throw decodeError(`Cannot decode frame at offset ${this.offset}: the stream ended after ${available} of its ${total} bytes (${missing} missing)`, this.offset, "TRUNCATED", missing);
+      if (final) throw truncated(at, total, at + available, "frame", true);
+      return this.needMore(0);
     }
     // the frame's value, as decode() reads it, with offsets from the start of the stream
     const frame = this.bytes.subarray(this.start + 4, this.start + total);
-    const base = this.offset + 4;
-    const [value, stop] = this.decoder.readAt(frame, 0, base, 0, this.records);
-    if (stop !== frame.length) throw extraBytes(base + stop, frame.length - stop);
+    const [value, stop] = this.decoder.readAt(frame, 0, at + 4, 0, this.records);
+    if (stop !== frame.length) throw extraBytes(at + 4 + stop, frame.length - stop);
     this.stats.bytesDecoded += total;
     this.consume(total);
-    this.frameLength = -1;
-    this.at = base;
+    this.at = at + 4;
     return value;
   }
-}
-
-/**
- * The item count and header length of the array header at the start of
- * `bytes[start..end)` (stream offset `offset`); while it is cut short, -1
- * and the header length: what decodeArrayStream reads before its items.
- *
- * @throws {DecodeError} `INVALID_BYTE` when no array starts there
- */
-export function arrayHeader(bytes: Uint8Array, start: number, end: number, offset: number): [number, number] {
-  const t = bytes[start]!;
-  const form = FIRST_BYTE[t]!;
-  if (wireKindOf(form) !== WIRE_ARRAY) {
-    throw decodeError(`Cannot decode array at offset ${offset}: Unrecognized array type byte: 0x${t.toString(16)} (the stream does not start with an array)`, offset, "INVALID_BYTE");
-  }
-  const field = lengthFieldOf(form);
-  if (start + 1 + field > end) return [-1, 1 + field];
-  return [field === 0 ? fixedSizeOf(form) : readLength(bytes, start + 1, field), 1 + field];
-}
-
-function endedEmpty(offset: number, what: string): DecodeError {
-  return decodeError(`Cannot decode ${what} at offset ${offset}: the stream ended before it began (at least 1 byte missing)`, offset, "TRUNCATED", 1);
-}
-
-/** A TRUNCATED error of the decoder (offsets already counted from the start of the stream), saying where the stream ended. */
-function ended(e: DecodeError, end: number): DecodeError {
-  return withCause(decodeError(`${e.message} (the stream ended at offset ${end})`, e.offset, "TRUNCATED", e.needed), e);
 }
 
 /**
@@ -410,7 +349,7 @@ function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
   const bytes = inputBytes(chunk, `the stream chunk at offset ${offset}`, offset);
   if (bytes !== undefined) return bytes;
-  const notBytes = (why: string): DecodeError => decodeError(`Cannot decode a stream chunk at offset ${offset}: ${why}`, offset, "INVALID_ARGUMENT");
+  const notBytes = (why: string): DecodeError => decodeAt("a stream chunk", offset, why, "INVALID_ARGUMENT");
   const n = typeof chunk === "object" && chunk !== null ? (chunk as ArrayLike<unknown>).length : undefined;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
     throw notBytes(`${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);

@@ -15,6 +15,9 @@ import type { RecordState } from "../decode/record-hook.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, WIRE_EXT, WIRE_MAP, wireKindOf } from "../format/forms.ts";
 import type { StreamStats } from "./queue.ts";
 
+/** What the counter needs of a structure: how many values a record of it carries, and whether its identifier takes a second byte. */
+type RecordShape = { readonly keys: { readonly length: number }; readonly twoByte: boolean };
+
 /** Nesting past which (and past twice the depth of the last try) the counter asks for a try: the decoder may refuse it (`maxDepth`). */
 const DEEP = 16;
 
@@ -32,8 +35,8 @@ export class ItemCounter {
   /** Items still to come at the current level; those of the enclosing levels. */
   private left: number;
   private readonly levels: number[];
-  /** With records, the structures this value declares so far, by slot: 2 x fields, + 1 for a two-byte identifier. */
-  private readonly declared: Map<number, number>;
+  /** With records, the structures this value declares so far (the decoder has not read them yet): their field counts by slot. */
+  private readonly declared: Map<number, RecordShape>;
   private from: number;
   private deepest: number;
   private deepMark: number;
@@ -89,34 +92,35 @@ export class ItemCounter {
       let h = p + 1; // where the header ends
       let items = -1; // the items it opens, or -1: a payload of `size` bytes follows
       let size = 0;
+      let q = p; // where the header read from the format table starts
+      let slot = -1;
+      if (this.records !== null && (t === 0xd4 || t === 0xd5) && (p + 2 > avail || b[s + p + 1] === 0x72)) {
+        // a structure declaration: its identifier, then the array of its field names (then its first record's values)
+        q = p + (t === 0xd5 ? 4 : 3);
+        if (q + 1 > avail) return -1;
+        slot = b[s + p + 2]! - 0x40 + (t === 0xd5 ? b[s + p + 3]! << 5 : 0);
+      }
       if (this.records !== null && t >= 0x40 && t < 0x80) {
-        // a record: its field values, as many as its structure has (none for an undefined one: the decoder refuses it)
-        const slot = t - 0x40;
-        let f = this.fields(slot);
-        if ((f & 1) === 1) {
+        // a record: as many field values as its structure has (none for an undefined one: the decoder refuses it)
+        let st = this.structure(t - 0x40);
+        if (st?.twoByte === true) {
           if (p + 2 > avail) return -1;
           h = p + 2;
-          if (b[s + p + 1] !== 0) f = this.fields(slot + (b[s + p + 1]! << 5));
+          if (b[s + p + 1] !== 0) st = this.structure(t - 0x40 + (b[s + p + 1]! << 5));
         }
-        items = f >> 1;
-      } else if (this.records !== null && (t === 0xd4 || t === 0xd5) && (p + 2 > avail || b[s + p + 1] === 0x72)) {
-        // a structure declaration: its identifier, the array of its field names, then its first record's values
-        const at = p + (t === 0xd5 ? 4 : 3);
-        if (at + 1 > avail) return -1;
-        const form = FIRST_BYTE[b[s + at]!]!;
-        h = at + 1 + lengthFieldOf(form);
-        if (h > avail) return -1;
-        const n = wireKindOf(form) !== WIRE_ARRAY ? 0 : h === at + 1 ? fixedSizeOf(form) : readLength(b, s + at + 1, h - at - 1);
-        this.declared.set(b[s + p + 2]! - 0x40 + (t === 0xd5 ? b[s + p + 3]! << 5 : 0), 2 * n + (t === 0xd5 ? 1 : 0));
-        items = 2 * n;
+        items = st === undefined ? 0 : st.keys.length;
       } else {
-        const form = FIRST_BYTE[t]!;
+        const form = FIRST_BYTE[b[s + q]!]!;
         const field = lengthFieldOf(form);
-        h = p + 1 + field;
+        h = q + 1 + field;
         if (h > avail) return -1;
-        const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + p + 1, field);
+        const n = field === 0 ? fixedSizeOf(form) : readLength(b, s + q + 1, field);
         const kind = wireKindOf(form);
-        if (kind === WIRE_ARRAY || kind === WIRE_MAP) items = kind === WIRE_MAP ? 2 * n : n;
+        if (slot >= 0) {
+          const fields = kind === WIRE_ARRAY ? n : 0; // no array: the decoder refuses it
+          this.declared.set(slot, { keys: { length: fields }, twoByte: t === 0xd5 });
+          items = 2 * fields;
+        } else if (kind === WIRE_ARRAY || kind === WIRE_MAP) items = kind === WIRE_MAP ? 2 * n : n;
         else size = kind === WIRE_EXT ? n + 1 : n; // an extension's type byte, then its data
       }
       if (p >= this.from && (h + (items < 0 ? size : items) > 2 * avail || (items > 0 && this.levels.length + 1 >= DEEP && this.levels.length + 1 >= 2 * this.deepMark))) this.alarm = true;
@@ -130,11 +134,8 @@ export class ItemCounter {
     }
   }
 
-  /** The structure of `slot` (one this value declares, else one in force before it): 2 x its fields, + 1 for a two-byte identifier; 0 for none. */
-  private fields(slot: number): number {
-    const d = this.declared.get(slot);
-    if (d !== undefined) return d;
-    const st = this.records!.slots[slot];
-    return st === undefined ? 0 : 2 * st.keys.length + (st.twoByte ? 1 : 0);
+  /** The structure of `slot`, as the records state has it: one this value declares, else the one in force before it. */
+  private structure(slot: number): RecordShape | undefined {
+    return this.declared.get(slot) ?? this.records!.slots[slot];
   }
 }
