@@ -199,7 +199,7 @@ export class ValueWriter {
     if (keys === null) {
       this.writeItems(list!, depth, owner, 0, n);
       this.endBody(owner, list, keys, n);
-    } else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true);
+    } else if (list === null) this.writeMap(owner as Record<string, unknown>, keys, depth);
     else this.writeValues(list, keys, depth, owner, true);
   }
 
@@ -245,6 +245,40 @@ export class ValueWriter {
       }
     } catch (e) {
       throw this.throughPart(e, owner, list, null, i);
+    }
+  }
+
+  /**
+   * Every field of `obj` (found at `depth`, its header written), key then
+   * value: {@link writeFields} for a whole map, with no bounds and no
+   * choice of keys. Its own loop because it is the commonest body there
+   * is: through writeFields, Bun encoded small messages 10-22% slower (rpc,
+   * events, nested) and Node 24 took 2.4-4% more instructions.
+   */
+  private writeMap(obj: Record<string, unknown>, keys: readonly string[], depth: number): void {
+    const n = keys.length;
+    let i = 0;
+    try {
+      // for-in as in writeFields (see there)
+      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
+        if (i === n || key !== keys[i]) break;
+        const value = obj[key];
+        encodeKey(this.out, key);
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.out, value);
+        else this.encodeValue(value, depth + 1);
+        i++;
+      }
+      for (; i < n; i++) {
+        const key = keys[i]!;
+        const value = obj[key];
+        encodeKey(this.out, key);
+        if (typeof value === "number") this.encodeNumber(value);
+        else if (typeof value === "string") encodeString(this.out, value);
+        else this.encodeValue(value, depth + 1);
+      }
+    } catch (e) {
+      throw this.throughPart(e, obj, null, keys, i);
     }
   }
 
