@@ -199,7 +199,7 @@ export class ValueWriter {
     if (keys === null) {
       this.writeItems(list!, depth, owner, 0, n);
       this.endBody(owner, list, keys, n);
-    } else if (list === null) this.writeMap(owner as Record<string, unknown>, keys, depth);
+    } else if (list === null) this.writeObject(owner as Record<string, unknown>, keys, depth, true);
     else this.writeValues(list, keys, depth, owner, true);
   }
 
@@ -249,63 +249,48 @@ export class ValueWriter {
   }
 
   /**
-   * Every field of `obj` (found at `depth`, its header written), key then
-   * value: {@link writeFields} for a whole map, with no bounds and no
-   * choice of keys. Its own loop because it is the commonest body there
-   * is: through writeFields, Bun encoded small messages 10-22% slower (rpc,
-   * events, nested) and Node 24 took 2.4-4% more instructions.
+   * Every field of `obj` (found at `depth`, its header written), each
+   * value read once and after its key when `withKeys` (a map's entries;
+   * without keys, a record's fields). For-in reads values through V8's
+   * enum cache, much faster than obj[keys[i]]; its first keys are the own
+   * ones, in Object.keys order, unless the object changes under us (a
+   * getter): then the rest goes by `keys` ({@link writeFields}), as do
+   * objects with no enum cache from the start: wide ones (dictionary
+   * mode) and ones with elements (integer-like keys, which Object.keys
+   * lists first). A loop of its own, not writeFields' bounded one: this is
+   * the commonest body there is, and through the bounds Bun encoded small
+   * messages 10-22% slower (rpc, events, nested). @internal
    */
-  private writeMap(obj: Record<string, unknown>, keys: readonly string[], depth: number): void {
+  writeObject(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean): void {
     const n = keys.length;
     let i = 0;
-    try {
-      // for-in as in writeFields (see there)
-      if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-        if (i === n || key !== keys[i]) break;
-        const value = obj[key];
-        encodeKey(this.out, key);
-        if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.out, value);
-        else this.encodeValue(value, depth + 1);
-        i++;
+    if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) {
+      try {
+        for (const key in obj) {
+          if (i === n || key !== keys[i]) break;
+          const value = obj[key];
+          if (withKeys) encodeKey(this.out, key);
+          if (typeof value === "number") this.encodeNumber(value);
+          else if (typeof value === "string") encodeString(this.out, value);
+          else this.encodeValue(value, depth + 1);
+          i++;
+        }
+      } catch (e) {
+        throw this.throughPart(e, obj, null, keys, i);
       }
-      for (; i < n; i++) {
-        const key = keys[i]!;
-        const value = obj[key];
-        encodeKey(this.out, key);
-        if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.out, value);
-        else this.encodeValue(value, depth + 1);
-      }
-    } catch (e) {
-      throw this.throughPart(e, obj, null, keys, i);
     }
+    if (i < n) this.writeFields(obj, keys, depth, withKeys, i, n);
   }
 
   /**
-   * The values of `obj` (found at `depth`) in the order of `keys` (those
-   * from `from` to `to`), each read once and after its key when `withKeys`
-   * (a map's entries; without keys, a record's fields). @internal
+   * The values of `obj` (found at `depth`) in the order of `keys`, those
+   * from `from` to `to`, each read once and after its key when `withKeys`:
+   * the rest of {@link writeObject}, and the streaming encoder's parts. @internal
    */
-  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from = 0, to: number = keys.length): void {
-    const n = to;
-    // for-in reads values through V8's enum cache, much faster than obj[keys[i]];
-    // its first n keys are the own ones, in Object.keys order, unless the object
-    // changes under us (a getter): then the rest goes by `keys`. Objects with no
-    // enum cache go by `keys` from the start: wide ones (dictionary mode) and
-    // ones with elements (integer-like keys, which Object.keys lists first)
+  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from: number, to: number): void {
     let i = from;
     try {
-      if (i === 0 && n === keys.length && n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) for (const key in obj) {
-        if (i === n || key !== keys[i]) break;
-        const value = obj[key];
-        if (withKeys) encodeKey(this.out, key);
-        if (typeof value === "number") this.encodeNumber(value);
-        else if (typeof value === "string") encodeString(this.out, value);
-        else this.encodeValue(value, depth + 1);
-        i++;
-      }
-      for (; i < n; i++) {
+      for (; i < to; i++) {
         const key = keys[i]!;
         const value = obj[key];
         if (withKeys) encodeKey(this.out, key);

@@ -237,7 +237,7 @@ export class RecordWriter implements RecordWriting {
     else this.writeId(w, shape.index);
     // exactly one value per key, read by the walk's own loops
     if (values !== null) w.writeValues(values, keys, depth, obj, false);
-    else w.writeFields(obj, keys, depth, false);
+    else w.writeObject(obj, keys, depth, false);
   }
 
   /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
