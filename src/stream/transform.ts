@@ -74,19 +74,17 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
       out.error(reason);
     };
     /** Settles once the chunk's complete values have been read, or with the failure. */
-    const take = (chunk: ByteChunk | null): Promise<void> => {
-      try {
-        if (chunk === null) closed = true;
-        else reader.push(chunk);
-      } catch (e) {
-        fail(e);
-        throw e;
-      }
-      return new Promise<void>((resolve, reject) => {
+    const take = (chunk: ByteChunk | null): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
         writing = { resolve, reject };
-        waiting?.();
+        try {
+          if (chunk === null) closed = true;
+          else reader.push(chunk);
+          waiting?.();
+        } catch (e) {
+          fail(e);
+        }
       });
-    };
     /** Hands the reader the next value, decoded now (none ahead of the reader: a high-water mark of 0). */
     const pull = (): Promise<void> | void => {
       waiting = null;
