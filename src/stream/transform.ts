@@ -10,7 +10,8 @@
 import type { StreamDecodeOptions } from "./options.ts";
 import type { StreamStats } from "./queue.ts";
 import type { ByteChunk } from "./web.ts";
-import { NEED_MORE, StreamReader } from "./reader.ts";
+import { NEED_MORE } from "./reader.ts";
+import { Decoder } from "./decoder.ts";
 
 /**
  * A transform stream from bytes to values: write byte chunks (split
@@ -58,7 +59,7 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
-    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
+    const reader = new Decoder(options).reader("values");
     let out!: ReadableStreamDefaultController<Output>;
     let sink!: WritableStreamDefaultController;
     /** The write whose chunk is being read (or the close): it settles once the reader needs the next chunk (backpressure). */
