@@ -6,7 +6,8 @@
  * frames (`decodeMultiStream`, `DecoderStream`). Each value is decoded by
  * the decoder itself with the stream offset of the buffered bytes as its
  * base, so it reports exactly what a whole-input decode of the same bytes
- * would, with stream offsets.
+ * would, with stream offsets. Here too is the one loop that feeds a
+ * reader from a source of chunks ({@link values}).
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
