@@ -21,7 +21,7 @@ import { badArgument, decodeAt, DecodeError, extraBytes, notAStream, overLimit, 
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
 import type { StreamSettings } from "./options.ts";
-import type { ByteChunk, ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
+import type { ByteChunk, ReadableStreamLike, ReadableStreamReaderLike, ReadableStreamSourceLike } from "./web.ts";
 import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
 
@@ -335,16 +335,20 @@ export class StreamReader {
 }
 
 /**
- * The chunks of `stream`: an `AsyncIterable`'s own, or a `ReadableStream`'s
- * read through its reader, whose lock is released at the end; left before
- * the end (by `return`), the stream is cancelled (its failure to stop
- * ignored).
+ * The chunks of `stream` as an async iterator: an `AsyncIterable`'s own
+ * iterator, or a `ReadableStream` read through its reader (its lock
+ * released at the end; left early, by `return`, it is cancelled).
  */
-async function* chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<ByteChunk, void, unknown> {
+function chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncIterator<ByteChunk> {
   const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
-  if (s === null || typeof s !== "object" || (typeof s.getReader !== "function" && typeof s[Symbol.asyncIterator] !== "function")) throw notAStream(stream);
-  if (typeof s.getReader !== "function") return yield* s as AsyncIterable<ByteChunk>;
-  const reader = s.getReader();
+  if (s !== null && typeof s === "object" && typeof s.getReader === "function") return read(s.getReader());
+  const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
+  if (typeof iterate === "function") return iterate.call(s);
+  throw notAStream(stream);
+}
+
+/** The chunks `reader` reads; if left before the end, the stream is cancelled (its failure to stop ignored); the lock released either way. */
+async function* read(reader: ReadableStreamReaderLike<ByteChunk>): AsyncGenerator<ByteChunk, void, unknown> {
   let done = false;
   try {
     for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
@@ -373,17 +377,17 @@ export async function* values(reader: StreamReader, stream: ReadableStreamLike<B
     for (let final = false; !final; ) {
       const r = await source.next();
       final = r.done === true;
-      if (!r.done) reader.push(r.value);
+      if (!final) reader.push(r.value);
       for (let v = reader.next(final); v !== NEED_MORE; v = reader.next(final)) yield reader.shape === "value" ? v : reader.checked(v);
     }
     open = false;
   } catch (e) {
     open = false;
     // not awaited, and the source's own failure to stop (thrown or rejected) ignored: the decode error is what the caller hears of
-    void source.return().catch(() => undefined);
+    void (async () => source.return?.(e))().catch(() => undefined);
     throw e;
   } finally {
-    if (open) await source.return();
+    if (open) await source.return?.();
   }
 }
 
