@@ -29,12 +29,77 @@
  */
 
 import type { DecodeOptions } from "../decode/decoder.ts";
-import { Decoder } from "./decoder.ts";
-import type { ByteChunk, ReadableStreamLike } from "./web.ts";
+import { notAStream } from "../common/errors.ts";
+import { NEED_MORE, StreamReader } from "./reader.ts";
+import type { ByteChunk, ReadableStreamLike, ReadableStreamReaderLike, ReadableStreamSourceLike } from "./web.ts";
 import type { StreamDecodeOptions } from "./options.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
 export type { ByteChunk, ReadableStreamLike, StreamDecodeOptions };
+
+/**
+ * The chunks of `stream` as an async iterator: an `AsyncIterable`'s own
+ * iterator, or a `ReadableStream` read through its reader (its lock
+ * released at the end; left early, by `return`, it is cancelled).
+ */
+function chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncIterator<ByteChunk> {
+  const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
+  if (s !== null && typeof s === "object" && typeof s.getReader === "function") return read(s.getReader());
+  const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
+  if (typeof iterate === "function") return iterate.call(s);
+  throw notAStream(stream);
+}
+
+/** The chunks `reader` reads; if left before the end, the stream is cancelled (its failure to stop ignored); the lock released either way. */
+async function* read(reader: ReadableStreamReaderLike<ByteChunk>): AsyncGenerator<ByteChunk, void, unknown> {
+  let done = false;
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+    done = true;
+  } finally {
+    const cancelled = done ? null : reader.cancel();
+    reader.releaseLock();
+    await cancelled?.catch(() => undefined);
+  }
+}
+
+/**
+ * The one loop of every stream decoder: pulls the chunks of `stream` into
+ * `reader` and yields what it reads as each value completes (each checked
+ * by the schema, awaited by the yield: a mismatch throws here, and stops
+ * the stream; one value is checked by the caller, once the stream has
+ * ended). On an error the source is cancelled without waiting (a source
+ * whose cancellation never settles, or throws, cannot hold back or hide
+ * the error); left early, the source is cancelled and waited for, as
+ * `for await` does.
+ */
+export async function* values(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
+  const source = chunksOf(stream);
+  let open = true;
+  try {
+    for (let final = false; !final; ) {
+      const r = await source.next();
+      final = r.done === true;
+      if (!final) reader.push(r.value);
+      for (let v = reader.next(final); v !== NEED_MORE; v = reader.next(final)) yield reader.shape === "value" ? v : reader.checked(v);
+    }
+    open = false;
+  } catch (e) {
+    open = false;
+    // not awaited, and the source's own failure to stop (thrown or rejected) ignored: the decode error is what the caller hears of
+    void (async () => source.return?.(e))().catch(() => undefined);
+    throw e;
+  } finally {
+    if (open) await source.return?.();
+  }
+}
+
+/** The one value of the stream `reader` reads, checked once the stream has ended (bytes after it are reported first, as decode() does). */
+export async function one(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): Promise<unknown> {
+  let value: unknown;
+  for await (const v of values(reader, stream)) value = v;
+  return reader.checked(value);
+}
 
 /**
  * Decodes exactly one MessagePack value from a stream of byte chunks. The
@@ -68,7 +133,7 @@ export async function decodeAsync<ContextType = undefined, Output = unknown>(
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): Promise<Output> {
-  return new Decoder(options).decodeAsync(stream);
+  return one(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "value"), stream) as Promise<Output>;
 }
 
 /**
@@ -103,7 +168,7 @@ export async function* decodeArrayStream<ContextType = undefined, Output = unkno
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): AsyncGenerator<Output, void, unknown> {
-  yield* new Decoder(options).decodeArrayStream(stream);
+  yield* values(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "array"), stream) as AsyncGenerator<Output, void, unknown>;
 }
 
 /**
@@ -156,5 +221,5 @@ export async function* decodeMultiStream<ContextType = undefined, Output = unkno
   stream: ReadableStreamLike<ByteChunk>,
   options?: StreamDecodeOptions<ContextType, Output>,
 ): AsyncGenerator<Output, void, unknown> {
-  yield* new Decoder(options).decodeStream(stream);
+  yield* values(new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values"), stream) as AsyncGenerator<Output, void, unknown>;
 }

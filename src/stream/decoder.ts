@@ -14,8 +14,9 @@
 import { CoreDecoder } from "../decode/decoder.ts";
 import { decoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
+import { one, values } from "./decode.ts";
 import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
-import { StreamReader, type StreamShape, values } from "./reader.ts";
+import { StreamReader, type StreamShape } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike } from "./web.ts";
 
 /**
@@ -92,10 +93,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * ```
    */
   async decodeAsync(stream: ReadableStreamLike<ByteChunk>): Promise<Output> {
-    const reader = this.reader("value");
-    let value: unknown;
-    for await (const v of values(reader, stream)) value = v;
-    return reader.checked(value) as Output; // checked once the stream has ended (bytes after the value are reported first, as decode() does)
+    return one(this.reader("value"), stream) as Promise<Output>;
   }
 
   /**
@@ -138,11 +136,8 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
     return values(this.reader("values"), stream) as AsyncGenerator<Output, void, unknown>;
   }
 
-  /**
-   * A reader for one stream that holds `shape`, with this decoder and its stream options.
-   * @internal
-   */
-  reader(shape: StreamShape): StreamReader {
-    return new StreamReader(this as CoreDecoder<unknown, unknown>, this.stream, shape);
+  /** A reader for one stream that holds `shape`. */
+  private reader(shape: StreamShape): StreamReader {
+    return new StreamReader(this.stream, shape, this as CoreDecoder<unknown, unknown>);
   }
 }

@@ -6,22 +6,21 @@
  * frames (`decodeMultiStream`, `DecoderStream`). Each value is decoded by
  * the decoder itself with the stream offset of the buffered bytes as its
  * base, so it reports exactly what a whole-input decode of the same bytes
- * would, with stream offsets. Here too is the one loop that feeds a
- * reader from a source of chunks ({@link values}).
+ * would, with stream offsets.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
  * @module
  */
 
-import type { CoreDecoder } from "../decode/decoder.ts";
+import { CoreDecoder } from "../decode/decoder.ts";
 import { headerError } from "../decode/limits.ts";
 import type { RecordState } from "../decode/record-hook.ts";
-import { badArgument, decodeAt, DecodeError, extraBytes, notAStream, overLimit, truncated, wrongInput } from "../common/errors.ts";
+import { badArgument, decodeAt, DecodeError, extraBytes, overLimit, truncated, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
-import type { StreamSettings } from "./options.ts";
-import type { ByteChunk, ReadableStreamLike, ReadableStreamReaderLike, ReadableStreamSourceLike } from "./web.ts";
+import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
+import type { ByteChunk } from "./web.ts";
 import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
 
@@ -88,14 +87,16 @@ export class StreamReader {
   private itemsEnd: number;
 
   /**
-   * @param d the decoder that decodes each value
-   * @param settings the stream options
+   * @param options the stream decode options
    * @param shape what the stream holds (`lengthPrefixed` is for back-to-back values only: else `INVALID_ARGUMENT`)
+   * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(d: CoreDecoder<unknown>, settings: StreamSettings, shape: StreamShape) {
+  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
+    const settings = readStreamOptions(options);
     if (settings.lengthPrefixed && shape !== "values") {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
+    const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
     this.stats = settings.stats ?? createStreamStats();
     this.keepWritten = d.options.binaryAsView;
     this.bytes = this.own = EMPTY;
@@ -331,63 +332,6 @@ export class StreamReader {
     this.consume(total);
     this.at = at + 4;
     return value;
-  }
-}
-
-/**
- * The chunks of `stream` as an async iterator: an `AsyncIterable`'s own
- * iterator, or a `ReadableStream` read through its reader (its lock
- * released at the end; left early, by `return`, it is cancelled).
- */
-function chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncIterator<ByteChunk> {
-  const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
-  if (s !== null && typeof s === "object" && typeof s.getReader === "function") return read(s.getReader());
-  const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
-  if (typeof iterate === "function") return iterate.call(s);
-  throw notAStream(stream);
-}
-
-/** The chunks `reader` reads; if left before the end, the stream is cancelled (its failure to stop ignored); the lock released either way. */
-async function* read(reader: ReadableStreamReaderLike<ByteChunk>): AsyncGenerator<ByteChunk, void, unknown> {
-  let done = false;
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-    done = true;
-  } finally {
-    const cancelled = done ? null : reader.cancel();
-    reader.releaseLock();
-    await cancelled?.catch(() => undefined);
-  }
-}
-
-/**
- * The one loop of every stream decoder: pulls the chunks of `stream` into
- * `reader` and yields what it reads as each value completes (each checked
- * by the schema, awaited by the yield: a mismatch throws here, and stops
- * the stream; one value is checked by the caller, once the stream has
- * ended). On an error the source is cancelled without waiting (a source
- * whose cancellation never settles, or throws, cannot hold back or hide
- * the error); left early, the source is cancelled and waited for, as
- * `for await` does.
- */
-export async function* values(reader: StreamReader, stream: ReadableStreamLike<ByteChunk>): AsyncGenerator<unknown, void, unknown> {
-  const source = chunksOf(stream);
-  let open = true;
-  try {
-    for (let final = false; !final; ) {
-      const r = await source.next();
-      final = r.done === true;
-      if (!final) reader.push(r.value);
-      for (let v = reader.next(final); v !== NEED_MORE; v = reader.next(final)) yield reader.shape === "value" ? v : reader.checked(v);
-    }
-    open = false;
-  } catch (e) {
-    open = false;
-    // not awaited, and the source's own failure to stop (thrown or rejected) ignored: the decode error is what the caller hears of
-    void (async () => source.return?.(e))().catch(() => undefined);
-    throw e;
-  } finally {
-    if (open) await source.return?.();
   }
 }
 

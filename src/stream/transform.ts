@@ -10,8 +10,7 @@
 import type { StreamDecodeOptions } from "./options.ts";
 import type { StreamStats } from "./queue.ts";
 import type { ByteChunk } from "./web.ts";
-import { NEED_MORE } from "./reader.ts";
-import { Decoder } from "./decoder.ts";
+import { NEED_MORE, StreamReader } from "./reader.ts";
 
 /**
  * A transform stream from bytes to values: write byte chunks (split
@@ -59,7 +58,7 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
    * @throws {DecodeError} (erroring the stream) as {@link decodeMultiStream}
    */
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
-    const reader = new Decoder(options).reader("values");
+    const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
     let out!: ReadableStreamDefaultController<Output>;
     let sink!: WritableStreamDefaultController;
     /** The write whose chunk is being read (or the close): it settles once the reader needs the next chunk (backpressure). */
