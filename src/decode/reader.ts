@@ -43,11 +43,10 @@ export class Reader {
   bytes: Uint8Array;
   /** A DataView of the input, made on first use (most small messages never need one). */
   protected view: DataView | null;
-  /** 8 bytes for reading floats without creating a DataView per input. */
+  /** 8 bytes for reading float 64s without creating a DataView per input. */
   private readonly float64: Float64Array;
-  private readonly float32: Float32Array;
   private readonly floatBytes: Uint8Array;
-  /** Floats read from this input so far. */
+  /** Float 64s read from this input so far. */
   private floatsRead: number;
   /** Short strings of the input as slices of one string of many of its bytes (see text-window.ts). @internal */
   readonly window: TextWindow;
@@ -106,7 +105,6 @@ export class Reader {
     this.bytes = EMPTY;
     this.view = null;
     this.float64 = new Float64Array(1);
-    this.float32 = new Float32Array(this.float64.buffer, 0, 1);
     this.floatBytes = new Uint8Array(this.float64.buffer);
     this.floatsRead = 0;
     this.window = new TextWindow();
@@ -153,12 +151,6 @@ export class Reader {
     this.end = bytes.length;
   }
 
-  /** Big-endian uint 16 at `at` (bounds already checked). */
-  private u16(at: number): number {
-    const b = this.bytes;
-    return (b[at]! << 8) | b[at + 1]!;
-  }
-
   /** Big-endian uint 32 at `at` (bounds already checked). */
   private u32(at: number): number {
     const b = this.bytes;
@@ -187,20 +179,6 @@ export class Reader {
     f[6] = b[at + 1]!;
     f[7] = b[at]!;
     return this.float64[0]!;
-  }
-
-  /** Big-endian float 32 at `at` (bounds already checked). */
-  private readFloat32(at: number): number {
-    const view = this.view;
-    if (view !== null) return view.getFloat32(at);
-    if (!LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat32(at);
-    const f = this.floatBytes;
-    const b = this.bytes;
-    f[0] = b[at + 3]!;
-    f[1] = b[at + 2]!;
-    f[2] = b[at + 1]!;
-    f[3] = b[at]!;
-    return this.float32[0]!;
   }
 
   private dv(): DataView {
@@ -288,16 +266,13 @@ export class Reader {
         return this.readMap(n, depth, pos);
       case 8: // WIRE_ARRAY: array 16 / 32
         return this.readLongArray(n, depth, pos);
+      // the numbers: those read above come here only when the input ends inside them, and need() throws
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
-        return n === 8 ? this.readFloat64(this.need(8, pos)) : this.readFloat32(this.need(4, pos));
-      case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
-        if (n === 1) return b[this.need(1, pos)];
-        if (n === 2) return this.u16(this.need(2, pos));
-        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(8, pos));
-      case 4: // WIRE_INT: int 8 / 16 / 32 / 64
-        if (n === 1) return (b[this.need(1, pos)]! << 24) >> 24;
-        if (n === 2) return (this.u16(this.need(2, pos)) << 16) >> 16;
-        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(8, pos));
+        return this.dv().getFloat32(this.need(n, pos)); // rare enough not to spare a DataView
+      case 3: // WIRE_UINT: uint 32 / 64 (uint 8 / 16 / 64 above)
+        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(n, pos));
+      case 4: // WIRE_INT: int 32 / 64 (int 8 / 16 above)
+        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(n, pos));
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -320,7 +295,8 @@ export class Reader {
     const at = this.pos;
     if (at + field > this.end) throw short(this, start, at - start + field, formName(this.bytes[start]!));
     this.pos = at + field;
-    return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
+    const b = this.bytes;
+    return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
   }
 
   /** Checks that `n` bytes follow the first byte at `start`, advances past them and returns where they begin. */
