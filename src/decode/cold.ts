@@ -80,14 +80,13 @@ export function readExt<C>(d: Cursor, codec: { get(type: number): ExtensionDecod
   if (at + n > d.end) throw short(d, start, at - start + n, "extension");
   d.pos = at + n;
   const decodeExt = codec.get(type);
-  if (decodeExt !== undefined) return callExtension(d, decodeExt, type, at, n, start, depth);
-  if (type === TIMESTAMP_TYPE) return readTimestamp(d.bytes.subarray(at, at + n), d.base + start);
-  if (type === 0 && n === 1 && d.options.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
-  return new ExtData(type, d.bytes.slice(at, at + n));
-}
-
-/** Runs an extension decoder on a view of its payload (`n` bytes at `at`), as one more level of nesting. */
-function callExtension<C>(d: Cursor, decodeExt: ExtensionDecoderType<C>, type: number, at: number, n: number, start: number, depth: number): unknown {
+  if (decodeExt === undefined) {
+    if (type === TIMESTAMP_TYPE) return readTimestamp(d.bytes.subarray(at, at + n), d.base + start);
+    if (type === 0 && n === 1 && d.options.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
+    return new ExtData(type, d.bytes.slice(at, at + n));
+  }
+  // the extension decoder, run on a view of its payload as one more level of nesting
+  // (in this function: one frame less per level of nesting through extensions)
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const data = d.bytes.subarray(at, at + n);
   PAYLOADS.set(data, { depth: depth + 1, base: d.base + at });

@@ -36,13 +36,13 @@ export class Reader {
   // Members marked @internal are the cursor, which the readers off the hot
   // path and the records module read through (see cursor.ts), and what the
   // stream decoders read: not private for them, and left out of the
-  // published declarations (stripInternal). Members marked protected are
-  // what the decoder sets for each call. Every field is assigned in the
-  // constructor, in this order (one object shape).
+  // published declarations (stripInternal), and what the decoders set for
+  // each call (on a child decoder too: see DecoderBase.reentrant). Every
+  // field is assigned in the constructor, in this order (one object shape).
   /** @internal */
   bytes: Uint8Array;
-  /** A DataView of the input, made on first use (most small messages never need one). */
-  protected view: DataView | null;
+  /** A DataView of the input, made on first use (most small messages never need one). @internal */
+  view: DataView | null;
   /** 8 bytes for reading float 64s without creating a DataView per input. */
   private readonly float64: Float64Array;
   private readonly floatBytes: Uint8Array;
@@ -74,10 +74,11 @@ export class Reader {
    * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
    * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
+   * @internal
    */
-  protected source: Uint8Array | null;
-  /** The record structures in force for the call under way (null without `useRecords`). */
-  protected records: RecordState | null;
+  source: Uint8Array | null;
+  /** The record structures in force for the call under way (null without `useRecords`). @internal */
+  records: RecordState | null;
   /** The records module's decoding side, with `useRecords` or `structures`; else null. */
   protected readonly recordDecoding: RecordDecoding | null;
   /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
@@ -140,8 +141,8 @@ export class Reader {
     };
   }
 
-  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. */
-  protected setInput(bytes: Uint8Array, offset: number, base: number): void {
+  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. @internal */
+  setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
     this.direct = base === 0 && this.lossyUtf8 === null;
