@@ -29,15 +29,18 @@ export function refused(d: Cursor, kind: number, n: number, depth: number, start
 }
 
 /**
- * The error for an array header of `n` items at `start` that is over the
- * length limit, longer than the bytes left (every item takes at least
- * one) or too deep: the array readers test all three in one condition,
- * before anything is allocated, and call this only to throw.
+ * The error for an array (`kind` 8, WIRE_ARRAY) or map (9, WIRE_MAP)
+ * header of `n` items at `start` that is over the length limit, longer
+ * than the bytes left (every item takes at least one byte, every map entry
+ * two) or too deep: the readers test all three in one condition, before
+ * anything is allocated, and call this only to throw.
  */
-export function badArray(d: Cursor, n: number, depth: number, start: number): DecodeError {
-  if (n > d.limits.maxArrayLength) return refused(d, 8 /* WIRE_ARRAY */, n, 0, start);
-  if (d.pos + n > d.end) return short(d, start, d.pos - start + n, `array of ${n} items`);
-  return refused(d, 8 /* WIRE_ARRAY */, n, depth, start);
+export function badContainer(d: Cursor, kind: 8 | 9, n: number, depth: number, start: number): DecodeError {
+  const map = kind === 9;
+  if (n > (map ? d.limits.maxMapLength : d.limits.maxArrayLength)) return refused(d, kind, n, 0, start);
+  const need = map ? 2 * n : n;
+  if (d.pos + need > d.end) return short(d, start, d.pos - start + need, map ? `map of ${n} entries` : `array of ${n} items`);
+  return refused(d, kind, n, depth, start);
 }
 
 /** What a decode of a payload handed to an extension decoder continues from: the payload's nesting depth and its base. */

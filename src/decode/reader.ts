@@ -23,7 +23,7 @@ import { decodeUtf8 } from "../format/utf8.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badArray, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
+import { badContainer, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
@@ -123,7 +123,7 @@ export class Reader {
     this.int64 = o.int64;
     this.useMap = o.useMap;
     this.binaryAsView = o.binaryAsView;
-    this.lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
+    this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", "decode") : null;
     this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.convertKeys = o.mapKeyConverter !== null;
@@ -213,7 +213,7 @@ export class Reader {
       // readers spend first once they have run, and called, the 2-item arrays of a
       // time series decoded 0.4-0.7x as fast
       const n = t & 0x0f;
-      if (pos + 1 + n > end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badArray(this, n, depth, pos);
+      if (pos + 1 + n > end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badContainer(this, 8 /* WIRE_ARRAY */, n, depth, pos);
       const arr = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
         // a float 64 item is read here: in V8 readValue would return it as a new heap number,
@@ -379,7 +379,7 @@ export class Reader {
    * readValue, which throws.
    */
   private readLongArray(n: number, depth: number, start: number): unknown[] {
-    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badArray(this, n, depth, start);
+    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badContainer(this, 8 /* WIRE_ARRAY */, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     const fixintEnd = this.records === null ? 0x80 : 0x40;
@@ -406,10 +406,8 @@ export class Reader {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) throw refused(this, 9 /* WIRE_MAP */, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
-    if (this.pos + 2 * n > this.end) throw short(this, start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw refused(this, 9 /* WIRE_MAP */, n, depth, start);
+    if (this.pos + 2 * n > this.end || n > this.limits.maxMapLength || depth >= this.limits.maxDepth) throw badContainer(this, 9 /* WIRE_MAP */, n, depth, start);
     if (this.useMap) return readIntoMap(this, new Map(), n, depth, true);
     const obj: Record<string, unknown> = {};
     // the keys in wire order, kept from the first key that may be an array
