@@ -271,9 +271,9 @@ export class Reader {
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
         return this.dv().getFloat32(this.need(n, pos)); // rare enough not to spare a DataView
       case 3: // WIRE_UINT: uint 32 / 64 (uint 8 / 16 / 64 above)
-        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(n, pos));
+        return n === 4 ? this.u32(this.need(4, pos)) : this.read64(this.need(n, pos), false);
       case 4: // WIRE_INT: int 32 / 64 (int 8 / 16 above)
-        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(n, pos));
+        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.read64(this.need(n, pos), true);
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -437,20 +437,16 @@ export class Reader {
     return obj;
   }
 
-  private readUint64(at: number): number | bigint {
-    const hi = this.u32(at);
-    if (this.int64 === "bigint") return this.dv().getBigUint64(at);
-    if (this.int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
-    return this.dv().getBigUint64(at);
-  }
-
-  private readInt64(at: number): number | bigint {
-    const hi = this.u32(at) | 0;
-    if (this.int64 === "bigint") return this.dv().getBigInt64(at);
-    if (this.int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
-      const value = hi * 0x100000000 + this.u32(at + 4);
+  /**
+   * The int 64 (`signed`) or uint 64 at `at`, by the `int64` mode: a
+   * number, unless the mode is "bigint" or (in "auto") the value is past
+   * 2^53 (computed in doubles, a value past it stays past it).
+   */
+  private read64(at: number, signed: boolean): number | bigint {
+    if (this.int64 !== "bigint") {
+      const value = (signed ? this.u32(at) | 0 : this.u32(at)) * 0x100000000 + this.u32(at + 4);
       if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
-    return this.dv().getBigInt64(at);
+    return signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
   }
 }
