@@ -67,17 +67,12 @@ export function utf8Length(str: string): number {
     if (c < 0x80) continue;
     if (c < 0x800) {
       bytes += 1;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
-      const d = str.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        // a surrogate pair: 2 units, 4 bytes
-        bytes += 2;
-        i++;
-      } else {
-        bytes += 2;
-      }
     } else {
-      bytes += 2;
+      bytes += 2; // 3 bytes for 1 unit; a surrogate pair: 4 bytes for 2 units
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+        const d = str.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+      }
     }
   }
   return bytes;
