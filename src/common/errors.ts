@@ -21,7 +21,7 @@
  * and the engine's are for the same mistakes: a stream function given
  * something that is no stream ({@link notAStream}), and a `Map` whose
  * iterator has no `next()` ({@link iteratorWithoutNext}, only ever the
- * `cause` of an `EncodeError`). A cause is attached by {@link withCause}
+ * `cause` of an `EncodeError`). A cause is attached as `new Error(message, { cause })` attaches it
  * (or, where a bundle would otherwise not carry it, as a plain property).
  * The command-line program's errors, which it prints and never lets a
  * caller catch, are its own.
@@ -317,10 +317,8 @@ export const badKey = (offset: number, key: unknown): DecodeError => decodeAt("m
  * payload view counts its offsets in the user's input already).
  */
 export const fromExtension = (e: unknown, type: number, at: number): unknown =>
-  e instanceof DecodeError && e.code === "TRUNCATED" ? withCause(decodeAt(`extension type ${type}`, at, "its decoder failed", "INVALID_EXT"), e) : e;
-
-/** `err` with a non-enumerable `cause`, as `new Error(message, { cause })` sets it. */
-export const withCause = <E extends Error>(err: E, cause: unknown): E => Object.defineProperty(err, "cause", { value: cause, writable: true, configurable: true });
+  // the cause non-enumerable, as `new Error(message, { cause })` sets it
+  e instanceof DecodeError && e.code === "TRUNCATED" ? Object.defineProperty(decodeAt(`extension type ${type}`, at, "its decoder failed", "INVALID_EXT"), "cause", { value: e, writable: true, configurable: true }) : e;
 
 /** `e` unchanged, unless it is the engine's stack overflow ({@link isEngineStackOverflow}): then a `MAX_DEPTH` DecodeError for nesting deeper than the call stack allows. */
 export const stackOverflow = (e: unknown, offset: number): unknown =>

@@ -29,15 +29,18 @@ export function refused(d: Cursor, kind: number, n: number, depth: number, start
 }
 
 /**
- * The error for an array header of `n` items at `start` that is over the
- * length limit, longer than the bytes left (every item takes at least
- * one) or too deep: the array readers test all three in one condition,
- * before anything is allocated, and call this only to throw.
+ * The error for an array (`kind` 8, WIRE_ARRAY) or map (9, WIRE_MAP)
+ * header of `n` items at `start` that is over the length limit, longer
+ * than the bytes left (every item takes at least one byte, every map entry
+ * two) or too deep: the readers test all three in one condition, before
+ * anything is allocated, and call this only to throw.
  */
-export function badArray(d: Cursor, n: number, depth: number, start: number): DecodeError {
-  if (n > d.limits.maxArrayLength) return refused(d, 8 /* WIRE_ARRAY */, n, 0, start);
-  if (d.pos + n > d.end) return short(d, start, d.pos - start + n, `array of ${n} items`);
-  return refused(d, 8 /* WIRE_ARRAY */, n, depth, start);
+export function badContainer(d: Cursor, kind: 8 | 9, n: number, depth: number, start: number): DecodeError {
+  const map = kind === 9;
+  if (n > (map ? d.limits.maxMapLength : d.limits.maxArrayLength)) return refused(d, kind, n, 0, start);
+  const need = map ? 2 * n : n;
+  if (d.pos + need > d.end) return short(d, start, d.pos - start + need, map ? `map of ${n} entries` : `array of ${n} items`);
+  return refused(d, kind, n, depth, start);
 }
 
 /** What a decode of a payload handed to an extension decoder continues from: the payload's nesting depth and its base. */
@@ -80,14 +83,13 @@ export function readExt<C>(d: Cursor, codec: { get(type: number): ExtensionDecod
   if (at + n > d.end) throw short(d, start, at - start + n, "extension");
   d.pos = at + n;
   const decodeExt = codec.get(type);
-  if (decodeExt !== undefined) return callExtension(d, decodeExt, type, at, n, start, depth);
-  if (type === TIMESTAMP_TYPE) return readTimestamp(d.bytes.subarray(at, at + n), d.base + start);
-  if (type === 0 && n === 1 && d.options.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
-  return new ExtData(type, d.bytes.slice(at, at + n));
-}
-
-/** Runs an extension decoder on a view of its payload (`n` bytes at `at`), as one more level of nesting. */
-function callExtension<C>(d: Cursor, decodeExt: ExtensionDecoderType<C>, type: number, at: number, n: number, start: number, depth: number): unknown {
+  if (decodeExt === undefined) {
+    if (type === TIMESTAMP_TYPE) return readTimestamp(d.bytes.subarray(at, at + n), d.base + start);
+    if (type === 0 && n === 1 && d.options.undefinedAsExtension) return undefined; // msgpackr's and notepack.io's undefined
+    return new ExtData(type, d.bytes.slice(at, at + n));
+  }
+  // the extension decoder, run on a view of its payload as one more level of nesting
+  // (in this function: one frame less per level of nesting through extensions)
   if (depth >= d.limits.maxDepth) throw tooDeepToDecode(d.base + start, d.limits.maxDepth);
   const data = d.bytes.subarray(at, at + n);
   PAYLOADS.set(data, { depth: depth + 1, base: d.base + at });

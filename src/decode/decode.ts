@@ -8,17 +8,18 @@
 
 import type { DecodeInput } from "../common/input.ts";
 import { CoderCache } from "../common/options.ts";
-import { CoreDecoder } from "./decoder.ts";
+import { CoreDecoder, DecoderBase } from "./decoder.ts";
 import { decodeOptionsOf, type DecodeOptions } from "./options.ts";
 
-const defaultDecoder = /* @__PURE__ */ new CoreDecoder();
-/** Decoders for options passed to `decode()`, by the values read from them. */
-const decoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((options: DecodeOptions<unknown>) => new CoreDecoder(options));
+const defaultDecoder = /* @__PURE__ */ new DecoderBase();
+/** Decoders for options passed to `decode()`, by the values read from them; `decodeMulti()`'s, of the class that has it. */
+const decoders = /* @__PURE__ */ new CoderCache<DecoderBase<unknown>>((options: DecodeOptions<unknown>) => new DecoderBase(options));
+const multiDecoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((options: DecodeOptions<unknown>) => new CoreDecoder(options));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
-function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): CoreDecoder<C, T> {
-  if (options == null) return defaultDecoder as unknown as CoreDecoder<C, T>;
-  return decoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<C, T>;
+function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): DecoderBase<C, T> {
+  if (options == null) return defaultDecoder as unknown as DecoderBase<C, T>;
+  return decoders.get(decodeOptionsOf(options)) as unknown as DecoderBase<C, T>;
 }
 
 /**
@@ -95,5 +96,5 @@ export function decodeMulti<ContextType = undefined, Output = unknown>(
   input: DecodeInput,
   options?: DecodeOptions<ContextType, Output>,
 ): Generator<Output, void, unknown> {
-  return decoderFor(options).decodeMulti(input);
+  return (multiDecoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<ContextType, Output>).decodeMulti(input);
 }

@@ -21,76 +21,25 @@ import type { SchemaCheck } from "./schema-hook.ts";
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
 
 /**
- * A reusable decoder. Safe to re-enter (an extension decoder may call
- * `decode`). The core of the main entry's `Decoder`, which adds the stream
- * methods (and is what users make; one class of each name, so each keeps
- * its own `name` in a bundle).
- *
- * @example
- * ```ts
- * import { Decoder, encode } from "@resizable/msgpack";
- * const decoder = new Decoder({ useMap: true });
- * const map = decoder.decode(encode({ a: 1 })) as Map<string, number>;
- * console.assert(map.get("a") === 1);
- * ```
+ * What `decode()` runs on: a decoder of one value per call, safe to
+ * re-enter (an extension decoder may call `decode`). {@link CoreDecoder}
+ * adds `decodeMulti` and the reads of the stream decoders, which a page
+ * that imports only `decode` then does not carry.
  */
-export class CoreDecoder<ContextType = undefined, Output = unknown> extends Reader {
-  /**
-   * The class's name in every build, as it is exported (a minifier renames the class itself).
-   * @internal
-   */
-  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
-  static get name(): string {
-    return "Decoder";
-  }
+export class DecoderBase<ContextType = undefined, Output = unknown> extends Reader {
   // Every field is assigned in the constructor, after the reader's (one object shape).
-  private busy: boolean;
+  /** Whether a call is reading with this decoder (a call made meanwhile takes {@link reentrant}). @internal */
+  busy: boolean;
   /** The decoder that re-entrant calls use, made on first need. */
-  private child: CoreDecoder<ContextType, Output> | null;
-  /** This decoder's own table, for `decode()` calls (null without `useRecords`). */
-  private readonly messageRecords: RecordState | null;
+  private child: DecoderBase<ContextType, Output> | null;
+  /** This decoder's own table, for `decode()` calls (null without `useRecords`). @internal */
+  readonly messageRecords: RecordState | null;
   /** With `schema`: what checks each value, from the schema module (the stream decoders check theirs with it); else null. @internal */
   readonly check: SchemaCheck | null;
 
-
-  /**
-   * @param options see {@link DecodeOptions}; each is read once, here
-   *   (with `schema`, the decoder's values are typed as the schema's output)
-   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
-   */
-  constructor(options?: DecodeOptions<ContextType, Output> | null);
-  /**
-   * @msgpack/msgpack 2.x's positional form, for programs written for it,
-   * once `@resizable/msgpack/compat/msgpack` is imported (else an
-   * `INVALID_ARGUMENT` naming that import): each argument is the option of
-   * that name (see {@link DecodeOptions}), `undefined` for its default.
-   *
-   * @example
-   * ```ts
-   * import { Decoder, encode, ExtensionCodec } from "@resizable/msgpack/compat/msgpack";
-   * const codec = new ExtensionCodec<{ scale: number }>();
-   * codec.register({ type: 1, encode: () => null, decode: (d, _type, ctx) => d[0]! * ctx.scale });
-   * console.assert(new Decoder(codec, { scale: 10 }).decode(Uint8Array.of(0xd4, 1, 2)) === 20);
-   * const limited = new Decoder(undefined, undefined, 2);
-   * try {
-   *   limited.decode(encode("abc"));
-   *   console.assert(false);
-   * } catch (e) {
-   *   console.assert((e as { code?: string }).code === "MAX_LENGTH"); // maxStrLength 2
-   * }
-   * ```
-   */
-  constructor(
-    extensionCodec?: ExtensionCodecType<ContextType>,
-    context?: ContextType,
-    maxStrLength?: number,
-    maxBinLength?: number,
-    maxArrayLength?: number,
-    maxMapLength?: number,
-    maxExtLength?: number,
-  );
-  constructor(first?: DecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
-    const o = decodeOptionsOf(decoderArguments(first ?? undefined, rest));
+  /** @param options see {@link DecodeOptions}; each is read once, here */
+  constructor(options?: DecodeOptions<ContextType, Output> | null) {
+    const o = decodeOptionsOf(options);
     super(o);
     this.busy = false;
     this.child = null;
@@ -145,6 +94,98 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
     }
     // the schema's verdict, once the input is let go (its errors are its own)
     return (this.check === null ? value : this.check(value, outer.base)) as Output;
+  }
+
+  /** Starts a `decode()` call with this decoder's own record table. */
+  private beginRecords(): void {
+    const records = this.messageRecords!;
+    records.begin();
+    this.records = records;
+  }
+
+  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
+  private endRecords(): void {
+    this.records!.rollback();
+    this.records = null;
+  }
+
+  /**
+   * A free decoder for calls made while this one is busy (from an extension
+   * decoder): the first idle one down the chain of children, made on first
+   * need. Found in a loop, not by recursion through the busy ones: decode()
+   * with equal options finds this same busy decoder at every level of nested
+   * extensions, and a call at level k must not cost k stack frames.
+   * @internal
+   */
+  reentrant(): DecoderBase<ContextType, Output> {
+    let d: DecoderBase<ContextType, Output> = this;
+    while (d.busy) d = d.child ?? (d.child = new DecoderBase(this.options as DecodeOptions<ContextType, Output>));
+    return d;
+  }
+}
+
+/**
+ * A reusable decoder. Safe to re-enter (an extension decoder may call
+ * `decode`). The core of the main entry's `Decoder`, which adds the stream
+ * methods (and is what users make; one class of each name, so each keeps
+ * its own `name` in a bundle).
+ *
+ * @example
+ * ```ts
+ * import { Decoder, encode } from "@resizable/msgpack";
+ * const decoder = new Decoder({ useMap: true });
+ * const map = decoder.decode(encode({ a: 1 })) as Map<string, number>;
+ * console.assert(map.get("a") === 1);
+ * ```
+ */
+export class CoreDecoder<ContextType = undefined, Output = unknown> extends DecoderBase<ContextType, Output> {
+  /**
+   * The class's name in every build, as it is exported (a minifier renames the class itself).
+   * @internal
+   */
+  // @ts-ignore: a static accessor defines `name` (TypeScript assumes an assignment; Deno's checker does not)
+  static get name(): string {
+    return "Decoder";
+  }
+
+  /**
+   * @param options see {@link DecodeOptions}; each is read once, here
+   *   (with `schema`, the decoder's values are typed as the schema's output)
+   * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid or misspelled option
+   */
+  constructor(options?: DecodeOptions<ContextType, Output> | null);
+  /**
+   * @msgpack/msgpack 2.x's positional form, for programs written for it,
+   * once `@resizable/msgpack/compat/msgpack` is imported (else an
+   * `INVALID_ARGUMENT` naming that import): each argument is the option of
+   * that name (see {@link DecodeOptions}), `undefined` for its default.
+   *
+   * @example
+   * ```ts
+   * import { Decoder, encode, ExtensionCodec } from "@resizable/msgpack/compat/msgpack";
+   * const codec = new ExtensionCodec<{ scale: number }>();
+   * codec.register({ type: 1, encode: () => null, decode: (d, _type, ctx) => d[0]! * ctx.scale });
+   * console.assert(new Decoder(codec, { scale: 10 }).decode(Uint8Array.of(0xd4, 1, 2)) === 20);
+   * const limited = new Decoder(undefined, undefined, 2);
+   * try {
+   *   limited.decode(encode("abc"));
+   *   console.assert(false);
+   * } catch (e) {
+   *   console.assert((e as { code?: string }).code === "MAX_LENGTH"); // maxStrLength 2
+   * }
+   * ```
+   */
+  constructor(
+    extensionCodec?: ExtensionCodecType<ContextType>,
+    context?: ContextType,
+    maxStrLength?: number,
+    maxBinLength?: number,
+    maxArrayLength?: number,
+    maxMapLength?: number,
+    maxExtLength?: number,
+  );
+  constructor(first?: DecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
+    super(decoderArguments(first ?? undefined, rest));
   }
 
   /**
@@ -225,19 +266,6 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
     }
   }
 
-  /** Starts a `decode()` call with this decoder's own record table. */
-  private beginRecords(): void {
-    const records = this.messageRecords!;
-    records.begin();
-    this.records = records;
-  }
-
-  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
-  private endRecords(): void {
-    this.records!.rollback();
-    this.records = null;
-  }
-
   /**
    * A record table for one sequence of values (`decodeMulti`, a stream:
    * structures defined by one value stay defined for the next, as
@@ -250,18 +278,5 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Read
     const table = this.recordDecoding!.table(this.options.structures, this.options.compileRecordReaders);
     table.begin();
     return table;
-  }
-
-  /**
-   * A free decoder for calls made while this one is busy (from an extension
-   * decoder): the first idle one down the chain of children, made on first
-   * need. Found in a loop, not by recursion through the busy ones: decode()
-   * with equal options finds this same busy decoder at every level of nested
-   * extensions, and a call at level k must not cost k stack frames.
-   */
-  private reentrant(): CoreDecoder<ContextType, Output> {
-    let d: CoreDecoder<ContextType, Output> = this;
-    while (d.busy) d = d.child ?? (d.child = new CoreDecoder(this.options as DecodeOptions<ContextType, Output>));
-    return d;
   }
 }

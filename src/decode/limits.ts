@@ -7,13 +7,13 @@
  * @module
  */
 
-import { type DecodeError, overLimit, reservedByte, tooDeepToDecode } from "../common/errors.ts";
+import { type DecodeError, overLimit, tooDeepToDecode } from "../common/errors.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 
 /**
  * What a decoder with `limits` says of a header that declares `n` bytes,
  * items or entries for an item of wire kind `kind` (see
- * format/forms.ts) at offset `at`, read at nesting depth `depth`, before
+ * format/forms.ts: a string, binary, array, map or extension) at offset `at`, read at nesting depth `depth`, before
  * it reads what the header declares: the error it throws, or null when it
  * reads on. `binary`: a string read as a binary (`rawStrings`, except for a
  * map key), which `maxBinLength` bounds. (A
@@ -21,7 +21,7 @@ import type { DecodeLimits } from "../common/limits.ts";
  * decoder checks that first.)
  *
  * @param limits the decoder's limits
- * @param kind the wire kind
+ * @param kind the wire kind: 6 (WIRE_STR) to 10 (WIRE_EXT)
  * @param n the declared length or count
  * @param depth the nesting depth of the item
  * @param binary a string read as a binary
@@ -30,9 +30,7 @@ import type { DecodeLimits } from "../common/limits.ts";
  */
 export function headerError(limits: DecodeLimits, kind: number, n: number, depth: number, binary: boolean, at: number): DecodeError | null {
   // the kinds as literals, as in the decoder's switch (see src/format/forms.ts)
-  if (kind === 11 /* WIRE_RESERVED */) return reservedByte(at);
   const i = kind - 6; // WIRE_STR, WIRE_BIN, WIRE_ARRAY, WIRE_MAP, WIRE_EXT
-  if (i < 0) return null;
   const name = LIMIT_NAMES[binary && i === 0 ? 1 : i]!;
   if (n > limits[name]) return overLimit(KIND_NAMES[i]!, at, n, name, limits[name]);
   return i >> 1 === 1 && depth >= limits.maxDepth ? tooDeepToDecode(at, limits.maxDepth) : null; // an array or map too deep

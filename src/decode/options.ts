@@ -261,10 +261,9 @@ export type DecoderOptions<ContextType = undefined, Output = unknown> = DecodeOp
  * else `"auto"`), except those whose absence is null: `extensionCodec`
  * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
  * decode-only page does not carry it), `mapKeyConverter`, `structures`
- * and `schema`;
- * `replaceInvalidUtf8` is `invalidUtf8: "replace"`.
+ * and `schema`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly replaceInvalidUtf8: boolean; readonly schema: StandardSchemaV1 | null };
+export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly schema: StandardSchemaV1 | null };
 
 /** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
 export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
@@ -286,7 +285,6 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
   if (isResolved(options, DECODE)) return options as ResolvedDecodeOptions;
   const o = optionsIn(options, DECODE);
   const useBigInt64 = take(DECODE, o.useBigInt64, "useBigInt64", BOOLEAN, false);
-  const invalidUtf8 = take(DECODE, o.invalidUtf8, "invalidUtf8", UTF8, "throw");
   return {
     extensionCodec: take(DECODE, o.extensionCodec, "extensionCodec", CODEC, null),
     context: o.context,
@@ -294,8 +292,7 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
     useBigInt64,
     useMap: take(DECODE, o.useMap, "useMap", BOOLEAN, false),
     rawStrings: take(DECODE, o.rawStrings, "rawStrings", BOOLEAN, false),
-    invalidUtf8,
-    replaceInvalidUtf8: invalidUtf8 === "replace",
+    invalidUtf8: take(DECODE, o.invalidUtf8, "invalidUtf8", UTF8, "throw"),
     mapKeyConverter: take(DECODE, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
     binaryAsView: take(DECODE, o.binaryAsView, "binaryAsView", BOOLEAN, false),
     buffers: take(DECODE, o.buffers, "buffers", BOOLEAN, false),

@@ -23,7 +23,7 @@ import { decodeUtf8 } from "../format/utf8.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badArray, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
+import { badContainer, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
@@ -36,18 +36,17 @@ export class Reader {
   // Members marked @internal are the cursor, which the readers off the hot
   // path and the records module read through (see cursor.ts), and what the
   // stream decoders read: not private for them, and left out of the
-  // published declarations (stripInternal). Members marked protected are
-  // what the decoder sets for each call. Every field is assigned in the
-  // constructor, in this order (one object shape).
+  // published declarations (stripInternal), and what the decoders set for
+  // each call (on a child decoder too: see DecoderBase.reentrant). Every
+  // field is assigned in the constructor, in this order (one object shape).
   /** @internal */
   bytes: Uint8Array;
-  /** A DataView of the input, made on first use (most small messages never need one). */
-  protected view: DataView | null;
-  /** 8 bytes for reading floats without creating a DataView per input. */
+  /** A DataView of the input, made on first use (most small messages never need one). @internal */
+  view: DataView | null;
+  /** 8 bytes for reading float 64s without creating a DataView per input. */
   private readonly float64: Float64Array;
-  private readonly float32: Float32Array;
   private readonly floatBytes: Uint8Array;
-  /** Floats read from this input so far. */
+  /** Float 64s read from this input so far. */
   private floatsRead: number;
   /** Short strings of the input as slices of one string of many of its bytes (see text-window.ts). @internal */
   readonly window: TextWindow;
@@ -75,10 +74,11 @@ export class Reader {
    * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
    * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
+   * @internal
    */
-  protected source: Uint8Array | null;
-  /** The record structures in force for the call under way (null without `useRecords`). */
-  protected records: RecordState | null;
+  source: Uint8Array | null;
+  /** The record structures in force for the call under way (null without `useRecords`). @internal */
+  records: RecordState | null;
   /** The records module's decoding side, with `useRecords` or `structures`; else null. */
   protected readonly recordDecoding: RecordDecoding | null;
   /** Longest map key read through the key cache: 16 bytes, or less under a smaller maxStrLength. */
@@ -106,7 +106,6 @@ export class Reader {
     this.bytes = EMPTY;
     this.view = null;
     this.float64 = new Float64Array(1);
-    this.float32 = new Float32Array(this.float64.buffer, 0, 1);
     this.floatBytes = new Uint8Array(this.float64.buffer);
     this.floatsRead = 0;
     this.window = new TextWindow();
@@ -124,7 +123,7 @@ export class Reader {
     this.int64 = o.int64;
     this.useMap = o.useMap;
     this.binaryAsView = o.binaryAsView;
-    this.lossyUtf8 = o.replaceInvalidUtf8 ? dropIn("invalidUtf8", "decode") : null;
+    this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", "decode") : null;
     this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.convertKeys = o.mapKeyConverter !== null;
@@ -142,8 +141,8 @@ export class Reader {
     };
   }
 
-  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. */
-  protected setInput(bytes: Uint8Array, offset: number, base: number): void {
+  /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. @internal */
+  setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
     this.direct = base === 0 && this.lossyUtf8 === null;
@@ -151,12 +150,6 @@ export class Reader {
     this.floatsRead = 0;
     this.pos = offset;
     this.end = bytes.length;
-  }
-
-  /** Big-endian uint 16 at `at` (bounds already checked). */
-  private u16(at: number): number {
-    const b = this.bytes;
-    return (b[at]! << 8) | b[at + 1]!;
   }
 
   /** Big-endian uint 32 at `at` (bounds already checked). */
@@ -187,20 +180,6 @@ export class Reader {
     f[6] = b[at + 1]!;
     f[7] = b[at]!;
     return this.float64[0]!;
-  }
-
-  /** Big-endian float 32 at `at` (bounds already checked). */
-  private readFloat32(at: number): number {
-    const view = this.view;
-    if (view !== null) return view.getFloat32(at);
-    if (!LITTLE_ENDIAN || ++this.floatsRead > 4) return this.dv().getFloat32(at);
-    const f = this.floatBytes;
-    const b = this.bytes;
-    f[0] = b[at + 3]!;
-    f[1] = b[at + 2]!;
-    f[2] = b[at + 1]!;
-    f[3] = b[at]!;
-    return this.float32[0]!;
   }
 
   private dv(): DataView {
@@ -234,7 +213,7 @@ export class Reader {
       // readers spend first once they have run, and called, the 2-item arrays of a
       // time series decoded 0.4-0.7x as fast
       const n = t & 0x0f;
-      if (pos + 1 + n > end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badArray(this, n, depth, pos);
+      if (pos + 1 + n > end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badContainer(this, 8 /* WIRE_ARRAY */, n, depth, pos);
       const arr = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
         // a float 64 item is read here: in V8 readValue would return it as a new heap number,
@@ -288,16 +267,13 @@ export class Reader {
         return this.readMap(n, depth, pos);
       case 8: // WIRE_ARRAY: array 16 / 32
         return this.readLongArray(n, depth, pos);
+      // the numbers: those read above come here only when the input ends inside them, and need() throws
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
-        return n === 8 ? this.readFloat64(this.need(8, pos)) : this.readFloat32(this.need(4, pos));
-      case 3: // WIRE_UINT: uint 8 / 16 / 32 / 64
-        if (n === 1) return b[this.need(1, pos)];
-        if (n === 2) return this.u16(this.need(2, pos));
-        return n === 4 ? this.u32(this.need(4, pos)) : this.readUint64(this.need(8, pos));
-      case 4: // WIRE_INT: int 8 / 16 / 32 / 64
-        if (n === 1) return (b[this.need(1, pos)]! << 24) >> 24;
-        if (n === 2) return (this.u16(this.need(2, pos)) << 16) >> 16;
-        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.readInt64(this.need(8, pos));
+        return this.dv().getFloat32(this.need(n, pos)); // rare enough not to spare a DataView
+      case 3: // WIRE_UINT: uint 32 / 64 (uint 8 / 16 / 64 above)
+        return n === 4 ? this.u32(this.need(4, pos)) : this.read64(this.need(n, pos), false);
+      case 4: // WIRE_INT: int 32 / 64 (int 8 / 16 above)
+        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.read64(this.need(n, pos), true);
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -320,7 +296,8 @@ export class Reader {
     const at = this.pos;
     if (at + field > this.end) throw short(this, start, at - start + field, formName(this.bytes[start]!));
     this.pos = at + field;
-    return field === 1 ? this.bytes[at]! : field === 2 ? this.u16(at) : this.u32(at);
+    const b = this.bytes;
+    return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
   }
 
   /** Checks that `n` bytes follow the first byte at `start`, advances past them and returns where they begin. */
@@ -402,7 +379,7 @@ export class Reader {
    * readValue, which throws.
    */
   private readLongArray(n: number, depth: number, start: number): unknown[] {
-    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badArray(this, n, depth, start);
+    if (this.pos + n > this.end || n > this.limits.maxArrayLength || depth >= this.limits.maxDepth) throw badContainer(this, 8 /* WIRE_ARRAY */, n, depth, start);
     const arr = new Array<unknown>(n);
     const b = this.bytes;
     const fixintEnd = this.records === null ? 0x80 : 0x40;
@@ -429,10 +406,8 @@ export class Reader {
   }
 
   private readMap(n: number, depth: number, start: number): unknown {
-    if (n > this.limits.maxMapLength) throw refused(this, 9 /* WIRE_MAP */, n, 0, start);
     // every entry takes at least two bytes: refuse before allocating
-    if (this.pos + 2 * n > this.end) throw short(this, start, this.pos - start + 2 * n, `map of ${n} entries`);
-    if (depth >= this.limits.maxDepth) throw refused(this, 9 /* WIRE_MAP */, n, depth, start);
+    if (this.pos + 2 * n > this.end || n > this.limits.maxMapLength || depth >= this.limits.maxDepth) throw badContainer(this, 9 /* WIRE_MAP */, n, depth, start);
     if (this.useMap) return readIntoMap(this, new Map(), n, depth, true);
     const obj: Record<string, unknown> = {};
     // the keys in wire order, kept from the first key that may be an array
@@ -462,20 +437,16 @@ export class Reader {
     return obj;
   }
 
-  private readUint64(at: number): number | bigint {
-    const hi = this.u32(at);
-    if (this.int64 === "bigint") return this.dv().getBigUint64(at);
-    if (this.int64 === "number" || hi < 0x200000) return hi * 0x100000000 + this.u32(at + 4);
-    return this.dv().getBigUint64(at);
-  }
-
-  private readInt64(at: number): number | bigint {
-    const hi = this.u32(at) | 0;
-    if (this.int64 === "bigint") return this.dv().getBigInt64(at);
-    if (this.int64 === "number" || (hi >= -0x200000 && hi < 0x200000)) {
-      const value = hi * 0x100000000 + this.u32(at + 4);
+  /**
+   * The int 64 (`signed`) or uint 64 at `at`, by the `int64` mode: a
+   * number, unless the mode is "bigint" or (in "auto") the value is past
+   * 2^53 (computed in doubles, a value past it stays past it).
+   */
+  private read64(at: number, signed: boolean): number | bigint {
+    if (this.int64 !== "bigint") {
+      const value = (signed ? this.u32(at) | 0 : this.u32(at)) * 0x100000000 + this.u32(at + 4);
       if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
-    return this.dv().getBigInt64(at);
+    return signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
   }
 }

@@ -67,17 +67,12 @@ export function utf8Length(str: string): number {
     if (c < 0x80) continue;
     if (c < 0x800) {
       bytes += 1;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
-      const d = str.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        // a surrogate pair: 2 units, 4 bytes
-        bytes += 2;
-        i++;
-      } else {
-        bytes += 2;
-      }
     } else {
-      bytes += 2;
+      bytes += 2; // 3 bytes for 1 unit; a surrogate pair: 4 bytes for 2 units
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+        const d = str.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+      }
     }
   }
   return bytes;
@@ -119,23 +114,12 @@ export function writeUtf8(out: Uint8Array, pos: number, str: string): number {
 }
 
 /**
- * Writes `str` into `out` at `pos` with `TextEncoder.encodeInto` and returns
- * the number of bytes written. The caller guarantees `3 * str.length` bytes
- * of room.
- */
-export function encodeUtf8Into(out: Uint8Array, pos: number, str: string): number {
-  return textEncoder.encodeInto(str, out.subarray(pos)).written;
-}
-
-/**
  * Decodes `length` bytes of UTF-8 at `start`, throwing a `DecodeError` at
  * `start` for invalid UTF-8.
  */
 export function decodeUtf8(bytes: Uint8Array, start: number, length: number): string {
   if (length < DECODE_JS_MAX_BYTES) return decodeUtf8Short(bytes, start, length);
-  let view = bytes.subarray(start, start + length);
-  // TextDecoder refuses shared buffers, and in Chromium resizable ones: decode a plain copy
-  if (!(bytes.buffer instanceof ArrayBuffer) || (!DECODE_RESIZABLE && bytes.buffer.resizable)) view = view.slice();
+  const view = decodable(bytes, start, length);
   // decode leniently; only a result with U+FFFD can hide invalid input, and the strict decoder decides
   const str = looseDecoder.decode(view);
   if (str.indexOf("\ufffd") === -1) return str;
@@ -152,9 +136,13 @@ export function decodeUtf8(bytes: Uint8Array, start: number, length: number): st
  * {@link decodeUtf8} refused, so the cost of a native call does not matter.
  */
 export function decodeUtf8Lossy(bytes: Uint8Array, start: number, length: number): string {
-  let view = bytes.subarray(start, start + length);
-  if (!(bytes.buffer instanceof ArrayBuffer) || (!DECODE_RESIZABLE && bytes.buffer.resizable)) view = view.slice();
-  return looseDecoder.decode(view);
+  return looseDecoder.decode(decodable(bytes, start, length));
+}
+
+/** The `length` bytes at `start` as `TextDecoder` takes them: a view, or a plain copy where it refuses the buffer (a shared one; in Chromium a resizable one). */
+function decodable(bytes: Uint8Array, start: number, length: number): Uint8Array {
+  const view = bytes.subarray(start, start + length);
+  return !(bytes.buffer instanceof ArrayBuffer) || (!DECODE_RESIZABLE && bytes.buffer.resizable) ? view.slice() : view;
 }
 
 /**
