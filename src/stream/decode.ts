@@ -31,38 +31,36 @@
 import type { DecodeOptions } from "../decode/decoder.ts";
 import { notAStream } from "../common/errors.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";
-import type { ByteChunk, ReadableStreamLike, ReadableStreamSourceLike } from "./web.ts";
+import type { ByteChunk, ReadableStreamLike, ReadableStreamReaderLike, ReadableStreamSourceLike } from "./web.ts";
 import type { StreamDecodeOptions } from "./options.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
 export type { ByteChunk, ReadableStreamLike, StreamDecodeOptions };
 
 /**
- * The chunks of `stream` as an async iterator: a `ReadableStream`'s
- * reader (its lock released at the end, or by `return`, which cancels
- * it) or an `AsyncIterable`'s own iterator.
+ * The chunks of `stream` as an async iterator: an `AsyncIterable`'s own
+ * iterator, or a `ReadableStream` read through its reader (its lock
+ * released at the end; left early, by `return`, it is cancelled).
  */
 function chunksOf(stream: ReadableStreamLike<ByteChunk>): AsyncIterator<ByteChunk> {
   const s = stream as Partial<ReadableStreamSourceLike<ByteChunk>> & Partial<AsyncIterable<ByteChunk>>;
-  if (s !== null && typeof s === "object" && typeof s.getReader === "function") {
-    const reader = s.getReader();
-    return {
-      async next() {
-        const r = await reader.read();
-        if (r.done) reader.releaseLock();
-        return r as IteratorResult<ByteChunk>;
-      },
-      async return(reason?: unknown) {
-        const cancelled = reader.cancel(reason);
-        reader.releaseLock();
-        await cancelled.catch(() => undefined);
-        return { done: true, value: undefined };
-      },
-    };
-  }
+  if (s !== null && typeof s === "object" && typeof s.getReader === "function") return read(s.getReader());
   const iterate = s !== null && typeof s === "object" ? s[Symbol.asyncIterator] : undefined;
   if (typeof iterate === "function") return iterate.call(s);
   throw notAStream(stream);
+}
+
+/** The chunks `reader` reads; if left before the end, the stream is cancelled (its failure to stop ignored); the lock released either way. */
+async function* read(reader: ReadableStreamReaderLike<ByteChunk>): AsyncGenerator<ByteChunk, void, unknown> {
+  let done = false;
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+    done = true;
+  } finally {
+    const cancelled = done ? null : reader.cancel();
+    reader.releaseLock();
+    await cancelled?.catch(() => undefined);
+  }
 }
 
 /**

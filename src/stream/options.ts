@@ -113,9 +113,6 @@ export const STREAM_DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (
 /** The stream encoders' side (their own options; the encode options are the encoder's). */
 export const STREAM_ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => readStreamEncodeOptions(o), accepted: [] };
 
-/** Whether `o` was made by {@link readStreamOptions}. */
-export const isStreamSettings = (o: unknown): o is StreamSettings => isResolved(o, STREAM_DECODE);
-
 /**
  * The stream decoders' own options of `options`, resolved as the decode
  * options are (see decode/options.ts); as they are when already resolved.
@@ -123,7 +120,7 @@ export const isStreamSettings = (o: unknown): o is StreamSettings => isResolved(
  * @throws {DecodeError} `INVALID_ARGUMENT` for an invalid value or a misspelled name
  */
 export function readStreamOptions(options: unknown): StreamSettings {
-  if (isStreamSettings(options)) return options;
+  if (isResolved(options, STREAM_DECODE)) return options as StreamSettings;
   const o = optionsIn(options, STREAM_DECODE);
   return {
     maxValueBytes: take(STREAM_DECODE, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),

@@ -19,7 +19,7 @@ import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, decodeAt, DecodeError, extraBytes, overLimit, truncated, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
-import { isStreamSettings, readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
+import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
 import type { ByteChunk } from "./web.ts";
 import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
@@ -56,11 +56,12 @@ export class StreamReader {
   private end: number;
   /** Stream offset of `bytes[start]`. */
   private offset: number;
-  /** The reader's own buffer, holding the start of a value split across chunks and the chunks after it. */
+  /**
+   * The reader's own buffer, holding the start of a value split across chunks and the chunks after it;
+   * free from its start whenever it is not `bytes`.
+   */
   private own: Uint8Array;
-  /** Where the written part of `own` ends: with `keepWritten`, appending continues there. */
-  private ownEnd: number;
-  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`). */
+  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`): what is read is cut off its front. */
   private readonly keepWritten: boolean;
   readonly stats: StreamStats;
   readonly decoder: CoreDecoder<unknown>;
@@ -68,8 +69,7 @@ export class StreamReader {
   private readonly counter: ItemCounter;
   /** With records, the structures of this stream: those a value declares stay declared for the next. */
   private readonly records: RecordState | null;
-  private readonly framed: boolean;
-  private readonly maxValueBytes: number;
+  private readonly settings: StreamSettings;
   /** Values still to come: 1 for one value, Infinity for back-to-back values; for an array, -1 before its header, then its items. */
   private left: number;
   /** The bytes the value at hand was last tried with; 0: not tried yet. */
@@ -92,7 +92,7 @@ export class StreamReader {
    * @param decoder the decoder to use, else one made from `options`
    */
   constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
-    const settings = isStreamSettings(options) ? options : readStreamOptions(options);
+    const settings = readStreamOptions(options);
     if (settings.lengthPrefixed && shape !== "values") {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
@@ -100,13 +100,12 @@ export class StreamReader {
     this.stats = settings.stats ?? createStreamStats();
     this.keepWritten = d.options.binaryAsView;
     this.bytes = this.own = EMPTY;
-    this.start = this.end = this.offset = this.ownEnd = 0;
+    this.start = this.end = this.offset = 0;
     this.decoder = d;
     this.shape = shape;
     this.records = d.newRecords();
     this.counter = new ItemCounter(this.records);
-    this.framed = settings.lengthPrefixed;
-    this.maxValueBytes = settings.maxValueBytes;
+    this.settings = settings;
     this.left = shape === "value" ? 1 : shape === "array" ? -1 : Infinity;
     this.tried = this.at = this.arrayAt = this.count = this.itemsEnd = 0;
     this.held = null;
@@ -147,7 +146,7 @@ export class StreamReader {
     if (this.bytes === this.own) return;
     const rest = this.bytes.subarray(this.start, this.end);
     this.bytes = this.own;
-    this.start = this.end = this.keepWritten ? this.ownEnd : 0;
+    this.start = this.end = 0;
     if (rest.length > 0) this.append(rest);
     this.noteHeld();
   }
@@ -157,11 +156,11 @@ export class StreamReader {
     this.start += n;
     this.offset += n;
     if (this.start < this.end) return;
-    // all read: let go of a chunk read in place; `own` is kept for reuse (unless it is huge), from its start unless its bytes must stay
+    // all read: let go of a chunk read in place; `own` is kept for reuse (unless it is huge), less what was read if its bytes must stay
     if (this.own.length > MAX_IDLE_BUFFER) this.own = EMPTY;
-    if (!this.keepWritten || this.own === EMPTY) this.ownEnd = 0;
+    else if (this.keepWritten && this.bytes === this.own) this.own = this.own.subarray(this.end);
     this.bytes = this.own;
-    this.start = this.end = this.ownEnd;
+    this.start = this.end = 0;
     this.noteHeld();
   }
 
@@ -189,7 +188,6 @@ export class StreamReader {
     }
     this.own.set(data, this.end);
     this.end += n;
-    this.ownEnd = this.end;
     this.stats.bytesCopied += n;
   }
 
@@ -211,7 +209,7 @@ export class StreamReader {
     if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
     if (this.held === null && this.left > 0 && (this.available > 0 || (final && this.left !== Infinity))) {
       try {
-        const value = this.framed ? this.readFrame(final) : this.read(final);
+        const value = this.settings.lengthPrefixed ? this.readFrame(final) : this.read(final);
         if (value !== NEED_MORE) this.left--;
         return value;
       } catch (e) {
@@ -272,10 +270,9 @@ export class StreamReader {
   private read(final: boolean): unknown {
     const available = this.available;
     const at = this.offset;
-    if (available === 0) throw truncated(at, 1, at, "value", true); // at the end, a value still to come
     if (!final && this.tried > 0) {
       const n = this.counter.scan(this.bytes, this.start, this.end, this.stats);
-      if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
+      if (n > this.settings.maxValueBytes) throw this.tooLarge(`${n} bytes`);
       // decoded when complete (unless already tried with its bytes), or once the bytes have doubled at an alarm
       // (or should the counter find it complete and the decoder have disagreed: never the case)
       if (n <= this.tried && !((n >= 0 || this.counter.alarm) && available >= 2 * this.tried)) return this.needMore(available);
@@ -285,7 +282,7 @@ export class StreamReader {
     try {
       // (the items of an array one level down, as decode() reads them)
       const depth = this.shape === "array" ? 1 : 0;
-      // at the end, the decoder's TRUNCATED error says where the stream ended
+      // at the end, the decoder's TRUNCATED error says where the stream ended (or that a value is still to come)
       [item, stop] = this.decoder.readAt(this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end), this.start, at - this.start, depth, this.records, null, final);
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
@@ -297,7 +294,7 @@ export class StreamReader {
       return this.needMore(available);
     }
     const n = stop - this.start;
-    if (n > this.maxValueBytes) throw this.tooLarge(`${n} bytes`);
+    if (n > this.settings.maxValueBytes) throw this.tooLarge(`${n} bytes`);
     this.tried = 0;
     this.stats.bytesDecoded += n;
     this.at = at;
@@ -307,14 +304,14 @@ export class StreamReader {
 
   /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
   private needMore(available: number): typeof NEED_MORE {
-    if (available > this.maxValueBytes) throw this.tooLarge(`more than ${available} bytes`);
+    if (available > this.settings.maxValueBytes) throw this.tooLarge(`more than ${available} bytes`);
     this.settle();
     return NEED_MORE;
   }
 
   /** A MAX_LENGTH error for the value at hand, of `size`. */
   private tooLarge(size: string): DecodeError {
-    return decodeAt("value", this.offset, `max length exceeded, it takes ${size}, over maxValueBytes (${this.maxValueBytes})`, "MAX_LENGTH");
+    return decodeAt("value", this.offset, `max length exceeded, it takes ${size}, over maxValueBytes (${this.settings.maxValueBytes})`, "MAX_LENGTH");
   }
 
   /** The value of the frame at hand: its u32 length prefix, then exactly one value. */
@@ -322,7 +319,7 @@ export class StreamReader {
     const available = this.available;
     const at = this.offset;
     const total = available < 4 ? 4 : 4 + readLength(this.bytes, this.start, 4);
-    if (total - 4 > this.maxValueBytes) throw overLimit("frame", at, total - 4, "maxValueBytes", this.maxValueBytes);
+    if (total - 4 > this.settings.maxValueBytes) throw overLimit("frame", at, total - 4, "maxValueBytes", this.settings.maxValueBytes);
     if (available < total) {
       if (final) throw truncated(at, total, at + available, "frame", true);
       return this.needMore(0);
@@ -341,9 +338,10 @@ export class StreamReader {
 /**
  * Views a chunk as a plain `Uint8Array` (a Node `Buffer` too, so results
  * never hold `Buffer` views); an array of byte values is copied, each
- * checked (an integer 0..255), in steps that double from 64 KiB: a bad
- * element, or a length no buffer can have, fails before its whole length
- * is allocated. `offset` is the chunk's stream offset.
+ * element checked (an integer 0..255) as it is read, into a list that
+ * grows with the elements read: a bad element, or a length the array does
+ * not have, fails before a buffer of that length exists. `offset` is the
+ * chunk's stream offset.
  */
 function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   if (chunk instanceof Uint8Array && chunk.constructor === Uint8Array && chunk.length !== 0) return chunk;
@@ -354,20 +352,11 @@ function chunkBytes(chunk: ByteChunk, offset: number): Uint8Array {
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
     throw notBytes(`${chunk === null ? "null" : typeof chunk} is not bytes (a Uint8Array, ArrayBuffer, view or array of byte values)`);
   }
-  let out = new Uint8Array(Math.min(n, 65_536));
+  const list: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (i === out.length) {
-      const last = out;
-      try {
-        out = new Uint8Array(Math.min(n, 2 * i));
-      } catch {
-        throw notBytes(`an array of ${n} byte values is longer than a buffer can be`);
-      }
-      out.set(last);
-    }
     const b = (chunk as ArrayLike<unknown>)[i];
-    if (typeof b !== "number" || !(b >= 0 && b <= 255) || b % 1 !== 0) throw notBytes(`element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
-    out[i] = b;
+    if (typeof b !== "number" || (b & 0xff) !== b) throw notBytes(`element ${i} is ${typeof b === "string" ? JSON.stringify(b) : String(b)}, not a byte value (an integer 0..255)`);
+    list.push(b);
   }
-  return out;
+  return new Uint8Array(list);
 }

@@ -60,34 +60,31 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
   constructor(options?: StreamDecodeOptions<ContextType, Output>) {
     const reader = new StreamReader(options as StreamDecodeOptions<unknown> | undefined, "values");
     let out!: ReadableStreamDefaultController<Output>;
+    let sink!: WritableStreamDefaultController;
     /** The write whose chunk is being read (or the close): it settles once the reader needs the next chunk (backpressure). */
     let writing: { resolve(): void; reject(e: unknown): void } | null = null;
     /** A read waiting for a write or the close. */
     let waiting: (() => void) | null = null;
     let closed = false;
-    /** Why the stream failed (a decode error, the reader's cancellation, the writer's abort). */
-    let failure: { reason: unknown } | null = null;
+    /** Fails both sides (a decode error, the reader's cancellation, the writer's abort): later writes are refused by the writable itself. */
     const fail = (reason: unknown): void => {
-      failure ??= { reason };
       writing?.reject(reason);
       writing = null;
+      sink.error(reason);
       out.error(reason);
     };
     /** Settles once the chunk's complete values have been read, or with the failure. */
-    const take = (chunk: ByteChunk | null): Promise<void> => {
-      if (failure !== null) return Promise.reject(failure.reason);
-      try {
-        if (chunk === null) closed = true;
-        else reader.push(chunk);
-      } catch (e) {
-        fail(e);
-        throw e;
-      }
-      return new Promise<void>((resolve, reject) => {
+    const take = (chunk: ByteChunk | null): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
         writing = { resolve, reject };
-        waiting?.();
+        try {
+          if (chunk === null) closed = true;
+          else reader.push(chunk);
+          waiting?.();
+        } catch (e) {
+          fail(e);
+        }
       });
-    };
     /** Hands the reader the next value, decoded now (none ahead of the reader: a high-water mark of 0). */
     const pull = (): Promise<void> | void => {
       waiting = null;
@@ -107,7 +104,7 @@ export class DecoderStream<ContextType = undefined, Output = unknown> {
       }
     };
     this.readable = new ReadableStream<Output>({ start: (c) => void (out = c), pull, cancel: fail }, { highWaterMark: 0 });
-    this.writable = new WritableStream<ByteChunk>({ write: take, close: () => take(null), abort: fail });
+    this.writable = new WritableStream<ByteChunk>({ start: (c) => void (sink = c), write: take, close: () => take(null), abort: fail });
     this.stats = reader.stats;
   }
 }
