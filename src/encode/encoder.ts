@@ -24,9 +24,6 @@ import { dropIn } from "../common/modules.ts";
 
 export type { EncodeOptions, EncoderOptions } from "./options.ts";
 
-/** How many idle encoders for re-entrant calls an encoder keeps, one per level of re-entry. */
-const KEPT_REENTRANT = 4;
-
 /**
  * The scratch of a counting encoder (its moves only count, so a small one
  * does) and of a throwaway re-entrant one (used for one call: a 256 KiB
@@ -46,14 +43,6 @@ export const POOL_MAX_RESULT_BYTES: number = 4096;
  * messages of ~125 B (slabs of 8-64 KiB took the same time per result).
  */
 export const POOL_SLAB_BYTES: number = 16_384; // 16 KiB
-
-/**
- * Whether pooling small results pays here. In V8 allocating a small
- * `ArrayBuffer` costs ~0.5-0.7 µs and a view of a slab ~40 ns; Bun's
- * JavaScriptCore allocates one in ~35 ns, less than the view and the copy
- * into the slab, so there `poolResults` keeps plain results.
- */
-const POOLING_PAYS: boolean = !ON_BUN;
 
 /** What a call makes of the encoder's output once the value is written: its result. */
 type Finish<T> = (encoder: EncoderBase<unknown>) => T;
@@ -100,20 +89,23 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    *
    * @param resolved the options, resolved (see options.ts)
    * @param counting count bytes instead of writing them
+   * @param scratchSize the output's scratch size (small for a counting or a throwaway encoder)
    */
-  constructor(resolved: ResolvedEncodeOptions, counting = false) {
+  constructor(resolved: ResolvedEncodeOptions, counting = false, scratchSize: number = counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize) {
     this.options = resolved;
     this.busy = false;
     this.child = this.counter = null;
-    this.output = new Output(counting ? SMALL_SCRATCH_BYTES : resolved.initialBufferSize, resolved.maxByteLength, counting);
-    this.slab = resolved.poolResults && POOLING_PAYS ? new Uint8Array(0) : null;
+    this.output = new Output(scratchSize, resolved.maxByteLength, counting);
+    // pooling pays where allocating a small ArrayBuffer costs more than a view of a slab and the copy into it: in V8 ~0.5-0.7 µs
+    // against ~40 ns; not on Bun, whose JavaScriptCore allocates one in ~35 ns, so there `poolResults` keeps plain results
+    this.slab = resolved.poolResults && !ON_BUN ? new Uint8Array(0) : null;
     this.slabPos = 0;
     this.writer = valueWriter(this.output, resolved);
     this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
     if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 
-  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over them. @internal */
+  /** A result as the caller gets it: `bytes`, or with `buffers` a `Buffer` over the same memory (no copy). @internal */
   toResult(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
     return this.toBuffer === null ? bytes : (this.toBuffer(bytes) as Uint8Array<ArrayBuffer>);
   }
@@ -136,10 +128,14 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     return this.call(value, RESULT) as EncoderOutput<Options>;
   }
 
-  /** `encode`'s result of the call under way: the output as a plain buffer (or a view of the slab with `poolResults`), a `Buffer` with `buffers`. @internal */
+  /**
+   * `encode`'s result of the call under way: the output as a plain buffer
+   * (or a view of the slab with `poolResults`, up to
+   * {@link POOL_MAX_RESULT_BYTES}), a `Buffer` with `buffers`. @internal
+   */
   result(): Uint8Array<ArrayBuffer> {
-    const bytes = this.slab === null ? this.output.result() : this.pooled();
-    return this.toBuffer === null ? bytes : this.toResult(bytes);
+    const output = this.output;
+    return this.toResult(this.slab === null || output.offset() > POOL_MAX_RESULT_BYTES ? output.result() : this.pooled(output.finish() ?? output.result()));
   }
 
   /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
@@ -148,14 +144,10 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
   }
 
   /**
-   * The result with `poolResults`: up to {@link POOL_MAX_RESULT_BYTES}, the
-   * output copied into the slab (a new one when this one is full, or was
+   * `bytes` copied into the slab (a new one when this one is full, or was
    * detached by a transfer) and returned as a view of it, with no allocation.
    */
-  private pooled(): Uint8Array<ArrayBuffer> {
-    const output = this.output;
-    if (output.offset() > POOL_MAX_RESULT_BYTES) return output.result();
-    const bytes = output.finish() ?? output.result();
+  private pooled(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
     const n = bytes.length;
     let slab = this.slab!;
     if (slab.length - this.slabPos < n) {
@@ -173,21 +165,15 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    * The encoder for a call made while this one is busy (an extension
    * encoding with the same options): the first idle one down the chain of
    * kept children, found without recursion, so nested re-entry costs one
-   * stack frame per level; past {@link KEPT_REENTRANT} busy levels, a
+   * stack frame per level; past 4 busy levels (an encoder keeps at most 4 idle ones), a
    * throwaway encoder (not kept, so deep re-entry retains no memory). Each
    * has the same resolved options (a counting encoder's children count too).
    */
   private reentrant(): EncoderBase<ContextType> {
     const counting = this.output.counting;
     let e: EncoderBase<ContextType> = this as EncoderBase<ContextType>;
-    for (let i = 0; i < KEPT_REENTRANT; i++) {
-      const child = (e.child ??= new EncoderBase(this.options, counting));
-      if (!child.busy) return child;
-      e = child;
-    }
-    const throwaway = new EncoderBase<ContextType>(this.options, counting);
-    throwaway.output.scratchSize = SMALL_SCRATCH_BYTES; // same bytes: the scratch's size changes only where they are moved
-    return throwaway;
+    for (let i = 0; i < 4 && e.busy; i++) e = e.child ??= new EncoderBase(this.options, counting);
+    return e.busy ? new EncoderBase<ContextType>(this.options, counting, SMALL_SCRATCH_BYTES) : e;
   }
 
   /**
@@ -355,7 +341,9 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
    * ```
    */
   encodeInto(value: unknown, target: Uint8Array, offset = 0): number {
-    checkTarget(target, offset);
+    // a view's elements other than a Uint8Array's are no bytes (a Uint16Array would widen each one); NaN or null would write at 0, -1 fail in the engine
+    if (!(target instanceof Uint8Array)) throw badEncodeArgument("the target", target, "a Uint8Array");
+    if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
     return this.call(value, (e) => copyInto(e.output, target, offset), false, offset);
   }
 
@@ -388,39 +376,18 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
  */
 function copyInto(output: Output, target: Uint8Array, offset: number): number {
   const total = output.offset();
-  const bytes = output.finish();
   const size = offset + total;
-  if (size > target.length) {
-    const buffer = target.buffer as ArrayBuffer;
-    const before = buffer.byteLength;
-    if (buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
-      buffer.resize(target.byteOffset + size);
-      if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
-    }
-    if (target.length < size) {
-      throw encodeError(
-        `Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`,
-        "OUT_OF_SPACE",
-      );
-    }
+  const buffer = target.buffer as ArrayBuffer;
+  const before = buffer.byteLength;
+  if (size > target.length && buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
+    buffer.resize(target.byteOffset + size);
+    if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
   }
-  let at = offset;
-  for (const part of bytes === null ? output.chunks : [bytes]) {
-    target.set(part, at);
-    at += part.length;
+  if (target.length < size) {
+    throw encodeError(`Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`, "OUT_OF_SPACE");
   }
+  output.copyTo(target, offset);
   return total;
-}
-
-/**
- * Throws `INVALID_ARGUMENT` unless `target` is a `Uint8Array` (another
- * view's elements are no bytes: a `Uint16Array` would widen each one) and
- * `offset` an integer from 0 (`NaN` or `null` would write at 0, -1 fail
- * in the engine).
- */
-function checkTarget(target: unknown, offset: number): void {
-  if (!(target instanceof Uint8Array)) throw badEncodeArgument("the target", target, "a Uint8Array");
-  if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
 }
 
 /**
@@ -432,23 +399,15 @@ export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuf
 
 const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => new EncoderBase(oneShotOptions(options)));
-
-/**
- * The options of a one-shot call (`encode`, `encodedSize`), refusing
- * `sequential`: a sequence needs an encoder of its own to hold it, and the
- * encoder these calls share would continue one hidden sequence for every
- * caller in the program.
- */
-function oneShotOptions(options: ResolvedEncodeOptions): ResolvedEncodeOptions {
+const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => {
+  // no `sequential`: a sequence needs an encoder of its own to hold it, and the encoder these calls share would continue one hidden sequence for every caller
   if (options.sequential) throw invalidEncodeOption("sequential", true, "false in encode() and encodedSize(): a sequence lives in an encoder of its own, new Encoder({ useRecords: true, sequential: true })");
-  return options;
-}
+  return new EncoderBase(options);
+});
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
 function encoderFor<C>(options: EncodeOptions<C> | null | undefined): EncoderBase<C> {
-  if (options == null) return defaultEncoder as EncoderBase<C>;
-  return encoders.get(encodeOptionsOf(options)) as EncoderBase<C>;
+  return (options == null ? defaultEncoder : encoders.get(encodeOptionsOf(options))) as EncoderBase<C>;
 }
 
 /**

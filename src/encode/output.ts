@@ -61,15 +61,13 @@ export const MAX_STORE_BYTES: number = 4_294_967_296; // 2^32
 /** The smallest ceiling for a store: small estimates still get room to be wrong. */
 const MIN_CEILING_BYTES = 67_108_864; // 64 MiB
 
-/** Largest chunk the chunk list allocates at once (unless one item needs more). */
-const MAX_CHUNK_BYTES = 16_777_216; // 16 MiB
-
 /**
  * Outputs this large are large: a result is copied out of the store by
  * {@link copyOutShrinking}, and the buffer a call's first overflow makes
  * from the estimate must end exactly with the item that overflowed (a
  * binary or a string alone), since a copy out of one that missed would
- * hold the output twice.
+ * hold the output twice. Also the largest chunk the chunk list allocates
+ * at once (unless one item needs more).
  */
 const LARGE_BYTES = 16_777_216; // 16 MiB
 
@@ -87,7 +85,6 @@ const CHUNKS = 1;
 const COUNT = 2;
 
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
-const NO_VIEW = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(0));
 
 /**
  * The output of one encoder: the walk writes through `bytes`/`view` at
@@ -101,7 +98,7 @@ export class Output {
   view: DataView;
   /** Write position in `bytes`. */
   pos: number;
-  /** Bytes this call moved out of `bytes` so far: where `bytes[0]` lands in the result. */
+  /** Bytes this call moved out of `bytes` so far (or counted without writing them): where `bytes[0]` lands in the result. */
   done: number;
   /** Counts bytes and keeps none (`encodedSize`). */
   readonly counting: boolean;
@@ -110,7 +107,6 @@ export class Output {
   /** Sealed chunks of this call, in order (the streaming encoder takes them as they seal). */
   chunks: Uint8Array[];
   private scratch: Uint8Array<ArrayBuffer>;
-  private scratchView: DataView;
   private readonly maxByteLength: number;
   /** STORE, CHUNKS or COUNT: where this call's moves go. */
   private mode: number;
@@ -138,7 +134,7 @@ export class Output {
     this.counting = counting;
     this.chunkSize = chunkSize;
     this.bytes = this.scratch = this.chunk = NO_BYTES;
-    this.view = this.scratchView = NO_VIEW;
+    this.view = new DataView(NO_BYTES.buffer);
     this.pos = this.done = this.chunkUsed = 0;
     this.guess = -1;
     this.root = this.store = this.sizedBytes = null;
@@ -153,11 +149,7 @@ export class Output {
 
   /** Starts a call that encodes `root`; `chunks`: into the chunks from the start (`encodeChunks`, streams). */
   begin(root: unknown, chunks: boolean): void {
-    if (this.scratch === NO_BYTES) {
-      // the encoder's scratch, made at its first call
-      this.scratch = this.bytes = new Uint8Array(this.scratchSize);
-      this.scratchView = this.view = new DataView(this.scratch.buffer);
-    }
+    if (this.scratch === NO_BYTES) this.use((this.scratch = new Uint8Array(this.scratchSize))); // the encoder's scratch, made at its first call
     this.root = root;
     this.mode = this.counting ? COUNT : chunks || this.chunkSize !== 0 || !CAN_RESIZE ? CHUNKS : STORE;
   }
@@ -170,14 +162,9 @@ export class Output {
    */
   end(): void {
     const sized = this.sizedBytes;
-    if (sized !== null && sized.length <= LARGE_BYTES) {
-      this.scratch = sized;
-      this.scratchView = new DataView(sized.buffer);
-      this.scratchSize = sized.length;
-    }
+    if (sized !== null && sized.length <= LARGE_BYTES) this.scratchSize = (this.scratch = sized).length;
     this.sizedBytes = null;
-    this.bytes = this.scratch;
-    this.view = this.scratchView;
+    this.use(this.scratch);
     this.pos = this.done = this.chunkUsed = 0;
     this.guess = -1;
     this.root = this.store = null;
@@ -190,17 +177,18 @@ export class Output {
    * words). Call when `pos + n > bytes.length`, or with 0 to end a window.
    */
   room(n: number): void {
-    if (this.guess < 0 && n > 0 && this.sized(n)) return;
+    if (this.guess < 0 && n > 0 && this.fits(n)) return;
     this.move();
-    if (n <= this.scratchSize) {
-      this.bytes = this.scratch;
-      this.view = this.scratchView;
-    } else this.window(n);
+    if (n <= this.scratchSize) this.use(this.scratch);
+    // one item wider than the scratch: a window of `n` bytes of its own, in the store where `encodeInto` accepts resizable buffers
+    else this.use(this.mode === STORE && this.stored(n) && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n));
   }
 
-  /** Whether `n` more bytes fit at `pos` with nothing moved: they do, or the call's first overflow made a buffer for the whole output ({@link Output.room}). */
-  fits(n: number, worst = false): boolean {
-    return this.pos + n <= this.bytes.length || (this.guess < 0 && this.sized(n, worst));
+  /** Points `bytes`, and `view`, at `b`. */
+  private use(b: Uint8Array<ArrayBuffer>): void {
+    if (b === this.bytes) return;
+    this.bytes = b;
+    this.view = new DataView(b.buffer, b.byteOffset, b.length);
   }
 
   /** Appends `src` (a binary or extension payload), copying it now. */
@@ -210,8 +198,7 @@ export class Output {
       if (this.chunkSize !== 0 && n > this.scratchSize) {
         // the streaming encoder hands large binaries out as they are, without a copy (documented there)
         this.room(0);
-        this.seal();
-        this.chunks.push(src);
+        this.toChunks(src, n, true);
         this.done += n;
         return;
       }
@@ -221,45 +208,38 @@ export class Output {
     this.pos += n;
   }
 
-  /** Counts `n` bytes of output not written (a long string, measured by `encodedSize`). */
-  skip(n: number): void {
-    this.room(0);
-    this.done += n;
-  }
-
   /**
-   * At the call's first overflow, by `n` bytes: when the estimate says the
-   * whole output fits, `bytes` becomes a plain buffer of the estimated
+   * Whether `n` more bytes fit at `pos` with nothing moved: they do, or
+   * this is the call's first overflow and the estimate says the whole
+   * output fits: then `bytes` becomes a plain buffer of the estimated
    * size holding what the scratch held. Past {@link LARGE_BYTES} only when
    * the item that overflowed ends the estimated output. `worst`: `n` is
    * the item's worst case (a string's 3 bytes a unit), which the buffer
    * may hold past the estimate, up to {@link LARGE_BYTES}.
    */
-  private sized(n: number, worst = false): boolean {
-    if (this.mode === COUNT || this.chunkSize !== 0) return false;
+  fits(n: number, worst = false): boolean {
+    if (this.pos + n <= this.bytes.length) return true;
+    if (this.guess >= 0 || this.mode === COUNT || this.chunkSize !== 0) return false;
     const need = this.pos + n;
     const estimate = this.estimated();
     const size = worst && need > estimate && need <= LARGE_BYTES ? need : estimate;
     if (need > size || size > this.maxByteLength || (size > LARGE_BYTES && size !== need)) return false;
     const bytes = (this.sizedBytes = new Uint8Array(size));
     bytes.set(this.scratch.subarray(0, this.pos));
-    this.bytes = bytes;
-    this.view = new DataView(bytes.buffer);
+    this.use(bytes);
     return true;
   }
 
   /** The estimate of this call's output, made once. */
   private estimated(): number {
-    if (this.guess < 0) {
-      let guess = 0;
-      try {
-        guess = estimateSize(this.root);
-      } catch {
-        // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
-      }
-      this.guess = guess >= 0 ? guess : 0; // a size, whatever the value's properties say
+    if (this.guess >= 0) return this.guess;
+    let guess = 0;
+    try {
+      guess = estimateSize(this.root);
+    } catch {
+      // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
     }
-    return this.guess;
+    return (this.guess = guess >= 0 ? guess : 0); // a size, whatever the value's properties say
   }
 
   /** Moves what `bytes` holds (`pos` bytes) to where this call's output goes. */
@@ -268,21 +248,10 @@ export class Output {
     if (n === 0) return;
     const bytes = this.bytes;
     this.pos = 0;
-    if (this.mode === STORE && bytes.buffer !== this.store) {
-      if (!this.storeFits(n)) this.overflow();
-      else new Uint8Array(this.store!, this.done, n).set(n === bytes.length ? bytes : bytes.subarray(0, n));
-    }
+    if (this.mode === STORE && bytes.buffer !== this.store && this.stored(n)) new Uint8Array(this.store!, this.done, n).set(n === bytes.length ? bytes : bytes.subarray(0, n));
     if (this.mode === CHUNKS) this.toChunks(bytes, n, bytes !== this.scratch);
     // (a window of the store was written in place; a count keeps nothing)
     this.done += n;
-  }
-
-  /** Points `bytes` at a window of `n` bytes for one item wider than the scratch. */
-  private window(n: number): void {
-    if (this.mode === STORE && !this.storeFits(n)) this.overflow();
-    const w = this.mode === STORE && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n);
-    this.bytes = w;
-    this.view = new DataView(w.buffer, w.byteOffset, n);
   }
 
   /**
@@ -290,33 +259,26 @@ export class Output {
    * opening it at the call's first move (sized from the estimate, with a
    * ceiling of twice it: at least 64 MiB, a power of two, at most
    * `maxByteLength`) and growing it in place (by a quarter: shrinking
-   * touches the unused tail, which V8 zeroes, so it is kept small). False
-   * past its ceiling.
+   * touches the unused tail, which V8 zeroes, so it is kept small). Past
+   * its ceiling (or when it cannot open) false: its bytes become the first
+   * chunk, and the chunks continue the call.
    */
-  private storeFits(n: number): boolean {
+  private stored(n: number): boolean {
     const need = this.done + n;
     let store = this.store;
     if (store === null) {
       const estimate = this.estimated();
       const ceiling = Math.min(this.maxByteLength, 2 ** Math.ceil(Math.log2(Math.max(MIN_CEILING_BYTES, estimate * 2))));
-      if (need > ceiling) return false;
-      store = this.store = new ArrayBuffer(Math.min(ceiling, Math.max(need, this.scratchSize * 2, estimate)), { maxByteLength: ceiling });
-    }
-    const cap = store.byteLength;
-    if (need <= cap) return true;
-    if (need > store.maxByteLength) return false;
-    store.resize(Math.min(store.maxByteLength, Math.max(need, Math.ceil(cap * 1.25))));
-    return true;
-  }
-
-  /** The store is full (or cannot open): its bytes become the first chunk, and the chunks continue the call. */
-  private overflow(): void {
-    if (this.done !== 0) this.chunks.push(new Uint8Array(this.store!, 0, this.done)); // (copied when the result is joined)
+      if (need <= ceiling) store = this.store = new ArrayBuffer(Math.min(ceiling, Math.max(need, this.scratchSize * 2, estimate)), { maxByteLength: ceiling });
+    } else if (need > store.byteLength && need <= store.maxByteLength) store.resize(Math.min(store.maxByteLength, Math.max(need, Math.ceil(store.byteLength * 1.25))));
+    if (store !== null && need <= store.byteLength) return true;
+    if (this.done !== 0) this.chunks.push(new Uint8Array(store!, 0, this.done)); // (copied when the result is joined)
     this.store = null;
     this.mode = CHUNKS;
+    return false;
   }
 
-  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window), kept as a chunk rather than copied. */
+  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window; a binary the streaming encoder hands out), kept as a chunk rather than copied. */
   private toChunks(src: Uint8Array, n: number, owned: boolean): void {
     if (owned) {
       if (src === this.sizedBytes) this.sizedBytes = null; // a chunk now
@@ -328,7 +290,7 @@ export class Output {
     for (let from = 0; from < n; ) {
       if (this.chunkUsed === this.chunk.length) {
         this.seal();
-        const size = this.chunkSize || Math.max(n - from, Math.min(MAX_CHUNK_BYTES, Math.max(this.scratchSize, this.done >>> 2)));
+        const size = this.chunkSize || Math.max(n - from, Math.min(LARGE_BYTES, Math.max(this.scratchSize, this.done >>> 2)));
         this.chunk = new Uint8Array(size);
       }
       const k = Math.min(n - from, this.chunk.length - this.chunkUsed);
@@ -368,24 +330,25 @@ export class Output {
   result(): Uint8Array<ArrayBuffer> {
     if (this.done === 0 && this.bytes === this.scratch) return this.scratch.slice(0, this.pos);
     const bytes = this.finish();
-    if (bytes === null) return this.joined();
+    if (bytes === null) {
+      if (this.done > MAX_STORE_BYTES) throw encodeError(`Cannot return ${this.done} bytes: over 4 GiB; use Encoder.encodeChunks`, "OUT_OF_SPACE");
+      const out = new Uint8Array(this.done);
+      this.copyTo(out, 0);
+      return out;
+    }
     if (bytes.buffer === this.store) return bytes.length >= LARGE_BYTES ? copyOutShrinking(this.store!, bytes.length) : bytes.slice();
     if (bytes.length !== bytes.buffer.byteLength) return bytes.slice();
     this.sizedBytes = null; // the result now
     return bytes;
   }
 
-  /** The chunks joined into one plain `Uint8Array`. */
-  private joined(): Uint8Array<ArrayBuffer> {
-    const total = this.done;
-    if (total > MAX_STORE_BYTES) throw encodeError(`Cannot return ${total} bytes: over 4 GiB; use Encoder.encodeChunks`, "OUT_OF_SPACE");
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const part of this.chunks) {
-      out.set(part, at);
+  /** Ends the call's output by copying all of it into `target` at `at` (which has room for it). */
+  copyTo(target: Uint8Array, at: number): void {
+    const bytes = this.finish();
+    for (const part of bytes === null ? this.chunks : [bytes]) {
+      target.set(part, at);
       at += part.length;
     }
-    return out;
   }
 }
 
@@ -397,11 +360,10 @@ export class Output {
 function copyOutShrinking(store: ArrayBuffer, total: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(total);
   const bytes = new Uint8Array(store);
-  // V8 zeroes what a shrink cuts off before releasing it: cut the unwritten tail in steps too
-  for (let end = store.byteLength; end > total; ) store.resize((end = Math.max(total, end - SHRINK_COPY_STEP_BYTES)));
-  for (let end = total; end > 0; ) {
+  // from the store's end: V8 zeroes what a shrink cuts off before releasing it, so the unwritten tail goes in steps too
+  for (let end = store.byteLength; end > 0; ) {
     const start = Math.max(0, end - SHRINK_COPY_STEP_BYTES);
-    out.set(bytes.subarray(start, end), start);
+    if (start < total) out.set(bytes.subarray(start, Math.min(end, total)), start);
     store.resize((end = start));
   }
   return out;

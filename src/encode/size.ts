@@ -27,12 +27,6 @@ import { KIND_ARRAY, KIND_BIGINT, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_EXT, 
  */
 export const ESTIMATE_BUDGET: number = 64;
 
-/** Past this depth the estimate stops descending and guesses. */
-const ESTIMATE_MAX_DEPTH = 64;
-
-/** Guessed size of a value the estimate does not look at. */
-const UNSEEN_GUESS = 9;
-
 /**
  * A cheap guess of the encoded size of `value`, in bytes, with bounded work
  * however large the value (long arrays and large objects are sampled).
@@ -55,7 +49,8 @@ const UNSEEN_GUESS = 9;
  * ```
  */
 export function estimateSize(value: unknown): number {
-  return Math.ceil(estimate(value, ESTIMATE_BUDGET, Infinity, 0, { left: 4 * ESTIMATE_BUDGET, maxDepth: ESTIMATE_MAX_DEPTH, unseen: UNSEEN_GUESS }));
+  // past 64 levels it stops descending; what it does not look at counts 9 bytes
+  return Math.ceil(estimate(value, ESTIMATE_BUDGET, Infinity, 0, { left: 4 * ESTIMATE_BUDGET, maxDepth: 64, unseen: 9 }));
 }
 
 /**
@@ -90,29 +85,19 @@ function dataValue(obj: object, key: PropertyKey): unknown {
 const mapEntries = /* @__PURE__ */ (() => Map.prototype.entries)();
 const setValues = /* @__PURE__ */ (() => Set.prototype.values)();
 
-/** Per-call state of the estimate. */
-interface EstimateState {
-  /** Containers it may still look into. */
-  left: number;
-  /** How many levels of containers it looks into. */
-  readonly maxDepth: number;
-  /** What a value it does not look at counts: an accessor, a container too deep or past `left`. */
-  readonly unseen: number;
-}
-
 /** Where the estimate writes a number to see its size. */
 const INT_SCRATCH = /* @__PURE__ */ new Uint8Array(9);
-
-/** An object's keys are sampled like an array's items, but at least this many. */
-const ESTIMATE_KEYS = 16;
 
 /**
  * `budget` is split among the samples of an array (so long arrays and
  * arrays of arrays stay cheap; Infinity: every item); an object's values
  * share its budget (records are estimated field by field). It stops
- * adding once the sum reaches `limit`.
+ * adding once the sum reaches `limit`. `state`, for the whole estimate:
+ * how many containers it may still look into, how many levels deep, and
+ * what a value it does not look at counts (an accessor, a container too
+ * deep or past `left`).
  */
-function estimate(value: unknown, budget: number, limit: number, depth: number, state: EstimateState): number {
+function estimate(value: unknown, budget: number, limit: number, depth: number, state: { left: number; readonly maxDepth: number; readonly unseen: number }): number {
   if (value === ACCESSOR) return state.unseen;
   const kind = kindOf(value);
   switch (kind) {
@@ -142,8 +127,9 @@ function estimate(value: unknown, budget: number, limit: number, depth: number, 
   const n = iterator !== null ? (value as Set<unknown>).size : keys === null ? dataValue(value, "length") : keys.length;
   if (typeof n !== "number") return state.unseen;
   if (n === 0) return 5;
-  // a list's budget is split among its samples; an object's values each get the whole budget (records are estimated field by field)
-  const samples = Math.max(1, Math.min(n, Math.floor(keys === null ? budget : Math.max(ESTIMATE_KEYS, budget))));
+  // a list's budget is split among its samples; an object's keys are sampled like an array's items, but at least 16,
+  // and its values each get the whole budget (records are estimated field by field)
+  const samples = Math.max(1, Math.min(n, Math.floor(keys === null ? budget : Math.max(16, budget))));
   const share = keys === null ? Math.max(1, budget / samples) : budget;
   const step = n / samples;
   let sum = 0;

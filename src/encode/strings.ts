@@ -90,8 +90,9 @@ export function encodeKey(s: Output, key: string): void {
  */
 export function encodeLongString(s: Output, str: string): void {
   const len = str.length;
-  if (len > 0xffffffff) throw tooLong("string", len);
   const max = 3 * len + 5;
+  // past 2^32-1 bytes of UTF-8 (only a string of over 1.4e9 units can be): an EncodeError
+  if (max > 0xffffffff && utf8Length(str) > 0xffffffff) throw tooLong("string", utf8Length(str));
   const text = readWithoutFlattening(str, s.offset()); // rope.ts: a rope is not flattened in place
   if (s.pos + max <= s.bytes.length) {
     writeLong(s, text, true);
@@ -100,7 +101,8 @@ export function encodeLongString(s: Output, str: string): void {
   if (s.counting && max > s.scratchSize) {
     // measured, not written: a count has no use for the bytes
     const n = utf8Length(str);
-    s.skip(checkedStrHeaderSize(n) + n);
+    s.room(0);
+    s.done += strHeaderSize(n) + n;
     return;
   }
   if (looksAscii(text) ? s.fits(len + 5) && writeLong(s, text, false) : s.fits(max, true) && writeLong(s, text, true)) return;
@@ -134,16 +136,10 @@ function writeLong(s: Output, text: string, sure: boolean): boolean {
   const r = textEncoder.encodeInto(text, b.subarray(at + guess));
   const n = r.written;
   if (!sure && r.read < text.length) return false;
-  const size = checkedStrHeaderSize(n);
+  const size = strHeaderSize(n);
   if (!sure && at + size + n > b.length) return false;
   if (size !== guess) b.copyWithin(at + size, at + guess, at + guess + n);
   writeStrHeader(b, at, n, size);
   s.pos = at + size + n;
   return true;
-}
-
-/** The str header size of `n` UTF-8 bytes ({@link strHeaderSize}); an `EncodeError` past 2^32-1. */
-function checkedStrHeaderSize(n: number): number {
-  if (n > 0xffffffff) throw tooLong("string", n);
-  return strHeaderSize(n);
 }
