@@ -213,7 +213,7 @@ export class RecordWriter implements RecordWriting {
       keys = shape.keys;
     } else {
       const own = Object.keys(obj);
-      values = w.valuesOf(obj, own);
+      if (w.options.sortKeys || w.options.ignoreUndefined) values = w.valuesOf(obj, own);
       keys = own;
       shape = this.find(own, depth);
     }
