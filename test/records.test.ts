@@ -289,6 +289,16 @@ describe("encoding records for msgpackr", () => {
     for (const x of [apiRecords(40), manyShapes(90), FIELDS]) expect(encodedSize(x, R)).toBe(encode(x, R).length);
   });
 
+  test("with sortKeys, objects of one shape in any key order are one record, each getter read once; with ignoreUndefined, a shape seen before still drops a value now undefined", () => {
+    let reads = 0;
+    const counted = { a: 1, get b(): number { reads++; return 2; } };
+    const sorted = encode([{ b: 2, a: 1 }, counted, { a: 3, b: 4 }], { useRecords: true, sortKeys: true });
+    expect(reads).toBe(1);
+    expect(sorted).toEqual(encode([{ a: 1, b: 2 }, { a: 1, b: 2 }, { a: 3, b: 4 }], R));
+    const dropped = new msgpackr.Unpackr().unpack(encode([{ a: 1, b: 2 }, { a: 3, b: undefined }, { a: 5, b: 6 }], { useRecords: true, ignoreUndefined: true })) as object[];
+    expect(dropped.map((o) => Object.entries(o))).toEqual([[["a", 1], ["b", 2]], [["a", 3]], [["a", 5], ["b", 6]]]);
+  });
+
   test("errors inside records name the path of the value, as for maps", () => {
     expect(() => encode([{ a: 1 }, { a: 2, b: { c: [1, () => 0] } }], R)).toThrow(/\[1\]\.b\.c\[1\]/);
     const cyclic: Record<string, unknown> = { a: 1 };

@@ -61,12 +61,6 @@ export function encodeNumber(s: Output, n: number, forceFloat32: boolean, useBig
   }
 }
 
-/** Writes `n` as float 64 (float 32 with `forceFloat32`) whatever it is: numbers with `forceIntegerToFloat`. */
-export function encodeFloat(s: Output, n: number, forceFloat32: boolean): void {
-  if (s.pos + 9 > s.bytes.length) s.room(9);
-  s.pos = writeFloat(s.view, s.pos, n, forceFloat32);
-}
-
 // made by BigInt() rather than written as literals, which bundlers targeting ES2018 reject
 const INT64_MIN = /* @__PURE__ */ BigInt("-9223372036854775808");
 const UINT64_MAX = /* @__PURE__ */ BigInt("18446744073709551615");

@@ -14,10 +14,10 @@
 import { badCodecResult, badCount, badExtPayload, changed, cycle, EncodeError, encodeError, isEngineStackOverflow, iteratorWithoutNext, outOfStack, placeAt, problemOf, tooDeep, tooLong, unreadable, unsupported } from "../common/errors.ts";
 import { setStartDepth } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
-import { encodeBigInt64, encodeBinary, encodeDate, encodeFloat, encodeNumber } from "./scalars.ts";
+import { encodeBigInt64, encodeBinary, encodeDate, encodeNumber } from "./scalars.ts";
 import { encodeKey, encodeString } from "./strings.ts";
 import { checkExtType, ExtData, extensionEncoders, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
-import { writeContainerHeader, writeExt32Header, writeExtHeader } from "../format/forms.ts";
+import { writeContainerHeader, writeExt32Header, writeExtHeader, writeFloat } from "../format/forms.ts";
 import { bytesOf } from "../common/input.ts";
 import { KIND_ARRAY, KIND_BINARY, KIND_BOXED, KIND_DATE, KIND_MAP, KIND_RECORD, KIND_SET, objectKind, type ObjectKind, unbox } from "../format/kind.ts";
 import type { Output } from "./output.ts";
@@ -36,11 +36,8 @@ export interface RecordWriting {
   abort(): void;
 }
 
-/** The records module's encoding side: makes the records of one writer. */
-export interface RecordEncoding {
-  /** The records of a writer with these options (`counting`: a writer that only counts bytes, as for `encodedSize`). */
-  writer(options: ResolvedEncodeOptions, counting: boolean): RecordWriting;
-}
+/** The records module's encoding side: what makes the records of a writer with these options (`counting`: a writer that only counts bytes, as for `encodedSize`). */
+export type RecordEncoding = new (options: ResolvedEncodeOptions, counting: boolean) => RecordWriting;
 
 /**
  * Writes values into an output: one per `Encoder` (and per re-entrant child),
@@ -49,20 +46,17 @@ export interface RecordEncoding {
  */
 export class ValueWriter {
   readonly out: Output;
+  /** The options, resolved; those read for every number or object are copied below. */
+  readonly options: ResolvedEncodeOptions;
   /** The codec's live list of encoders: registrations made later show up here. */
   readonly extensions: ExtensionEntry[];
-  readonly context: unknown;
-  private readonly sortKeys: boolean;
   protected readonly forceFloat32: boolean;
-  private readonly ignoreUndefined: boolean;
   protected readonly useBigInt64: boolean;
-  /** Write `undefined` as fixext 1, type 0, payload 0 (`d4 00 00`) instead of nil. */
-  private readonly undefinedAsExtension: boolean;
   readonly maxDepth: number;
   /**
    * Where a failure sits, noted by each container an error unwinds
    * through, innermost first: a path segment (`[3]`, `.name`), then the
-   * container. Emptied when a call starts; read by {@link ValueWriter.failure}.
+   * container. Read and emptied by {@link ValueWriter.failure}.
    */
   readonly trail: unknown[];
   /** Where this call's output starts in the result (encodeInto's offset), for aligned extensions. */
@@ -72,18 +66,15 @@ export class ValueWriter {
 
   constructor(out: Output, options: ResolvedEncodeOptions) {
     this.out = out;
+    this.options = options;
     this.extensions = extensionEncoders(options.extensionCodec);
-    this.context = options.context;
-    this.sortKeys = options.sortKeys;
     this.forceFloat32 = options.forceFloat32;
-    this.ignoreUndefined = options.ignoreUndefined;
     this.useBigInt64 = options.useBigInt64;
-    this.undefinedAsExtension = options.undefinedAsExtension;
     this.maxDepth = options.maxDepth;
     this.trail = [];
     this.base = 0;
     // the options resolved: with records asked for, the records module is installed
-    this.records = options.useRecords !== false ? (modules.records as { readonly encoding: RecordEncoding }).encoding.writer(options, out.counting) : null;
+    this.records = options.useRecords !== false ? new (modules.records as { readonly encoding: RecordEncoding }).encoding(options, out.counting) : null;
   }
 
   // ---- type dispatch, ordered by frequency: kindOf's order, with typeof first ----
@@ -105,7 +96,7 @@ export class ValueWriter {
         this.writeByte(value ? 0xc3 : 0xc2); // true / false
         return;
       case "undefined":
-        if (this.undefinedAsExtension) this.writeAnyExt(0, UNDEFINED_PAYLOAD); // d4 00 00, as msgpackr writes it
+        if (this.options.undefinedAsExtension) this.writeAnyExt(0, UNDEFINED_PAYLOAD); // d4 00 00, as msgpackr writes it
         else this.writeByte(0xc0); // nil
         return;
       case "bigint":
@@ -179,9 +170,33 @@ export class ValueWriter {
   /** A plain object as a map. @internal */
   encodeRecord(obj: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(obj);
-    const values = this.sortKeys || this.ignoreUndefined ? recordValues(obj, keys, this.sortKeys, this.ignoreUndefined) : null;
+    const values = this.options.sortKeys || this.options.ignoreUndefined ? this.valuesOf(obj, keys) : null;
     this.writeContainerHeader(keys.length, 0x80, 0xde, "map");
     this.writeBody(obj, values, keys, depth, keys.length);
+  }
+
+  /**
+   * With sortKeys (keys sorted) or ignoreUndefined (keys of undefined
+   * values left out), `keys`, the keys of `obj`, made the keys written, in
+   * place, and their values returned: every value read once, so a map's
+   * count is the count of entries that follow even when a getter answers
+   * differently each time. Called only with one of those options: without
+   * them the values are read as they are written (and this call, never
+   * reached, takes no room where the engine inlines the walk). @internal
+   */
+  valuesOf(obj: Record<string, unknown>, keys: string[]): unknown[] {
+    const { sortKeys, ignoreUndefined } = this.options;
+    if (sortKeys) keys.sort();
+    const values: unknown[] = [];
+    let n = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const value = obj[keys[i]!];
+      if (value === undefined && ignoreUndefined) continue;
+      keys[n++] = keys[i]!;
+      values.push(value);
+    }
+    keys.length = n;
+    return values;
   }
 
   /**
@@ -349,7 +364,7 @@ export class ValueWriter {
     const saved = setStartDepth(depth + 1);
     try {
       for (const ext of this.extensions) {
-        const data = ext.encode(value, this.context);
+        const data = ext.encode(value, this.options.context);
         if (data == null) continue;
         if (ext.type !== WHOLE_CODEC) this.writeAnyExt(ext.type, data);
         else if (data instanceof ExtData) this.writeAnyExt(data.type, data.data); // a codec of another kind: its tryToEncode gave an ExtData
@@ -372,16 +387,13 @@ export class ValueWriter {
     if (type === RECORD_EXT_TYPE && this.records !== null) {
       throw encodeError("Cannot encode extension type 114 (0x72) with useRecords: msgpackr's records declare their structures with it (use another type)", "INVALID_EXT");
     }
+    checkExtType(type); // before a function payload runs
     const s = this.out;
     const ext32 = typeof data === "function";
-    if (ext32) {
-      checkExtType(type); // before the function runs
-      // ext 32: 1 + 4 + 1 header bytes, then the payload
-      data = (data as (dataPos: number) => unknown)(this.base + s.offset() + 6);
-    }
+    // ext 32: 1 + 4 + 1 header bytes, then the payload
+    if (ext32) data = (data as (dataPos: number) => unknown)(this.base + s.offset() + 6);
     const bytes = data instanceof Uint8Array ? data : bytesOf(data);
     if (bytes === undefined) throw badExtPayload(type);
-    checkExtType(type);
     const n = bytes.length;
     if (n > 0xffffffff) throw tooLong("extension", n);
     if (s.pos + 6 > s.bytes.length) s.room(6);
@@ -404,19 +416,15 @@ export class ValueWriter {
    * repeats, else `MAX_DEPTH`; anything else is thrown as it is.
    */
   failure(e: unknown): unknown {
+    const trail = this.trail.splice(0).reverse(); // outermost first: each container, then the segment that leads from it
     const problem = problemOf(e);
     const overflow = problem === undefined && !(e instanceof EncodeError) && isEngineStackOverflow(e);
     if (problem === undefined && !overflow) return e;
-    const trail = this.trail;
-    // outermost first: containers[k] is at depth k of this call, segs[k] leads from it to the next
-    const segs: string[] = [];
-    const containers: unknown[] = [];
-    for (let i = trail.length - 2; i >= 0; i -= 2) {
-      segs.push(trail[i] as string);
-      containers.push(trail[i + 1]);
-    }
+    const segs = trail.filter((_, i) => (i & 1) === 1) as string[];
     const path = pathOf(segs, segs.length);
     if (problem !== undefined && (e as EncodeError).code !== "MAX_DEPTH") return placeAt(e as EncodeError, path);
+    // containers[k] is at depth k of this call; a value found again on its own path is a cycle
+    const containers = trail.filter((_, i) => (i & 1) === 0);
     if (problem !== undefined) containers.push(problem.value);
     const seen = new Map<unknown, number>();
     for (let j = 0; j < containers.length; j++) {
@@ -429,37 +437,29 @@ export class ValueWriter {
 }
 
 /**
- * The writer with `forceIntegerToFloat`: every number as a float. A class
- * of its own, so that the default writer's `encodeNumber` stays one
- * method that the engine inlines in the walk's loops.
+ * The writer whose numbers an option changes: every number as a float
+ * (`forceIntegerToFloat`), or with records the integers 64-127 as uint 8,
+ * since their fixint bytes start records. A class of its own, so that the
+ * default writer's `encodeNumber` stays one method that the engine
+ * inlines in the walk's loops. @internal
  */
-class FloatWriter extends ValueWriter {
+export class NumberOptionWriter extends ValueWriter {
   override encodeNumber(n: number): void {
-    encodeFloat(this.out, n, this.forceFloat32);
-  }
-}
-
-/** The writer with records: integers 64-127 as uint 8, since their fixint bytes start records. */
-class RecordNumberWriter extends ValueWriter {
-  override encodeNumber(n: number): void {
-    if (n >= 64 && n < 128 && (n | 0) === n) {
-      const s = this.out;
+    const s = this.out;
+    if (this.options.forceIntegerToFloat) {
+      if (s.pos + 9 > s.bytes.length) s.room(9);
+      s.pos = writeFloat(s.view, s.pos, n, this.forceFloat32); // float 64 (float 32 with forceFloat32)
+    } else if (this.records !== null && n >= 64 && n < 128 && (n | 0) === n) {
       if (s.pos + 2 > s.bytes.length) s.room(2);
       s.bytes[s.pos++] = 0xcc; // uint 8
       s.bytes[s.pos++] = n;
-      return;
-    }
-    encodeNumber(this.out, n, this.forceFloat32, this.useBigInt64);
+    } else encodeNumber(s, n, this.forceFloat32, this.useBigInt64);
   }
 }
 
-/**
- * The writer for `options`, its number writer chosen once: floats only
- * (`forceIntegerToFloat`), records' (`useRecords`), or the default.
- */
+/** The writer for `options`: the default one unless an option changes how numbers are written. */
 export function valueWriter(out: Output, options: ResolvedEncodeOptions): ValueWriter {
-  if (options.forceIntegerToFloat) return new FloatWriter(out, options);
-  return options.useRecords !== false ? new RecordNumberWriter(out, options) : new ValueWriter(out, options);
+  return options.forceIntegerToFloat || options.useRecords !== false ? new NumberOptionWriter(out, options) : new ValueWriter(out, options);
 }
 
 /**
@@ -567,24 +567,4 @@ function startsWithDigit(keys: readonly string[]): boolean {
   if (keys.length === 0) return false;
   const c = keys[0]!.charCodeAt(0);
   return c >= 0x30 && c <= 0x39;
-}
-
-/**
- * With sortKeys (keys sorted) or ignoreUndefined (keys of undefined values
- * left out), `keys` made the keys written, in place, and their values
- * returned: every value read once, so a map's count is the count of
- * entries that follow even when a getter answers differently each time.
- */
-export function recordValues(obj: Record<string, unknown>, keys: string[], sortKeys: boolean, ignoreUndefined: boolean): unknown[] {
-  if (sortKeys) keys.sort();
-  const values: unknown[] = [];
-  let n = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const value = obj[keys[i]!];
-    if (value === undefined && ignoreUndefined) continue;
-    keys[n++] = keys[i]!;
-    values.push(value);
-  }
-  keys.length = n;
-  return values;
 }

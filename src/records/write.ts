@@ -24,7 +24,7 @@ import { invalidEncodeOption } from "../common/errors.ts";
 import { isFieldNames } from "../format/records.ts";
 import type { ResolvedEncodeOptions } from "../encode/options.ts";
 import { encodeKey } from "../encode/strings.ts";
-import { hasKeys, recordValues, type RecordEncoding, type RecordWriting, type ValueWriter } from "../encode/walk.ts";
+import { hasKeys, type RecordEncoding, type RecordWriting, type ValueWriter } from "../encode/walk.ts";
 
 /**
  * Nodes of the key trie kept between messages: past this many, the trie
@@ -50,11 +50,6 @@ function newNode(): TrieNode {
   return { next: Object.create(null) as Record<string, TrieNode>, shape: null };
 }
 
-/** The records module's encoding side: the records of each writer with `useRecords`. */
-export const RECORD_ENCODING: RecordEncoding = {
-  writer: (options, counting) => new RecordWriter(options, counting),
-};
-
 /**
  * The structures of one encoder: a trie from key sequences to shapes, the
  * shared structures, and the rotation of the message's own identifiers;
@@ -79,17 +74,12 @@ export class RecordWriter implements RecordWriting {
   /** The last shape found per nesting depth: arrays of records repeat it. */
   private readonly recent: (RecordShape | null)[];
 
-  private readonly sortKeys: boolean;
-  private readonly ignoreUndefined: boolean;
-
   constructor(options: ResolvedEncodeOptions, counting: boolean) {
     this.root = newNode();
     this.nodes = 0;
     this.sharedSeen = -1;
     this.owners = [];
     this.recent = [];
-    this.sortKeys = options.sortKeys;
-    this.ignoreUndefined = options.ignoreUndefined;
     const use = options.useRecords;
     this.filter = typeof use === "function" ? use : null;
     this.shared = options.structures ?? null;
@@ -125,11 +115,6 @@ export class RecordWriter implements RecordWriting {
       }
     }
     this.nextOwn = this.maxShared;
-  }
-
-  /** The shape last found at nesting `depth`, or null. */
-  recentAt(depth: number): RecordShape | null {
-    return this.recent[depth] ?? null;
   }
 
   /**
@@ -219,17 +204,16 @@ export class RecordWriter implements RecordWriting {
       w.encodeRecord(obj, depth);
       return;
     }
-    const sortKeys = this.sortKeys;
-    const ignoreUndefined = this.ignoreUndefined;
     let values: unknown[] | null = null;
-    // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys
-    let shape = this.recentAt(depth);
+    // the shape last written at this depth, if the object's keys (walked by for-in, no array made) are its keys,
+    // in its order (so with sortKeys, already sorted); never with ignoreUndefined (a value may be undefined now)
+    let shape = this.recent[depth];
     let keys: readonly string[];
-    if (shape !== null && !sortKeys && !ignoreUndefined && Object.getPrototypeOf(obj) === Object.prototype && hasKeys(obj, shape.keys)) {
+    if (shape != null && !w.options.ignoreUndefined && Object.getPrototypeOf(obj) === Object.prototype && hasKeys(obj, shape.keys)) {
       keys = shape.keys;
     } else {
       const own = Object.keys(obj);
-      if (sortKeys || ignoreUndefined) values = recordValues(obj, own, sortKeys, ignoreUndefined);
+      if (w.options.sortKeys || w.options.ignoreUndefined) values = w.valuesOf(obj, own);
       keys = own;
       shape = this.find(own, depth);
     }
@@ -264,3 +248,6 @@ export class RecordWriter implements RecordWriting {
     for (let i = 0; i < keys.length; i++) encodeKey(s, keys[i]!);
   }
 }
+
+/** The records module's encoding side: the records of each writer with `useRecords`. */
+export const RECORD_ENCODING: RecordEncoding = RecordWriter;

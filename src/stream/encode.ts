@@ -13,9 +13,8 @@
  */
 
 import { Encoder, type EncodeOptions } from "../encode/encoder.ts";
-import { ValueWriter } from "../encode/walk.ts";
+import { NumberOptionWriter, type ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
-import { encodeFloat } from "../encode/scalars.ts";
 import { Output } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
@@ -115,41 +114,31 @@ interface Open {
 
 /**
  * The walk, with its one container step overridden: the body of a
- * container found where the stream may split (`splitAt`) that may take
- * `limit` bytes or more (an estimate that looks at every item, only that
- * far) is left in `opened`, its header written, for the stream to write
+ * container found one level below the innermost open one (the value
+ * itself when none is open), down to {@link SPLIT_LEVELS} levels, that may
+ * take `limit` bytes or more (an estimate that looks at every item, only
+ * that far) is left open, its header written, for the stream to write
  * part by part; every other body is written whole by the walk.
  */
-class StreamWriter extends ValueWriter {
-  /** The depth at which a container may be opened now (-1: none), and how many levels the estimate may walk. */
-  splitAt: number;
-  levels: number;
-  /** The container opened in the step under way, or null. */
-  opened: Open | null;
+class StreamWriter extends NumberOptionWriter {
+  /** The bodies left open, outermost first. */
+  readonly open: Open[];
+  private readonly start: number;
   private readonly limit: number;
-  private readonly floats: boolean;
 
-  constructor(out: Output, options: ResolvedEncodeOptions, limit: number) {
+  constructor(out: Output, options: ResolvedEncodeOptions, limit: number, start: number) {
     super(out, options);
     this.limit = limit;
-    this.floats = options.forceIntegerToFloat;
-    this.splitAt = -1;
-    this.levels = 0;
-    this.opened = null;
-  }
-
-  override encodeNumber(n: number): void {
-    if (this.floats) encodeFloat(this.out, n, this.forceFloat32);
-    else super.encodeNumber(n);
+    this.start = start;
+    this.open = [];
   }
 
   protected override writeBody(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, n: number): void {
-    if (depth !== this.splitAt || estimateUpTo(owner, this.limit, Math.min(this.maxDepth - depth, this.levels)) < this.limit) {
-      super.writeBody(owner, list, keys, depth, n);
-      return;
-    }
-    this.splitAt = -1; // one container per step
-    this.opened = { owner, list, keys, depth, n, i: 0 };
+    const open = this.open;
+    const at = open.length === 0 ? this.start : open[open.length - 1]!.depth + 1; // where a body may be left open now
+    const left = SPLIT_LEVELS - open.length;
+    if (depth === at && left > 0 && estimateUpTo(owner, this.limit, Math.min(this.maxDepth - depth, left)) >= this.limit) open.push({ owner, list, keys, depth, n, i: 0 });
+    else super.writeBody(owner, list, keys, depth, n);
   }
 }
 
@@ -157,8 +146,8 @@ class StreamWriter extends ValueWriter {
  * The chunks of `value`, sealed while it is written: the walk writes into
  * an output whose chunks are of `chunkSize` bytes (output.ts), in one call
  * from the first byte to the last; the stream only decides where the walk
- * pauses, so the chunks can be handed out: between the items of the
- * containers its writer opened ({@link StreamWriter}).
+ * pauses, so the chunks can be handed out: between the parts of the
+ * bodies its writer left open ({@link StreamWriter}), one part per step.
  *
  * @param options the encode options
  * @param settings the stream encoders' own options, read from the same object
@@ -174,54 +163,38 @@ function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undef
   if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   // a scratch of about a chunk
   const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, chunkSize);
-  const w = new StreamWriter(out, resolved, chunkSize);
+  const depth = startDepth();
+  const w = new StreamWriter(out, resolved, chunkSize, depth);
+  const open = w.open;
   /** The sealed chunks, which are the caller's from now on. */
   const take = (): Uint8Array[] => {
     const ready = out.chunks;
     out.chunks = [];
     return toBuffer === null ? ready : ready.map(toBuffer);
   };
-  const opened: Open[] = [];
   out.begin(value, true);
   try {
-    const depth = startDepth();
-    w.splitAt = depth;
-    w.levels = SPLIT_LEVELS;
     w.encodeValue(value, depth);
-    for (let f = w.opened; ; f = w.opened) {
-      if (f !== null) {
-        opened.push(f);
-        w.opened = null;
-      }
+    for (let top = open[open.length - 1]; top !== undefined; top = open[open.length - 1]) {
       if (out.chunks.length !== 0) yield* take();
-      const top = opened[opened.length - 1];
-      if (top === undefined) break;
-      w.splitAt = opened.length < SPLIT_LEVELS ? top.depth + 1 : -1;
-      w.levels = SPLIT_LEVELS - opened.length;
       // one part per step; once all are written (and what they opened), the body's end
       if (top.i < top.n) w.writePart(top.owner, top.list, top.keys, top.depth, top.i, ++top.i);
       else {
         w.endBody(top.owner, top.list, top.keys, top.n);
-        opened.pop();
+        open.pop();
       }
     }
     out.flush();
     yield* take();
   } catch (e) {
-    // the error unwinds through the open containers, innermost first, as through the walk's
-    // (the step that threw was the innermost's: the walk noted it, or it is that container's own)
-    let error = e;
-    for (let k = opened.length - 2; k >= 0; k--) {
-      const f = opened[k]!;
-      error = w.throughPart(error, f.owner, f.list, f.keys, f.i - 1);
+    // the error unwinds through the open bodies, innermost first, as through the walk's
+    // (the step that threw was the innermost's: the walk noted it, or it is that body's own end)
+    for (let k = open.length - 2; k >= 0; k--) {
+      const f = open[k]!;
+      w.throughPart(e, f.owner, f.list, f.keys, f.i - 1);
     }
-    try {
-      throw w.failure(error);
-    } finally {
-      w.trail.length = 0;
-    }
+    throw w.failure(e);
   } finally {
-    w.opened = null;
     out.end();
   }
 }
@@ -313,7 +286,7 @@ export async function encodeToStream<ContextType = undefined>(
     await writable.abort(e).catch(() => undefined);
     throw e;
   }
-  await readableOf(() => chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)).pipeTo(writable, { preventClose: settings.preventClose });
+  await readableOf(chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)).pipeTo(writable, { preventClose: settings.preventClose });
 }
 
 /**
@@ -336,22 +309,20 @@ export async function encodeToStream<ContextType = undefined>(
  * ```
  */
 export function encodeToReadableStream<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): ReadableStream<Uint8Array> {
-  return readableOf(() => encodeIterable(value, options));
+  return readableOf(encodeIterable(value, options));
 }
 
-/** A stream of the chunks `start()` generates, run only as the reader pulls them (backpressure); cancelling it stops the generator. */
-function readableOf(start: () => Generator<Uint8Array, void, undefined>): ReadableStream<Uint8Array> {
-  let chunks: Generator<Uint8Array, void, undefined> | null = null;
+/** A stream of `chunks`, generated only as the reader pulls them (backpressure); cancelling it stops the generator. */
+function readableOf(chunks: Generator<Uint8Array, void, undefined>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       pull(controller): void {
-        chunks ??= start();
         const r = chunks.next();
         if (r.done === true) controller.close();
         else controller.enqueue(r.value);
       },
       cancel(): void {
-        chunks?.return(undefined);
+        chunks.return(undefined);
       },
     },
     { highWaterMark: 0 },
