@@ -200,7 +200,6 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     } finally {
       w.records?.end();
       this.output.end();
-      if (w.trail.length !== 0) w.trail.length = 0; // let go of the containers an error went through
       this.busy = false;
     }
   }
