@@ -12,7 +12,7 @@ import { dropIn } from "../common/modules.ts";
 import { wrongInput, extraBytes, stackOverflow } from "../common/errors.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
-import { decodeOptionsOf, decoderArguments, type DecodeOptions } from "./options.ts";
+import { decodeOptionsOf, decoderArguments, type DecodeOptions, type PositionalDecoderArguments } from "./options.ts";
 import type { RecordState } from "./record-hook.ts";
 import { outerOf, type Outer } from "./cold.ts";
 import { EMPTY, Reader } from "./reader.ts";
@@ -175,15 +175,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    * }
    * ```
    */
-  constructor(
-    extensionCodec?: ExtensionCodecType<ContextType>,
-    context?: ContextType,
-    maxStrLength?: number,
-    maxBinLength?: number,
-    maxArrayLength?: number,
-    maxMapLength?: number,
-    maxExtLength?: number,
-  );
+  constructor(...args: PositionalDecoderArguments<ContextType>);
   constructor(first?: DecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
     super(decoderArguments(first ?? undefined, rest));
   }

@@ -248,6 +248,9 @@ export interface DecodeOptions<ContextType = undefined, Output = unknown> {
  * @throws {DecodeError} `INVALID_ARGUMENT` naming the import, for the
  *   positional form without its module
  */
+/** The arguments of @msgpack/msgpack 2.x's positional `new Decoder(...)`, each the option of that name (`undefined` for its default). */
+export type PositionalDecoderArguments<C> = [extensionCodec?: ExtensionCodecType<C>, context?: C, maxStrLength?: number, maxBinLength?: number, maxArrayLength?: number, maxMapLength?: number, maxExtLength?: number];
+
 export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined =>
   rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function" ? (first as O | undefined) : (dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O);
 

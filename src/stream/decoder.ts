@@ -12,7 +12,7 @@
  */
 
 import { CoreDecoder } from "../decode/decoder.ts";
-import { decoderArguments } from "../decode/options.ts";
+import { decoderArguments, type PositionalDecoderArguments } from "../decode/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { one, values } from "./decode.ts";
 import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
@@ -62,15 +62,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * @msgpack/msgpack 2.x's positional form (see the core `Decoder`): each
    * argument is the option of that name, `undefined` for its default.
    */
-  constructor(
-    extensionCodec?: ExtensionCodecType<ContextType>,
-    context?: ContextType,
-    maxStrLength?: number,
-    maxBinLength?: number,
-    maxArrayLength?: number,
-    maxMapLength?: number,
-    maxExtLength?: number,
-  );
+  constructor(...args: PositionalDecoderArguments<ContextType>);
   constructor(first?: StreamDecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
     const options = decoderArguments<StreamDecodeOptions<ContextType, Output>, ContextType>(first, rest);
     super(options);
