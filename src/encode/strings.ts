@@ -79,6 +79,112 @@ export function encodeKey(s: Output, key: string): void {
 }
 
 /**
+ * One key of an object after the keys before it, its bytes (str header
+ * and UTF-8, as {@link encodeString} writes them) prepared once: `size`
+ * bytes, as the little-endian 32-bit words `words[first..last)` of its
+ * {@link KeyTree} (the last word's bytes past the key are zeros).
+ */
+export interface KeyStep {
+  readonly key: string;
+  readonly first: number;
+  readonly last: number;
+  readonly size: number;
+  /** The first step made after this one, and the others (at most {@link KEY_FAN_OUT}). */
+  next: KeyStep | null;
+  others: KeyStep[] | null;
+}
+
+/**
+ * The key sequences a writer has met, one step per key after the keys
+ * before it, each with its bytes prepared: an object whose keys follow a
+ * sequence seen before has each key copied as words (after one comparison
+ * of the key with the step's) instead of encoded a character at a time,
+ * as V8's `JSON.stringify` reuses what it knows of an object's shape.
+ * Bounded: keys up to {@link KEY_MAX_CHARS} units, {@link KEY_FAN_OUT}
+ * steps after each step, {@link KEY_STEPS_MAX} steps and
+ * {@link KEY_WORDS_MAX} words in all; a full tree starts again, so a
+ * program's later shapes are not shut out by its first ones.
+ */
+export class KeyTree {
+  /** The steps before any key, one per depth (modulo {@link KEY_ROOTS}): objects found at one depth are often of one shape. */
+  roots: KeyStep[];
+  /** The steps' bytes, one after the other. */
+  words: Uint32Array;
+  /** Words used, and steps made, since the tree last started. */
+  private used: number;
+  private count: number;
+
+  constructor() {
+    this.roots = newRoots();
+    this.words = new Uint32Array(0);
+    this.used = this.count = 0;
+  }
+
+  /** The step after `from` for `key` (which `from.next` is not): found, else made; null when it cannot be made (then the key is encoded as it is). */
+  after(from: KeyStep, key: string): KeyStep | null {
+    const others = from.others;
+    if (others !== null) for (let i = 0; i < others.length; i++) if (others[i]!.key === key) return others[i]!;
+    if (key.length > KEY_MAX_CHARS || (others !== null && others.length === KEY_FAN_OUT)) return null;
+    // the key's bytes, as a string value's: its UTF-8 after a str 8 header (at most 3 * KEY_MAX_CHARS bytes), moved up to a fixstr header when short
+    const b = KEY_SCRATCH.fill(0);
+    let size = writeUtf8(b, 2, key) - 2;
+    if (size < 32) {
+      b.copyWithin(1, 2, size + 2);
+      b[0] = 0xa0 | size; // fixstr
+      b[size + 1] = 0;
+      size += 1;
+    } else {
+      b[0] = 0xd9; // str 8
+      b[1] = size;
+      size += 2;
+    }
+    const first = this.used;
+    const last = first + ((size + 3) >> 2);
+    if (this.count === KEY_STEPS_MAX || last > KEY_WORDS_MAX) {
+      this.roots = newRoots();
+      this.used = this.count = 0;
+      return null; // `from` was the old tree's: this object's keys are encoded as they are
+    }
+    if (last > this.words.length) {
+      const grown = new Uint32Array(Math.min(KEY_WORDS_MAX, Math.max(256, 2 * this.words.length)));
+      grown.set(this.words);
+      this.words = grown;
+    }
+    for (let i = first, j = 0; i < last; i++, j += 4) this.words[i] = b[j]! | (b[j + 1]! << 8) | (b[j + 2]! << 16) | (b[j + 3]! << 24);
+    this.used = last;
+    this.count++;
+    const step = newStep(key, first, last, size);
+    if (from.next === null) from.next = step;
+    else (from.others ??= []).push(step);
+    return step;
+  }
+}
+
+function newRoots(): KeyStep[] {
+  return Array.from({ length: KEY_ROOTS }, () => newStep("", 0, 0, 0));
+}
+
+function newStep(key: string, first: number, last: number, size: number): KeyStep {
+  return { key, first, last, size, next: null, others: null };
+}
+
+/** How many depths have roots of their own (a power of two). */
+export const KEY_ROOTS = 16;
+
+/** The longest key given a {@link KeyStep}, in UTF-16 units. */
+const KEY_MAX_CHARS = 64;
+
+/** The most steps kept after one step: past it, further keys there are encoded as they are. */
+const KEY_FAN_OUT = 32;
+
+/** The most steps, and words of prepared keys, a writer keeps. */
+const KEY_STEPS_MAX = 1024;
+const KEY_WORDS_MAX = 4096; // 16 KiB
+
+/** Where a key's bytes are prepared: its longest UTF-8, a str 8 header, and the last word's rest. */
+const KEY_SCRATCH = /* @__PURE__ */ new Uint8Array(3 * KEY_MAX_CHARS + 8);
+
+/**
  * Strings of {@link ENCODE_JS_MAX_CHARS} units or more, through
  * `TextEncoder.encodeInto`: where the output is when their worst case
  * (3 bytes a unit) fits, else tried there when their ASCII size does (the

@@ -15,7 +15,7 @@ import { badCodecResult, badCount, badExtPayload, changed, cycle, EncodeError, e
 import { setStartDepth } from "./ext-writer.ts";
 import type { ResolvedEncodeOptions } from "./options.ts";
 import { encodeBigInt64, encodeBinary, encodeDate, encodeNumber } from "./scalars.ts";
-import { encodeKey, encodeString } from "./strings.ts";
+import { encodeKey, encodeString, KEY_ROOTS, type KeyStep, KeyTree } from "./strings.ts";
 import { checkExtType, ExtData, extensionEncoders, type ExtensionEntry, timestampFirst, WHOLE_CODEC } from "../format/extensions.ts";
 import { writeContainerHeader, writeExt32Header, writeExtHeader, writeFloat } from "../format/forms.ts";
 import { bytesOf } from "../common/input.ts";
@@ -63,6 +63,8 @@ export class ValueWriter {
   base: number;
   /** The records, with `useRecords` (then plain objects are written by them); else null. */
   readonly records: RecordWriting | null;
+  /** The key sequences met so far, their keys' bytes prepared. */
+  readonly keyTree: KeyTree;
 
   constructor(out: Output, options: ResolvedEncodeOptions) {
     this.out = out;
@@ -73,6 +75,7 @@ export class ValueWriter {
     this.maxDepth = options.maxDepth;
     this.trail = [];
     this.base = 0;
+    this.keyTree = new KeyTree();
     // the options resolved: with records asked for, the records module is installed
     this.records = options.useRecords !== false ? new (modules.records as { readonly encoding: RecordEncoding }).encoding(options, out.counting) : null;
   }
@@ -280,11 +283,27 @@ export class ValueWriter {
     const n = keys.length;
     let i = 0;
     if (n <= RECORD_FOR_IN_MAX && !startsWithDigit(keys)) {
+      const tree = this.keyTree;
+      let step: KeyStep | null = tree.roots[depth & (KEY_ROOTS - 1)]!;
       try {
         for (const key in obj) {
           if (i === n || key !== keys[i]) break;
           const value = obj[key];
-          if (withKeys) encodeKey(this.out, key);
+          if (withKeys) {
+            // the key's bytes, prepared once for the keys before it (strings.ts)
+            if (step !== null) step = step.next !== null && step.next.key === key ? step.next : tree.after(step, key);
+            if (step === null) encodeKey(this.out, key);
+            else {
+              const s = this.out;
+              const last = step.last;
+              if (s.pos + 4 * (last - step.first) > s.bytes.length) s.room(4 * (last - step.first));
+              const v = s.view;
+              const words = tree.words;
+              let p = s.pos;
+              for (let j = step.first; j < last; j++, p += 4) v.setUint32(p, words[j]!, true);
+              s.pos += step.size;
+            }
+          }
           if (typeof value === "number") this.encodeNumber(value);
           else if (typeof value === "string") encodeString(this.out, value);
           else this.encodeValue(value, depth + 1);
