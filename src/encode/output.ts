@@ -17,10 +17,10 @@
  *   it, and when the estimate was exact (a binary, an ASCII string, an
  *   array of doubles) it is the result, with no copy. Otherwise `room`
  *   moves what `bytes` holds, in bulk, to the store or the chunks, and
- *   points `bytes` at the scratch again (or, for one item wider than the
+ *   points `bytes` at the scratch again (or, for a string wider than the
  *   scratch, at a window of `n` bytes of its own: in the store where
  *   `encodeInto` accepts resizable buffers, else a plain buffer; the
- *   item's writer ends it with `room(0)`).
+ *   string's writer ends it with `room(0)`).
  * - **store**: a resizable `ArrayBuffer` opened at a call's first move,
  *   its size and ceiling taken from the estimate, grown in place; the
  *   result is copied out of it, a large one shrinking it behind the copy.
@@ -37,8 +37,9 @@
  * only ~32,700 may live in one process); the encoder makes its other
  * results (a shared view, a pooled one, a copy into a target) from those.
  * Binaries and extension payloads are copied when the walk reaches them
- * ({@link Output.put}): a later getter or extension that changes or
- * detaches one cannot change what was written.
+ * ({@link Output.put}; one wider than the scratch straight to the store
+ * or the chunks): a later getter or extension that changes or detaches
+ * one cannot change what was written.
  *
  * @module
  */
@@ -172,7 +173,8 @@ export class Output {
    */
   room(n: number): void {
     if (this.guess < 0 && n > 0 && this.fits(n)) return;
-    this.move();
+    if (this.pos !== 0) this.send(this.bytes, this.pos, this.bytes !== this.scratch); // what `bytes` holds
+    this.pos = 0;
     if (n <= this.scratchSize) this.use(this.scratch);
     // one item wider than the scratch: a window of `n` bytes of its own, in the store where `encodeInto` accepts resizable buffers
     else this.use(!this.chunked && !this.counting && this.stored(n) && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n));
@@ -188,12 +190,11 @@ export class Output {
   /** Appends `src` (a binary or extension payload), copying it now. */
   put(src: Uint8Array): void {
     const n = src.length;
-    if (this.pos + n > this.bytes.length) {
-      if (this.chunkSize !== 0 && n > this.scratchSize) {
-        // the streaming encoder hands large binaries out as they are, without a copy (documented there)
+    if (this.pos + n > this.bytes.length && !this.fits(n)) {
+      if (n > this.scratchSize) {
+        // wider than the scratch: moved as it is (the streaming encoder hands it out without a copy, as documented there)
         this.room(0);
-        this.toChunks(src, n, true);
-        this.done += n;
+        this.send(src, n, this.chunkSize !== 0);
         return;
       }
       this.room(n);
@@ -234,14 +235,10 @@ export class Output {
     return this.guess;
   }
 
-  /** Moves what `bytes` holds (`pos` bytes) to where this call's output goes. */
-  private move(): void {
-    const n = this.pos;
-    if (n === 0) return;
-    const bytes = this.bytes;
-    this.pos = 0;
-    if (!this.chunked && !this.counting && bytes.buffer !== this.store && this.stored(n)) new Uint8Array(this.store!, this.done, n).set(n === bytes.length ? bytes : bytes.subarray(0, n));
-    if (this.chunked) this.toChunks(bytes, n, bytes !== this.scratch);
+  /** Moves `src[0..n)` to where this call's output goes; `owned`: see {@link Output.toChunks}. */
+  private send(src: Uint8Array, n: number, owned: boolean): void {
+    if (!this.chunked && !this.counting && src.buffer !== this.store && this.stored(n)) new Uint8Array(this.store!, this.done, n).set(n === src.length ? src : src.subarray(0, n));
+    if (this.chunked) this.toChunks(src, n, owned);
     // (a window of the store was written in place; a count keeps nothing)
     this.done += n;
   }
@@ -270,7 +267,7 @@ export class Output {
     return false;
   }
 
-  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window; a binary the streaming encoder hands out), kept as a chunk rather than copied. */
+  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (made from the estimate; a window; a binary the streaming encoder hands out), kept as a chunk rather than copied. */
   private toChunks(src: Uint8Array, n: number, owned: boolean): void {
     if (owned) {
       if (src === this.sizedBytes) this.sizedBytes = null; // a chunk now
