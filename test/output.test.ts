@@ -190,6 +190,25 @@ describe("output: binaries are copied when the walk reaches them", () => {
   });
 });
 
+describe("output: a count keeps nothing", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  test("encodedSize of binaries and extension payloads wider than the scratch copies none of their bytes", () => {
+    const blob = new Uint8Array(1 << 20).fill(5);
+    const value = [blob, new ExtData(3, blob), "x"];
+    const encoder = new Encoder();
+    const expected = encoder.encode(value).length;
+    let copied = 0;
+    const { set } = Uint8Array.prototype;
+    vi.spyOn(Uint8Array.prototype, "set").mockImplementation(function (this: Uint8Array, src: ArrayLike<number>, at?: number) {
+      copied += src.length;
+      return set.call(this, src, at);
+    });
+    expect(encoder.encodedSize(value)).toBe(expected);
+    expect(copied).toBeLessThan(1 << 16);
+  });
+});
+
 describe("output: what an encoder holds", () => {
   test("creating an encoder allocates no buffer; its first call makes its scratch, later calls reuse it", () => {
     type Peek = { output: { scratch: Uint8Array } };

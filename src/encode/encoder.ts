@@ -12,7 +12,7 @@
  * @module
  */
 
-import { badEncodeArgument, encodeError, invalidEncodeOption } from "../common/errors.ts";
+import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, encoderArguments, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -135,30 +135,23 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
    */
   result(): Uint8Array<ArrayBuffer> {
     const output = this.output;
-    return this.toResult(this.slab === null || output.offset() > POOL_MAX_RESULT_BYTES ? output.result() : this.pooled(output.finish() ?? output.result()));
+    const n = output.offset();
+    if (this.slab === null || n > POOL_MAX_RESULT_BYTES) return this.toResult(output.result());
+    // copied into the slab (a new one when this one is full, or was detached by a transfer): a view of it, with no allocation
+    if (this.slab.length - this.slabPos < n) {
+      this.slab = new Uint8Array(POOL_SLAB_BYTES);
+      this.slabPos = 0;
+    }
+    const at = this.slabPos;
+    output.copyTo(this.slab, at);
+    this.slabPos = (at + n + 7) & ~7; // the next result starts 8-byte aligned
+    // a view, not subarray(): its species lookup costs ~0.3 µs on Node 20
+    return this.toResult(new Uint8Array(this.slab.buffer, at, n));
   }
 
   /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
   count(value: unknown): number {
     return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
-  }
-
-  /**
-   * `bytes` copied into the slab (a new one when this one is full, or was
-   * detached by a transfer) and returned as a view of it, with no allocation.
-   */
-  private pooled(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-    const n = bytes.length;
-    let slab = this.slab!;
-    if (slab.length - this.slabPos < n) {
-      slab = this.slab = new Uint8Array(POOL_SLAB_BYTES);
-      this.slabPos = 0;
-    }
-    const at = this.slabPos;
-    slab.set(bytes, at);
-    this.slabPos = (at + n + 7) & ~7; // the next result starts 8-byte aligned
-    // a view, not subarray(): its species lookup costs ~0.3 µs on Node 20
-    return new Uint8Array(slab.buffer, at, n);
   }
 
   /**
@@ -343,7 +336,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     // a view's elements other than a Uint8Array's are no bytes (a Uint16Array would widen each one); NaN or null would write at 0, -1 fail in the engine
     if (!(target instanceof Uint8Array)) throw badEncodeArgument("the target", target, "a Uint8Array");
     if (!(Number.isSafeInteger(offset) && offset >= 0)) throw badEncodeArgument("the offset", offset, "an integer from 0");
-    return this.call(value, (e) => copyInto(e.output, target, offset), false, offset);
+    return this.call(value, (e) => e.output.copyTo(target, offset), false, offset);
   }
 
   /**
@@ -366,27 +359,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
   encodedSize(value: unknown): number {
     return this.count(value);
   }
-}
-
-/**
- * Ends `output` by copying it into `target` at `offset`; returns the byte
- * count. A target too small is grown in place when it is a length-tracking
- * view of a resizable buffer, else left unchanged, with an error.
- */
-function copyInto(output: Output, target: Uint8Array, offset: number): number {
-  const total = output.offset();
-  const size = offset + total;
-  const buffer = target.buffer as ArrayBuffer;
-  const before = buffer.byteLength;
-  if (size > target.length && buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
-    buffer.resize(target.byteOffset + size);
-    if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
-  }
-  if (target.length < size) {
-    throw encodeError(`Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`, "OUT_OF_SPACE");
-  }
-  output.copyTo(target, offset);
-  return total;
 }
 
 /**

@@ -17,18 +17,18 @@
  *   it, and when the estimate was exact (a binary, an ASCII string, an
  *   array of doubles) it is the result, with no copy. Otherwise `room`
  *   moves what `bytes` holds, in bulk, to the store or the chunks, and
- *   points `bytes` at the scratch again (or, for one item wider than the
+ *   points `bytes` at the scratch again (or, for a string wider than the
  *   scratch, at a window of `n` bytes of its own: in the store where
  *   `encodeInto` accepts resizable buffers, else a plain buffer; the
- *   item's writer ends it with `room(0)`).
+ *   string's writer ends it with `room(0)`).
  * - **store**: a resizable `ArrayBuffer` opened at a call's first move,
  *   its size and ceiling taken from the estimate, grown in place; the
  *   result is copied out of it, a large one shrinking it behind the copy.
- * - **chunks**: plain buffers in a list, where output goes past the
- *   store's ceiling (the store's bytes become the first chunk), where
- *   `ArrayBuffer.prototype.resize` does not exist (Node 18), for
- *   `encodeChunks`, and for the streaming encoder (chunks of a fixed
- *   size, taken while the call goes on).
+ * - **chunks**: plain buffers of the scratch's size (of `chunkSize` for
+ *   the streaming encoder, which takes them while the call goes on), in a
+ *   list, where output goes past the store's ceiling (the store's bytes
+ *   become the first chunk), where `ArrayBuffer.prototype.resize` does not
+ *   exist (Node 18), and for `encodeChunks`.
  *
  * `encodedSize` counts (`counting`): moves keep nothing. A call ends with
  * {@link Output.finish} (the output as one view, or the chunks) or
@@ -37,8 +37,9 @@
  * only ~32,700 may live in one process); the encoder makes its other
  * results (a shared view, a pooled one, a copy into a target) from those.
  * Binaries and extension payloads are copied when the walk reaches them
- * ({@link Output.put}): a later getter or extension that changes or
- * detaches one cannot change what was written.
+ * ({@link Output.put}; one wider than the scratch straight to the store
+ * or the chunks): a later getter or extension that changes or detaches
+ * one cannot change what was written.
  *
  * @module
  */
@@ -66,8 +67,7 @@ const MIN_CEILING_BYTES = 67_108_864; // 64 MiB
  * {@link copyOutShrinking}, and the buffer a call's first overflow makes
  * from the estimate must end exactly with the item that overflowed (a
  * binary or a string alone), since a copy out of one that missed would
- * hold the output twice. Also the largest chunk the chunk list allocates
- * at once (unless one item needs more).
+ * hold the output twice.
  */
 const LARGE_BYTES = 16_777_216; // 16 MiB
 
@@ -78,11 +78,6 @@ const LARGE_BYTES = 16_777_216; // 16 MiB
  * took 1.2x as long (1 MiB: 1.0x and 1.01x; 256 KiB: 1.6x), Node 20.
  */
 const SHRINK_COPY_STEP_BYTES = 524_288; // 512 KiB
-
-/** Where `room` moves bytes in a call. */
-const STORE = 0;
-const CHUNKS = 1;
-const COUNT = 2;
 
 const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
 
@@ -108,8 +103,8 @@ export class Output {
   chunks: Uint8Array[];
   private scratch: Uint8Array<ArrayBuffer>;
   private readonly maxByteLength: number;
-  /** STORE, CHUNKS or COUNT: where this call's moves go. */
-  private mode: number;
+  /** This call's moves go to the chunks (else to the store, or, counting, nowhere). */
+  private chunked: boolean;
   /** The value of the call under way, and the estimate of its output (-1 until its first overflow). */
   private root: unknown;
   private guess: number;
@@ -119,7 +114,7 @@ export class Output {
   /** The chunk being filled, and how much of it is. */
   private chunk: Uint8Array<ArrayBuffer>;
   private chunkUsed: number;
-  /** Chunks of exactly this size (the streaming encoder's), or 0: chunks that grow with the output. */
+  /** Chunks of exactly this size, taken as they fill (the streaming encoder's), or 0: chunks of the scratch's size. */
   private readonly chunkSize: number;
 
   /**
@@ -139,7 +134,7 @@ export class Output {
     this.guess = -1;
     this.root = this.store = this.sizedBytes = null;
     this.chunks = [];
-    this.mode = STORE;
+    this.chunked = false;
   }
 
   /** Bytes of output written so far in this call: where the next byte lands in the result. */
@@ -151,7 +146,7 @@ export class Output {
   begin(root: unknown, chunks: boolean): void {
     if (this.scratch === NO_BYTES) this.use((this.scratch = new Uint8Array(this.scratchSize))); // the encoder's scratch, made at its first call
     this.root = root;
-    this.mode = this.counting ? COUNT : chunks || this.chunkSize !== 0 || !CAN_RESIZE ? CHUNKS : STORE;
+    this.chunked = !this.counting && (chunks || this.chunkSize !== 0 || !CAN_RESIZE);
   }
 
   /**
@@ -178,10 +173,11 @@ export class Output {
    */
   room(n: number): void {
     if (this.guess < 0 && n > 0 && this.fits(n)) return;
-    this.move();
+    if (this.pos !== 0) this.send(this.bytes, this.pos, this.bytes !== this.scratch); // what `bytes` holds
+    this.pos = 0;
     if (n <= this.scratchSize) this.use(this.scratch);
     // one item wider than the scratch: a window of `n` bytes of its own, in the store where `encodeInto` accepts resizable buffers
-    else this.use(this.mode === STORE && this.stored(n) && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n));
+    else this.use(!this.chunked && !this.counting && this.stored(n) && ENCODE_INTO_RESIZABLE ? new Uint8Array(this.store!, this.done, n) : new Uint8Array(n));
   }
 
   /** Points `bytes`, and `view`, at `b`. */
@@ -194,12 +190,11 @@ export class Output {
   /** Appends `src` (a binary or extension payload), copying it now. */
   put(src: Uint8Array): void {
     const n = src.length;
-    if (this.pos + n > this.bytes.length) {
-      if (this.chunkSize !== 0 && n > this.scratchSize) {
-        // the streaming encoder hands large binaries out as they are, without a copy (documented there)
+    if (this.pos + n > this.bytes.length && !this.fits(n)) {
+      if (n > this.scratchSize) {
+        // wider than the scratch: moved as it is (the streaming encoder hands it out without a copy, as documented there)
         this.room(0);
-        this.toChunks(src, n, true);
-        this.done += n;
+        this.send(src, n, this.chunkSize !== 0);
         return;
       }
       this.room(n);
@@ -219,7 +214,7 @@ export class Output {
    */
   fits(n: number, worst = false): boolean {
     if (this.pos + n <= this.bytes.length) return true;
-    if (this.guess >= 0 || this.mode === COUNT || this.chunkSize !== 0) return false;
+    if (this.guess >= 0 || this.counting || this.chunkSize !== 0) return false;
     const need = this.pos + n;
     const estimate = this.estimated();
     const size = worst && need > estimate && need <= LARGE_BYTES ? need : estimate;
@@ -233,23 +228,17 @@ export class Output {
   /** The estimate of this call's output, made once. */
   private estimated(): number {
     if (this.guess >= 0) return this.guess;
-    let guess = 0;
+    this.guess = 0; // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
     try {
-      guess = estimateSize(this.root);
-    } catch {
-      // a value the estimate cannot look into (a revoked Proxy): no guess; the walk reports what is wrong with it
-    }
-    return (this.guess = guess >= 0 ? guess : 0); // a size, whatever the value's properties say
+      this.guess = Math.max(0, estimateSize(this.root)); // a size, whatever the value's properties say
+    } catch {}
+    return this.guess;
   }
 
-  /** Moves what `bytes` holds (`pos` bytes) to where this call's output goes. */
-  private move(): void {
-    const n = this.pos;
-    if (n === 0) return;
-    const bytes = this.bytes;
-    this.pos = 0;
-    if (this.mode === STORE && bytes.buffer !== this.store && this.stored(n)) new Uint8Array(this.store!, this.done, n).set(n === bytes.length ? bytes : bytes.subarray(0, n));
-    if (this.mode === CHUNKS) this.toChunks(bytes, n, bytes !== this.scratch);
+  /** Moves `src[0..n)` to where this call's output goes; `owned`: see {@link Output.toChunks}. */
+  private send(src: Uint8Array, n: number, owned: boolean): void {
+    if (!this.chunked && !this.counting && src.buffer !== this.store && this.stored(n)) new Uint8Array(this.store!, this.done, n).set(n === src.length ? src : src.subarray(0, n));
+    if (this.chunked) this.toChunks(src, n, owned);
     // (a window of the store was written in place; a count keeps nothing)
     this.done += n;
   }
@@ -274,11 +263,11 @@ export class Output {
     if (store !== null && need <= store.byteLength) return true;
     if (this.done !== 0) this.chunks.push(new Uint8Array(store!, 0, this.done)); // (copied when the result is joined)
     this.store = null;
-    this.mode = CHUNKS;
+    this.chunked = true;
     return false;
   }
 
-  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (a window; a binary the streaming encoder hands out), kept as a chunk rather than copied. */
+  /** Moves `src[0..n)` into the chunks; `owned`: a buffer of its own (made from the estimate; a window; a binary the streaming encoder hands out), kept as a chunk rather than copied. */
   private toChunks(src: Uint8Array, n: number, owned: boolean): void {
     if (owned) {
       if (src === this.sizedBytes) this.sizedBytes = null; // a chunk now
@@ -288,17 +277,13 @@ export class Output {
       return;
     }
     for (let from = 0; from < n; ) {
-      if (this.chunkUsed === this.chunk.length) {
-        this.seal();
-        const size = this.chunkSize || Math.max(n - from, Math.min(LARGE_BYTES, Math.max(this.scratchSize, this.done >>> 2)));
-        this.chunk = new Uint8Array(size);
-      }
+      if (this.chunk === NO_BYTES) this.chunk = new Uint8Array(this.chunkSize || this.scratchSize);
       const k = Math.min(n - from, this.chunk.length - this.chunkUsed);
       this.chunk.set(k === src.length ? src : src.subarray(from, from + k), this.chunkUsed);
       this.chunkUsed += k;
       from += k;
+      if (this.chunkUsed === this.chunk.length) this.seal();
     }
-    if (this.chunkSize !== 0 && this.chunkUsed === this.chunkSize) this.seal();
   }
 
   /** Seals the chunk being filled: it joins {@link Output.chunks} and is never written again. */
@@ -323,7 +308,7 @@ export class Output {
   finish(): Uint8Array<ArrayBuffer> | null {
     if (this.done === 0) return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset, this.pos);
     this.flush();
-    return this.mode === STORE ? new Uint8Array(this.store!, 0, this.done) : null;
+    return this.store === null ? null : new Uint8Array(this.store, 0, this.done);
   }
 
   /** Ends the call's output as one plain `Uint8Array` of exact length: the call's own buffer when the estimate was exact, else a copy. */
@@ -342,13 +327,30 @@ export class Output {
     return bytes;
   }
 
-  /** Ends the call's output by copying all of it into `target` at `at` (which has room for it). */
-  copyTo(target: Uint8Array, at: number): void {
+  /**
+   * Ends the call's output by copying all of it into `target` at `at`;
+   * returns the byte count. A target too small is grown in place when it
+   * is a length-tracking view of a resizable buffer, else left unchanged,
+   * with an error.
+   */
+  copyTo(target: Uint8Array, at: number): number {
+    const total = this.offset();
+    const size = at + total;
+    const buffer = target.buffer as ArrayBuffer;
+    const before = buffer.byteLength;
+    if (size > target.length && buffer.resizable && target.byteOffset + size <= buffer.maxByteLength) {
+      buffer.resize(target.byteOffset + size);
+      if (target.length < size) buffer.resize(before); // a fixed-length view does not follow: undo
+    }
+    if (target.length < size) {
+      throw encodeError(`Cannot encode into target: it has room for ${target.length} bytes, the output needs ${size} (use a resizable buffer with a length-tracking view to grow it)`, "OUT_OF_SPACE");
+    }
     const bytes = this.finish();
     for (const part of bytes === null ? this.chunks : [bytes]) {
       target.set(part, at);
       at += part.length;
     }
+    return total;
   }
 }
 
