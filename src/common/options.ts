@@ -1,32 +1,32 @@
 /**
- * What the encoder's, the decoder's and the stream helpers' options have
- * in common: the rules their values are checked by, the check of the
- * options object (misspelled names included), and the cache that finds the
- * coder for options written inline in a call.
+ * What the encoder's and the decoder's options have in common: the rules
+ * their values are checked by, the check of the options object (misspelled
+ * names included), and the cache that finds the coder for options written
+ * inline in a call.
  *
- * Each side declares each of its options twice, side by side in one file:
- * in its options interface (the type, and the documentation that
- * docs/options.md's tables are made from, by test/tools/options-doc.mjs)
- * and as one line of its resolver, which reads the option once by its
- * literal name, checks it by its rule and fills in its default, into an
- * object of fixed shape typed against the interface key for key. The
- * names a side knows, for the misspelling check and the docs' tables, are
- * the names its resolver reads ({@link optionNames}).
+ * Each side (encode, decode) declares each of its options twice, side by
+ * side in one file: in its options interface (the type, and the
+ * documentation that docs/options.md's tables are made from, by
+ * test/tools/options-doc.mjs) and as one line of its resolver, which reads
+ * the option once by its literal name, checks it by its rule and fills in
+ * its default, into an object of fixed shape typed against the interface
+ * key for key. The stream helpers' options are the sides' options too. The
+ * names a side knows, for the misspelling check, are the keys of the
+ * object its resolver returns ({@link checked}).
  *
  * @module
  */
 
+import { dropIn } from "./modules.ts";
+
 /** What an option takes: the text an error says its value should be, and the test of a value (never given undefined). */
 export type Rule<T> = readonly [expected: string, accepts: (v: unknown) => v is T];
 
-/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`; marked with the side. */
-export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> } & { readonly [RESOLVED]?: OptionSide };
+/** Each option of `Options` as a side uses it once resolved: present, and never `undefined`. */
+export type Resolved<Options> = { readonly [K in keyof Options]-?: Exclude<Options[K], undefined> };
 
-/**
- * A side: its error for option `name` whose value is not `expected` (`name` "options": the options argument),
- * its resolver (whose reads name its options), the names it accepts and never reads, and its names once found.
- */
-export type OptionSide = { fail: (name: string, value: unknown, expected: string) => Error; resolve: (o: unknown) => object; accepted: string[]; names?: Set<string> };
+/** A side's error for option `name` whose value is not `expected` (`name` "options": the options argument). */
+export type Fail = (name: string, value: unknown, expected: string) => Error;
 
 /** A flag. */
 export const BOOLEAN: Rule<boolean> = ["a boolean", (v): v is boolean => typeof v === "boolean"];
@@ -37,50 +37,51 @@ export const ARRAY: Rule<never[]> = ["an array of field name arrays", (v): v is 
 /** A limit: an integer from 0 to `max`, or Infinity when `max` is; `text` says so in an error. */
 export const upTo = (max: number, text = `an integer from 0 to ${max}`): Rule<number> => [text, (v): v is number => typeof v === "number" && v >= 0 && v <= max && (v % 1 === 0 || v === Infinity)];
 
-/** The key of the side that resolved an options object: its resolver, given the object, returns it as it is. */
-export const RESOLVED: unique symbol = Symbol("resolved by") as never;
-
-/** Whether `o` was made by `side`'s resolver. */
-export const isResolved = (o: unknown, side: OptionSide): boolean => (o as { [RESOLVED]?: unknown } | null | undefined)?.[RESOLVED] === side;
-
-/** The value `v` of option `name`, checked by `rule` (with `side`'s error), or `fallback` when undefined. */
-export function take<T, F = T>(side: OptionSide, v: unknown, name: string, rule: Rule<T>, fallback: F): T | F {
-  if (v !== undefined && !rule[1](v)) throw side.fail(name, v, rule[0]);
+/** The value `v` of option `name`, checked by `rule` (with the side's error `fail`), or `fallback` when undefined. */
+export function take<T, F = T>(fail: Fail, v: unknown, name: string, rule: Rule<T>, fallback: F): T | F {
+  if (v !== undefined && !rule[1](v)) throw fail(name, v, rule[0]);
   return v === undefined ? fallback : v;
 }
 
 /**
- * `options` as a side reads it: the object itself, or for null and
- * undefined an empty one. Every name it has, own or inherited (up to
- * `Object.prototype`), enumerable or not, accessors included, is checked
- * against the side's options: a name one edit from an option
- * (`maxStrLenght`) throws, with the option meant; other names pass. No
- * value is read but a misspelled one's, for the message.
+ * `resolved`, what a side's resolver read from `options` (an object, or
+ * null or undefined for none), once `options` is checked: every name it
+ * has, own or inherited (up to `Object.prototype`), enumerable or not,
+ * accessors included, is checked against the keys of `resolved`, the
+ * side's options: a name one edit from an option (`maxStrLenght`) throws,
+ * with the option meant; other names pass. No value is read but a
+ * misspelled one's, for the message.
  *
- * @throws what the side's `fail` makes, for options that are not an object or a misspelled name
+ * @throws what `fail` makes, for options that are not an object or a misspelled name
  */
-export function optionsIn(options: unknown, side: OptionSide): Record<string | symbol, unknown> {
-  if (options == null) return {};
-  if (typeof options !== "object") throw side.fail("options", options, "an object");
-  const known = optionNames(side);
-  for (let o: object | null = options; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+export function checked<R extends object>(options: unknown, resolved: R, fail: Fail): R {
+  if (options !== undefined && typeof options !== "object") throw fail("options", options, "an object");
+  for (let o = (options ?? null) as object | null; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
     for (const name of Object.getOwnPropertyNames(o)) {
-      const meant = known.has(name) ? undefined : misspelling(name, known);
+      const meant = name in resolved ? undefined : misspelling(name, Object.keys(resolved));
       // a name that is not a plain identifier is quoted, so a control character in it reaches no terminal
-      if (meant !== undefined) throw side.fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), (options as Record<string, unknown>)[name], `an option: did you mean ${meant}?`);
+      if (meant !== undefined) throw fail(/^[\w$]+$/.test(name) ? name : JSON.stringify(name), (options as Record<string, unknown>)[name], `an option: did you mean ${meant}?`);
     }
   }
-  return options as Record<string | symbol, unknown>;
+  return resolved;
 }
 
-/** The names of `side`'s options, in the order its resolver reads them, then those it accepts and never reads. */
-export function optionNames(side: OptionSide): ReadonlySet<string> {
-  if (side.names !== undefined) return side.names;
-  const names = (side.names = new Set()); // the resolver's own check, below, sees an object without names
-  side.resolve(new Proxy({}, { get: (_, name) => (typeof name === "string" && names.add(name), undefined) }));
-  for (const name of side.accepted) names.add(name);
-  return names;
-}
+/**
+ * The options `new Encoder(...args)` (`side` "encode") or
+ * `new Decoder(...args)` (`side` "decode") means: its one argument (an
+ * options object, or nothing), or for @msgpack/msgpack 2.x's positional
+ * form (a codec first, or more than one argument:
+ * `new Encoder(extensionCodec, context, maxDepth, initialBufferSize,
+ * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)`,
+ * `new Decoder(extensionCodec, context, maxStrLength, maxBinLength,
+ * maxArrayLength, maxMapLength, maxExtLength)`) the options its arguments
+ * name, read by the module that installs that form.
+ *
+ * @throws {EncodeError | DecodeError} `INVALID_ARGUMENT` naming the
+ *   import, for the positional form without its module
+ */
+export const argumentsOf = <O>(side: "encode" | "decode", first: unknown, rest: readonly unknown[]): O | undefined =>
+  rest.length === 0 && typeof (first as Record<string, unknown> | null | undefined)?.[side === "encode" ? "tryToEncode" : "decode"] !== "function" ? ((first ?? undefined) as O | undefined) : (dropIn("positional", side, `form new ${side === "encode" ? "Encoder" : "Decoder"}(extensionCodec, context, ...)`)(side, [first, ...rest]) as O);
 
 /**
  * The option of `known` that `name` was likely meant to be, when it is
@@ -103,31 +104,23 @@ export function misspelling(name: string, known: Iterable<string>): string | und
 }
 
 /**
- * Coders by the resolved options they were made from, compared field by
- * field (objects and functions by identity), at most 64, the most recently
- * used first: hoisted options and an inline literal written the same way
- * on every call find one coder. A new `context` or `extensionCodec` object
- * per call makes a coder per call, and each costs little to make.
+ * The coder for resolved options, made by `make` on first need: coders
+ * are kept by the options they were made from, compared field by field
+ * (objects and functions by identity), at most 64, the most recently used
+ * first, so hoisted options and an inline literal written the same way on
+ * every call find one coder (two objects of one resolver have the same
+ * keys). A new `context` or `extensionCodec` object per call makes a coder
+ * per call, and each costs little to make.
  */
-export class CoderCache<T> {
-  private readonly entries: [options: object, coder: T][];
-  private readonly make: (options: never) => T;
-
-  /** @param make builds the coder for resolved options */
-  constructor(make: (options: never) => T) {
-    this.entries = [];
-    this.make = make;
-  }
-
-  /** The coder made from options equal to `options` (resolved: two objects of one resolver have the same keys), made on first need. */
-  get(options: object): T {
-    const entries = this.entries;
+export function coderCache<T>(make: (options: never) => T): (options: Readonly<Record<string, unknown>>) => T {
+  const entries: [options: Readonly<Record<string, unknown>>, coder: T][] = [];
+  return (options) => {
     search: for (let i = 0; i < entries.length; i++) {
-      for (const key in options) if (!Object.is((entries[i]![0] as Record<string, unknown>)[key], (options as Record<string, unknown>)[key])) continue search;
+      for (const key in options) if (!Object.is(entries[i]![0][key], options[key])) continue search;
       if (i > 0) entries.unshift(entries.splice(i, 1)[0]!);
       return entries[0]![1];
     }
-    if (entries.unshift([options, this.make(options as never)]) > 64) entries.pop();
+    if (entries.unshift([options, make(options as never)]) > 64) entries.pop();
     return entries[0]![1];
-  }
+  };
 }

@@ -7,19 +7,19 @@
  */
 
 import type { DecodeInput } from "../common/input.ts";
-import { CoderCache } from "../common/options.ts";
+import { coderCache } from "../common/options.ts";
 import { CoreDecoder, DecoderBase } from "./decoder.ts";
 import { decodeOptionsOf, type DecodeOptions } from "./options.ts";
 
 const defaultDecoder = /* @__PURE__ */ new DecoderBase();
 /** Decoders for options passed to `decode()`, by the values read from them; `decodeMulti()`'s, of the class that has it. */
-const decoders = /* @__PURE__ */ new CoderCache<DecoderBase<unknown>>((options: DecodeOptions<unknown>) => new DecoderBase(options));
-const multiDecoders = /* @__PURE__ */ new CoderCache<CoreDecoder<unknown>>((options: DecodeOptions<unknown>) => new CoreDecoder(options));
+const decoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new DecoderBase(options));
+const multiDecoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new CoreDecoder(options));
 
 /** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
 function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): DecoderBase<C, T> {
   if (options == null) return defaultDecoder as unknown as DecoderBase<C, T>;
-  return decoders.get(decodeOptionsOf(options)) as unknown as DecoderBase<C, T>;
+  return decoders(decodeOptionsOf(options)) as unknown as DecoderBase<C, T>;
 }
 
 /**
@@ -96,5 +96,5 @@ export function decodeMulti<ContextType = undefined, Output = unknown>(
   input: DecodeInput,
   options?: DecodeOptions<ContextType, Output>,
 ): Generator<Output, void, unknown> {
-  return (multiDecoders.get(decodeOptionsOf(options)) as unknown as CoreDecoder<ContextType, Output>).decodeMulti(input);
+  return (multiDecoders(decodeOptionsOf(options)) as unknown as CoreDecoder<ContextType, Output>).decodeMulti(input);
 }

@@ -12,7 +12,8 @@ import { dropIn } from "../common/modules.ts";
 import { wrongInput, extraBytes, stackOverflow } from "../common/errors.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
-import { decodeOptionsOf, decoderArguments, type DecodeOptions, type PositionalDecoderArguments } from "./options.ts";
+import { decodeOptionsOf, type DecodeOptions, type PositionalDecoderArguments } from "./options.ts";
+import { argumentsOf } from "../common/options.ts";
 import type { RecordState } from "./record-hook.ts";
 import { outerOf, type Outer } from "./cold.ts";
 import { EMPTY, Reader } from "./reader.ts";
@@ -177,7 +178,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   constructor(...args: PositionalDecoderArguments<ContextType>);
   constructor(first?: DecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
-    super(decoderArguments(first ?? undefined, rest));
+    super(argumentsOf<DecodeOptions<ContextType, Output>>("decode", first, rest));
   }
 
   /**

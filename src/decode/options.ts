@@ -1,17 +1,18 @@
 /**
- * The options of the decoder: their types and documentation, and the one
- * place they are read, checked and resolved (every decoder, the inline
- * options of `decode()` and the stream decoders go through it).
+ * The options of the decoder and of the stream decoders: their types and
+ * documentation, and the one place they are read, checked and resolved
+ * (every decoder, the inline options of `decode()` and the stream
+ * decoders go through it).
  *
  * @module
  */
 
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { invalidDecodeOption } from "../common/errors.ts";
+import { invalidDecodeOption as fail } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH, MAX_U32 } from "../common/limits.ts";
-import { dropIn } from "../common/modules.ts";
 import type { StandardSchemaV1 } from "./schema-hook.ts";
-import { ARRAY, BOOLEAN, isResolved, type OptionSide, optionsIn, type Resolved, RESOLVED, type Rule, take, upTo } from "../common/options.ts";
+import type { StreamStats } from "../stream/queue.ts";
+import { ARRAY, BOOLEAN, checked, type Resolved, type Rule, take, upTo } from "../common/options.ts";
 
 /** How 64-bit integers (int 64, uint 64) decode. */
 export type Int64Mode = "auto" | "number" | "bigint";
@@ -238,38 +239,67 @@ export interface DecodeOptions<ContextType = undefined, Output = unknown> {
   schema?: StandardSchemaV1<unknown, Output> | undefined;
 }
 
-/**
- * The options `new Decoder(...args)` means: its one argument (an options
- * object, or nothing), or for @msgpack/msgpack 2.x's positional form
- * `new Decoder(extensionCodec, context, maxStrLength, maxBinLength,
- * maxArrayLength, maxMapLength, maxExtLength)` the options its arguments
- * name, read by the module that installs that form.
- *
- * @throws {DecodeError} `INVALID_ARGUMENT` naming the import, for the
- *   positional form without its module
- */
 /** The arguments of @msgpack/msgpack 2.x's positional `new Decoder(...)`, each the option of that name (`undefined` for its default). */
 export type PositionalDecoderArguments<C> = [extensionCodec?: ExtensionCodecType<C>, context?: C, maxStrLength?: number, maxBinLength?: number, maxArrayLength?: number, maxMapLength?: number, maxExtLength?: number];
 
-export const decoderArguments = <O extends DecodeOptions<C>, C>(first: O | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): O | undefined =>
-  rest.length === 0 && typeof (first as { decode?: unknown } | null | undefined)?.decode !== "function" ? (first as O | undefined) : (dropIn("positional", "decode", "form new Decoder(extensionCodec, context, ...)")("decode", [first, ...rest]) as O);
 
 /** The options type under the name @msgpack/msgpack gives it. */
 export type DecoderOptions<ContextType = undefined, Output = unknown> = DecodeOptions<ContextType, Output>;
 
 /**
- * The decode options as a decoder uses them: every default filled in,
- * read once from what the user passed. Each option has its type without
- * `undefined` (`int64`: the mode given, or `"bigint"` with `useBigInt64`,
- * else `"auto"`), except those whose absence is null: `extensionCodec`
+ * Options of the stream decoders (`decodeAsync`, `decodeArrayStream`,
+ * `decodeMultiStream`, `DecoderStream` and the main entry's `Decoder`):
+ * the decode options plus `maxValueBytes`, `stats` and `lengthPrefixed`
+ * (the decode option `schema` checks each value, or each item of
+ * `decodeArrayStream`, as it completes, and may validate asynchronously).
+ * They are read and checked with the decode options: an invalid value is
+ * a `DecodeError` with code `INVALID_ARGUMENT` naming the option.
+ */
+export interface StreamDecodeOptions<ContextType = undefined, Output = unknown> extends DecodeOptions<ContextType, Output> {
+  /**
+   * The most bytes one value (for `decodeArrayStream`, one item; with
+   * `lengthPrefixed`, one frame) may take. A value still incomplete past
+   * this many buffered bytes, or a frame prefix above it, throws a
+   * `DecodeError` (code `MAX_LENGTH`) at once: it bounds the memory the
+   * decoder holds for untrusted streams (together with the `max*Length`
+   * options, which stop a long string or array at its header). Set it
+   * (and the `max*Length` options) for untrusted input.
+   * @default Infinity
+   */
+  maxValueBytes?: number | undefined;
+  /**
+   * An object (from `createStreamStats()`) whose counters the decoder
+   * updates as it goes (see `StreamStats`); the counters are not reset.
+   * @default none
+   */
+  stats?: StreamStats | undefined;
+  /**
+   * Each value is preceded by its length as a u32 big-endian prefix (as
+   * `EncoderStream` writes with the same option); each frame must hold
+   * exactly one value. Framed values decode with one pass and at most one
+   * copy, with no scanning. For back-to-back values only
+   * (`decodeMultiStream`, `DecoderStream`, `Decoder#decodeStream`):
+   * `true` for `decodeAsync` or `decodeArrayStream` is a `DecodeError`
+   * with code `INVALID_ARGUMENT`.
+   * @default false
+   */
+  lengthPrefixed?: boolean | undefined;
+}
+
+/**
+ * The decode options (the stream decoders' included) as a decoder uses
+ * them: every default filled in, read once from what the user passed.
+ * Each option has its type without `undefined` (`int64`: the mode given,
+ * or `"bigint"` with `useBigInt64`, else `"auto"`), except `stats` (the
+ * object given, if any) and those whose absence is null: `extensionCodec`
  * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
  * decode-only page does not carry it), `mapKeyConverter`, `structures`
  * and `schema`.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<DecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly schema: StandardSchemaV1 | null };
+export type ResolvedDecodeOptions = Resolved<Omit<StreamDecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema" | "stats">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly schema: StandardSchemaV1 | null; readonly stats: StreamStats | undefined };
 
-/** The decode side: its error, and its resolver, whose reads name its options; `keyDecoder` is accepted and never read. */
-export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => decodeOptionsOf(o), accepted: ["keyDecoder"] };
+/** Marks what {@link decodeOptionsOf} returns, which it returns as it is (a decoder made from resolved options, whose nulls are no user's value). */
+const RESOLVED: unique symbol = Symbol("resolved");
 
 /**
  * The decode options of `options` (null or undefined: none), resolved:
@@ -285,33 +315,36 @@ export const DECODE: OptionSide = { fail: invalidDecodeOption, resolve: (o) => d
  *   or a misspelled option name
  */
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
-  if (isResolved(options, DECODE)) return options as ResolvedDecodeOptions;
-  const o = optionsIn(options, DECODE);
-  const useBigInt64 = take(DECODE, o.useBigInt64, "useBigInt64", BOOLEAN, false);
-  return {
-    extensionCodec: take(DECODE, o.extensionCodec, "extensionCodec", CODEC, null),
+  if ((options as { [RESOLVED]?: true } | null | undefined)?.[RESOLVED]) return options as ResolvedDecodeOptions;
+  const o = (options ?? {}) as Record<string, unknown>; // another primitive reads as none, and is refused below
+  const useBigInt64 = take(fail, o.useBigInt64, "useBigInt64", BOOLEAN, false);
+  return checked(options, {
+    extensionCodec: take(fail, o.extensionCodec, "extensionCodec", CODEC, null),
     context: o.context,
-    int64: take(DECODE, o.int64, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
+    int64: take(fail, o.int64, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
     useBigInt64,
-    useMap: take(DECODE, o.useMap, "useMap", BOOLEAN, false),
-    rawStrings: take(DECODE, o.rawStrings, "rawStrings", BOOLEAN, false),
-    invalidUtf8: take(DECODE, o.invalidUtf8, "invalidUtf8", UTF8, "throw"),
-    mapKeyConverter: take(DECODE, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
-    binaryAsView: take(DECODE, o.binaryAsView, "binaryAsView", BOOLEAN, false),
-    buffers: take(DECODE, o.buffers, "buffers", BOOLEAN, false),
-    undefinedAsExtension: take(DECODE, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
-    maxDepth: take(DECODE, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
-    maxStrLength: take(DECODE, o.maxStrLength, "maxStrLength", LIMIT, MAX_U32),
-    maxBinLength: take(DECODE, o.maxBinLength, "maxBinLength", LIMIT, MAX_U32),
-    maxArrayLength: take(DECODE, o.maxArrayLength, "maxArrayLength", LIMIT, MAX_U32),
-    maxMapLength: take(DECODE, o.maxMapLength, "maxMapLength", LIMIT, MAX_U32),
-    maxExtLength: take(DECODE, o.maxExtLength, "maxExtLength", LIMIT, MAX_U32),
-    useRecords: take(DECODE, o.useRecords, "useRecords", BOOLEAN, false),
-    structures: take(DECODE, o.structures, "structures", ARRAY, null),
-    compileRecordReaders: take(DECODE, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
-    schema: take(DECODE, o.schema, "schema", SCHEMA, null),
-    [RESOLVED]: DECODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
-  } satisfies ResolvedDecodeOptions;
+    useMap: take(fail, o.useMap, "useMap", BOOLEAN, false),
+    rawStrings: take(fail, o.rawStrings, "rawStrings", BOOLEAN, false),
+    invalidUtf8: take(fail, o.invalidUtf8, "invalidUtf8", UTF8, "throw"),
+    mapKeyConverter: take(fail, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
+    binaryAsView: take(fail, o.binaryAsView, "binaryAsView", BOOLEAN, false),
+    buffers: take(fail, o.buffers, "buffers", BOOLEAN, false),
+    undefinedAsExtension: take(fail, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
+    maxDepth: take(fail, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
+    maxStrLength: take(fail, o.maxStrLength, "maxStrLength", LIMIT, MAX_U32),
+    maxBinLength: take(fail, o.maxBinLength, "maxBinLength", LIMIT, MAX_U32),
+    maxArrayLength: take(fail, o.maxArrayLength, "maxArrayLength", LIMIT, MAX_U32),
+    maxMapLength: take(fail, o.maxMapLength, "maxMapLength", LIMIT, MAX_U32),
+    maxExtLength: take(fail, o.maxExtLength, "maxExtLength", LIMIT, MAX_U32),
+    useRecords: take(fail, o.useRecords, "useRecords", BOOLEAN, false),
+    structures: take(fail, o.structures, "structures", ARRAY, null),
+    compileRecordReaders: take(fail, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
+    schema: take(fail, o.schema, "schema", SCHEMA, null),
+    maxValueBytes: take(fail, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
+    stats: take(fail, o.stats, "stats", STATS, undefined),
+    lengthPrefixed: take(fail, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    [RESOLVED]: true as const,
+  } satisfies ResolvedDecodeOptions & { [RESOLVED]: true }, fail);
 }
 
 /** The rules of the decode options that are not flags. */
@@ -321,3 +354,4 @@ const INT64: Rule<Int64Mode> = ['"auto", "number" or "bigint"', (v): v is Int64M
 const UTF8: Rule<"throw" | "replace"> = ['"throw" or "replace"', (v): v is "throw" | "replace" => v === "throw" || v === "replace"];
 const SCHEMA: Rule<StandardSchemaV1> = ["a Standard Schema", (v): v is StandardSchemaV1 => typeof (v as StandardSchemaV1 | null)?.["~standard"]?.validate === "function"];
 const FUNCTION: Rule<(key: unknown) => string | number> = ["a function", (v): v is (key: unknown) => string | number => typeof v === "function"];
+const STATS: Rule<StreamStats> = ["a StreamStats object", (v): v is StreamStats => typeof v === "object" && v !== null];

@@ -15,9 +15,9 @@
 import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
-import { encodeOptionsOf, encoderArguments, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
+import { encodeOptionsOf, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
-import { CoderCache } from "../common/options.ts";
+import { argumentsOf, coderCache } from "../common/options.ts";
 import { Output } from "./output.ts";
 import { type NodeBuffer, ON_BUN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
@@ -253,7 +253,7 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     forceIntegerToFloat?: boolean,
   );
   constructor(first?: EncodeOptions<ContextType> | ExtensionCodecType<ContextType> | null, ...rest: unknown[]) {
-    super(encodeOptionsOf(encoderArguments(first ?? undefined, rest)));
+    super(encodeOptionsOf(argumentsOf("encode", first, rest)));
   }
 
   /**
@@ -370,7 +370,7 @@ export type EncoderOutput<Options> = Options extends { buffers: true } ? NodeBuf
 
 const defaultEncoder = /* @__PURE__ */ new EncoderBase(/* @__PURE__ */ encodeOptionsOf(undefined));
 /** Encoders for options passed to `encode()`, by the values read from them. */
-const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: ResolvedEncodeOptions) => {
+const encoders = /* @__PURE__ */ coderCache((options: ResolvedEncodeOptions) => {
   // no `sequential`: a sequence needs an encoder of its own to hold it, and the encoder these calls share would continue one hidden sequence for every caller
   if (options.sequential) throw invalidEncodeOption("sequential", true, "false in encode() and encodedSize(): a sequence lives in an encoder of its own, new Encoder({ useRecords: true, sequential: true })");
   return new EncoderBase(options);
@@ -378,7 +378,7 @@ const encoders = /* @__PURE__ */ new CoderCache<EncoderBase<unknown>>((options: 
 
 /** The encoder for options passed to a call: read once, then found by the values read (an inline literal finds the same encoder). */
 function encoderFor<C>(options: EncodeOptions<C> | null | undefined): EncoderBase<C> {
-  return (options == null ? defaultEncoder : encoders.get(encodeOptionsOf(options))) as EncoderBase<C>;
+  return (options == null ? defaultEncoder : encoders(encodeOptionsOf(options))) as EncoderBase<C>;
 }
 
 /**

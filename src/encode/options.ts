@@ -1,18 +1,19 @@
 /**
- * The options of the encoder: their types and documentation, and the one
- * place they are read, checked and resolved (every encoder, the inline
- * options of `encode()` and the streaming encoder go through it).
+ * The options of the encoder and of the stream encoders: their types and
+ * documentation, and the one place they are read, checked and resolved
+ * (every encoder, the inline options of `encode()` and the stream
+ * encoders go through it).
  *
  * @module
  */
 
-import { invalidEncodeOption } from "../common/errors.ts";
+import { invalidEncodeOption as fail } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
-import { ARRAY, BOOLEAN, type OptionSide, optionsIn, type Resolved, RESOLVED, isResolved, type Rule, take, upTo } from "../common/options.ts";
+import { ARRAY, BOOLEAN, checked, type Resolved, type Rule, take, upTo } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
-import { dropIn, modules, needModule } from "../common/modules.ts";
+import { modules, needModule } from "../common/modules.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -204,40 +205,67 @@ export interface EncodeOptions<ContextType = undefined> {
 export type EncoderOptions<ContextType = undefined> = EncodeOptions<ContextType>;
 
 /**
- * The options `new Encoder(...args)` means: its one argument (an options
- * object, or nothing), or for @msgpack/msgpack 2.x's positional form
- * `new Encoder(extensionCodec, context, maxDepth, initialBufferSize,
- * sortKeys, forceFloat32, ignoreUndefined, forceIntegerToFloat)` the
- * options its arguments name, read by the module that installs that form.
+ * Options of the stream encoders: the encode options, and what each
+ * stream encoder adds (the others ignore it). One type for
+ * `EncoderStream`, `encodeIterable`, `encodeToStream` and
+ * `encodeToReadableStream`. An invalid value is an `EncodeError` with code
+ * `INVALID_ARGUMENT` naming the option.
  *
- * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for the
- *   positional form without its module
+ * @example One options object for a framed stream and a chunked value
+ * ```ts
+ * import { EncoderStream, encodeIterable, type StreamEncodeOptions } from "@resizable/msgpack/streams";
+ * const options: StreamEncodeOptions = { sortKeys: true, lengthPrefixed: true, chunkSize: 4096 };
+ * const stream = new EncoderStream(options); // frames each value
+ * const chunks = [...encodeIterable({ b: 1, a: "x".repeat(10_000) }, options)]; // 4 KiB chunks
+ * console.assert(stream.readable !== undefined && chunks.length === 3);
+ * ```
  */
-export const encoderArguments = <C>(first: EncodeOptions<C> | ExtensionCodecType<C> | undefined, rest: readonly unknown[]): EncodeOptions<C> | undefined =>
-  rest.length === 0 && typeof (first as { tryToEncode?: unknown } | null | undefined)?.tryToEncode !== "function" ? (first as EncodeOptions<C> | undefined) : (dropIn("positional", "encode", "form new Encoder(extensionCodec, context, ...)")("encode", [first, ...rest]) as EncodeOptions<C>);
+export interface StreamEncodeOptions<ContextType = undefined> extends EncodeOptions<ContextType> {
+  /**
+   * `EncoderStream`: write each value's length as a u32 big-endian
+   * prefix before it, for protocols that frame messages. Values of 2^32
+   * bytes or more throw an `EncodeError` (code `TOO_LONG`).
+   * @default false
+   */
+  lengthPrefixed?: boolean | undefined;
+  /**
+   * `encodeIterable`, `encodeToStream`, `encodeToReadableStream`: the size
+   * of the chunks the encoder fills, in bytes (64 KiB by default).
+   * Containers whose encoding may be larger are encoded in parts;
+   * binaries of at least this size are yielded as views of the input,
+   * without a copy. A number from 1 to 2^31 (a fraction is rounded down).
+   * @default 65536
+   */
+  chunkSize?: number | undefined;
+  /**
+   * `encodeToStream`: leave the writable stream open after the last
+   * chunk, as `pipeTo`'s option of that name.
+   * @default false
+   */
+  preventClose?: boolean | undefined;
+}
+
 
 /**
- * The encode options as an encoder uses them: every default filled in,
- * read once from what the user passed. Each option has its type without
- * `undefined` (`extensionCodec`: the codec given, or
- * `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32 with
- * `structures`, else 0), except `structures` (the array given, if any).
+ * The encode options (the stream encoders' included) as an encoder uses
+ * them: every default filled in, read once from what the user passed.
+ * Each option has its type without `undefined` (`extensionCodec`: the
+ * codec given, or `ExtensionCodec.defaultCodec`; `maxSharedStructures`: 32
+ * with `structures`, else 0; `chunkSize` a whole number), except
+ * `structures` (the array given, if any).
  */
-export type ResolvedEncodeOptions = Resolved<Omit<EncodeOptions<unknown>, "structures">> & {
+export type ResolvedEncodeOptions = Resolved<Omit<StreamEncodeOptions<unknown>, "structures">> & {
   readonly structures: string[][] | undefined;
 };
 
 /** An encode option's codec: anything with a `tryToEncode`. */
 const CODEC: Rule<ExtensionCodecType<unknown>> = ["an ExtensionCodec, or an object with tryToEncode and decode", (v): v is ExtensionCodecType<unknown> => typeof (v as { tryToEncode?: unknown } | null)?.tryToEncode === "function"];
 
-/** The encode side: its error, and its resolver, whose reads name its options. */
-export const ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => encodeOptionsOf(o), accepted: [] };
-
 /**
  * The encode options of `options` (null or undefined: none), resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
- * common/options.ts); as it is when it already is resolved. Needs the
+ * common/options.ts); resolved options resolve to equal ones. Needs the
  * records module for `useRecords`, `structures`, `sequential` and
  * `maxSharedStructures`.
  *
@@ -246,37 +274,37 @@ export const ENCODE: OptionSide = { fail: invalidEncodeOption, resolve: (o) => e
  *   option without the records module
  */
 export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
-  if (isResolved(options, ENCODE)) return options as ResolvedEncodeOptions;
-  const o = optionsIn(options, ENCODE);
-  const structures = take(ENCODE, o.structures, "structures", ARRAY, undefined);
-  const resolved: ResolvedEncodeOptions = {
-    extensionCodec: take(ENCODE, o.extensionCodec, "extensionCodec", CODEC, undefined) ?? ExtensionCodec.defaultCodec,
+  const o = (options ?? {}) as Record<string, unknown>; // another primitive reads as none, and is refused below
+  const structures = take(fail, o.structures, "structures", ARRAY, undefined);
+  const resolved = checked(options, {
+    extensionCodec: take(fail, o.extensionCodec, "extensionCodec", CODEC, undefined) ?? ExtensionCodec.defaultCodec,
     context: o.context,
-    sortKeys: take(ENCODE, o.sortKeys, "sortKeys", BOOLEAN, false),
-    forceFloat32: take(ENCODE, o.forceFloat32, "forceFloat32", BOOLEAN, false),
-    forceIntegerToFloat: take(ENCODE, o.forceIntegerToFloat, "forceIntegerToFloat", BOOLEAN, false),
-    useBigInt64: take(ENCODE, o.useBigInt64, "useBigInt64", BOOLEAN, false),
-    ignoreUndefined: take(ENCODE, o.ignoreUndefined, "ignoreUndefined", BOOLEAN, false),
-    undefinedAsExtension: take(ENCODE, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
-    buffers: take(ENCODE, o.buffers, "buffers", BOOLEAN, false),
-    maxDepth: take(ENCODE, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
-    initialBufferSize: take(ENCODE, o.initialBufferSize, "initialBufferSize", SCRATCH, DEFAULT_SCRATCH_BYTES),
-    maxByteLength: take(ENCODE, o.maxByteLength, "maxByteLength", LIMIT, MAX_STORE_BYTES),
-    poolResults: take(ENCODE, o.poolResults, "poolResults", BOOLEAN, false),
-    useRecords: take(ENCODE, o.useRecords, "useRecords", RECORDS, false),
+    sortKeys: take(fail, o.sortKeys, "sortKeys", BOOLEAN, false),
+    forceFloat32: take(fail, o.forceFloat32, "forceFloat32", BOOLEAN, false),
+    forceIntegerToFloat: take(fail, o.forceIntegerToFloat, "forceIntegerToFloat", BOOLEAN, false),
+    useBigInt64: take(fail, o.useBigInt64, "useBigInt64", BOOLEAN, false),
+    ignoreUndefined: take(fail, o.ignoreUndefined, "ignoreUndefined", BOOLEAN, false),
+    undefinedAsExtension: take(fail, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
+    buffers: take(fail, o.buffers, "buffers", BOOLEAN, false),
+    maxDepth: take(fail, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
+    initialBufferSize: take(fail, o.initialBufferSize, "initialBufferSize", SCRATCH, DEFAULT_SCRATCH_BYTES),
+    maxByteLength: take(fail, o.maxByteLength, "maxByteLength", LIMIT, MAX_STORE_BYTES),
+    poolResults: take(fail, o.poolResults, "poolResults", BOOLEAN, false),
+    useRecords: take(fail, o.useRecords, "useRecords", RECORDS, false),
     structures,
-    maxSharedStructures: take(ENCODE, o.maxSharedStructures, "maxSharedStructures", SHARED, structures === undefined ? 0 : 32),
-    sequential: take(ENCODE, o.sequential, "sequential", BOOLEAN, false),
-    [RESOLVED]: ENCODE, // last: a computed key ends the literal's boilerplate, so the names before it are in it
-  };
+    maxSharedStructures: take(fail, o.maxSharedStructures, "maxSharedStructures", SHARED, structures === undefined ? 0 : 32),
+    sequential: take(fail, o.sequential, "sequential", BOOLEAN, false),
+    lengthPrefixed: take(fail, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    chunkSize: Math.floor(take(fail, o.chunkSize, "chunkSize", CHUNK, 64 * 1024)),
+    preventClose: take(fail, o.preventClose, "preventClose", BOOLEAN, false),
+  } satisfies ResolvedEncodeOptions, fail);
   const needs = resolved.useRecords !== false ? "useRecords" : structures ? "structures" : resolved.sequential ? "sequential" : resolved.maxSharedStructures ? "maxSharedStructures" : "";
   if (needs !== "" && modules.records === undefined) throw needModule(needs, "@resizable/msgpack/records", "encode");
   return resolved;
 }
 
-/** The rules of the encode limits and of `useRecords`. */
+/** The rules of the encode limits, of `useRecords` and of `chunkSize`. */
 const LIMIT = /* @__PURE__ */ upTo(Infinity), SCRATCH = /* @__PURE__ */ upTo(MAX_STORE_BYTES), SHARED = /* @__PURE__ */ upTo(MAX_SHARED_STRUCTURES);
 const RECORDS: Rule<boolean | ((obj: object) => boolean)> = ["a boolean or a function", (v): v is boolean => typeof v === "boolean" || typeof v === "function"];
+const CHUNK: Rule<number> = ["a number of bytes from 1 to 2^31", (v): v is number => typeof v === "number" && v >= 1 && v <= 2 ** 31];
 
-/** `resolved` with some fields changed (the streaming encoder's `sequential`). */
-export const withResolved = (resolved: ResolvedEncodeOptions, changes: Partial<ResolvedEncodeOptions>): ResolvedEncodeOptions => ({ ...resolved, ...changes });

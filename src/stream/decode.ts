@@ -32,7 +32,7 @@ import type { DecodeOptions } from "../decode/decoder.ts";
 import { notAStream } from "../common/errors.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike, ReadableStreamReaderLike, ReadableStreamSourceLike } from "./web.ts";
-import type { StreamDecodeOptions } from "./options.ts";
+import type { StreamDecodeOptions } from "../decode/options.ts";
 
 export { createStreamStats, type StreamStats } from "./queue.ts";
 export type { ByteChunk, ReadableStreamLike, StreamDecodeOptions };

@@ -12,10 +12,10 @@
  */
 
 import { CoreDecoder } from "../decode/decoder.ts";
-import { decoderArguments, type PositionalDecoderArguments } from "../decode/options.ts";
+import type { PositionalDecoderArguments, StreamDecodeOptions } from "../decode/options.ts";
+import { argumentsOf } from "../common/options.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { one, values } from "./decode.ts";
-import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
 import { StreamReader, type StreamShape } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike } from "./web.ts";
 
@@ -44,8 +44,6 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
   static get name(): string {
     return "Decoder";
   }
-  /** The stream options, read once, here (the decode options are read by the core decoder). */
-  private readonly stream: StreamSettings;
 
   /**
    * @param options see `DecodeOptions`; the stream methods also take
@@ -64,9 +62,7 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    */
   constructor(...args: PositionalDecoderArguments<ContextType>);
   constructor(first?: StreamDecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
-    const options = decoderArguments<StreamDecodeOptions<ContextType, Output>, ContextType>(first, rest);
-    super(options);
-    this.stream = readStreamOptions(options as StreamDecodeOptions<unknown> | undefined);
+    super(argumentsOf<StreamDecodeOptions<ContextType, Output>>("decode", first, rest));
   }
 
   /**
@@ -130,6 +126,6 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
 
   /** A reader for one stream that holds `shape`. */
   private reader(shape: StreamShape): StreamReader {
-    return new StreamReader(this.stream, shape, this as CoreDecoder<unknown, unknown>);
+    return new StreamReader(undefined, shape, this as CoreDecoder<unknown, unknown>);
   }
 }

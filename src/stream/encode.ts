@@ -18,8 +18,7 @@ import { startDepth } from "../encode/ext-writer.ts";
 import { Output } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
 import { encodeError, invalidEncodeOption } from "../common/errors.ts";
-import { encodeOptionsOf, type ResolvedEncodeOptions, withResolved } from "../encode/options.ts";
-import { readStreamEncodeOptions, type StreamEncodeOptions, type StreamEncodeSettings } from "./options.ts";
+import { encodeOptionsOf, type ResolvedEncodeOptions, type StreamEncodeOptions } from "../encode/options.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
 import { estimateUpTo } from "../encode/size.ts";
@@ -60,9 +59,9 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
    */
   constructor(options?: StreamEncodeOptions<ContextType>) {
     const resolved = encodeOptionsOf(options); // each option read once, and checked; with `buffers`, the chunks are Buffers
-    const framed = readStreamEncodeOptions(options).lengthPrefixed;
+    const framed = resolved.lengthPrefixed;
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
-    const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : withResolved(resolved, { sequential: true })) as EncodeOptions<ContextType>);
+    const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : { ...resolved, sequential: true }) as EncodeOptions<ContextType>);
     const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
     super({
       transform(value, controller): void {
@@ -149,12 +148,10 @@ class StreamWriter extends NumberOptionWriter {
  * pauses, so the chunks can be handed out: between the parts of the
  * bodies its writer left open ({@link StreamWriter}), one part per step.
  *
- * @param options the encode options
- * @param settings the stream encoders' own options, read from the same object
+ * @param resolved the encode options, the stream encoders' included
  */
-function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undefined, settings: StreamEncodeSettings): Generator<Uint8Array, void, undefined> {
-  const chunkSize = settings.chunkSize;
-  const resolved = encodeOptionsOf(options);
+function* chunksOf(value: unknown, resolved: ResolvedEncodeOptions): Generator<Uint8Array, void, undefined> {
+  const chunkSize = resolved.chunkSize;
   if (resolved.useRecords !== false) {
     throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
   }
@@ -247,7 +244,7 @@ function* chunksOf(value: unknown, options: StreamEncodeOptions<unknown> | undef
  * ```
  */
 export function* encodeIterable<ContextType = undefined>(value: unknown, options?: StreamEncodeOptions<ContextType>): Generator<Uint8Array, void, undefined> {
-  yield* chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, readStreamEncodeOptions(options));
+  yield* chunksOf(value, encodeOptionsOf(options));
 }
 
 /**
@@ -279,14 +276,14 @@ export async function encodeToStream<ContextType = undefined>(
   writable: WritableStream<Uint8Array>,
   options?: StreamEncodeOptions<ContextType>,
 ): Promise<void> {
-  let settings: StreamEncodeSettings;
+  let settings: ResolvedEncodeOptions;
   try {
-    settings = readStreamEncodeOptions(options);
+    settings = encodeOptionsOf(options);
   } catch (e) {
     await writable.abort(e).catch(() => undefined);
     throw e;
   }
-  await readableOf(chunksOf(value, options as StreamEncodeOptions<unknown> | undefined, settings)).pipeTo(writable, { preventClose: settings.preventClose });
+  await readableOf(chunksOf(value, settings)).pipeTo(writable, { preventClose: settings.preventClose });
 }
 
 /**

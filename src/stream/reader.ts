@@ -19,7 +19,7 @@ import type { RecordState } from "../decode/record-hook.ts";
 import { badArgument, decodeAt, DecodeError, extraBytes, overLimit, truncated, wrongInput } from "../common/errors.ts";
 import { FIRST_BYTE, fixedSizeOf, lengthFieldOf, readLength, WIRE_ARRAY, wireKindOf } from "../format/forms.ts";
 import { inputBytes } from "../common/input.ts";
-import { readStreamOptions, type StreamDecodeOptions, type StreamSettings } from "./options.ts";
+import type { ResolvedDecodeOptions, StreamDecodeOptions } from "../decode/options.ts";
 import type { ByteChunk } from "./web.ts";
 import { createStreamStats, type StreamStats } from "./queue.ts";
 import { ItemCounter } from "./scanner.ts";
@@ -69,7 +69,7 @@ export class StreamReader {
   private readonly counter: ItemCounter;
   /** With records, the structures of this stream: those a value declares stay declared for the next. */
   private readonly records: RecordState | null;
-  private readonly settings: StreamSettings;
+  private readonly settings: ResolvedDecodeOptions;
   /** Values still to come: 1 for one value, Infinity for back-to-back values; for an array, -1 before its header, then its items. */
   private left: number;
   /** The bytes the value at hand was last tried with; 0: not tried yet. */
@@ -87,16 +87,16 @@ export class StreamReader {
   private itemsEnd: number;
 
   /**
-   * @param options the stream decode options
+   * @param options the stream decode options (with `decoder`, its own are used)
    * @param shape what the stream holds (`lengthPrefixed` is for back-to-back values only: else `INVALID_ARGUMENT`)
    * @param decoder the decoder to use, else one made from `options`
    */
-  constructor(options: StreamDecodeOptions<unknown> | StreamSettings | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
-    const settings = readStreamOptions(options);
+  constructor(options: StreamDecodeOptions<unknown> | undefined, shape: StreamShape, decoder?: CoreDecoder<unknown>) {
+    const d = decoder ?? new CoreDecoder<unknown>(options);
+    const settings = d.options;
     if (settings.lengthPrefixed && shape !== "values") {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
-    const d = decoder ?? new CoreDecoder<unknown>(options as StreamDecodeOptions<unknown> | undefined);
     this.stats = settings.stats ?? createStreamStats();
     this.keepWritten = d.options.binaryAsView;
     this.bytes = this.own = EMPTY;

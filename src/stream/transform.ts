@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { StreamDecodeOptions } from "./options.ts";
+import type { StreamDecodeOptions } from "../decode/options.ts";
 import type { StreamStats } from "./queue.ts";
 import type { ByteChunk } from "./web.ts";
 import { NEED_MORE, StreamReader } from "./reader.ts";

@@ -28,8 +28,8 @@ export const DOC = "docs/options.md";
 export const TABLES = {
   encode: { file: "src/encode/options.ts", name: "EncodeOptions" },
   decode: { file: "src/decode/options.ts", name: "DecodeOptions" },
-  "stream encode": { file: "src/stream/options.ts", name: "StreamEncodeOptions" },
-  "stream decode": { file: "src/stream/options.ts", name: "StreamDecodeOptions" },
+  "stream encode": { file: "src/encode/options.ts", name: "StreamEncodeOptions" },
+  "stream decode": { file: "src/decode/options.ts", name: "StreamDecodeOptions" },
 };
 
 /**
