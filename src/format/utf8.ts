@@ -115,9 +115,17 @@ export function writeUtf8(out: Uint8Array, pos: number, str: string): number {
 
 /**
  * Decodes `length` bytes of UTF-8 at `start`, throwing a `DecodeError` at
- * `start` for invalid UTF-8.
+ * `start` for invalid UTF-8 (the inspector's reader; the decoder reads
+ * {@link utf8Text} and says itself where invalid UTF-8 is).
  */
 export function decodeUtf8(bytes: Uint8Array, start: number, length: number): string {
+  const text = utf8Text(bytes, start, length);
+  if (text === null) throw invalidUtf8(start);
+  return text;
+}
+
+/** Decodes `length` bytes of UTF-8 at `start`; null for invalid UTF-8. */
+export function utf8Text(bytes: Uint8Array, start: number, length: number): string | null {
   if (length < DECODE_JS_MAX_BYTES) return decodeUtf8Short(bytes, start, length);
   const view = decodable(bytes, start, length);
   // decode leniently; only a result with U+FFFD can hide invalid input, and the strict decoder decides
@@ -126,14 +134,14 @@ export function decodeUtf8(bytes: Uint8Array, start: number, length: number): st
   try {
     return textDecoder.decode(view);
   } catch {
-    throw invalidUtf8(start);
+    return null;
   }
 }
 
 /**
  * Decodes `length` bytes at `start` as `TextDecoder` does by default:
  * every maximal invalid subsequence becomes U+FFFD. For strings the strict
- * {@link decodeUtf8} refused, so the cost of a native call does not matter.
+ * {@link utf8Text} refused, so the cost of a native call does not matter.
  */
 export function decodeUtf8Lossy(bytes: Uint8Array, start: number, length: number): string {
   return looseDecoder.decode(decodable(bytes, start, length));
@@ -146,12 +154,13 @@ function decodable(bytes: Uint8Array, start: number, length: number): Uint8Array
 }
 
 /**
- * JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`.
+ * JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`
+ * (null for invalid UTF-8).
  * It builds each string with a single `String.fromCharCode` call: adding one
  * character at a time makes a short-lived string per character, and the
  * garbage collector then dominates decoding record data.
  */
-function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string {
+function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string | null {
   const end = start + length;
   let i = start;
   while (i < end && bytes[i]! < 0x80) i++;
@@ -165,31 +174,31 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
       i++;
     } else if (b >= 0xc2 && b <= 0xdf) {
       const b1 = i + 1 < end ? bytes[i + 1]! : 0;
-      if ((b1 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      if ((b1 & 0xc0) !== 0x80) return null;
       units.push(((b & 0x1f) << 6) | (b1 & 0x3f));
       i += 2;
     } else if (b >= 0xe0 && b <= 0xef) {
-      if (i + 2 >= end) throw invalidUtf8(start);
+      if (i + 2 >= end) return null;
       const b1 = bytes[i + 1]!;
       const b2 = bytes[i + 2]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) return null;
       const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
       // overlong or UTF-16 surrogate
-      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw invalidUtf8(start);
+      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return null;
       units.push(cp);
       i += 3;
     } else if (b >= 0xf0 && b <= 0xf4) {
-      if (i + 3 >= end) throw invalidUtf8(start);
+      if (i + 3 >= end) return null;
       const b1 = bytes[i + 1]!;
       const b2 = bytes[i + 2]!;
       const b3 = bytes[i + 3]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) throw invalidUtf8(start);
+      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) return null;
       const cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
-      if (cp < 0x10000 || cp > 0x10ffff) throw invalidUtf8(start);
+      if (cp < 0x10000 || cp > 0x10ffff) return null;
       units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
       i += 4;
     } else {
-      throw invalidUtf8(start);
+      return null;
     }
   }
   return String.fromCharCode.apply(null, units);
