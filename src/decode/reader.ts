@@ -284,9 +284,7 @@ export class Reader {
 
   /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
   private readLengthField(field: number, start: number): number {
-    const at = this.pos;
-    if (at + field > this.end) throw short(this, start, at - start + field, formName(this.bytes[start]!));
-    this.pos = at + field;
+    const at = this.need(field, start);
     const b = this.bytes;
     return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
   }
