@@ -540,7 +540,7 @@ describe("the map-key cache never pairs bytes with another key's string", () => 
       const inner = cache as unknown as Inner;
       return inner.strings.filter((_, slot) => inner.lengths[slot] !== 0);
     };
-    const look = (cache: KeyCache, key: string): string => cache.get(utf8.encode(key), 0, utf8.encode(key).length);
+    const look = (cache: KeyCache, key: string): string => cache.get(utf8.encode(key), 0, utf8.encode(key).length) ?? "(not UTF-8)";
     /** The slot a key takes when both slots of its pair are full: the first slot of its hash. */
     const probe = new KeyCache();
     const inner = probe as unknown as Inner;
