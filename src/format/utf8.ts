@@ -168,38 +168,26 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
   const units: number[] = [];
   for (let j = start; j < i; j++) units.push(bytes[j]!);
   while (i < end) {
-    const b = bytes[i]!;
+    const b = bytes[i++]!;
     if (b < 0x80) {
       units.push(b);
-      i++;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      const b1 = i + 1 < end ? bytes[i + 1]! : 0;
-      if ((b1 & 0xc0) !== 0x80) return null;
-      units.push(((b & 0x1f) << 6) | (b1 & 0x3f));
-      i += 2;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      if (i + 2 >= end) return null;
-      const b1 = bytes[i + 1]!;
-      const b2 = bytes[i + 2]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) return null;
-      const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
-      // overlong or UTF-16 surrogate
-      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return null;
-      units.push(cp);
-      i += 3;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      if (i + 3 >= end) return null;
-      const b1 = bytes[i + 1]!;
-      const b2 = bytes[i + 2]!;
-      const b3 = bytes[i + 3]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) return null;
-      const cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
-      if (cp < 0x10000 || cp > 0x10ffff) return null;
-      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
-      i += 4;
-    } else {
-      return null;
+      continue;
     }
+    // a sequence of 2, 3 or 4 bytes (lead C2-DF, E0-EF, F0-F4), whose second byte is in the
+    // well-formed range of its lead: E0 A0-BF (not overlong), ED 80-9F (no surrogate),
+    // F0 90-BF (not overlong), F4 80-8F (not past U+10FFFF), else 80-BF (Unicode's table 3-7)
+    const more = b < 0xc2 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : b < 0xf5 ? 3 : 0;
+    if (more === 0 || i + more > end) return null;
+    const c = bytes[i]!;
+    if (c < (b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80) || c > (b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf)) return null;
+    let cp = b & (0x3f >> more);
+    for (let k = 0; k < more; k++) {
+      const d = bytes[i++]!;
+      if ((d & 0xc0) !== 0x80) return null;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < 0x10000) units.push(cp);
+    else units.push(0xd7c0 + (cp >> 10), 0xdc00 | (cp & 0x3ff));
   }
   return String.fromCharCode.apply(null, units);
 }
