@@ -512,12 +512,15 @@ describe("the map-key cache never pairs bytes with another key's string", () => 
     expect(decode(encode({ eie: 1 }))).toEqual({ eie: 1 });
   });
 
-  test("a key that is not UTF-8 leaves its slot empty and throws at the key's offset", () => {
+  test("a key that is not UTF-8 leaves its slot empty, and the decoder reports it at the key's offset", () => {
     const cache = new KeyCache();
     const bad = Uint8Array.of(0, 0, 0x61, 0xff);
-    expect(() => cache.get(bad, 2, 2)).toThrow(/offset 2/);
+    expect(cache.get(bad, 2, 2)).toBeNull();
     const inner = cache as unknown as { lengths: Uint8Array };
     expect(inner.lengths.every((l) => l === 0)).toBe(true);
+    // a map of one entry whose key "a\xff" (fixstr 2 at offset 1, its bytes at 2) is not UTF-8
+    const map = Uint8Array.of(0x81, 0xa2, 0x61, 0xff, 0x01);
+    expect(() => decode(map)).toThrow(expect.objectContaining({ code: "INVALID_UTF8", offset: 2 }));
   });
 
   test("the empty string, met in many places of many inputs, takes no slot", () => {
@@ -537,7 +540,7 @@ describe("the map-key cache never pairs bytes with another key's string", () => 
       const inner = cache as unknown as Inner;
       return inner.strings.filter((_, slot) => inner.lengths[slot] !== 0);
     };
-    const look = (cache: KeyCache, key: string): string => cache.get(utf8.encode(key), 0, utf8.encode(key).length);
+    const look = (cache: KeyCache, key: string): string => cache.get(utf8.encode(key), 0, utf8.encode(key).length) ?? "(not UTF-8)";
     /** The slot a key takes when both slots of its pair are full: the first slot of its hash. */
     const probe = new KeyCache();
     const inner = probe as unknown as Inner;

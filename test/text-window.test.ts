@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, test, vi } from "vitest";
-import { DecodeError, Decoder, encode, ExtensionCodec } from "../src/index.ts";
+import { DecodeError, Decoder, decodeMultiStream, encode, ExtensionCodec } from "../src/index.ts";
 import { Decoder as RecordsDecoder, Encoder as RecordsEncoder } from "../src/records.ts";
-import { forSeeds, type Random } from "./_support/arbitrary.ts";
+import { forSeeds, Random } from "./_support/arbitrary.ts";
 import { thrown } from "./_support/thrown.ts";
 
 // The decoder reads short strings as slices of a window: one string of up to
@@ -101,6 +101,38 @@ describe("short strings read through the window", () => {
         expect((error as DecodeError).offset).toBe(starts[bad]); // where the first bad string's bytes start
       }
     });
+  });
+
+  test("in a stream, after another message: the same strings, or INVALID_UTF8 at its offset in the stream", async () => {
+    const first = encode("first message");
+    let failures = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const r = new Random(seed);
+      const { bytes, strings, starts } = message(r, r.int(20, 300));
+      const bad = strings.findIndex((s) => expected(s) === null);
+      const input = Uint8Array.from([...first, ...bytes]);
+      const size = r.int(1, 200);
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (let i = 0; i < input.length; i += size) yield input.slice(i, i + size);
+      }
+      const values: unknown[] = [];
+      let error: unknown = null;
+      try {
+        for await (const value of decodeMultiStream(chunks())) values.push(value);
+      } catch (e) {
+        error = e;
+      }
+      if (bad === -1) {
+        expect(error, `seed ${seed}`).toBeNull();
+        expect(values[0]).toBe("first message");
+        expect((values[1] as unknown[]).filter((v) => typeof v === "string"), `seed ${seed}`).toEqual(strings.map(expected));
+      } else {
+        failures++;
+        expect(error, `seed ${seed}`).toBeInstanceOf(DecodeError);
+        expect([(error as DecodeError).code, (error as DecodeError).offset], `seed ${seed}`).toEqual(["INVALID_UTF8", first.length + starts[bad]!]);
+      }
+    }
+    expect(failures).toBeGreaterThan(0);
   });
 
   test("strings up to the end of the input, for inputs at every offset of buffers of every length mod 4", () => {

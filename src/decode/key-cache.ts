@@ -7,8 +7,7 @@
  * @module
  */
 
-import { invalidUtf8 } from "../common/errors.ts";
-import { decodeUtf8 } from "../format/utf8.ts";
+import { utf8Text } from "../format/utf8.ts";
 
 /** Keys up to this many UTF-8 bytes are cached; longer keys are rarely repeated record fields. */
 export const KEY_CACHE_MAX_BYTES = 16;
@@ -31,7 +30,8 @@ export class KeyCache {
 
   /**
    * Returns the string for the `n` bytes at `at` of `src` (n ≤ 16),
-   * decoding and caching it on a miss. Invalid UTF-8 throws as in `decodeUtf8`.
+   * decoding and caching it on a miss; null for invalid UTF-8, which
+   * takes no slot.
    *
    * On a miss the key's bytes are copied into the slot first and decoded
    * from there, so a slot's string is always what the slot's own bytes
@@ -50,7 +50,7 @@ export class KeyCache {
    * or takes the first); more keys alike in those bytes are decoded in
    * turn: slower, never wrong, as every hit compares all bytes.
    */
-  get(src: Uint8Array, at: number, n: number): string {
+  get(src: Uint8Array, at: number, n: number): string | null {
     if (n === 0) return ""; // its hash would read the bytes around it, and fill a slot per place it occurs
     const e = at + n;
     let slot = Math.imul((n << 24) ^ (src[at]! << 16) ^ (n > 3 ? src[e - 3]! << 10 : 0) ^ (src[e - 2]! << 5) ^ src[e - 1]!, 0x9e3779b1) >>> 20;
@@ -62,15 +62,9 @@ export class KeyCache {
     const cached = this.bytes;
     const base = slot * KEY_CACHE_MAX_BYTES;
     for (let i = 0; i < n; i++) cached[base + i] = src[at + i]!;
-    let str: string;
-    try {
-      str = decodeUtf8(cached, base, n);
-    } catch {
-      this.lengths[slot] = 0; // its bytes were overwritten
-      throw invalidUtf8(at); // at its offset in the input, not in the slot
-    }
-    this.lengths[slot] = n + 1;
-    this.strings[slot] = str;
+    const str = utf8Text(cached, base, n);
+    this.lengths[slot] = str === null ? 0 : n + 1; // invalid UTF-8 leaves the slot empty (its bytes were overwritten)
+    this.strings[slot] = str ?? "";
     return str;
   }
 

@@ -13,13 +13,12 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, DecodeError, invalidUtf8, reservedByte } from "../common/errors.ts";
+import { badArgument, invalidUtf8, reservedByte } from "../common/errors.ts";
 import { type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName } from "../format/forms.ts";
 import type { Int64Mode, ResolvedDecodeOptions } from "./options.ts";
-import { decodeUtf8 } from "../format/utf8.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
@@ -64,12 +63,6 @@ export class Reader {
   /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
   ended: boolean;
   /**
-   * Strings are decoded straight (no base to add to error offsets, no
-   * replacing of invalid UTF-8), else through {@link textAt}: set with the
-   * input.
-   */
-  protected direct: boolean;
-  /**
    * With `binaryAsView`, the input as the caller passed it when it is a
    * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
    * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
@@ -90,7 +83,7 @@ export class Reader {
   private readonly int64: Int64Mode;
   private readonly useMap: boolean;
   protected readonly binaryAsView: boolean;
-  /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link textAt}, a cold path) instead of throwing; else null. */
+  /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link invalidText}, a cold path) instead of throwing; else null. */
   private readonly lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
@@ -113,7 +106,6 @@ export class Reader {
     this.end = 0;
     this.base = 0;
     this.ended = false;
-    this.direct = true;
     this.source = null;
     this.records = null;
     this.recordDecoding = o.useRecords || o.structures !== null ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
@@ -145,7 +137,6 @@ export class Reader {
   setInput(bytes: Uint8Array, offset: number, base: number): void {
     this.bytes = bytes;
     this.base = base;
-    this.direct = base === 0 && this.lossyUtf8 === null;
     this.view = null;
     this.floatsRead = 0;
     this.pos = offset;
@@ -293,9 +284,7 @@ export class Reader {
 
   /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
   private readLengthField(field: number, start: number): number {
-    const at = this.pos;
-    if (at + field > this.end) throw short(this, start, at - start + field, formName(this.bytes[start]!));
-    this.pos = at + field;
+    const at = this.need(field, start);
     const b = this.bytes;
     return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
   }
@@ -315,23 +304,13 @@ export class Reader {
     const at = this.pos;
     if (at + n > this.end) throw short(this, start, at - start + n, "string");
     this.pos = at + n;
-    return this.direct ? this.window.text(this.bytes, at, n) : this.textAt(at, n, false);
+    return this.window.text(this.bytes, at, n) ?? this.invalidText(at, n);
   }
 
-  /**
-   * The `n` bytes of UTF-8 at `at` as text (a map key through the key
-   * cache with `key`), for an input with a base (invalid UTF-8 is reported
-   * at its offset counted from the base) or with `invalidUtf8: "replace"`
-   * (invalid UTF-8 is decoded with U+FFFD; such a key is not cached).
-   */
-  private textAt(at: number, n: number, key: boolean): string {
-    try {
-      return key ? SHARED_KEY_CACHE.get(this.bytes, at, n) : decodeUtf8(this.bytes, at, n);
-    } catch (e) {
-      if (!(e instanceof DecodeError && e.code === "INVALID_UTF8")) throw e;
-      if (this.lossyUtf8 !== null) return this.lossyUtf8(this.bytes, at, n);
-      throw invalidUtf8(this.base + at);
-    }
+  /** The `n` bytes at `at`, which are not UTF-8: decoded with U+FFFD with `invalidUtf8: "replace"`, else an `INVALID_UTF8` error at `at`. */
+  private invalidText(at: number, n: number): string {
+    if (this.lossyUtf8 !== null) return this.lossyUtf8(this.bytes, at, n);
+    throw invalidUtf8(this.base + at);
   }
 
   /**
@@ -346,7 +325,7 @@ export class Reader {
       const len = t - 0xa0;
       if (p + 1 + len > this.end) throw short(this, p, 1 + len, "string");
       this.pos = p + 1 + len;
-      return this.direct ? SHARED_KEY_CACHE.get(this.bytes, p + 1, len) : this.textAt(p + 1, len, true);
+      return SHARED_KEY_CACHE.get(this.bytes, p + 1, len) ?? this.invalidText(p + 1, len);
     }
     if (this.strMax >= 0 || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // with rawStrings, this one string as text

@@ -26,7 +26,7 @@
  */
 
 import { LITTLE_ENDIAN, ON_BUN, nodeBuffer } from "../common/engine.ts";
-import { decodeUtf8 } from "../format/utf8.ts";
+import { utf8Text } from "../format/utf8.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 
 /** Bytes a window holds: 4 KiB, decoded in ~0.3 µs (Node 20), serving ~150 strings of 100 kB records. */
@@ -132,11 +132,9 @@ export class TextWindow {
    * the engine inlines it where strings are read (into the decoder's
    * `readValue`, whose inlining budget its array readers need too). A
    * short string before the input's first window comes from the key cache
-   * ({@link CACHED_VALUE_BYTES}).
-   *
-   * @throws {DecodeError} `INVALID_UTF8` (at `at`) for invalid UTF-8
+   * ({@link CACHED_VALUE_BYTES}). Null for invalid UTF-8.
    */
-  text(bytes: Uint8Array, at: number, n: number): string {
+  text(bytes: Uint8Array, at: number, n: number): string | null {
     const start = this.start;
     const e = at + n;
     if (at >= start && e <= this.end) {
@@ -152,7 +150,7 @@ export class TextWindow {
       else x &= 0x80808080 >>> ((3 - (z & 3)) << 3); // one word
       if ((x & 0x80808080) === 0) return this.windowText.slice(at - start, e - start);
     } else if (++this.made === MADE_BEFORE_WINDOW || (at >= this.end && at < this.next)) this.open(bytes, at);
-    return n <= CACHED_VALUE_BYTES && this.words === null ? SHARED_KEY_CACHE.get(bytes, at, n) : decodeUtf8(bytes, at, n);
+    return n <= CACHED_VALUE_BYTES && this.words === null ? SHARED_KEY_CACHE.get(bytes, at, n) : utf8Text(bytes, at, n);
   }
 
   /**

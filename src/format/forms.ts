@@ -324,8 +324,8 @@ export function headerLength(t: number): number {
 /** The name of the form a first byte `t` (not a fix form) starts, for messages: "str 8", "uint 16", "array 32". */
 export function formName(t: number): string {
   const form = FIRST_BYTE[t]!;
-  const bits = 8 * (lengthFieldOf(form) || fixedSizeOf(form));
-  return "nil false true uint int float str bin array map ext reserved".split(" ")[wireKindOf(form)] + " " + bits; // by WIRE_* kind
+  // the kind, and the bits of the length field or else of the fixed size (see FIRST_BYTE)
+  return "nil false true uint int float str bin array map ext reserved".split(" ")[form & 0x0f] + " " + 8 * ((form >> 4) & 0x07 || form >> 8);
 }
 
 /** The big-endian unsigned integer of `size` (0 to 4, or up to 6 exactly) bytes at `at` of `b` (bounds already checked). */

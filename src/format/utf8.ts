@@ -115,9 +115,17 @@ export function writeUtf8(out: Uint8Array, pos: number, str: string): number {
 
 /**
  * Decodes `length` bytes of UTF-8 at `start`, throwing a `DecodeError` at
- * `start` for invalid UTF-8.
+ * `start` for invalid UTF-8 (the inspector's reader; the decoder reads
+ * {@link utf8Text} and says itself where invalid UTF-8 is).
  */
 export function decodeUtf8(bytes: Uint8Array, start: number, length: number): string {
+  const text = utf8Text(bytes, start, length);
+  if (text === null) throw invalidUtf8(start);
+  return text;
+}
+
+/** Decodes `length` bytes of UTF-8 at `start`; null for invalid UTF-8. */
+export function utf8Text(bytes: Uint8Array, start: number, length: number): string | null {
   if (length < DECODE_JS_MAX_BYTES) return decodeUtf8Short(bytes, start, length);
   const view = decodable(bytes, start, length);
   // decode leniently; only a result with U+FFFD can hide invalid input, and the strict decoder decides
@@ -126,14 +134,14 @@ export function decodeUtf8(bytes: Uint8Array, start: number, length: number): st
   try {
     return textDecoder.decode(view);
   } catch {
-    throw invalidUtf8(start);
+    return null;
   }
 }
 
 /**
  * Decodes `length` bytes at `start` as `TextDecoder` does by default:
  * every maximal invalid subsequence becomes U+FFFD. For strings the strict
- * {@link decodeUtf8} refused, so the cost of a native call does not matter.
+ * {@link utf8Text} refused, so the cost of a native call does not matter.
  */
 export function decodeUtf8Lossy(bytes: Uint8Array, start: number, length: number): string {
   return looseDecoder.decode(decodable(bytes, start, length));
@@ -146,104 +154,40 @@ function decodable(bytes: Uint8Array, start: number, length: number): Uint8Array
 }
 
 /**
- * JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`.
+ * JS-loop decoder with the same strictness as `TextDecoder({ fatal: true })`
+ * (null for invalid UTF-8).
  * It builds each string with a single `String.fromCharCode` call: adding one
  * character at a time makes a short-lived string per character, and the
  * garbage collector then dominates decoding record data.
  */
-function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string {
+function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): string | null {
   const end = start + length;
   let i = start;
   while (i < end && bytes[i]! < 0x80) i++;
-  if (i === end) return asciiString(bytes, start, length);
+  if (i === end) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]); // all ASCII
   const units: number[] = [];
   for (let j = start; j < i; j++) units.push(bytes[j]!);
   while (i < end) {
-    const b = bytes[i]!;
+    const b = bytes[i++]!;
     if (b < 0x80) {
       units.push(b);
-      i++;
-    } else if (b >= 0xc2 && b <= 0xdf) {
-      const b1 = i + 1 < end ? bytes[i + 1]! : 0;
-      if ((b1 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      units.push(((b & 0x1f) << 6) | (b1 & 0x3f));
-      i += 2;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      if (i + 2 >= end) throw invalidUtf8(start);
-      const b1 = bytes[i + 1]!;
-      const b2 = bytes[i + 2]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
-      // overlong or UTF-16 surrogate
-      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw invalidUtf8(start);
-      units.push(cp);
-      i += 3;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      if (i + 3 >= end) throw invalidUtf8(start);
-      const b1 = bytes[i + 1]!;
-      const b2 = bytes[i + 2]!;
-      const b3 = bytes[i + 3]!;
-      if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) throw invalidUtf8(start);
-      const cp = ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
-      if (cp < 0x10000 || cp > 0x10ffff) throw invalidUtf8(start);
-      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
-      i += 4;
-    } else {
-      throw invalidUtf8(start);
+      continue;
     }
+    // a sequence of 2, 3 or 4 bytes (lead C2-DF, E0-EF, F0-F4), whose second byte is in the
+    // well-formed range of its lead: E0 A0-BF (not overlong), ED 80-9F (no surrogate),
+    // F0 90-BF (not overlong), F4 80-8F (not past U+10FFFF), else 80-BF (Unicode's table 3-7)
+    const more = b < 0xc2 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : b < 0xf5 ? 3 : 0;
+    if (more === 0 || i + more > end) return null;
+    const c = bytes[i]!;
+    if (c < (b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80) || c > (b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf)) return null;
+    let cp = b & (0x3f >> more);
+    for (let k = 0; k < more; k++) {
+      const d = bytes[i++]!;
+      if ((d & 0xc0) !== 0x80) return null;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < 0x10000) units.push(cp);
+    else units.push(0xd7c0 + (cp >> 10), 0xdc00 | (cp & 0x3ff));
   }
   return String.fromCharCode.apply(null, units);
-}
-
-/**
- * An all-ASCII run as a string, with one `fromCharCode` call of explicit
- * arguments per 16 characters.
- */
-function asciiString(b: Uint8Array, s: number, n: number): string {
-  switch (n) {
-    case 0:
-      return "";
-    case 1:
-      return String.fromCharCode(b[s]!);
-    case 2:
-      return String.fromCharCode(b[s]!, b[s + 1]!);
-    case 3:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!);
-    case 4:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!);
-    case 5:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!);
-    case 6:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!);
-    case 7:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!);
-    case 8:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!);
-    case 9:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!);
-    case 10:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!);
-    case 11:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!);
-    case 12:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!);
-    case 13:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!);
-    case 14:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!, b[s + 13]!);
-    case 15:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!, b[s + 13]!, b[s + 14]!);
-    case 16:
-      return String.fromCharCode(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!, b[s + 8]!, b[s + 9]!, b[s + 10]!, b[s + 11]!, b[s + 12]!, b[s + 13]!, b[s + 14]!, b[s + 15]!);
-    default: {
-      // 16 characters per call: faster than apply() on a subarray in V8 and JSC
-      let out = "";
-      while (n > 16) {
-        out += asciiString(b, s, 16);
-        s += 16;
-        n -= 16;
-      }
-      return out + asciiString(b, s, n);
-    }
-  }
 }
