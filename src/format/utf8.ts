@@ -164,7 +164,7 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
   const end = start + length;
   let i = start;
   while (i < end && bytes[i]! < 0x80) i++;
-  if (i === end) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]); // all ASCII
+  if (i === end) return asciiString(bytes, start, length);
   const units: number[] = [];
   for (let j = start; j < i; j++) units.push(bytes[j]!);
   while (i < end) {
@@ -190,4 +190,9 @@ function decodeUtf8Short(bytes: Uint8Array, start: number, length: number): stri
     else units.push(0xd7c0 + (cp >> 10), 0xdc00 | (cp & 0x3ff));
   }
   return String.fromCharCode.apply(null, units);
+}
+
+/** An all-ASCII run as a string, in one `String.fromCharCode` call. */
+function asciiString(b: Uint8Array, s: number, n: number): string {
+  return String.fromCharCode.apply(null, b.subarray(s, s + n) as unknown as number[]);
 }
