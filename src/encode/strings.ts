@@ -125,19 +125,13 @@ export class KeyTree {
     const others = from.others;
     if (others !== null) for (let i = 0; i < others.length; i++) if (others[i]!.key === key) return others[i]!;
     if (key.length > KEY_MAX_CHARS || (others !== null && others.length === KEY_FAN_OUT)) return null;
-    // the key's bytes, as a string value's: its UTF-8 after a str 8 header (at most 3 * KEY_MAX_CHARS bytes), moved up to a fixstr header when short
+    // the key's bytes, as a string value's: its UTF-8 after room for a str 8 header (at most 3 * KEY_MAX_CHARS bytes), then its header just before it
     const b = KEY_SCRATCH.fill(0);
-    let size = writeUtf8(b, 2, key) - 2;
-    if (size < 32) {
-      b.copyWithin(1, 2, size + 2);
-      b[0] = 0xa0 | size; // fixstr
-      b[size + 1] = 0;
-      size += 1;
-    } else {
-      b[0] = 0xd9; // str 8
-      b[1] = size;
-      size += 2;
-    }
+    const n = writeUtf8(b, 2, key) - 2;
+    const header = strHeaderSize(n);
+    const at = 2 - header;
+    writeStrHeader(b, at, n, header);
+    const size = header + n;
     const first = this.used;
     const last = first + ((size + 3) >> 2);
     if (this.count === KEY_STEPS_MAX || last > KEY_WORDS_MAX) {
@@ -150,7 +144,7 @@ export class KeyTree {
       grown.set(this.words);
       this.words = grown;
     }
-    for (let i = first, j = 0; i < last; i++, j += 4) this.words[i] = b[j]! | (b[j + 1]! << 8) | (b[j + 2]! << 16) | (b[j + 3]! << 24);
+    for (let i = first, j = at; i < last; i++, j += 4) this.words[i] = b[j]! | (b[j + 1]! << 8) | (b[j + 2]! << 16) | (b[j + 3]! << 24);
     this.used = last;
     this.count++;
     const step = newStep(key, first, last, size);
@@ -182,7 +176,7 @@ const KEY_STEPS_MAX = 1024;
 const KEY_WORDS_MAX = 4096; // 16 KiB
 
 /** Where a key's bytes are prepared: its longest UTF-8, a str 8 header, and the last word's rest. */
-const KEY_SCRATCH = /* @__PURE__ */ new Uint8Array(3 * KEY_MAX_CHARS + 8);
+const KEY_SCRATCH = /* @__PURE__ */ new Uint8Array(3 * KEY_MAX_CHARS + 6);
 
 /**
  * Strings of {@link ENCODE_JS_MAX_CHARS} units or more, through

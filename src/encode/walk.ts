@@ -290,7 +290,7 @@ export class ValueWriter {
           if (i === n || key !== keys[i]) break;
           const value = obj[key];
           if (withKeys) {
-            // the key's bytes, prepared once for the keys before it (strings.ts)
+            // the key's bytes, prepared once for the keys before it (strings.ts), copied here: Node 26 does not inline a writer called here
             if (step !== null) step = step.next !== null && step.next.key === key ? step.next : tree.after(step, key);
             if (step === null) encodeKey(this.out, key);
             else {
