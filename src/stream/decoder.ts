@@ -13,8 +13,6 @@
 
 import { CoreDecoder } from "../decode/decoder.ts";
 import type { PositionalDecoderArguments, StreamDecodeOptions } from "../decode/options.ts";
-import { argumentsOf } from "../common/options.ts";
-import type { ExtensionCodecType } from "../format/extensions.ts";
 import { one, values } from "./decode.ts";
 import { StreamReader, type StreamShape } from "./reader.ts";
 import type { ByteChunk, ReadableStreamLike } from "./web.ts";
@@ -61,8 +59,8 @@ export class Decoder<ContextType = undefined, Output = unknown> extends CoreDeco
    * argument is the option of that name, `undefined` for its default.
    */
   constructor(...args: PositionalDecoderArguments<ContextType>);
-  constructor(first?: StreamDecodeOptions<ContextType, Output> | ExtensionCodecType<ContextType>, ...rest: unknown[]) {
-    super(argumentsOf<StreamDecodeOptions<ContextType, Output>>("decode", first, rest));
+  constructor(...args: unknown[]) {
+    super(...(args as PositionalDecoderArguments<ContextType>)); // the core reads either form
   }
 
   /**

@@ -62,7 +62,6 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
     const framed = resolved.lengthPrefixed;
     // records declared in one value stay declared for the next (as msgpackr's PackrStream writes them)
     const encoder = new Encoder<ContextType>((resolved.useRecords === false ? resolved : { ...resolved, sequential: true }) as EncodeOptions<ContextType>);
-    const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null; // the Encoder above checked both
     super({
       transform(value, controller): void {
         const chunks = encoder.encodeChunks(value);
@@ -76,7 +75,7 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
           const head = new Uint8Array(total <= SMALL_FRAME_BYTES ? 4 + total : 4);
           writeU32(head, 0, total);
           if (head.length > 4) chunks.reduce((at, c) => (head.set(c, at), at + c.length), 4);
-          controller.enqueue(toBuffer === null ? head : toBuffer(head));
+          controller.enqueue(encoder.toResult(head)); // with `buffers`, a Buffer
           if (head.length > 4) return;
         }
         for (const c of chunks) controller.enqueue(c);
@@ -163,17 +162,14 @@ function* chunksOf(value: unknown, resolved: ResolvedEncodeOptions): Generator<U
   const depth = startDepth();
   const w = new StreamWriter(out, resolved, chunkSize, depth);
   const open = w.open;
-  /** The sealed chunks, which are the caller's from now on. */
-  const take = (): Uint8Array[] => {
-    const ready = out.chunks;
-    out.chunks = [];
-    return toBuffer === null ? ready : ready.map(toBuffer);
-  };
   out.begin(value, true);
   try {
     w.encodeValue(value, depth);
-    for (let top = open[open.length - 1]; top !== undefined; top = open[open.length - 1]) {
-      if (out.chunks.length !== 0) yield* take();
+    for (let top = open[open.length - 1]; ; top = open[open.length - 1]) {
+      if (top === undefined) out.flush();
+      // the sealed chunks, which are the caller's from now on
+      if (out.chunks.length !== 0) for (const c of out.chunks.splice(0)) yield toBuffer === null ? c : toBuffer(c);
+      if (top === undefined) return;
       // one part per step; once all are written (and what they opened), the body's end
       if (top.i < top.n) w.writePart(top.owner, top.list, top.keys, top.depth, top.i, ++top.i);
       else {
@@ -181,8 +177,6 @@ function* chunksOf(value: unknown, resolved: ResolvedEncodeOptions): Generator<U
         open.pop();
       }
     }
-    out.flush();
-    yield* take();
   } catch (e) {
     // the error unwinds through the open bodies, innermost first, as through the walk's
     // (the step that threw was the innermost's: the walk noted it, or it is that body's own end)

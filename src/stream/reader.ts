@@ -61,8 +61,6 @@ export class StreamReader {
    * free from its start whenever it is not `bytes`.
    */
   private own: Uint8Array;
-  /** Never overwrite bytes of `own` once written (results may be views into it: `binaryAsView`): what is read is cut off its front. */
-  private readonly keepWritten: boolean;
   readonly stats: StreamStats;
   readonly decoder: CoreDecoder<unknown>;
   readonly shape: StreamShape;
@@ -98,7 +96,6 @@ export class StreamReader {
       throw badArgument("option lengthPrefixed", true, "false here: length-prefixed frames are read by decodeMultiStream, DecoderStream and Decoder#decodeStream");
     }
     this.stats = settings.stats ?? createStreamStats();
-    this.keepWritten = d.options.binaryAsView;
     this.bytes = this.own = EMPTY;
     this.start = this.end = this.offset = 0;
     this.decoder = d;
@@ -158,7 +155,7 @@ export class StreamReader {
     if (this.start < this.end) return;
     // all read: let go of a chunk read in place; `own` is kept for reuse (unless it is huge), less what was read if its bytes must stay
     if (this.own.length > MAX_IDLE_BUFFER) this.own = EMPTY;
-    else if (this.keepWritten && this.bytes === this.own) this.own = this.own.subarray(this.end);
+    else if (this.settings.binaryAsView && this.bytes === this.own) this.own = this.own.subarray(this.end);
     this.bytes = this.own;
     this.start = this.end = 0;
     this.noteHeld();
@@ -175,7 +172,8 @@ export class StreamReader {
     const n = data.length;
     if (this.end + n > this.own.length) {
       const unread = this.end - this.start;
-      if (!this.keepWritten && unread + n <= this.own.length >>> 1) {
+      // with `binaryAsView` results may be views of `own`: its written bytes are never overwritten
+      if (!this.settings.binaryAsView && unread + n <= this.own.length >>> 1) {
         this.own.copyWithin(0, this.start, this.end);
       } else {
         const next = new Uint8Array(Math.max(MIN_BUFFER, 2 * (unread + n)));
