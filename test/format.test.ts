@@ -98,7 +98,7 @@ function failure(run: () => unknown): DecodeError {
 /** The item counter's answer for a value at the start of `bytes`: its length, or -1 while incomplete. */
 function scan(bytes: Uint8Array): number {
   const counter = new ItemCounter(null);
-  counter.begin();
+  counter.mark(0, true);
   return counter.scan(bytes, 0, bytes.length, createStreamStats());
 }
 

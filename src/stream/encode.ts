@@ -66,17 +66,13 @@ export class EncoderStream<ContextType = undefined> extends TransformStreamBase<
       transform(value, controller): void {
         const chunks = encoder.encodeChunks(value);
         if (framed) {
-          let total = 0;
-          for (const c of chunks) total += c.length;
-          if (total > 0xffffffff) {
-            throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, "TOO_LONG");
-          }
+          const total = chunks.reduce((n, c) => n + c.length, 0);
+          if (total > 0xffffffff) throw encodeError(`Cannot frame a value of ${total} bytes: a u32 length prefix allows at most 4294967295`, "TOO_LONG");
           // a small frame is one chunk, the prefix copied in front of the value; a larger one a prefix chunk, then the value's
           const head = new Uint8Array(total <= SMALL_FRAME_BYTES ? 4 + total : 4);
           writeU32(head, 0, total);
-          if (head.length > 4) chunks.reduce((at, c) => (head.set(c, at), at + c.length), 4);
-          controller.enqueue(encoder.toResult(head)); // with `buffers`, a Buffer
-          if (head.length > 4) return;
+          if (head.length > 4) chunks.splice(0).reduce((at, c) => (head.set(c, at), at + c.length), 4);
+          chunks.unshift(encoder.toResult(head)); // with `buffers`, a Buffer
         }
         for (const c of chunks) controller.enqueue(c);
       },

@@ -287,8 +287,8 @@ export class StreamReader {
       this.stats.bytesDecoded += available;
       if (e.code !== "TRUNCATED" || final) throw e;
       // the value runs past the bytes at hand: count its items as they arrive
-      if (this.tried === 0) this.counter.begin();
-      this.counter.mark((this.tried = available));
+      this.counter.mark(available, this.tried === 0);
+      this.tried = available;
       return this.needMore(available);
     }
     const n = stop - this.start;

@@ -37,8 +37,8 @@ export class ItemCounter {
   private readonly levels: number[];
   /** With records, the structures this value declares so far (the decoder has not read them yet): their field counts by slot. */
   private readonly declared: Map<number, RecordShape>;
+  /** Where the headers that may set `alarm` start (the bytes of the last try end), and the depth a nesting alarm needs. */
   private from: number;
-  private deepest: number;
   private deepMark: number;
   alarm: boolean;
 
@@ -51,23 +51,19 @@ export class ItemCounter {
     this.left = 1;
     this.levels = [];
     this.declared = new Map();
-    this.from = this.deepest = this.deepMark = 0;
+    this.from = this.deepMark = 0;
     this.alarm = false;
   }
 
-  /** Starts counting a value. */
-  begin(): void {
-    this.pos = this.deepest = 0;
-    this.left = 1;
-    this.levels.length = 0;
-    this.declared.clear();
-    this.mark(0);
-  }
-
-  /** The value was tried with its first `tried` bytes: alarms come from the headers after them. */
-  mark(tried: number): void {
+  /** The value was tried with its first `tried` bytes (`first`: its first try, so counting starts at its first byte): alarms come from the headers after them. */
+  mark(tried: number, first: boolean): void {
+    if (first) {
+      this.pos = this.levels.length = 0;
+      this.left = 1;
+      this.declared.clear();
+    }
     this.from = tried;
-    this.deepMark = Math.max(this.deepest, DEEP / 2);
+    this.deepMark = Math.max(this.levels.length, DEEP / 2);
     this.alarm = false;
   }
 
@@ -129,7 +125,6 @@ export class ItemCounter {
       if (items > 0) {
         this.levels.push(this.left);
         this.left = items;
-        if (this.levels.length > this.deepest) this.deepest = this.levels.length;
       }
     }
   }

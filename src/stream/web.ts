@@ -18,18 +18,9 @@
  * @module
  */
 
-/** What a transformer's methods get: the part of `TransformStreamDefaultController` the stream entry uses. */
-export interface TransformControllerLike<O> {
-  readonly desiredSize: number | null;
-  enqueue(chunk: O): void;
-  error(reason?: unknown): void;
-  terminate(): void;
-}
-
-/** The transformer a {@link TransformStreamBase} is made with. */
+/** The transformer a {@link TransformStreamBase} is made with, as far as the stream entry uses it. */
 export interface TransformerLike<I, O> {
-  transform?(chunk: I, controller: TransformControllerLike<O>): void | PromiseLike<void>;
-  flush?(controller: TransformControllerLike<O>): void | PromiseLike<void>;
+  transform(chunk: I, controller: { enqueue(chunk: O): void }): void;
 }
 
 /**
@@ -37,9 +28,7 @@ export interface TransformerLike<I, O> {
  * entry's encoder and decoder streams are defined, as `extends
  * TransformStream` would read it.
  */
-export const TransformStreamBase: new <I, O>(transformer: TransformerLike<I, O>) => TransformStream<I, O> = Reflect.get(globalThis, "TransformStream") as new <I, O>(
-  transformer: TransformerLike<I, O>,
-) => TransformStream<I, O>;
+export const TransformStreamBase: new <I, O>(transformer: TransformerLike<I, O>) => TransformStream<I, O> = Reflect.get(globalThis, "TransformStream");
 
 /** What a `ReadableStream`'s default reader does, as far as the decoders use it. */
 export interface ReadableStreamReaderLike<T> {
