@@ -110,19 +110,18 @@ interface Open {
  * The walk, with its one container step overridden: the body of a
  * container found one level below the innermost open one (the value
  * itself when none is open), down to {@link SPLIT_LEVELS} levels, that may
- * take `limit` bytes or more (an estimate that looks at every item, only
+ * take `chunkSize` bytes or more (an estimate that looks at every item, only
  * that far) is left open, its header written, for the stream to write
  * part by part; every other body is written whole by the walk.
  */
 class StreamWriter extends NumberOptionWriter {
   /** The bodies left open, outermost first. */
   readonly open: Open[];
+  /** The depth the value starts at. */
   private readonly start: number;
-  private readonly limit: number;
 
-  constructor(out: Output, options: ResolvedEncodeOptions, limit: number, start: number) {
+  constructor(out: Output, options: ResolvedEncodeOptions, start: number) {
     super(out, options);
-    this.limit = limit;
     this.start = start;
     this.open = [];
   }
@@ -131,7 +130,8 @@ class StreamWriter extends NumberOptionWriter {
     const open = this.open;
     const at = open.length === 0 ? this.start : open[open.length - 1]!.depth + 1; // where a body may be left open now
     const left = SPLIT_LEVELS - open.length;
-    if (depth === at && left > 0 && estimateUpTo(owner, this.limit, Math.min(this.maxDepth - depth, left)) >= this.limit) open.push({ owner, list, keys, depth, n, i: 0 });
+    const limit = this.options.chunkSize;
+    if (depth === at && left > 0 && estimateUpTo(owner, limit, Math.min(this.maxDepth - depth, left)) >= limit) open.push({ owner, list, keys, depth, n, i: 0 });
     else super.writeBody(owner, list, keys, depth, n);
   }
 }
@@ -156,7 +156,7 @@ function* chunksOf(value: unknown, resolved: ResolvedEncodeOptions): Generator<U
   // a scratch of about a chunk
   const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, chunkSize);
   const depth = startDepth();
-  const w = new StreamWriter(out, resolved, chunkSize, depth);
+  const w = new StreamWriter(out, resolved, depth);
   const open = w.open;
   out.begin(value, true);
   try {

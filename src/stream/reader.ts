@@ -204,7 +204,7 @@ export class StreamReader {
    *   end, `TRUNCATED` for a value cut short; `EXTRA_BYTES` after the one value or array
    */
   next(final: boolean): unknown {
-    if (this.left < 0 && !this.readArrayHeader(final)) return NEED_MORE;
+    if (this.left < 0 && this.readArrayHeader(final) === NEED_MORE) return NEED_MORE;
     if (this.held === null && this.left > 0 && (this.available > 0 || (final && this.left !== Infinity))) {
       try {
         const value = this.settings.lengthPrefixed ? this.readFrame(final) : this.read(final);
@@ -240,8 +240,8 @@ export class StreamReader {
     return check === null ? value : check(value, this.at, true);
   }
 
-  /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); false while it is incomplete. */
-  private readArrayHeader(final: boolean): boolean {
+  /** Reads the header of the stream's array (decode()'s verdict on it: a length over the limit at once, a depth error held); NEED_MORE while it is incomplete. */
+  private readArrayHeader(final: boolean): typeof NEED_MORE | undefined {
     const at = this.offset;
     const available = this.available;
     const t = this.bytes[this.start]!;
@@ -250,8 +250,7 @@ export class StreamReader {
     const size = available === 0 ? 1 : 1 + lengthFieldOf(form);
     if (available < size) {
       if (final) throw truncated(at, size, at + available, "array header", true);
-      this.settle();
-      return false;
+      return this.needMore(0);
     }
     const n = size === 1 ? fixedSizeOf(form) : readLength(this.bytes, this.start + 1, size - 1);
     const refused = headerError(this.decoder.limits, WIRE_ARRAY, n, 0, false, at);
@@ -262,7 +261,6 @@ export class StreamReader {
     this.stats.bytesDecoded += size;
     this.consume(size);
     this.itemsEnd = this.offset + n;
-    return true;
   }
 
   private read(final: boolean): unknown {
@@ -275,13 +273,18 @@ export class StreamReader {
       // (or should the counter find it complete and the decoder have disagreed: never the case)
       if (n <= this.tried && !((n >= 0 || this.counter.alarm) && available >= 2 * this.tried)) return this.needMore(available);
     }
-    let item: unknown;
-    let stop: number;
     try {
       // (the items of an array one level down, as decode() reads them)
       const depth = this.shape === "array" ? 1 : 0;
       // at the end, the decoder's TRUNCATED error says where the stream ended (or that a value is still to come)
-      [item, stop] = this.decoder.readAt(this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end), this.start, at - this.start, depth, this.records, null, final);
+      const [item, stop] = this.decoder.readAt(this.end === this.bytes.length ? this.bytes : this.bytes.subarray(0, this.end), this.start, at - this.start, depth, this.records, null, final);
+      const n = stop - this.start;
+      if (n > this.settings.maxValueBytes) throw this.tooLarge(`${n} bytes`);
+      this.tried = 0;
+      this.stats.bytesDecoded += n;
+      this.at = at;
+      this.consume(n);
+      return item;
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       this.stats.bytesDecoded += available;
@@ -291,13 +294,6 @@ export class StreamReader {
       this.tried = available;
       return this.needMore(available);
     }
-    const n = stop - this.start;
-    if (n > this.settings.maxValueBytes) throw this.tooLarge(`${n} bytes`);
-    this.tried = 0;
-    this.stats.bytesDecoded += n;
-    this.at = at;
-    this.consume(n);
-    return item;
   }
 
   /** NEED_MORE, unless the incomplete value already has more than `maxValueBytes`; lets go of the source's chunk. */
