@@ -212,7 +212,7 @@ export class RecordWriter implements RecordWriting {
     }
     this.writeId(w, shape, shape.index < 0 && this.assign(shape));
     // exactly one value per key, read by the walk's own loops
-    if (values !== null) w.writeValues(values, keys, depth, obj, false);
+    if (values !== null) w.writeFields(obj, keys, values, depth, false, 0, keys.length);
     else w.writeObject(obj, keys, depth, false);
   }
 
