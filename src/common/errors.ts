@@ -437,8 +437,8 @@ export function placeAt(e: EncodeError, path: string): EncodeError {
   return e;
 }
 
-/** A value MessagePack cannot hold (and no extension claimed), found at `depth`. */
-export const unsupported = (value: unknown, depth: number): EncodeError => walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value);
+/** A value MessagePack cannot hold (and no extension claimed). */
+export const unsupported = (value: unknown): EncodeError => walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value);
 
 /** An object found at `depth`, nested past `maxDepth` (or in a cycle: the walk tells which once it has unwound). */
 export const tooDeep = (value: unknown, depth: number, maxDepth: number): EncodeError => walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value);
@@ -447,8 +447,8 @@ export const tooDeep = (value: unknown, depth: number, maxDepth: number): Encode
 export const changed = (container: object, what: string, before: unknown, after: unknown): EncodeError =>
   walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container);
 
-/** A `what`, `container` at `depth`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
-export const unreadable = (container: object, what: string, depth: number, cause: unknown): EncodeError =>
+/** A `what`, `container`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export const unreadable = (container: object, what: string, cause: unknown): EncodeError =>
   Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container), { cause });
 
 /** The `TypeError` the engine's `for...of` gives for an iterator without `next()`: the `cause` of {@link unreadable} for such a `Map`. */
