@@ -11,11 +11,7 @@
  * to allocate (V8: ~0.6 µs), and `String.fromCharCode` with many arguments
  * is slow enough that `TextDecoder` wins from ~16 bytes (V8: from ~48).
  */
-export const ON_BUN: boolean = /* @__PURE__ */ isBun();
-
-function isBun(): boolean {
-  return typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
-}
+export const ON_BUN: boolean = /* @__PURE__ */ (() => typeof (globalThis as { Bun?: unknown }).Bun !== "undefined")();
 
 /** Whether this machine stores numbers little-endian (every engine on x86 and ARM does). */
 export const LITTLE_ENDIAN: boolean = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();

@@ -200,11 +200,17 @@ export const decodeAt = (what: string, offset: number, reason: string, code: Dec
 /** An {@link EncodeError} about `what`, its message made from its fields: `Cannot encode <what>: <reason>`. */
 export const encodeAbout = (what: string, reason: string, code: EncodeErrorCode): EncodeError => new EncodeError(`Cannot encode ${what}: ${reason}`, code);
 
-/** Builds a {@link DecodeError}; `needed` only for `TRUNCATED`: how many more bytes the item needs at least. */
-export const decodeError = (message: string, offset: number, code: DecodeErrorCode, needed = 0): DecodeError => new DecodeError(message, offset, code, needed);
-
 /** Builds an {@link EncodeError}. */
 export const encodeError = (message: string, code: EncodeErrorCode): EncodeError => new EncodeError(message, code);
+
+/** What an option of `side` used without the module it needs says: the import `entry` that installs that module. */
+const needs = (side: string, option: string, entry: string): string => `The ${side} option ${option} needs its module: add import "${entry}" (once, anywhere in the program)`;
+
+/** An encode `option` used without the module it needs: an `INVALID_ARGUMENT` that names the import `entry` (modules.ts). */
+export const encodeNeeds = (option: string, entry: string): EncodeError => new EncodeError(needs("encode", option, entry), "INVALID_ARGUMENT");
+
+/** A decode `option` used without the module it needs: an `INVALID_ARGUMENT` that names the import `entry` (modules.ts). */
+export const decodeNeeds = (option: string, entry: string): DecodeError => new DecodeError(needs("decode", option, entry), 0, "INVALID_ARGUMENT");
 
 // ---- decoder: the input ----
 
@@ -235,7 +241,7 @@ export const invalidUtf8 = (start: number): DecodeError => decodeAt("string", st
  * all ({@link wrongInput}), named instead of pointing to `decodeMulti`.
  */
 export const extraBytes = (offset: number, n: number, looks: string | null = null): DecodeError =>
-  decodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`}`, offset, "EXTRA_BYTES");
+  new DecodeError(`Cannot decode value: extra ${n} byte(s) at offset ${offset}; ${looks === null ? "see decodeMulti" : `the input looks like ${looks}, not MessagePack`}`, offset, "EXTRA_BYTES");
 
 /**
  * What `input` looks like when it is a common kind of data that is not
@@ -290,7 +296,7 @@ function declaresRecords(input: Uint8Array, failedAt: number): boolean {
 // ---- decoder: arguments, options, map keys, extensions, the call stack ----
 
 /** An argument or option of a decode function that is not what it takes, shown as {@link describe} shows values (`offset`: the offending offset, else 0). */
-export const badArgument = (what: string, value: unknown, expected: string, offset = 0): DecodeError => decodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
+export const badArgument = (what: string, value: unknown, expected: string, offset = 0): DecodeError => new DecodeError(`Cannot decode: ${what} is ${describe(value)}, not ${expected}`, offset, "INVALID_ARGUMENT");
 
 /** A decode option (or the options argument, `name` "options") whose value is not what it takes. */
 export const invalidDecodeOption = (name: string, value: unknown, expected: string): DecodeError => badArgument(name === "options" ? "the options argument" : `option ${name}`, value, expected);
@@ -400,30 +406,25 @@ function describe(value: unknown): string {
 
 // ---- encoder: the walk's errors, placed at the path of the value as the walk unwinds ----
 
-/** What an error of the walk is made from, until the walk has unwound and knows its path: see {@link walkError}. */
-export interface WalkProblem {
-  /** What could not be encoded: "function", "Map", "value"... */
-  readonly subject: string;
-  /** Why, after the path. */
-  readonly reason: string;
-  /** The value at fault, and its depth (for `MAX_DEPTH`: the walk tells a cycle from deep nesting by it). */
-  readonly value: unknown;
-  readonly depth: number;
-}
+/**
+ * What an error of the walk is made from, until the walk has unwound and
+ * knows its path (see {@link walkError}): what could not be encoded
+ * ("function", "Map", "value"...), why, and the value at fault (for
+ * `MAX_DEPTH`, the walk tells a cycle from deep nesting by it).
+ */
+export type WalkProblem = { readonly subject: string; readonly reason: string; readonly value: unknown };
 
 /** The key of a walk error's fields on the error itself, until the walk has placed it at its path (no table outside the error). */
 const PROBLEM: unique symbol = Symbol("unplaced");
 
 /**
- * An `EncodeError` about `value`, found at `depth`, thrown where the walk
- * finds the problem: `Cannot encode <subject> at <path>: <reason>`, its
- * path (`$` until then) given by {@link placeAt} once the error has unwound
- * through every container, each noting its segment.
+ * An `EncodeError` about `value`, thrown where the walk finds the
+ * problem: `Cannot encode <subject> at <path>: <reason>`, its path (`$`
+ * until then) given by {@link placeAt} once the error has unwound through
+ * every container, each noting its segment.
  */
-export function walkError(code: EncodeErrorCode, subject: string, reason: string, value: unknown, depth: number): EncodeError {
-  const problem: WalkProblem = { subject, reason, value, depth };
-  return Object.defineProperty(encodeAbout(`${subject} at $`, reason, code), PROBLEM, { value: problem, configurable: true });
-}
+const walkError = (code: EncodeErrorCode, subject: string, reason: string, value: unknown): EncodeError =>
+  Object.defineProperty(encodeAbout(`${subject} at $`, reason, code), PROBLEM, { value: { subject, reason, value }, configurable: true });
 
 /** The problem of `e` when it is an error of the walk not yet placed at its path; else undefined. */
 export const problemOf = (e: unknown): WalkProblem | undefined => (e instanceof EncodeError ? (e as { [PROBLEM]?: WalkProblem })[PROBLEM] : undefined);
@@ -436,19 +437,19 @@ export function placeAt(e: EncodeError, path: string): EncodeError {
   return e;
 }
 
-/** A value MessagePack cannot hold (and no extension claimed), found at `depth`. */
-export const unsupported = (value: unknown, depth: number): EncodeError => walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value, depth);
+/** A value MessagePack cannot hold (and no extension claimed). */
+export const unsupported = (value: unknown): EncodeError => walkError("UNSUPPORTED_TYPE", typeof value, "unrecognized object", value);
 
 /** An object found at `depth`, nested past `maxDepth` (or in a cycle: the walk tells which once it has unwound). */
-export const tooDeep = (value: unknown, depth: number, maxDepth: number): EncodeError => walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value, depth);
+export const tooDeep = (value: unknown, depth: number, maxDepth: number): EncodeError => walkError("MAX_DEPTH", "value", `too deep objects in depth ${depth + 1} (maxDepth ${maxDepth})`, value);
 
 /** A `what` (Map, Set, array), `container`, whose count changed while it was being encoded. */
 export const changed = (container: object, what: string, before: unknown, after: unknown): EncodeError =>
-  walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container, 0);
+  walkError("CHANGED", what, `it changed while being encoded (${String(before)} entries, then ${String(after)})`, container);
 
-/** A `what`, `container` at `depth`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
-export const unreadable = (container: object, what: string, depth: number, cause: unknown): EncodeError =>
-  Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container, depth), { cause });
+/** A `what`, `container`, whose size or iterator cannot be read (a Proxy around a Map, say); `cause` is the error that reading threw. */
+export const unreadable = (container: object, what: string, cause: unknown): EncodeError =>
+  Object.assign(walkError("UNSUPPORTED_TYPE", what, `its entries cannot be read (${describe(cause)})`, container), { cause });
 
 /** The `TypeError` the engine's `for...of` gives for an iterator without `next()`: the `cause` of {@link unreadable} for such a `Map`. */
 export const iteratorWithoutNext = (): TypeError => new TypeError("its iterator has no next()");

@@ -15,16 +15,18 @@ import { badArgument } from "./errors.ts";
  */
 export type DecodeInput = ArrayLike<number> | ArrayBufferLike | ArrayBufferView;
 
+/** Whether `value` is bytes, written as bin: any `ArrayBuffer` view, an `ArrayBuffer` or a `SharedArrayBuffer`. */
+export function isBinary(value: unknown): value is ArrayBufferView | ArrayBufferLike {
+  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && value instanceof SharedArrayBuffer);
+}
+
 /**
  * `value` viewed as bytes, without copying, when it is a typed array,
  * `DataView`, `ArrayBuffer` or `SharedArrayBuffer`; otherwise undefined.
  */
 export function bytesOf(value: unknown): Uint8Array | undefined {
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (value instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && value instanceof SharedArrayBuffer)) {
-    return new Uint8Array(value);
-  }
-  return undefined;
+  return isBinary(value) ? new Uint8Array(value as ArrayBuffer) : undefined;
 }
 
 /** Whether `buffer` was detached (transferred): asked only of empty ones (where `detached` is missing, as in Node 18, a detached one cannot be viewed). */

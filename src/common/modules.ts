@@ -5,7 +5,7 @@
  * Importing such a module (for example `@resizable/msgpack/records`)
  * installs it here once, for every encoder and decoder in the program; an
  * option that needs a module that was not imported is an
- * `INVALID_ARGUMENT` error that names the import (see {@link needModule}).
+ * `INVALID_ARGUMENT` error that names the import (see {@link Needs}).
  * A slot, once filled, is never changed or emptied: nothing here carries
  * state from one call, encoder or decoder to another. The slots are shared
  * by every copy of the library of the same version in the program (the
@@ -17,8 +17,6 @@
  *
  * @module
  */
-
-import { type DecodeError, decodeError, type EncodeError, encodeError } from "./errors.ts";
 
 /** The slots, one per importable capability. */
 export interface Modules {
@@ -81,13 +79,10 @@ const VERSION = "0.1.0";
  * ESM build serves the CommonJS build's encoders and decoders too, and the
  * other way round (a program and its dependencies may load both).
  */
-export const modules: Modules = /* @__PURE__ */ sharedModules(globalThis);
-
-/** The slots of this version in `global`, made there by the first copy that asks. */
-function sharedModules(global: { [key: symbol]: Modules | undefined }): Modules {
-  const key = Symbol.for(`@resizable/msgpack@${VERSION}/modules`);
-  return (global[key] ??= {});
-}
+export const modules: Modules = /* @__PURE__ */ (() => {
+  const global = globalThis as { [key: symbol]: Modules | undefined };
+  return (global[Symbol.for(`@resizable/msgpack@${VERSION}/modules`)] ??= {}); // made by the first copy that asks
+})();
 
 /** Installs a module's capability in its slot (the first install wins; a second copy of the same module changes nothing). */
 export function install<K extends keyof Modules>(name: K, module: NonNullable<Modules[K]>): void {
@@ -95,30 +90,25 @@ export function install<K extends keyof Modules>(name: K, module: NonNullable<Mo
 }
 
 /**
- * The error for an option used without the module it needs: an
- * `INVALID_ARGUMENT` of the option's direction that names the import.
- *
- * @param option the option as the user wrote it, e.g. `"useRecords"`
- * @param entry the import that installs it, e.g. `"@resizable/msgpack/records"`
- * @param side whose option it is
+ * The error of one side (errors.ts: `encodeNeeds`, `decodeNeeds`) for an
+ * option used without the module it needs: an `INVALID_ARGUMENT` that
+ * names the import `entry`. One function per side, so that a page that
+ * only decodes does not carry the encoder's error class.
  */
-export function needModule(option: string, entry: string, side: "encode" | "decode"): EncodeError | DecodeError {
-  const message = `The ${side} option ${option} needs its module: add import "${entry}" (once, anywhere in the program)`;
-  return side === "encode" ? encodeError(message, "INVALID_ARGUMENT") : decodeError(message, 0, "INVALID_ARGUMENT");
-}
+export type Needs = (option: string, entry: string) => Error;
 
 /**
  * The drop-in capability `slot`, installed by its compatibility entry;
- * without it, the {@link needModule} error naming that entry, for the
- * option of the same name (or `option`, when the user wrote something
- * else: a positional constructor).
+ * without it, the side's `needs` error naming that entry, for the option
+ * of the same name (or `option`, when the user wrote something else: a
+ * positional constructor).
  *
  * @param slot the capability, named after the option that needs it
- * @param side whose option it is
+ * @param needs the error of the side whose option it is
  * @param option how the error names what the user wrote, when not `slot`
  */
-export function dropIn<K extends DropIn>(slot: K, side: "encode" | "decode", option: string = slot): NonNullable<Modules[K]> {
+export function dropIn<K extends DropIn>(slot: K, needs: Needs, option: string = slot): NonNullable<Modules[K]> {
   const module = modules[slot];
-  if (module === undefined) throw needModule(option, ENTRIES[slot], side);
+  if (module === undefined) throw needs(option, ENTRIES[slot]);
   return module as NonNullable<Modules[K]>;
 }

@@ -17,6 +17,7 @@
  * @module
  */
 
+import { decodeNeeds, encodeNeeds } from "./errors.ts";
 import { dropIn } from "./modules.ts";
 
 /** What an option takes: the text an error says its value should be, and the test of a value (never given undefined). */
@@ -81,7 +82,7 @@ export function checked<R extends object>(options: unknown, resolved: R, fail: F
  *   import, for the positional form without its module
  */
 export const argumentsOf = <O>(side: "encode" | "decode", first: unknown, rest: readonly unknown[]): O | undefined =>
-  rest.length === 0 && typeof (first as Record<string, unknown> | null | undefined)?.[side === "encode" ? "tryToEncode" : "decode"] !== "function" ? ((first ?? undefined) as O | undefined) : (dropIn("positional", side, `form new ${side === "encode" ? "Encoder" : "Decoder"}(extensionCodec, context, ...)`)(side, [first, ...rest]) as O);
+  rest.length === 0 && typeof (first as Record<string, unknown> | null | undefined)?.[side === "encode" ? "tryToEncode" : "decode"] !== "function" ? ((first ?? undefined) as O | undefined) : (dropIn("positional", side === "encode" ? encodeNeeds : decodeNeeds, `form new ${side === "encode" ? "Encoder" : "Decoder"}(extensionCodec, context, ...)`)(side, [first, ...rest]) as O);
 
 /**
  * The option of `known` that `name` was likely meant to be, when it is

@@ -9,7 +9,7 @@
  */
 
 import { dropIn } from "../common/modules.ts";
-import { wrongInput, extraBytes, stackOverflow } from "../common/errors.ts";
+import { decodeNeeds, wrongInput, extraBytes, stackOverflow } from "../common/errors.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
 import { decodeOptionsOf, type DecodeOptions, type PositionalDecoderArguments } from "./options.ts";
@@ -45,7 +45,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> extends Read
     this.busy = false;
     this.child = null;
     this.messageRecords = this.recordDecoding !== null && o.useRecords ? this.recordDecoding.table(o.structures, o.compileRecordReaders) : null;
-    this.check = o.schema === null ? null : dropIn("schema", "decode")(o.schema);
+    this.check = o.schema === null ? null : dropIn("schema", decodeNeeds)(o.schema);
   }
 
   /**

@@ -13,7 +13,7 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, invalidUtf8, reservedByte } from "../common/errors.ts";
+import { badArgument, decodeNeeds, invalidUtf8, reservedByte } from "../common/errors.ts";
 import { type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
@@ -115,8 +115,8 @@ export class Reader {
     this.int64 = o.int64;
     this.useMap = o.useMap;
     this.binaryAsView = o.binaryAsView;
-    this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", "decode") : null;
-    this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
+    this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", decodeNeeds) : null;
+    this.toBuffer = o.buffers ? dropIn("buffers", decodeNeeds)() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.convertKeys = o.mapKeyConverter !== null;
     this.strMax = o.rawStrings ? -1 : o.maxStrLength;

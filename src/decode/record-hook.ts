@@ -9,7 +9,8 @@
  * @module
  */
 
-import { modules, needModule } from "../common/modules.ts";
+import { decodeNeeds } from "../common/errors.ts";
+import { modules } from "../common/modules.ts";
 import type { Cursor } from "./cursor.ts";
 
 /** The record structures in force while a message (or a sequence of values) is read: what the decoder and the stream decoders need of them. */
@@ -42,6 +43,6 @@ export interface RecordDecoding {
 /** The records module's decoding side, or an `INVALID_ARGUMENT` naming its import when it was not imported. */
 export function recordDecoding(option: string): RecordDecoding {
   const installed = modules.records as { readonly decoding: RecordDecoding } | undefined;
-  if (installed === undefined) throw needModule(option, "@resizable/msgpack/records", "decode");
+  if (installed === undefined) throw decodeNeeds(option, "@resizable/msgpack/records");
   return installed.decoding;
 }

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { badEncodeArgument, invalidEncodeOption } from "../common/errors.ts";
+import { badEncodeArgument, encodeNeeds, invalidEncodeOption } from "../common/errors.ts";
 import { valueWriter, type ValueWriter } from "./walk.ts";
 import { startDepth } from "./ext-writer.ts";
 import { encodeOptionsOf, type EncodeOptions, type ResolvedEncodeOptions } from "./options.ts";
@@ -101,7 +101,7 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     this.slab = resolved.poolResults && !ON_BUN ? new Uint8Array(0) : null;
     this.slabPos = 0;
     this.writer = valueWriter(this.output, resolved);
-    this.toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+    this.toBuffer = resolved.buffers ? dropIn("buffers", encodeNeeds)() : null;
     if (resolved.buffers && this.toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   }
 

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { invalidEncodeOption as fail } from "../common/errors.ts";
+import { encodeNeeds, invalidEncodeOption as fail } from "../common/errors.ts";
 import { DEFAULT_MAX_DEPTH } from "../common/limits.ts";
 import { ARRAY, BOOLEAN, checked, type Resolved, type Rule, take, upTo } from "../common/options.ts";
 import { ExtensionCodec, type ExtensionCodecType } from "../format/extensions.ts";
 import { DEFAULT_SCRATCH_BYTES, MAX_STORE_BYTES } from "./output.ts";
 import { MAX_SHARED_STRUCTURES } from "../format/records.ts";
-import { modules, needModule } from "../common/modules.ts";
+import { modules } from "../common/modules.ts";
 
 /**
  * Options of {@link encode} and {@link Encoder}. Every field may be left
@@ -299,7 +299,7 @@ export function encodeOptionsOf(options: unknown): ResolvedEncodeOptions {
     preventClose: take(fail, o.preventClose, "preventClose", BOOLEAN, false),
   } satisfies ResolvedEncodeOptions, fail);
   const needs = resolved.useRecords !== false ? "useRecords" : structures ? "structures" : resolved.sequential ? "sequential" : resolved.maxSharedStructures ? "maxSharedStructures" : "";
-  if (needs !== "" && modules.records === undefined) throw needModule(needs, "@resizable/msgpack/records", "encode");
+  if (needs !== "" && modules.records === undefined) throw encodeNeeds(needs, "@resizable/msgpack/records");
   return resolved;
 }
 

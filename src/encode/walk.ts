@@ -355,7 +355,7 @@ export class ValueWriter {
   private encodeFunctionOrSymbol(value: unknown, depth: number): void {
     if (depth >= this.maxDepth) throw tooDeep(value, depth, this.maxDepth);
     if (this.extensions.length !== 0 && this.encodeExtension(value, depth)) return;
-    throw unsupported(value, depth);
+    throw unsupported(value);
   }
 
   /**
@@ -487,7 +487,7 @@ function itemsOf(c: Map<unknown, unknown> | Set<unknown>, isMap: boolean, depth:
     if (!isMap) values = [...c];
     else if (typeof (entries = c[Symbol.iterator]())?.next !== "function") throw iteratorWithoutNext();
   } catch (e) {
-    throw unreadable(c, isMap ? "Map" : "Set", depth, e);
+    throw unreadable(c, isMap ? "Map" : "Set", e);
   }
   if (values !== null) {
     if (values.length !== n) throw changed(c, "Set", n, values.length);

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { badExtension, badExtType, brand } from "../common/errors.ts";
+import { badExtension, badExtType, brand, decodeNeeds, encodeNeeds } from "../common/errors.ts";
 import { readTimestamp, writeTimestamp } from "./timestamp.ts";
 import { dropIn } from "../common/modules.ts";
 
@@ -268,7 +268,7 @@ export type ExtensionEntry = { type: number; encode: ExtensionEncoderType<unknow
  * @throws {EncodeError} `INVALID_ARGUMENT` naming the import, for a codec of another kind without its module
  */
 export function extensionEncoders(codec: ExtensionCodecType<unknown>): ExtensionEntry[] {
-  return REGISTRIES.get(codec)?.encoders ?? [dropIn("extensionCodec", "encode").encoder(codec) as ExtensionEntry];
+  return REGISTRIES.get(codec)?.encoders ?? [dropIn("extensionCodec", encodeNeeds).encoder(codec) as ExtensionEntry];
 }
 
 /**
@@ -283,7 +283,7 @@ export function extensionDecoders<C>(codec: ExtensionCodecType<C> | null): { get
   if (codec === null) return DEFAULT_DECODERS as Map<number, ExtensionDecoderType<C>>;
   const registry = REGISTRIES.get(codec);
   if (registry !== undefined) return registry.decoders as Map<number, ExtensionDecoderType<C>>;
-  const decode = dropIn("extensionCodec", "decode").decoder(codec as ExtensionCodecType<unknown>) as ExtensionDecoderType<C>;
+  const decode = dropIn("extensionCodec", decodeNeeds).decoder(codec as ExtensionCodecType<unknown>) as ExtensionDecoderType<C>;
   return { get: () => decode };
 }
 

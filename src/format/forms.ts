@@ -114,7 +114,9 @@ export function writeInt(b: Uint8Array, p: number, n: number): number {
     b[p] = 0xce; // uint 32
     return writeU32(b, p + 1, n);
   }
-  return writeInt64(b, p, n > 0 ? 0xcf : 0xd3, n); // uint 64 / int 64
+  b[p] = n > 0 ? 0xcf : 0xd3; // uint 64 / int 64: 8 big-endian bytes
+  writeU32(b, p + 1, Math.floor(n / 0x100000000)); // the high word's bytes, two's complement for a negative one
+  return writeU32(b, p + 5, n >>> 0);
 }
 
 /**
@@ -150,15 +152,6 @@ export function writeInt32(b: Uint8Array, p: number, n: number): number {
     return writeU32(b, p + 1, n);
   }
   return p;
-}
-
-/** Writes type byte `code` (uint 64 0xcf or int 64 0xd3) and the safe integer `n` in 8 big-endian two's-complement bytes. */
-function writeInt64(b: Uint8Array, p: number, code: number, n: number): number {
-  const hi = Math.floor(n / 0x100000000);
-  const lo = n >>> 0;
-  b[p] = code;
-  writeU32(b, p + 1, hi); // the high word's bytes, two's complement for a negative one
-  return writeU32(b, p + 5, lo);
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 
 import { ExtData } from "./extensions.ts";
+import { isBinary } from "../common/input.ts";
 
 /** `null` and `undefined`: nil. */
 export const KIND_NIL = 0;
@@ -70,7 +71,8 @@ export function kindOf(value: unknown): Kind {
 
 /**
  * What an object is written as. Arrays and plain objects, the common
- * cases, are answered first; everything else by {@link otherObjectKind}.
+ * cases, are answered here, small enough for the walk to inline;
+ * everything else by {@link otherObjectKind}.
  */
 export function objectKind(obj: object): ObjectKind {
   if (Array.isArray(obj)) return KIND_ARRAY;
@@ -80,24 +82,20 @@ export function objectKind(obj: object): ObjectKind {
 }
 
 /** What an object that is neither an array nor a plain object is written as. */
-export function otherObjectKind(obj: object): ObjectKind {
+function otherObjectKind(obj: object): ObjectKind {
   if (isBinary(obj)) return KIND_BINARY;
   if (obj instanceof Map) return KIND_MAP;
   if (obj instanceof Date) return KIND_DATE;
   if (obj instanceof Set) return KIND_SET;
   if (obj instanceof ExtData) return KIND_EXT;
-  if ((obj instanceof Number || obj instanceof String || obj instanceof Boolean) && isBoxed(obj)) return KIND_BOXED;
-  return KIND_RECORD; // a class instance: its own enumerable properties
-}
-
-/** Whether `obj` really holds a primitive (not an object that only inherits from `Number.prototype`, say). */
-function isBoxed(obj: object): boolean {
-  try {
-    unbox(obj);
-    return true;
-  } catch {
-    return false;
+  // a boxed primitive, if it really holds one (not an object that only inherits from Number.prototype, say)
+  if (obj instanceof Number || obj instanceof String || obj instanceof Boolean) {
+    try {
+      unbox(obj);
+      return KIND_BOXED;
+    } catch {}
   }
+  return KIND_RECORD; // a class instance: its own enumerable properties
 }
 
 /**
@@ -109,9 +107,4 @@ function isBoxed(obj: object): boolean {
 export function unbox(obj: object): number | string | boolean {
   const box: { prototype: { valueOf(): number | string | boolean } } = obj instanceof Number ? Number : obj instanceof String ? String : Boolean;
   return box.prototype.valueOf.call(obj);
-}
-
-/** Whether `obj` is written as bin: any `ArrayBuffer` view, an `ArrayBuffer` or a `SharedArrayBuffer`. */
-export function isBinary(obj: object): boolean {
-  return ArrayBuffer.isView(obj) || obj instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && obj instanceof SharedArrayBuffer);
 }

@@ -25,39 +25,48 @@ const MAX_DATE_MS = 8.64e15;
 export function writeTimestamp(view: DataView, pos: number, ms: number): number {
   if (ms !== ms) throw encodeAbout("an Invalid Date", "its time is NaN", "INVALID_DATE");
   const sec = Math.floor(ms / 1000);
-  const nsec = (ms - sec * 1000) * 1e6;
-  if (sec >= 0 && sec < 0x400000000) {
+  return writeTimeSpec(view, pos, sec, (ms - sec * 1000) * 1e6);
+}
+
+/** Writes the shortest timestamp extension for `sec` and `nsec` (not validated) at `pos` of `view` (15 bytes of room); returns the position after it. */
+function writeTimeSpec(view: DataView, pos: number, sec: number, nsec: number): number {
+  if (sec >= 0 && nsec >= 0 && sec <= 0x3ffffffff) {
     if (nsec === 0 && sec <= 0xffffffff) {
       view.setUint16(pos, 0xd6ff); // fixext 4, type -1: uint32 seconds
       view.setUint32(pos + 2, sec);
       return pos + 6;
     }
     view.setUint16(pos, 0xd7ff); // fixext 8, type -1: 30-bit nanoseconds, 34-bit seconds
-    view.setUint32(pos + 2, nsec * 4 + Math.floor(sec / 0x100000000));
-    view.setUint32(pos + 6, sec >>> 0);
+    view.setUint32(pos + 2, (nsec << 2) | ((sec / 0x100000000) & 3));
+    view.setUint32(pos + 6, sec); // the low 32 bits (setUint32 keeps them)
     return pos + 10;
   }
   view.setUint32(pos, 0xc70cff00); // ext 8 of 12 bytes, type -1: uint32 nanoseconds, int64 seconds
   view.setUint32(pos + 3, nsec);
-  view.setBigInt64(pos + 7, BigInt(sec));
+  view.setUint32(pos + 7, Math.floor(sec / 0x100000000)); // the high word, two's complement for a negative one
+  view.setUint32(pos + 11, sec);
   return pos + 15;
+}
+
+/** The seconds and nanoseconds of a timestamp payload of 4, 8 or 12 bytes (not validated), else null. */
+function timeSpecOf(data: Uint8Array): TimeSpec | null {
+  const n = data.byteLength;
+  const view = new DataView(data.buffer, data.byteOffset, n);
+  // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
+  if (n === 4) return { sec: view.getUint32(0), nsec: 0 };
+  if (n === 8) return { sec: (view.getUint32(0) & 3) * 0x100000000 + view.getUint32(4), nsec: view.getUint32(0) >>> 2 };
+  return n === 12 ? { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) } : null;
 }
 
 /** Decodes a timestamp payload found at `offset` of the input into a `Date`. */
 export function readTimestamp(data: Uint8Array, offset: number): Date {
-  const n = data.length;
-  let problem = "outside the range of Date";
-  if (n === 4 || n === 8 || n === 12) {
-    const view = new DataView(data.buffer, data.byteOffset, n);
-    const first = view.getUint32(0);
-    // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
-    const nsec = n === 4 ? 0 : n === 8 ? first >>> 2 : first;
-    const sec = n === 4 ? first : n === 8 ? (first & 3) * 0x100000000 + view.getUint32(4) : Number(view.getBigInt64(4));
-    const ms = sec * 1000 + Math.floor(nsec / 1e6);
-    if (nsec >= 1e9) problem = `nanoseconds ${nsec} over 999999999`;
+  const t = timeSpecOf(data);
+  let problem = badSize(data.byteLength);
+  if (t !== null) {
+    const ms = t.sec * 1000 + Math.floor(t.nsec / 1e6);
+    if (t.nsec >= 1e9) problem = `nanoseconds ${t.nsec} over 999999999`;
     else if (Math.abs(ms) <= MAX_DATE_MS) return new Date(ms);
-  } else {
-    problem = badSize(n);
+    else problem = "outside the range of Date";
   }
   throw decodeAt("timestamp", offset, problem, "INVALID_EXT");
 }
@@ -92,22 +101,9 @@ export type TimeSpec = {
  * ```
  */
 export function encodeTimeSpecToTimestamp({ sec, nsec }: TimeSpec): Uint8Array {
-  const fits64 = sec >= 0 && nsec >= 0 && sec <= 0x3ffffffff;
-  const out = new Uint8Array(fits64 ? (nsec === 0 && sec <= 0xffffffff ? 4 : 8) : 12);
-  const view = new DataView(out.buffer);
-  if (out.length === 4) {
-    view.setUint32(0, sec); // timestamp 32: uint32 seconds
-  } else if (out.length === 8) {
-    // timestamp 64: 30-bit nanoseconds, 34-bit seconds
-    view.setUint32(0, (nsec << 2) | ((sec / 0x100000000) & 3));
-    view.setUint32(4, sec & 0xffffffff);
-  } else {
-    // timestamp 96: uint32 nanoseconds, int64 seconds (DataView keeps the low 32 bits)
-    view.setUint32(0, nsec);
-    view.setUint32(4, Math.floor(sec / 0x100000000));
-    view.setUint32(8, sec);
-  }
-  return out;
+  const out = new Uint8Array(15);
+  const end = writeTimeSpec(new DataView(out.buffer), 0, sec, nsec);
+  return out.slice(end === 15 ? 3 : 2, end); // the payload, after the header and type
 }
 
 /**
@@ -126,12 +122,9 @@ export function encodeTimeSpecToTimestamp({ sec, nsec }: TimeSpec): Uint8Array {
  */
 export function encodeDateToTimeSpec(date: Date): TimeSpec {
   const ms = date.getTime();
-  let sec = Math.floor(ms / 1000);
-  let nsec = (ms - sec * 1000) * 1e6;
-  const carry = Math.floor(nsec / 1e9);
-  sec += carry;
-  nsec -= carry * 1e9;
-  return { sec, nsec };
+  // ms is an integer (or NaN): nsec is a whole number of milliseconds below 1e9
+  const sec = Math.floor(ms / 1000);
+  return { sec, nsec: (ms - sec * 1000) * 1e6 };
 }
 
 /**
@@ -166,15 +159,9 @@ export function encodeTimestampExtension(object: unknown): Uint8Array | null {
  * ```
  */
 export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const n = data.byteLength;
-  if (n === 4) return { sec: view.getUint32(0), nsec: 0 };
-  if (n === 8) {
-    const first = view.getUint32(0);
-    return { sec: (first & 3) * 0x100000000 + view.getUint32(4), nsec: first >>> 2 };
-  }
-  if (n === 12) return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
-  throw decodeAt("timestamp", 0, badSize(n), "INVALID_EXT");
+  const t = timeSpecOf(data);
+  if (t === null) throw decodeAt("timestamp", 0, badSize(data.byteLength), "INVALID_EXT");
+  return t;
 }
 
 /**

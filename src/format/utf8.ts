@@ -64,16 +64,9 @@ export function utf8Length(str: string): number {
   let bytes = len;
   for (let i = 0; i < len; i++) {
     const c = str.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) {
-      bytes += 1;
-    } else {
-      bytes += 2; // 3 bytes for 1 unit; a surrogate pair: 4 bytes for 2 units
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
-        const d = str.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) i++;
-      }
-    }
+    if (c >= 0x80) bytes += c < 0x800 ? 1 : 2; // 2 or 3 bytes for 1 unit
+    // a surrogate pair: 4 bytes for 2 units, counted at its first
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < len && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
   }
   return bytes;
 }

@@ -73,21 +73,6 @@ function plainMaker(): new () => object {
   return PlainRecord as unknown as new () => object;
 }
 
-/** Whether the `n` bytes at `at` of `bytes` are `names`. */
-function sameBytes(names: Uint8Array | null, bytes: Uint8Array, at: number, n: number): boolean {
-  if (names === null || names.length !== n) return false;
-  let i = 0;
-  while (i < n && names[i] === bytes[at + i]) i++;
-  return i === n;
-}
-
-/** Whether two lists of field names are the same. */
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * The structures in force while one message (or, sequentially, one
  * stream) is read. Slot i holds the structure of index i (identifier
@@ -162,7 +147,8 @@ export class RecordTable {
     if (known !== null) {
       for (let k = slot; k <= slot + 1; k++) {
         const s = known[k];
-        if (s !== undefined && s.twoByte === twoByte && sameBytes(s.names, bytes, at, n)) return s;
+        // the same bytes of field names (a structure in the cache always has them)
+        if (s !== undefined && s.twoByte === twoByte && s.names!.length === n && s.names!.every((v, i) => v === bytes[at + i])) return s;
       }
     }
     if (known === null || this.knownCost + cost > STRUCTURE_CACHE_COST) {
@@ -193,7 +179,7 @@ export class RecordTable {
       if (keys == null) return undefined; // a hole: that identifier stays undefined
       if (!isFieldNames(keys)) throw badArgument(`option structures[${i}]`, keys, "an array of field names (strings)");
       const old = before[i];
-      return old !== undefined && sameKeys(old.keys, keys) ? old : newStructure(keys.slice(), i >= 32, null);
+      return old !== undefined && old.keys.length === keys.length && old.keys.every((k, j) => k === keys[j]) ? old : newStructure(keys.slice(), i >= 32, null);
     });
     this.sharedSeen = n;
   }

@@ -106,14 +106,7 @@ export class RecordWriter implements RecordWriting {
 
   /** Forgets the own structures: their shapes lose their indexes, given again from the first. */
   private forgetOwn(): void {
-    const owners = this.owners;
-    for (let i = this.maxShared; i < owners.length; i++) {
-      const s = owners[i];
-      if (s != null) {
-        s.index = -1;
-        owners[i] = null;
-      }
-    }
+    for (const s of this.owners.splice(this.maxShared)) if (s != null) s.index = -1;
     this.nextOwn = this.maxShared;
   }
 
@@ -217,35 +210,37 @@ export class RecordWriter implements RecordWriting {
       keys = own;
       shape = this.find(own, depth);
     }
-    if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
-    else this.writeId(w, shape.index);
+    this.writeId(w, shape, shape.index < 0 && this.assign(shape));
     // exactly one value per key, read by the walk's own loops
     if (values !== null) w.writeFields(obj, keys, values, depth, false, 0, keys.length);
     else w.writeObject(obj, keys, depth, false);
   }
 
-  /** A record identifier: one byte 0x40 + index, or from index 32 with two-byte identifiers, 0x60 + (index & 31) and (index - 32) >> 5. */
-  private writeId(w: ValueWriter, index: number): void {
+  /**
+   * The identifier of `shape`'s index: one byte 0x40 + index, or from
+   * index 32 with two-byte identifiers, 0x60 + (index & 31) and
+   * (index - 32) >> 5. With `declare`, as its declaration: fixext 1 (or
+   * fixext 2, for a two-byte identifier) of type 0x72 with the identifier,
+   * then the array of its field names.
+   */
+  private writeId(w: ValueWriter, shape: RecordShape, declare: boolean): void {
     const s = w.out;
-    if (s.pos + 2 > s.bytes.length) s.room(2);
-    if (index < 32 || !this.twoByte) {
+    const index = shape.index;
+    if (s.pos + 4 > s.bytes.length) s.room(4);
+    const one = index < 32 || !this.twoByte;
+    if (declare) {
+      s.bytes[s.pos++] = one ? 0xd4 : 0xd5;
+      s.bytes[s.pos++] = 0x72;
+    }
+    if (one) {
       s.bytes[s.pos++] = 0x40 + index;
     } else {
       s.bytes[s.pos++] = 0x60 + (index & 31);
       s.bytes[s.pos++] = (index - 32) >> 5;
     }
-  }
-
-  /** Declares a structure: fixext 1 (or fixext 2, two-byte identifiers) of type 0x72 with its identifier, then the array of its field names. */
-  private declareShape(w: ValueWriter, shape: RecordShape): void {
-    const s = w.out;
-    if (s.pos + 4 > s.bytes.length) s.room(4);
-    s.bytes[s.pos++] = shape.index < 32 || !this.twoByte ? 0xd4 : 0xd5;
-    s.bytes[s.pos++] = 0x72;
-    this.writeId(w, shape.index);
-    const keys = shape.keys;
-    w.writeContainerHeader(keys.length, 0x90, 0xdc, "array");
-    for (let i = 0; i < keys.length; i++) encodeKey(s, keys[i]!);
+    if (!declare) return;
+    w.writeContainerHeader(shape.keys.length, 0x90, 0xdc, "array");
+    for (const key of shape.keys) encodeKey(s, key);
   }
 }
 

@@ -17,7 +17,7 @@ import { NumberOptionWriter, type ValueWriter } from "../encode/walk.ts";
 import { startDepth } from "../encode/ext-writer.ts";
 import { Output } from "../encode/output.ts";
 import { writeU32 } from "../format/forms.ts";
-import { encodeError, invalidEncodeOption } from "../common/errors.ts";
+import { encodeError, encodeNeeds, invalidEncodeOption } from "../common/errors.ts";
 import { encodeOptionsOf, type ResolvedEncodeOptions, type StreamEncodeOptions } from "../encode/options.ts";
 import { dropIn } from "../common/modules.ts";
 import { TransformStreamBase } from "./web.ts";
@@ -151,7 +151,7 @@ function* chunksOf(value: unknown, resolved: ResolvedEncodeOptions): Generator<U
     throw invalidEncodeOption("useRecords", resolved.useRecords, "false here: encodeIterable, encodeToStream and encodeToReadableStream write maps (use EncoderStream or encode for records)");
   }
   // as an Encoder: the module that installs `buffers` is needed, and a Buffer class
-  const toBuffer = resolved.buffers ? dropIn("buffers", "encode")() : null;
+  const toBuffer = resolved.buffers ? dropIn("buffers", encodeNeeds)() : null;
   if (resolved.buffers && toBuffer === null) throw invalidEncodeOption("buffers", true, "false: this runtime has no Buffer class on globalThis");
   // a scratch of about a chunk
   const out = new Output(Math.min(Math.max(chunkSize, 1024), 1 << 20), resolved.maxByteLength, false, chunkSize);
