@@ -8,24 +8,20 @@
  * @module
  */
 
-import { badKey, type DecodeError, fromExtension, inputShrank, tooDeepToDecode, truncated } from "../common/errors.ts";
+import { badKey, type DecodeError, fromExtension, inputShrank, overLimit, tooDeepToDecode, truncated } from "../common/errors.ts";
+import type { DecodeLimits } from "../common/limits.ts";
 import { ExtData, type ExtensionDecoderType } from "../format/extensions.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import type { Cursor } from "./cursor.ts";
-import { headerError } from "./limits.ts";
 
 /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
 export function short(d: Cursor, start: number, need: number, what: string): DecodeError {
   return truncated(d.base + start, need, d.base + d.end, what, d.ended);
 }
 
-/**
- * The error for a header of wire `kind` at `start`, declaring `n`, at
- * nesting `depth`, that {@link headerError} refuses (`asBinary`: a string
- * read as a binary, under `maxBinLength`).
- */
-export function refused(d: Cursor, kind: number, n: number, depth: number, start: number, asBinary = false): DecodeError {
-  return headerError(d.limits, kind, n, depth, asBinary, d.base + start)!;
+/** A MAX_LENGTH error: the `what` whose header is at `start` declares `n` bytes, items or entries, over the limit `name`. */
+export function tooLong(d: Cursor, what: string, n: number, start: number, name: keyof DecodeLimits): DecodeError {
+  return overLimit(what, d.base + start, n, name, d.limits[name]);
 }
 
 /**
@@ -37,10 +33,11 @@ export function refused(d: Cursor, kind: number, n: number, depth: number, start
  */
 export function badContainer(d: Cursor, kind: 8 | 9, n: number, depth: number, start: number): DecodeError {
   const map = kind === 9;
-  if (n > (map ? d.limits.maxMapLength : d.limits.maxArrayLength)) return refused(d, kind, n, 0, start);
+  const limit = map ? "maxMapLength" : "maxArrayLength";
+  if (n > d.limits[limit]) return tooLong(d, map ? "map" : "array", n, start, limit);
   const need = map ? 2 * n : n;
   if (d.pos + need > d.end) return short(d, start, d.pos - start + need, map ? `map of ${n} entries` : `array of ${n} items`);
-  return refused(d, kind, n, depth, start);
+  return tooDeepToDecode(d.base + start, d.limits.maxDepth);
 }
 
 /** What a decode of a payload handed to an extension decoder continues from: the payload's nesting depth and its base. */
@@ -75,7 +72,7 @@ export function outerOf(input: object): Outer {
  * `undefinedAsExtension`, or an `ExtData` of a copy of the payload.
  */
 export function readExt<C>(d: Cursor, codec: { get(type: number): ExtensionDecoderType<C> | undefined }, n: number, start: number, depth: number): unknown {
-  if (n > d.limits.maxExtLength) throw refused(d, 10 /* WIRE_EXT */, n, 0, start);
+  if (n > d.limits.maxExtLength) throw tooLong(d, "extension", n, start, "maxExtLength");
   const p = d.pos;
   if (p >= d.end) throw short(d, start, p - start + 1, "extension type");
   const type = (d.bytes[p]! << 24) >> 24;

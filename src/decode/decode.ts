@@ -16,12 +16,6 @@ const defaultDecoder = /* @__PURE__ */ new DecoderBase();
 const decoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new DecoderBase(options));
 const multiDecoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new CoreDecoder(options));
 
-/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
-function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): DecoderBase<C, T> {
-  if (options == null) return defaultDecoder as unknown as DecoderBase<C, T>;
-  return decoders(decodeOptionsOf(options)) as unknown as DecoderBase<C, T>;
-}
-
 /**
  * Decodes exactly one MessagePack value that fills `input`.
  *
@@ -73,7 +67,8 @@ function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): Deco
  * ```
  */
 export function decode<ContextType = undefined, Output = unknown>(input: DecodeInput, options?: DecodeOptions<ContextType, Output>): Output {
-  return decoderFor(options).decode(input);
+  // the options read once, then found by the values read (an inline literal finds the same decoder)
+  return (options == null ? defaultDecoder : decoders(decodeOptionsOf(options))).decode(input) as Output;
 }
 
 /**

@@ -77,7 +77,9 @@ export class DecoderBase<ContextType = undefined, Output = unknown> extends Read
     try {
       d.setInput(bytes, 0, outer.base);
       if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
-      if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
+      // this decoder's own record table, begun: the message's structures only (no locals: this frame is on every level of nested extensions)
+      d.records = d.messageRecords;
+      if (d.records !== null) d.records.begin();
       value = d.readValue(outer.depth);
       if (d.pos !== d.end) {
         throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
@@ -90,24 +92,13 @@ export class DecoderBase<ContextType = undefined, Output = unknown> extends Read
       d.view = null;
       d.window.reset();
       d.source = null;
-      if (d.records !== null) d.endRecords();
+      // the message's own structures are let go (only the shared ones stay)
+      if (d.records !== null) d.records.rollback();
+      d.records = null;
       d.busy = false;
     }
     // the schema's verdict, once the input is let go (its errors are its own)
     return (this.check === null ? value : this.check(value, outer.base)) as Output;
-  }
-
-  /** Starts a `decode()` call with this decoder's own record table. */
-  private beginRecords(): void {
-    const records = this.messageRecords!;
-    records.begin();
-    this.records = records;
-  }
-
-  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
-  private endRecords(): void {
-    this.records!.rollback();
-    this.records = null;
   }
 
   /**

@@ -317,35 +317,38 @@ const RESOLVED: unique symbol = Symbol("resolved");
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
   if ((options as { [RESOLVED]?: true } | null | undefined)?.[RESOLVED]) return options as ResolvedDecodeOptions;
   const o = (options ?? {}) as Record<string, unknown>; // another primitive reads as none, and is refused below
-  const useBigInt64 = take(fail, o.useBigInt64, "useBigInt64", BOOLEAN, false);
+  const useBigInt64 = read(o, "useBigInt64", BOOLEAN, false);
   return checked(options, {
-    extensionCodec: take(fail, o.extensionCodec, "extensionCodec", CODEC, null),
+    extensionCodec: read(o, "extensionCodec", CODEC, null),
     context: o.context,
-    int64: take(fail, o.int64, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
+    int64: read(o, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
     useBigInt64,
-    useMap: take(fail, o.useMap, "useMap", BOOLEAN, false),
-    rawStrings: take(fail, o.rawStrings, "rawStrings", BOOLEAN, false),
-    invalidUtf8: take(fail, o.invalidUtf8, "invalidUtf8", UTF8, "throw"),
-    mapKeyConverter: take(fail, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
-    binaryAsView: take(fail, o.binaryAsView, "binaryAsView", BOOLEAN, false),
-    buffers: take(fail, o.buffers, "buffers", BOOLEAN, false),
-    undefinedAsExtension: take(fail, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
-    maxDepth: take(fail, o.maxDepth, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
-    maxStrLength: take(fail, o.maxStrLength, "maxStrLength", LIMIT, MAX_U32),
-    maxBinLength: take(fail, o.maxBinLength, "maxBinLength", LIMIT, MAX_U32),
-    maxArrayLength: take(fail, o.maxArrayLength, "maxArrayLength", LIMIT, MAX_U32),
-    maxMapLength: take(fail, o.maxMapLength, "maxMapLength", LIMIT, MAX_U32),
-    maxExtLength: take(fail, o.maxExtLength, "maxExtLength", LIMIT, MAX_U32),
-    useRecords: take(fail, o.useRecords, "useRecords", BOOLEAN, false),
-    structures: take(fail, o.structures, "structures", ARRAY, null),
-    compileRecordReaders: take(fail, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
-    schema: take(fail, o.schema, "schema", SCHEMA, null),
-    maxValueBytes: take(fail, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
-    stats: take(fail, o.stats, "stats", STATS, undefined),
-    lengthPrefixed: take(fail, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
+    useMap: read(o, "useMap", BOOLEAN, false),
+    rawStrings: read(o, "rawStrings", BOOLEAN, false),
+    invalidUtf8: read(o, "invalidUtf8", UTF8, "throw"),
+    mapKeyConverter: read(o, "mapKeyConverter", FUNCTION, null),
+    binaryAsView: read(o, "binaryAsView", BOOLEAN, false),
+    buffers: read(o, "buffers", BOOLEAN, false),
+    undefinedAsExtension: read(o, "undefinedAsExtension", BOOLEAN, false),
+    maxDepth: read(o, "maxDepth", LIMIT, DEFAULT_MAX_DEPTH),
+    maxStrLength: read(o, "maxStrLength", LIMIT, MAX_U32),
+    maxBinLength: read(o, "maxBinLength", LIMIT, MAX_U32),
+    maxArrayLength: read(o, "maxArrayLength", LIMIT, MAX_U32),
+    maxMapLength: read(o, "maxMapLength", LIMIT, MAX_U32),
+    maxExtLength: read(o, "maxExtLength", LIMIT, MAX_U32),
+    useRecords: read(o, "useRecords", BOOLEAN, false),
+    structures: read(o, "structures", ARRAY, null),
+    compileRecordReaders: read(o, "compileRecordReaders", BOOLEAN, true),
+    schema: read(o, "schema", SCHEMA, null),
+    maxValueBytes: read(o, "maxValueBytes", LIMIT, Infinity),
+    stats: read(o, "stats", STATS, undefined),
+    lengthPrefixed: read(o, "lengthPrefixed", BOOLEAN, false),
     [RESOLVED]: true as const,
   } satisfies ResolvedDecodeOptions & { [RESOLVED]: true }, fail);
 }
+
+/** Option `name` of `o`, read once by its name and checked by `rule` (an error of the decode side), or `fallback` when it is undefined. */
+const read = <T, F>(o: Record<string, unknown>, name: string, rule: Rule<T>, fallback: F): T | F => take(fail, o[name], name, rule, fallback);
 
 /** The rules of the decode options that are not flags. */
 const LIMIT = /* @__PURE__ */ upTo(Infinity, "a non-negative integer");

@@ -17,12 +17,12 @@ import { badArgument, invalidUtf8, reservedByte } from "../common/errors.ts";
 import { type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
-import { FIRST_BYTE, formName } from "../format/forms.ts";
+import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
 import type { Int64Mode, ResolvedDecodeOptions } from "./options.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badContainer, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
+import { badContainer, convertKey, readExt, readIntoMap, short, tooLong, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
@@ -120,17 +120,7 @@ export class Reader {
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.convertKeys = o.mapKeyConverter !== null;
     this.strMax = o.rawStrings ? -1 : o.maxStrLength;
-    // a small object of its own: the limits are read for every array and map, and
-    // read from the resolved options (a larger object) they cost rpc and time-series
-    // decode 7-13% on Node
-    this.limits = {
-      maxDepth: o.maxDepth,
-      maxStrLength: o.maxStrLength,
-      maxBinLength: o.maxBinLength,
-      maxArrayLength: o.maxArrayLength,
-      maxMapLength: o.maxMapLength,
-      maxExtLength: o.maxExtLength,
-    };
+    this.limits = o;
   }
 
   /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. @internal */
@@ -141,12 +131,6 @@ export class Reader {
     this.floatsRead = 0;
     this.pos = offset;
     this.end = bytes.length;
-  }
-
-  /** Big-endian uint 32 at `at` (bounds already checked). */
-  private u32(at: number): number {
-    const b = this.bytes;
-    return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
   }
 
   /**
@@ -250,7 +234,7 @@ export class Reader {
     // the rest by the first-byte table (literal kinds: imported constants would cost V8 its jump table)
     const form = FIRST_BYTE[t]!;
     const field = (form >> 4) & 0x07;
-    const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
+    const n = field === 0 ? form >> 8 : readLength(b, this.need(field, pos), field);
     switch (form & 0x0f) {
       case 6: // WIRE_STR: str 8 / 16 / 32
         return this.readString(n, pos);
@@ -262,9 +246,9 @@ export class Reader {
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
         return this.dv().getFloat32(this.need(n, pos)); // rare enough not to spare a DataView
       case 3: // WIRE_UINT: uint 32 / 64 (uint 8 / 16 / 64 above)
-        return n === 4 ? this.u32(this.need(4, pos)) : this.read64(this.need(n, pos), false);
+        return n === 4 ? readLength(b, this.need(4, pos), 4) : this.read64(this.need(n, pos), false);
       case 4: // WIRE_INT: int 32 / 64 (int 8 / 16 above)
-        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.read64(this.need(n, pos), true);
+        return n === 4 ? readLength(b, this.need(4, pos), 4) | 0 : this.read64(this.need(n, pos), true);
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -282,17 +266,14 @@ export class Reader {
     }
   }
 
-  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
-  private readLengthField(field: number, start: number): number {
-    const at = this.need(field, start);
-    const b = this.bytes;
-    return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
-  }
-
-  /** Checks that `n` bytes follow the first byte at `start`, advances past them and returns where they begin. */
-  private need(n: number, start: number): number {
+  /**
+   * Checks that `n` bytes follow the header at `start` (the cursor after
+   * it), advances past them and returns where they begin; else a TRUNCATED
+   * error about `what` (by default, the form of the header's first byte).
+   */
+  private need(n: number, start: number, what?: string): number {
     const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, formName(this.bytes[start]!));
+    if (at + n > this.end) throw short(this, start, at - start + n, what ?? formName(this.bytes[start]!));
     this.pos = at + n;
     return at;
   }
@@ -301,9 +282,7 @@ export class Reader {
   readString(n: number, start: number): string | Uint8Array {
     // over maxStrLength, or any string value with rawStrings (then a binary)
     if (n > this.strMax) return this.readBinary(n, start, true);
-    const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, "string");
-    this.pos = at + n;
+    const at = this.need(n, start, "string");
     return this.window.text(this.bytes, at, n) ?? this.invalidText(at, n);
   }
 
@@ -323,9 +302,9 @@ export class Reader {
     const t = p < this.end ? this.bytes[p]! : 0;
     if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
       const len = t - 0xa0;
-      if (p + 1 + len > this.end) throw short(this, p, 1 + len, "string");
-      this.pos = p + 1 + len;
-      return SHARED_KEY_CACHE.get(this.bytes, p + 1, len) ?? this.invalidText(p + 1, len);
+      this.pos = p + 1;
+      const at = this.need(len, p, "string");
+      return SHARED_KEY_CACHE.get(this.bytes, at, len) ?? this.invalidText(at, len);
     }
     if (this.strMax >= 0 || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // with rawStrings, this one string as text
@@ -339,14 +318,12 @@ export class Reader {
   /** A binary of `n` bytes whose header is at `start`, or (`str`) a string over `maxStrLength` or read as a binary (`rawStrings`). */
   private readBinary(n: number, start: number, str: boolean): Uint8Array {
     // a string under maxStrLength is refused as such; read as a binary, under maxBinLength
-    if (str && this.strMax >= 0) throw refused(this, 6 /* WIRE_STR */, n, 0, start);
-    if (n > this.limits.maxBinLength) throw refused(this, str ? 6 /* WIRE_STR */ : 7 /* WIRE_BIN */, n, 0, start, str);
-    const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, str ? "string" : "binary");
-    this.pos = at + n;
-    if (this.source !== null) return this.source.subarray(at, at + n);
-    if (this.toBuffer !== null) return this.toBuffer(this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
-    return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+    if (str && this.strMax >= 0) throw tooLong(this, "string", n, start, "maxStrLength");
+    if (n > this.limits.maxBinLength) throw tooLong(this, str ? "string" : "binary", n, start, "maxBinLength");
+    const at = this.need(n, start, str ? "string" : "binary");
+    // a view (of the caller's input when it is a Buffer: see `source`) or a copy, as a Buffer with `buffers`
+    const bin = this.binaryAsView ? (this.source ?? this.bytes).subarray(at, at + n) : this.bytes.slice(at, at + n);
+    return this.toBuffer === null ? bin : this.toBuffer(bin);
   }
 
   /**
@@ -423,7 +400,9 @@ export class Reader {
    */
   private read64(at: number, signed: boolean): number | bigint {
     if (this.int64 !== "bigint") {
-      const value = (signed ? this.u32(at) | 0 : this.u32(at)) * 0x100000000 + this.u32(at + 4);
+      const b = this.bytes;
+      const high = readLength(b, at, 4);
+      const value = (signed ? high | 0 : high) * 0x100000000 + readLength(b, at + 4, 4);
       if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
     return signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
