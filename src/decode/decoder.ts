@@ -76,7 +76,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> extends Read
     d.busy = true;
     try {
       d.setInput(bytes, 0, outer.base);
-      if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
+      if (input instanceof Uint8Array) d.source = input; // binaries with binaryAsView are its views (a Buffer's are Buffers)
       // this decoder's own record table, begun: the message's structures only (no locals: this frame is on every level of nested extensions)
       d.records = d.messageRecords;
       if (d.records !== null) d.records.begin();
@@ -190,7 +190,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   decodeMulti(input: DecodeInput): Generator<Output, void, unknown> {
     const bytes = toBytes(input);
-    return this.values(bytes, outerOf(bytes), bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
+    return this.values(bytes, outerOf(bytes), input instanceof Uint8Array ? input : null);
   }
 
   private *values(bytes: Uint8Array, outer: Outer, source: Uint8Array | null): Generator<Output, void, unknown> {
@@ -218,7 +218,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    * @param base the offset of `bytes[0]` in the user's input
    * @param depth the nesting depth the value starts at
    * @param records the record table of the sequence (from {@link newRecords}), or null
-   * @param source with `binaryAsView`, the `Buffer` the caller passed, whose views binaries become
+   * @param source the `Uint8Array` (or `Buffer`) the caller passed, whose views binaries become with `binaryAsView`; else null
    * @param ended whether `bytes` ends where the stream ended (a TRUNCATED error then says where)
    * @returns the value and the offset after it
    * @throws {DecodeError} for malformed or truncated input

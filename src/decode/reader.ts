@@ -18,7 +18,7 @@ import { type ExtensionDecoderType, extensionDecoders } from "../format/extensio
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
-import type { Int64Mode, ResolvedDecodeOptions } from "./options.ts";
+import type { ResolvedDecodeOptions } from "./options.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
@@ -63,9 +63,9 @@ export class Reader {
   /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
   ended: boolean;
   /**
-   * With `binaryAsView`, the input as the caller passed it when it is a
-   * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
-   * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
+   * The input as the caller passed it, when a `Uint8Array` (a Node
+   * `Buffer` too): with `binaryAsView`, binaries are its subarrays, so
+   * views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
    * @internal
    */
@@ -80,15 +80,10 @@ export class Reader {
   readonly options: ResolvedDecodeOptions;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   private readonly codec: { get(type: number): ExtensionDecoderType<unknown> | undefined };
-  private readonly int64: Int64Mode;
-  private readonly useMap: boolean;
-  protected readonly binaryAsView: boolean;
   /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link invalidText}, a cold path) instead of throwing; else null. */
   private readonly lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-  /** Whether map keys go through the `mapKeyConverter`. */
-  private readonly convertKeys: boolean;
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value is then a binary). */
   private strMax: number;
   /** @internal */
@@ -112,13 +107,9 @@ export class Reader {
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.options = o;
     this.codec = extensionDecoders(o.extensionCodec);
-    this.int64 = o.int64;
-    this.useMap = o.useMap;
-    this.binaryAsView = o.binaryAsView;
     this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", "decode") : null;
     this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.convertKeys = o.mapKeyConverter !== null;
     this.strMax = o.rawStrings ? -1 : o.maxStrLength;
     this.limits = o;
   }
@@ -212,7 +203,7 @@ export class Reader {
       this.pos = pos + 2;
       return b[pos + 1]; // uint 8
     }
-    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.int64 !== "bigint") {
+    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.options.int64 !== "bigint") {
       // uint 64 below 2^53 (millisecond timestamps and the like): a number in every int64 mode but "bigint";
       // its bytes read here, not by u32(), which V8 left out of readValue once records had run
       this.pos = pos + 9;
@@ -322,7 +313,7 @@ export class Reader {
     if (n > this.limits.maxBinLength) throw tooLong(this, str ? "string" : "binary", n, start, "maxBinLength");
     const at = this.need(n, start, str ? "string" : "binary");
     // a view (of the caller's input when it is a Buffer: see `source`) or a copy, as a Buffer with `buffers`
-    const bin = this.binaryAsView ? (this.source ?? this.bytes).subarray(at, at + n) : this.bytes.slice(at, at + n);
+    const bin = this.options.binaryAsView ? (this.source ?? this.bytes).subarray(at, at + n) : this.bytes.slice(at, at + n);
     return this.toBuffer === null ? bin : this.toBuffer(bin);
   }
 
@@ -364,12 +355,12 @@ export class Reader {
   private readMap(n: number, depth: number, start: number): unknown {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end || n > this.limits.maxMapLength || depth >= this.limits.maxDepth) throw badContainer(this, 9 /* WIRE_MAP */, n, depth, start);
-    if (this.useMap) return readIntoMap(this, new Map(), n, depth, true);
+    if (this.options.useMap) return readIntoMap(this, new Map(), n, depth, true);
     const obj: Record<string, unknown> = {};
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
-    const convert = this.convertKeys;
+    const convert = this.options.mapKeyConverter !== null;
     for (let i = 0; i < n; i++) {
       let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
       if (typeof key !== "string") {
@@ -399,11 +390,11 @@ export class Reader {
    * 2^53 (computed in doubles, a value past it stays past it).
    */
   private read64(at: number, signed: boolean): number | bigint {
-    if (this.int64 !== "bigint") {
+    if (this.options.int64 !== "bigint") {
       const b = this.bytes;
       const high = readLength(b, at, 4);
       const value = (signed ? high | 0 : high) * 0x100000000 + readLength(b, at + 4, 4);
-      if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
+      if (this.options.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
     return signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
   }
