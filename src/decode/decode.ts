@@ -8,7 +8,8 @@
 
 import type { DecodeInput } from "../common/input.ts";
 import { coderCache } from "../common/options.ts";
-import { CoreDecoder, DecoderBase } from "./decoder.ts";
+import { CoreDecoder } from "./decoder.ts";
+import { DecoderBase } from "./reader.ts";
 import { decodeOptionsOf, type DecodeOptions } from "./options.ts";
 
 const defaultDecoder = /* @__PURE__ */ new DecoderBase();

@@ -3,8 +3,9 @@
  * descent over fixed-shape state, with one bounds check per item header
  * and `maxDepth` enforced. The hot readers are methods of one class, so
  * the engine inlines them into each other; the forms off the hot path are
- * in cold.ts, and the calls around a read (inputs, re-entrant calls,
- * record tables, the schema) in decoder.ts.
+ * in cold.ts. The class is also `decode()`'s decoder, with what is around
+ * a read: the input set and let go, re-entrant calls from extension
+ * decoders, the record table, the schema's check.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -13,30 +14,35 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, invalidUtf8, reservedByte } from "../common/errors.ts";
+import { badArgument, extraBytes, invalidUtf8, reservedByte, stackOverflow, wrongInput } from "../common/errors.ts";
 import { type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
 import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
-import type { ResolvedDecodeOptions } from "./options.ts";
+import { decodeOptionsOf, type DecodeOptions, type ResolvedDecodeOptions } from "./options.ts";
+import { toBytes, type DecodeInput } from "../common/input.ts";
+import type { SchemaCheck } from "./schema-hook.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badContainer, convertKey, readExt, readIntoMap, short, tooLong, toMap } from "./cold.ts";
+import { badContainer, convertKey, outerOf, readExt, readIntoMap, short, tooLong, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
 
 /**
- * Reads values from an input: the decoder's cursor (see cursor.ts). The
- * base of every decoder, which sets its input for each call.
+ * What `decode()` runs on: a decoder of one value per call, safe to
+ * re-enter (an extension decoder may call `decode`), and the cursor its
+ * readers off the hot path read through (see cursor.ts). `CoreDecoder`
+ * (decoder.ts) adds `decodeMulti` and the reads of the stream decoders,
+ * which a page that imports only `decode` then does not carry.
  */
-export class Reader {
+export class DecoderBase<ContextType = undefined, Output = unknown> {
   // Members marked @internal are the cursor, which the readers off the hot
   // path and the records module read through (see cursor.ts), and what the
   // stream decoders read: not private for them, and left out of the
   // published declarations (stripInternal), and what the decoders set for
-  // each call (on a child decoder too: see DecoderBase.reentrant). Every
+  // each call (on a child decoder too: see reentrant). Every
   // field is assigned in the constructor, in this order (one object shape).
   /** @internal */
   bytes: Uint8Array;
@@ -88,9 +94,18 @@ export class Reader {
   private strMax: number;
   /** @internal */
   readonly limits: DecodeLimits;
+  /** Whether a call is reading with this decoder (a call made meanwhile takes {@link reentrant}). @internal */
+  busy: boolean;
+  /** The decoder that re-entrant calls use, made on first need. */
+  private child: DecoderBase<ContextType, Output> | null;
+  /** This decoder's own table, for `decode()` calls (null without `useRecords`). @internal */
+  readonly messageRecords: RecordState | null;
+  /** With `schema`: what checks each value, from the schema module (the stream decoders check theirs with it); else null. @internal */
+  readonly check: SchemaCheck | null;
 
-  /** @param o the resolved options; each is read here, once */
-  constructor(o: ResolvedDecodeOptions) {
+  /** @param options see {@link DecodeOptions}; each is read once, here */
+  constructor(options?: DecodeOptions<ContextType, Output> | null) {
+    const o = decodeOptionsOf(options);
     this.bytes = EMPTY;
     this.view = null;
     this.float64 = new Float64Array(1);
@@ -112,6 +127,77 @@ export class Reader {
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
     this.strMax = o.rawStrings ? -1 : o.maxStrLength;
     this.limits = o;
+    this.busy = false;
+    this.child = null;
+    this.messageRecords = this.recordDecoding !== null && o.useRecords ? this.recordDecoding.table(o.structures, o.compileRecordReaders) : null;
+    this.check = o.schema === null ? null : dropIn("schema", "decode")(o.schema);
+  }
+
+  /**
+   * Decodes exactly one value that fills `input`.
+   *
+   * @param input the MessagePack bytes: a `Uint8Array`, `ArrayBuffer`, any
+   *   view, or an array of byte values
+   * @returns the value (with `schema`, the schema's output)
+   * @throws {DecodeError} for malformed, truncated or over-limit input, for
+   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), for
+   *   input that is not bytes (`INVALID_ARGUMENT`), and with `schema` for a
+   *   value it refuses (`SCHEMA_MISMATCH`)
+   *
+   * @example
+   * ```ts
+   * import { Decoder } from "@resizable/msgpack";
+   * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
+   * ```
+   */
+  decode(input: DecodeInput): Output {
+    // a busy decoder (called from an extension decoder) hands over to an idle
+    // one without a frame of its own: nesting through extensions is stack-bound
+    const d = this.busy ? this.reentrant() : this;
+    const bytes = toBytes(input);
+    // an extension's payload continues the decode that found it (see cold.ts)
+    const outer = outerOf(bytes);
+    let value: unknown;
+    d.busy = true;
+    try {
+      d.setInput(bytes, 0, outer.base);
+      if (input instanceof Uint8Array) d.source = input; // binaries with binaryAsView are its views (a Buffer's are Buffers)
+      // this decoder's own record table, begun: the message's structures only (no locals: this frame is on every level of nested extensions)
+      d.records = d.messageRecords;
+      if (d.records !== null) d.records.begin();
+      value = d.readValue(outer.depth);
+      if (d.pos !== d.end) {
+        throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
+      }
+    } catch (e) {
+      throw stackOverflow(e, d.base + d.pos);
+    } finally {
+      // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
+      d.bytes = EMPTY;
+      d.view = null;
+      d.window.reset();
+      d.source = null;
+      // the message's own structures are let go (only the shared ones stay)
+      if (d.records !== null) d.records.rollback();
+      d.records = null;
+      d.busy = false;
+    }
+    // the schema's verdict, once the input is let go (its errors are its own)
+    return (this.check === null ? value : this.check(value, outer.base)) as Output;
+  }
+
+  /**
+   * A free decoder for calls made while this one is busy (from an extension
+   * decoder): the first idle one down the chain of children, made on first
+   * need. Found in a loop, not by recursion through the busy ones: decode()
+   * with equal options finds this same busy decoder at every level of nested
+   * extensions, and a call at level k must not cost k stack frames.
+   * @internal
+   */
+  reentrant(): DecoderBase<ContextType, Output> {
+    let d: DecoderBase<ContextType, Output> = this;
+    while (d.busy) d = d.child ?? (d.child = new DecoderBase(this.options as DecodeOptions<ContextType, Output>));
+    return d;
   }
 
   /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. @internal */
