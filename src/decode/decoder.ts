@@ -91,7 +91,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   decodeMulti(input: DecodeInput): Generator<Output, void, unknown> {
     const bytes = toBytes(input);
-    return this.values(bytes, outerOf(bytes), input instanceof Uint8Array ? input : null);
+    return this.values(bytes, outerOf(bytes), bytes !== input && input instanceof Uint8Array ? input : null);
   }
 
   private *values(bytes: Uint8Array, outer: Outer, source: Uint8Array | null): Generator<Output, void, unknown> {
@@ -119,7 +119,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    * @param base the offset of `bytes[0]` in the user's input
    * @param depth the nesting depth the value starts at
    * @param records the record table of the sequence (from {@link newRecords}), or null
-   * @param source the `Uint8Array` (or `Buffer`) the caller passed, whose views binaries become with `binaryAsView`; else null
+   * @param source the `Buffer` (a `Uint8Array` subclass) the caller passed, whose views binaries become with `binaryAsView`; else null
    * @param ended whether `bytes` ends where the stream ended (a TRUNCATED error then says where)
    * @returns the value and the offset after it
    * @throws {DecodeError} for malformed or truncated input

@@ -69,8 +69,8 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
   /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
   ended: boolean;
   /**
-   * The input as the caller passed it, when a `Uint8Array` (a Node
-   * `Buffer` too): with `binaryAsView`, binaries are its subarrays, so
+   * The input as the caller passed it, when a `Uint8Array` subclass (a
+   * Node `Buffer`): with `binaryAsView`, binaries are its subarrays, so
    * views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
    * @internal
@@ -161,7 +161,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     d.busy = true;
     try {
       d.setInput(bytes, 0, outer.base);
-      if (input instanceof Uint8Array) d.source = input; // binaries with binaryAsView are its views (a Buffer's are Buffers)
+      if (bytes !== input && input instanceof Uint8Array) d.source = input; // a Buffer: binaries with binaryAsView are its views
       // this decoder's own record table, begun: the message's structures only (no locals: this frame is on every level of nested extensions)
       d.records = d.messageRecords;
       if (d.records !== null) d.records.begin();
@@ -378,10 +378,11 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     const p = this.pos;
     const t = p < this.end ? this.bytes[p]! : 0;
     if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
+      // the bounds checked here, not by need(): the key cache's lookup is inlined into readMap within its budget
       const len = t - 0xa0;
-      this.pos = p + 1;
-      const at = this.need(len, p, "string");
-      return SHARED_KEY_CACHE.get(this.bytes, at, len) ?? this.invalidText(at, len);
+      if (p + 1 + len > this.end) throw short(this, p, 1 + len, "string");
+      this.pos = p + 1 + len;
+      return SHARED_KEY_CACHE.get(this.bytes, p + 1, len) ?? this.invalidText(p + 1, len);
     }
     if (this.strMax >= 0 || !((t >= 0xa0 && t < 0xc0) || (t >= 0xd9 && t <= 0xdb))) return this.readValue(depth);
     this.strMax = this.limits.maxStrLength; // with rawStrings, this one string as text
