@@ -128,9 +128,15 @@ export function readIntoMap(d: Cursor, map: Map<unknown, unknown>, n: number, de
   return map;
 }
 
-/** The entries of `obj` as a `Map`, in wire order (`order` when the keys were kept, as objects list array-index keys first). */
-export function toMap(obj: Record<string, unknown>, order: string[] | null): Map<unknown, unknown> {
+/**
+ * A map read as the plain object `obj` so far, on as a `Map` from `key`,
+ * which is no property name: the entries of `obj` in wire order (`order`
+ * when the keys were kept, as objects list array-index keys first), then
+ * `key` and its value, then the `n` entries after it.
+ */
+export function toMap(d: Cursor, obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
   const map = new Map<unknown, unknown>();
   for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
-  return map;
+  map.set(key, d.readValue(depth + 1));
+  return readIntoMap(d, map, n, depth, false);
 }

@@ -129,7 +129,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     this.limits = o;
     this.busy = false;
     this.child = null;
-    this.messageRecords = this.recordDecoding !== null && o.useRecords ? this.recordDecoding.table(o.structures, o.compileRecordReaders) : null;
+    this.messageRecords = o.useRecords ? this.recordDecoding!.table(o.structures, o.compileRecordReaders) : null;
     this.check = o.schema === null ? null : dropIn("schema", "decode")(o.schema);
   }
 
@@ -452,11 +452,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
       let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
       if (typeof key !== "string") {
         // numbers and bigints become property names; at any other key (a binary, boolean, nil, array, map or extension) the map goes on as a Map
-        if (typeof key !== "number" && typeof key !== "bigint") {
-          const map = toMap(obj, order);
-          map.set(key, this.readValue(depth + 1));
-          return readIntoMap(this, map, n - i - 1, depth, false);
-        }
+        if (typeof key !== "number" && typeof key !== "bigint") return toMap(this, obj, order, key, n - i - 1, depth);
         key = String(key);
       }
       if (order !== null) order.push(key as string);
