@@ -119,7 +119,7 @@ export function convertKey(d: Cursor, depth: number): unknown {
  * bigints stay property names, as the entries before it).
  */
 export function readIntoMap(d: Cursor, map: Map<unknown, unknown>, n: number, depth: number, asIs: boolean): Map<unknown, unknown> {
-  const convert = d.options.mapKeyConverter !== null;
+  const convert = d.options.mapKeyConverter !== undefined;
   for (let i = 0; i < n; i++) {
     let key = convert ? convertKey(d, depth + 1) : d.readKey(depth + 1);
     if (!asIs && (typeof key === "number" || typeof key === "bigint")) key = String(key);

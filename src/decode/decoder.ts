@@ -160,7 +160,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   newRecords(): RecordState | null {
     if (this.messageRecords === null) return null;
-    const table = this.recordDecoding!.table(this.options.structures, this.options.compileRecordReaders);
+    const table = this.recordDecoding!.table(this.options.structures ?? null, this.options.compileRecordReaders);
     table.begin();
     return table;
   }

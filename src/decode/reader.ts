@@ -118,10 +118,10 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     this.ended = false;
     this.source = null;
     this.records = null;
-    this.recordDecoding = o.useRecords || o.structures !== null ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
+    this.recordDecoding = o.useRecords || o.structures !== undefined ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.options = o;
-    this.codec = extensionDecoders(o.extensionCodec);
+    this.codec = extensionDecoders(o.extensionCodec ?? null);
     this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", "decode") : null;
     this.toBuffer = o.buffers ? dropIn("buffers", "decode")() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
@@ -129,8 +129,8 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     this.limits = o;
     this.busy = false;
     this.child = null;
-    this.messageRecords = o.useRecords ? this.recordDecoding!.table(o.structures, o.compileRecordReaders) : null;
-    this.check = o.schema === null ? null : dropIn("schema", "decode")(o.schema);
+    this.messageRecords = o.useRecords ? this.recordDecoding!.table(o.structures ?? null, o.compileRecordReaders) : null;
+    this.check = o.schema === undefined ? null : dropIn("schema", "decode")(o.schema);
   }
 
   /**
@@ -447,7 +447,7 @@ export class DecoderBase<ContextType = undefined, Output = unknown> {
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
-    const convert = this.options.mapKeyConverter !== null;
+    const convert = this.options.mapKeyConverter !== undefined;
     for (let i = 0; i < n; i++) {
       let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
       if (typeof key !== "string") {
