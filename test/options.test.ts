@@ -430,9 +430,9 @@ describe("each option declared once per side: the resolver's reads are the names
       undefinedAsExtension: false, buffers: false, lengthPrefixed: false, chunkSize: 64 * 1024, preventClose: false,
     },
     decode: {
-      extensionCodec: null, context: U, useBigInt64: false, useMap: false, rawStrings: false, binaryAsView: false, int64: "auto", mapKeyConverter: null, maxDepth: 512,
-      maxStrLength: MAX32, maxBinLength: MAX32, maxArrayLength: MAX32, maxMapLength: MAX32, maxExtLength: MAX32, useRecords: false, structures: null, buffers: false,
-      undefinedAsExtension: false, invalidUtf8: "throw", compileRecordReaders: true, schema: null, maxValueBytes: Infinity, stats: U, lengthPrefixed: false,
+      extensionCodec: U, context: U, useBigInt64: false, useMap: false, rawStrings: false, binaryAsView: false, int64: "auto", mapKeyConverter: U, maxDepth: 512,
+      maxStrLength: MAX32, maxBinLength: MAX32, maxArrayLength: MAX32, maxMapLength: MAX32, maxExtLength: MAX32, useRecords: false, structures: U, buffers: false,
+      undefinedAsExtension: false, invalidUtf8: "throw", compileRecordReaders: true, schema: U, maxValueBytes: Infinity, stats: U, lengthPrefixed: false,
     },
   };
 

@@ -8,24 +8,20 @@
  * @module
  */
 
-import { badKey, type DecodeError, fromExtension, inputShrank, tooDeepToDecode, truncated } from "../common/errors.ts";
+import { badKey, type DecodeError, fromExtension, inputShrank, overLimit, tooDeepToDecode, truncated } from "../common/errors.ts";
+import type { DecodeLimits } from "../common/limits.ts";
 import { ExtData, type ExtensionDecoderType } from "../format/extensions.ts";
 import { TIMESTAMP_TYPE, readTimestamp } from "../format/timestamp.ts";
 import type { Cursor } from "./cursor.ts";
-import { headerError } from "./limits.ts";
 
 /** A TRUNCATED error: the input ends, but the item at `start` needs `need` bytes from `start`. */
 export function short(d: Cursor, start: number, need: number, what: string): DecodeError {
   return truncated(d.base + start, need, d.base + d.end, what, d.ended);
 }
 
-/**
- * The error for a header of wire `kind` at `start`, declaring `n`, at
- * nesting `depth`, that {@link headerError} refuses (`asBinary`: a string
- * read as a binary, under `maxBinLength`).
- */
-export function refused(d: Cursor, kind: number, n: number, depth: number, start: number, asBinary = false): DecodeError {
-  return headerError(d.limits, kind, n, depth, asBinary, d.base + start)!;
+/** A MAX_LENGTH error: the `what` whose header is at `start` declares `n` bytes, items or entries, over the limit `name`. */
+export function tooLong(d: Cursor, what: string, n: number, start: number, name: keyof DecodeLimits): DecodeError {
+  return overLimit(what, d.base + start, n, name, d.limits[name]);
 }
 
 /**
@@ -37,10 +33,11 @@ export function refused(d: Cursor, kind: number, n: number, depth: number, start
  */
 export function badContainer(d: Cursor, kind: 8 | 9, n: number, depth: number, start: number): DecodeError {
   const map = kind === 9;
-  if (n > (map ? d.limits.maxMapLength : d.limits.maxArrayLength)) return refused(d, kind, n, 0, start);
+  const limit = map ? "maxMapLength" : "maxArrayLength";
+  if (n > d.limits[limit]) return tooLong(d, map ? "map" : "array", n, start, limit);
   const need = map ? 2 * n : n;
   if (d.pos + need > d.end) return short(d, start, d.pos - start + need, map ? `map of ${n} entries` : `array of ${n} items`);
-  return refused(d, kind, n, depth, start);
+  return tooDeepToDecode(d.base + start, d.limits.maxDepth);
 }
 
 /** What a decode of a payload handed to an extension decoder continues from: the payload's nesting depth and its base. */
@@ -75,7 +72,7 @@ export function outerOf(input: object): Outer {
  * `undefinedAsExtension`, or an `ExtData` of a copy of the payload.
  */
 export function readExt<C>(d: Cursor, codec: { get(type: number): ExtensionDecoderType<C> | undefined }, n: number, start: number, depth: number): unknown {
-  if (n > d.limits.maxExtLength) throw refused(d, 10 /* WIRE_EXT */, n, 0, start);
+  if (n > d.limits.maxExtLength) throw tooLong(d, "extension", n, start, "maxExtLength");
   const p = d.pos;
   if (p >= d.end) throw short(d, start, p - start + 1, "extension type");
   const type = (d.bytes[p]! << 24) >> 24;
@@ -122,7 +119,7 @@ export function convertKey(d: Cursor, depth: number): unknown {
  * bigints stay property names, as the entries before it).
  */
 export function readIntoMap(d: Cursor, map: Map<unknown, unknown>, n: number, depth: number, asIs: boolean): Map<unknown, unknown> {
-  const convert = d.options.mapKeyConverter !== null;
+  const convert = d.options.mapKeyConverter !== undefined;
   for (let i = 0; i < n; i++) {
     let key = convert ? convertKey(d, depth + 1) : d.readKey(depth + 1);
     if (!asIs && (typeof key === "number" || typeof key === "bigint")) key = String(key);
@@ -131,9 +128,15 @@ export function readIntoMap(d: Cursor, map: Map<unknown, unknown>, n: number, de
   return map;
 }
 
-/** The entries of `obj` as a `Map`, in wire order (`order` when the keys were kept, as objects list array-index keys first). */
-export function toMap(obj: Record<string, unknown>, order: string[] | null): Map<unknown, unknown> {
+/**
+ * A map read as the plain object `obj` so far, on as a `Map` from `key`,
+ * which is no property name: the entries of `obj` in wire order (`order`
+ * when the keys were kept, as objects list array-index keys first), then
+ * `key` and its value, then the `n` entries after it.
+ */
+export function toMap(d: Cursor, obj: Record<string, unknown>, order: string[] | null, key: unknown, n: number, depth: number): Map<unknown, unknown> {
   const map = new Map<unknown, unknown>();
   for (const k of order ?? Object.keys(obj)) map.set(k, obj[k]);
-  return map;
+  map.set(key, d.readValue(depth + 1));
+  return readIntoMap(d, map, n, depth, false);
 }

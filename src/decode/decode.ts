@@ -8,19 +8,14 @@
 
 import type { DecodeInput } from "../common/input.ts";
 import { coderCache } from "../common/options.ts";
-import { CoreDecoder, DecoderBase } from "./decoder.ts";
+import { CoreDecoder } from "./decoder.ts";
+import { DecoderBase } from "./reader.ts";
 import { decodeOptionsOf, type DecodeOptions } from "./options.ts";
 
 const defaultDecoder = /* @__PURE__ */ new DecoderBase();
 /** Decoders for options passed to `decode()`, by the values read from them; `decodeMulti()`'s, of the class that has it. */
 const decoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new DecoderBase(options));
 const multiDecoders = /* @__PURE__ */ coderCache((options: DecodeOptions<unknown>) => new CoreDecoder(options));
-
-/** The decoder for options passed to a call: read once, then found by the values read (an inline literal finds the same decoder). */
-function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): DecoderBase<C, T> {
-  if (options == null) return defaultDecoder as unknown as DecoderBase<C, T>;
-  return decoders(decodeOptionsOf(options)) as unknown as DecoderBase<C, T>;
-}
 
 /**
  * Decodes exactly one MessagePack value that fills `input`.
@@ -73,7 +68,8 @@ function decoderFor<C, T>(options: DecodeOptions<C, T> | null | undefined): Deco
  * ```
  */
 export function decode<ContextType = undefined, Output = unknown>(input: DecodeInput, options?: DecodeOptions<ContextType, Output>): Output {
-  return decoderFor(options).decode(input);
+  // the options read once, then found by the values read (an inline literal finds the same decoder)
+  return (options == null ? defaultDecoder : decoders(decodeOptionsOf(options))).decode(input) as Output;
 }
 
 /**

@@ -1,129 +1,21 @@
 /**
- * The reusable decoder: its options, and the calls around each read
- * (`decode`, `decodeMulti`, and `readAt` for the stream decoders): the
- * input set and let go, re-entrant calls from extension decoders, record
- * tables, the schema's check. The reading itself is its base class's
- * (reader.ts).
+ * The reusable decoder: `decode` of its base class (reader.ts), and
+ * `decodeMulti` and `readAt`, the reads of the stream decoders, with the
+ * record tables of a sequence of values.
  *
  * @module
  */
 
-import { dropIn } from "../common/modules.ts";
-import { decodeNeeds, wrongInput, extraBytes, stackOverflow } from "../common/errors.ts";
+import { stackOverflow } from "../common/errors.ts";
 import type { ExtensionCodecType } from "../format/extensions.ts";
 import { toBytes, type DecodeInput } from "../common/input.ts";
-import { decodeOptionsOf, type DecodeOptions, type PositionalDecoderArguments } from "./options.ts";
+import type { DecodeOptions, PositionalDecoderArguments } from "./options.ts";
 import { argumentsOf } from "../common/options.ts";
 import type { RecordState } from "./record-hook.ts";
 import { outerOf, type Outer } from "./cold.ts";
-import { EMPTY, Reader } from "./reader.ts";
-import type { SchemaCheck } from "./schema-hook.ts";
+import { DecoderBase, EMPTY } from "./reader.ts";
 
 export type { DecodeOptions, DecoderOptions, Int64Mode } from "./options.ts";
-
-/**
- * What `decode()` runs on: a decoder of one value per call, safe to
- * re-enter (an extension decoder may call `decode`). {@link CoreDecoder}
- * adds `decodeMulti` and the reads of the stream decoders, which a page
- * that imports only `decode` then does not carry.
- */
-export class DecoderBase<ContextType = undefined, Output = unknown> extends Reader {
-  // Every field is assigned in the constructor, after the reader's (one object shape).
-  /** Whether a call is reading with this decoder (a call made meanwhile takes {@link reentrant}). @internal */
-  busy: boolean;
-  /** The decoder that re-entrant calls use, made on first need. */
-  private child: DecoderBase<ContextType, Output> | null;
-  /** This decoder's own table, for `decode()` calls (null without `useRecords`). @internal */
-  readonly messageRecords: RecordState | null;
-  /** With `schema`: what checks each value, from the schema module (the stream decoders check theirs with it); else null. @internal */
-  readonly check: SchemaCheck | null;
-
-  /** @param options see {@link DecodeOptions}; each is read once, here */
-  constructor(options?: DecodeOptions<ContextType, Output> | null) {
-    const o = decodeOptionsOf(options);
-    super(o);
-    this.busy = false;
-    this.child = null;
-    this.messageRecords = this.recordDecoding !== null && o.useRecords ? this.recordDecoding.table(o.structures, o.compileRecordReaders) : null;
-    this.check = o.schema === null ? null : dropIn("schema", decodeNeeds)(o.schema);
-  }
-
-  /**
-   * Decodes exactly one value that fills `input`.
-   *
-   * @param input the MessagePack bytes: a `Uint8Array`, `ArrayBuffer`, any
-   *   view, or an array of byte values
-   * @returns the value (with `schema`, the schema's output)
-   * @throws {DecodeError} for malformed, truncated or over-limit input, for
-   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), for
-   *   input that is not bytes (`INVALID_ARGUMENT`), and with `schema` for a
-   *   value it refuses (`SCHEMA_MISMATCH`)
-   *
-   * @example
-   * ```ts
-   * import { Decoder } from "@resizable/msgpack";
-   * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
-   * ```
-   */
-  decode(input: DecodeInput): Output {
-    // a busy decoder (called from an extension decoder) hands over to an idle
-    // one without a frame of its own: nesting through extensions is stack-bound
-    const d = this.busy ? this.reentrant() : this;
-    const bytes = toBytes(input);
-    // an extension's payload continues the decode that found it (see cold.ts)
-    const outer = outerOf(bytes);
-    let value: unknown;
-    d.busy = true;
-    try {
-      d.setInput(bytes, 0, outer.base);
-      if (bytes !== input && this.binaryAsView && input instanceof Uint8Array) d.source = input;
-      if (d.messageRecords !== null) d.beginRecords(); // a call, not locals: this frame is on every level of nested extensions
-      value = d.readValue(outer.depth);
-      if (d.pos !== d.end) {
-        throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
-      }
-    } catch (e) {
-      throw stackOverflow(e, d.base + d.pos);
-    } finally {
-      // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
-      d.bytes = EMPTY;
-      d.view = null;
-      d.window.reset();
-      d.source = null;
-      if (d.records !== null) d.endRecords();
-      d.busy = false;
-    }
-    // the schema's verdict, once the input is let go (its errors are its own)
-    return (this.check === null ? value : this.check(value, outer.base)) as Output;
-  }
-
-  /** Starts a `decode()` call with this decoder's own record table. */
-  private beginRecords(): void {
-    const records = this.messageRecords!;
-    records.begin();
-    this.records = records;
-  }
-
-  /** Ends a `decode()` call: the message's own structures are let go (only the shared ones stay). */
-  private endRecords(): void {
-    this.records!.rollback();
-    this.records = null;
-  }
-
-  /**
-   * A free decoder for calls made while this one is busy (from an extension
-   * decoder): the first idle one down the chain of children, made on first
-   * need. Found in a loop, not by recursion through the busy ones: decode()
-   * with equal options finds this same busy decoder at every level of nested
-   * extensions, and a call at level k must not cost k stack frames.
-   * @internal
-   */
-  reentrant(): DecoderBase<ContextType, Output> {
-    let d: DecoderBase<ContextType, Output> = this;
-    while (d.busy) d = d.child ?? (d.child = new DecoderBase(this.options as DecodeOptions<ContextType, Output>));
-    return d;
-  }
-}
 
 /**
  * A reusable decoder. Safe to re-enter (an extension decoder may call
@@ -199,7 +91,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   decodeMulti(input: DecodeInput): Generator<Output, void, unknown> {
     const bytes = toBytes(input);
-    return this.values(bytes, outerOf(bytes), bytes !== input && this.binaryAsView && input instanceof Uint8Array ? input : null);
+    return this.values(bytes, outerOf(bytes), bytes !== input && input instanceof Uint8Array ? input : null);
   }
 
   private *values(bytes: Uint8Array, outer: Outer, source: Uint8Array | null): Generator<Output, void, unknown> {
@@ -227,7 +119,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    * @param base the offset of `bytes[0]` in the user's input
    * @param depth the nesting depth the value starts at
    * @param records the record table of the sequence (from {@link newRecords}), or null
-   * @param source with `binaryAsView`, the `Buffer` the caller passed, whose views binaries become
+   * @param source the `Buffer` (a `Uint8Array` subclass) the caller passed, whose views binaries become with `binaryAsView`; else null
    * @param ended whether `bytes` ends where the stream ended (a TRUNCATED error then says where)
    * @returns the value and the offset after it
    * @throws {DecodeError} for malformed or truncated input
@@ -268,7 +160,7 @@ export class CoreDecoder<ContextType = undefined, Output = unknown> extends Deco
    */
   newRecords(): RecordState | null {
     if (this.messageRecords === null) return null;
-    const table = this.recordDecoding!.table(this.options.structures, this.options.compileRecordReaders);
+    const table = this.recordDecoding!.table(this.options.structures ?? null, this.options.compileRecordReaders);
     table.begin();
     return table;
   }

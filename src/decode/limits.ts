@@ -1,8 +1,8 @@
 /**
- * The decoder's header-limit rule: what a decoder with given limits says of
- * a header before it reads what the header declares. The decoder's
- * readers throw what it returns, and so does `decodeArrayStream` for the
- * header of its array, so each limit is decided in one place.
+ * The header-limit rule of `decodeArrayStream`'s array: what a decoder
+ * with given limits says of a header before it reads what the header
+ * declares (its readers say the same through cold.ts: `tooLong`, and
+ * `badContainer` for an array or map).
  *
  * @module
  */

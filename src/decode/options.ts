@@ -290,22 +290,20 @@ export interface StreamDecodeOptions<ContextType = undefined, Output = unknown> 
  * The decode options (the stream decoders' included) as a decoder uses
  * them: every default filled in, read once from what the user passed.
  * Each option has its type without `undefined` (`int64`: the mode given,
- * or `"bigint"` with `useBigInt64`, else `"auto"`), except `stats` (the
- * object given, if any) and those whose absence is null: `extensionCodec`
- * (null for `ExtensionCodec.defaultCodec`, read without the class, so a
- * decode-only page does not carry it), `mapKeyConverter`, `structures`
- * and `schema`.
+ * or `"bigint"` with `useBigInt64`, else `"auto"`), except those absent
+ * unless given: `stats`, `extensionCodec` (absent for
+ * `ExtensionCodec.defaultCodec`, read without the class, so a decode-only
+ * page does not carry it), `mapKeyConverter`, `structures` and `schema`.
+ * Resolved options resolve to themselves: a decoder made from them (by
+ * the cache of `decode()`, or for a re-entrant call) reads them again.
  */
-export type ResolvedDecodeOptions = Resolved<Omit<StreamDecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema" | "stats">> & { readonly extensionCodec: ExtensionCodecType<unknown> | null; readonly mapKeyConverter: ((key: unknown) => string | number) | null; readonly structures: readonly unknown[] | null; readonly schema: StandardSchemaV1 | null; readonly stats: StreamStats | undefined };
-
-/** Marks what {@link decodeOptionsOf} returns, which it returns as it is (a decoder made from resolved options, whose nulls are no user's value). */
-const RESOLVED: unique symbol = Symbol("resolved");
+export type ResolvedDecodeOptions = Resolved<Omit<StreamDecodeOptions<unknown>, "extensionCodec" | "mapKeyConverter" | "structures" | "keyDecoder" | "schema" | "stats">> & { readonly extensionCodec: ExtensionCodecType<unknown> | undefined; readonly mapKeyConverter: ((key: unknown) => string | number) | undefined; readonly structures: readonly unknown[] | undefined; readonly schema: StandardSchemaV1 | undefined; readonly stats: StreamStats | undefined };
 
 /**
  * The decode options of `options` (null or undefined: none), resolved:
  * each option read once, by its literal name, checked by its rule and
  * defaulted, and the options object checked for misspelled names (see
- * common/options.ts); as it is when it already is resolved.
+ * common/options.ts).
  *
  * @throws {DecodeError} `INVALID_ARGUMENT` for options that are not an
  *   object, an invalid value (a limit that is not a non-negative integer
@@ -315,18 +313,17 @@ const RESOLVED: unique symbol = Symbol("resolved");
  *   or a misspelled option name
  */
 export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
-  if ((options as { [RESOLVED]?: true } | null | undefined)?.[RESOLVED]) return options as ResolvedDecodeOptions;
   const o = (options ?? {}) as Record<string, unknown>; // another primitive reads as none, and is refused below
   const useBigInt64 = take(fail, o.useBigInt64, "useBigInt64", BOOLEAN, false);
   return checked(options, {
-    extensionCodec: take(fail, o.extensionCodec, "extensionCodec", CODEC, null),
+    extensionCodec: take(fail, o.extensionCodec, "extensionCodec", CODEC, undefined),
     context: o.context,
     int64: take(fail, o.int64, "int64", INT64, useBigInt64 ? "bigint" : "auto"),
     useBigInt64,
     useMap: take(fail, o.useMap, "useMap", BOOLEAN, false),
     rawStrings: take(fail, o.rawStrings, "rawStrings", BOOLEAN, false),
     invalidUtf8: take(fail, o.invalidUtf8, "invalidUtf8", UTF8, "throw"),
-    mapKeyConverter: take(fail, o.mapKeyConverter, "mapKeyConverter", FUNCTION, null),
+    mapKeyConverter: take(fail, o.mapKeyConverter, "mapKeyConverter", FUNCTION, undefined),
     binaryAsView: take(fail, o.binaryAsView, "binaryAsView", BOOLEAN, false),
     buffers: take(fail, o.buffers, "buffers", BOOLEAN, false),
     undefinedAsExtension: take(fail, o.undefinedAsExtension, "undefinedAsExtension", BOOLEAN, false),
@@ -337,14 +334,13 @@ export function decodeOptionsOf(options: unknown): ResolvedDecodeOptions {
     maxMapLength: take(fail, o.maxMapLength, "maxMapLength", LIMIT, MAX_U32),
     maxExtLength: take(fail, o.maxExtLength, "maxExtLength", LIMIT, MAX_U32),
     useRecords: take(fail, o.useRecords, "useRecords", BOOLEAN, false),
-    structures: take(fail, o.structures, "structures", ARRAY, null),
+    structures: take(fail, o.structures, "structures", ARRAY, undefined),
     compileRecordReaders: take(fail, o.compileRecordReaders, "compileRecordReaders", BOOLEAN, true),
-    schema: take(fail, o.schema, "schema", SCHEMA, null),
+    schema: take(fail, o.schema, "schema", SCHEMA, undefined),
     maxValueBytes: take(fail, o.maxValueBytes, "maxValueBytes", LIMIT, Infinity),
     stats: take(fail, o.stats, "stats", STATS, undefined),
     lengthPrefixed: take(fail, o.lengthPrefixed, "lengthPrefixed", BOOLEAN, false),
-    [RESOLVED]: true as const,
-  } satisfies ResolvedDecodeOptions & { [RESOLVED]: true }, fail);
+  } satisfies ResolvedDecodeOptions, fail);
 }
 
 /** The rules of the decode options that are not flags. */

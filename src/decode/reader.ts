@@ -3,8 +3,9 @@
  * descent over fixed-shape state, with one bounds check per item header
  * and `maxDepth` enforced. The hot readers are methods of one class, so
  * the engine inlines them into each other; the forms off the hot path are
- * in cold.ts, and the calls around a read (inputs, re-entrant calls,
- * record tables, the schema) in decoder.ts.
+ * in cold.ts. The class is also `decode()`'s decoder, with what is around
+ * a read: the input set and let go, re-entrant calls from extension
+ * decoders, the record table, the schema's check.
  *
  * Spec: https://github.com/msgpack/msgpack/blob/master/spec.md
  *
@@ -13,30 +14,35 @@
 
 import { LITTLE_ENDIAN } from "../common/engine.ts";
 import { dropIn } from "../common/modules.ts";
-import { badArgument, decodeNeeds, invalidUtf8, reservedByte } from "../common/errors.ts";
+import { badArgument, decodeNeeds, extraBytes, invalidUtf8, reservedByte, stackOverflow, wrongInput } from "../common/errors.ts";
 import { type ExtensionDecoderType, extensionDecoders } from "../format/extensions.ts";
 import { KEY_CACHE_MAX_BYTES, SHARED_KEY_CACHE } from "./key-cache.ts";
 import type { DecodeLimits } from "../common/limits.ts";
-import { FIRST_BYTE, formName } from "../format/forms.ts";
-import type { Int64Mode, ResolvedDecodeOptions } from "./options.ts";
+import { FIRST_BYTE, formName, readLength } from "../format/forms.ts";
+import { decodeOptionsOf, type DecodeOptions, type ResolvedDecodeOptions } from "./options.ts";
+import { toBytes, type DecodeInput } from "../common/input.ts";
+import type { SchemaCheck } from "./schema-hook.ts";
 import { TextWindow } from "./text-window.ts";
 import { setOwn } from "../common/objects.ts";
 import { recordDecoding, type RecordDecoding, type RecordState } from "./record-hook.ts";
-import { badContainer, convertKey, readExt, readIntoMap, refused, short, toMap } from "./cold.ts";
+import { badContainer, convertKey, outerOf, readExt, readIntoMap, short, tooLong, toMap } from "./cold.ts";
 
 /** Shared empty input, so a reader holds no user memory between calls. */
 export const EMPTY: Uint8Array = /* @__PURE__ */ new Uint8Array(0);
 
 /**
- * Reads values from an input: the decoder's cursor (see cursor.ts). The
- * base of every decoder, which sets its input for each call.
+ * What `decode()` runs on: a decoder of one value per call, safe to
+ * re-enter (an extension decoder may call `decode`), and the cursor its
+ * readers off the hot path read through (see cursor.ts). `CoreDecoder`
+ * (decoder.ts) adds `decodeMulti` and the reads of the stream decoders,
+ * which a page that imports only `decode` then does not carry.
  */
-export class Reader {
+export class DecoderBase<ContextType = undefined, Output = unknown> {
   // Members marked @internal are the cursor, which the readers off the hot
   // path and the records module read through (see cursor.ts), and what the
   // stream decoders read: not private for them, and left out of the
   // published declarations (stripInternal), and what the decoders set for
-  // each call (on a child decoder too: see DecoderBase.reentrant). Every
+  // each call (on a child decoder too: see reentrant). Every
   // field is assigned in the constructor, in this order (one object shape).
   /** @internal */
   bytes: Uint8Array;
@@ -63,9 +69,9 @@ export class Reader {
   /** Whether the input ends where a stream ended (set by readAt for a stream decoder's last try): its TRUNCATED errors say so. @internal */
   ended: boolean;
   /**
-   * With `binaryAsView`, the input as the caller passed it when it is a
-   * `Uint8Array` subclass (a Node `Buffer`): binaries are its subarrays,
-   * so views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
+   * The input as the caller passed it, when a `Uint8Array` subclass (a
+   * Node `Buffer`): with `binaryAsView`, binaries are its subarrays, so
+   * views of a `Buffer` are `Buffer`s, as with @msgpack/msgpack. Null
    * otherwise, and between calls.
    * @internal
    */
@@ -80,22 +86,26 @@ export class Reader {
   readonly options: ResolvedDecodeOptions;
   /** The codec's decoders by type (an `ExtensionCodec`'s live map). */
   private readonly codec: { get(type: number): ExtensionDecoderType<unknown> | undefined };
-  private readonly int64: Int64Mode;
-  private readonly useMap: boolean;
-  protected readonly binaryAsView: boolean;
   /** With `invalidUtf8: "replace"`, what decodes invalid UTF-8 with U+FFFD (in {@link invalidText}, a cold path) instead of throwing; else null. */
   private readonly lossyUtf8: ((bytes: Uint8Array, start: number, length: number) => string) | null;
   /** With `buffers`: what makes a binary a Node `Buffer` over the same memory; else null. */
   private readonly toBuffer: ((bytes: Uint8Array) => Uint8Array) | null;
-  /** Whether map keys go through the `mapKeyConverter`. */
-  private readonly convertKeys: boolean;
   /** Longest string value decoded as text: `maxStrLength`, or -1 with `rawStrings` (every string value is then a binary). */
   private strMax: number;
   /** @internal */
   readonly limits: DecodeLimits;
+  /** Whether a call is reading with this decoder (a call made meanwhile takes {@link reentrant}). @internal */
+  busy: boolean;
+  /** The decoder that re-entrant calls use, made on first need. */
+  private child: DecoderBase<ContextType, Output> | null;
+  /** This decoder's own table, for `decode()` calls (null without `useRecords`). @internal */
+  readonly messageRecords: RecordState | null;
+  /** With `schema`: what checks each value, from the schema module (the stream decoders check theirs with it); else null. @internal */
+  readonly check: SchemaCheck | null;
 
-  /** @param o the resolved options; each is read here, once */
-  constructor(o: ResolvedDecodeOptions) {
+  /** @param options see {@link DecodeOptions}; each is read once, here */
+  constructor(options?: DecodeOptions<ContextType, Output> | null) {
+    const o = decodeOptionsOf(options);
     this.bytes = EMPTY;
     this.view = null;
     this.float64 = new Float64Array(1);
@@ -108,29 +118,86 @@ export class Reader {
     this.ended = false;
     this.source = null;
     this.records = null;
-    this.recordDecoding = o.useRecords || o.structures !== null ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
+    this.recordDecoding = o.useRecords || o.structures !== undefined ? recordDecoding(o.useRecords ? "useRecords" : "structures") : null;
     this.cachedKeyMax = Math.min(KEY_CACHE_MAX_BYTES, o.maxStrLength);
     this.options = o;
-    this.codec = extensionDecoders(o.extensionCodec);
-    this.int64 = o.int64;
-    this.useMap = o.useMap;
-    this.binaryAsView = o.binaryAsView;
+    this.codec = extensionDecoders(o.extensionCodec ?? null);
     this.lossyUtf8 = o.invalidUtf8 === "replace" ? dropIn("invalidUtf8", decodeNeeds) : null;
     this.toBuffer = o.buffers ? dropIn("buffers", decodeNeeds)() : null;
     if (o.buffers && this.toBuffer === null) throw badArgument("option buffers", true, "false: this runtime has no Buffer class on globalThis");
-    this.convertKeys = o.mapKeyConverter !== null;
     this.strMax = o.rawStrings ? -1 : o.maxStrLength;
-    // a small object of its own: the limits are read for every array and map, and
-    // read from the resolved options (a larger object) they cost rpc and time-series
-    // decode 7-13% on Node
-    this.limits = {
-      maxDepth: o.maxDepth,
-      maxStrLength: o.maxStrLength,
-      maxBinLength: o.maxBinLength,
-      maxArrayLength: o.maxArrayLength,
-      maxMapLength: o.maxMapLength,
-      maxExtLength: o.maxExtLength,
-    };
+    this.limits = o;
+    this.busy = false;
+    this.child = null;
+    this.messageRecords = o.useRecords ? this.recordDecoding!.table(o.structures ?? null, o.compileRecordReaders) : null;
+    this.check = o.schema === undefined ? null : dropIn("schema", decodeNeeds)(o.schema);
+  }
+
+  /**
+   * Decodes exactly one value that fills `input`.
+   *
+   * @param input the MessagePack bytes: a `Uint8Array`, `ArrayBuffer`, any
+   *   view, or an array of byte values
+   * @returns the value (with `schema`, the schema's output)
+   * @throws {DecodeError} for malformed, truncated or over-limit input, for
+   *   bytes after the value (code `EXTRA_BYTES`; use `decodeMulti`), for
+   *   input that is not bytes (`INVALID_ARGUMENT`), and with `schema` for a
+   *   value it refuses (`SCHEMA_MISMATCH`)
+   *
+   * @example
+   * ```ts
+   * import { Decoder } from "@resizable/msgpack";
+   * console.assert(String(new Decoder().decode(new Uint8Array([0x93, 1, 2, 3]))) === "1,2,3");
+   * ```
+   */
+  decode(input: DecodeInput): Output {
+    // a busy decoder (called from an extension decoder) hands over to an idle
+    // one without a frame of its own: nesting through extensions is stack-bound
+    const d = this.busy ? this.reentrant() : this;
+    const bytes = toBytes(input);
+    // an extension's payload continues the decode that found it (see cold.ts)
+    const outer = outerOf(bytes);
+    let value: unknown;
+    d.busy = true;
+    try {
+      d.setInput(bytes, 0, outer.base);
+      if (bytes !== input && input instanceof Uint8Array) d.source = input; // a Buffer: binaries with binaryAsView are its views
+      // this decoder's own record table, begun: the message's structures only (no locals: this frame is on every level of nested extensions)
+      d.records = d.messageRecords;
+      if (d.records !== null) d.records.begin();
+      value = d.readValue(outer.depth);
+      if (d.pos !== d.end) {
+        throw extraBytes(d.base + d.pos, d.end - d.pos, wrongInput(d.bytes, d.pos));
+      }
+    } catch (e) {
+      throw stackOverflow(e, d.base + d.pos);
+    } finally {
+      // let go of the input (no user memory kept between calls); inline, as this may run near the stack limit
+      d.bytes = EMPTY;
+      d.view = null;
+      d.window.reset();
+      d.source = null;
+      // the message's own structures are let go (only the shared ones stay)
+      if (d.records !== null) d.records.rollback();
+      d.records = null;
+      d.busy = false;
+    }
+    // the schema's verdict, once the input is let go (its errors are its own)
+    return (this.check === null ? value : this.check(value, outer.base)) as Output;
+  }
+
+  /**
+   * A free decoder for calls made while this one is busy (from an extension
+   * decoder): the first idle one down the chain of children, made on first
+   * need. Found in a loop, not by recursion through the busy ones: decode()
+   * with equal options finds this same busy decoder at every level of nested
+   * extensions, and a call at level k must not cost k stack frames.
+   * @internal
+   */
+  reentrant(): DecoderBase<ContextType, Output> {
+    let d: DecoderBase<ContextType, Output> = this;
+    while (d.busy) d = d.child ?? (d.child = new DecoderBase(this.options as DecodeOptions<ContextType, Output>));
+    return d;
   }
 
   /** Starts reading `bytes` at `offset`, `base` being the offset of its byte 0 in the user's input. @internal */
@@ -141,12 +208,6 @@ export class Reader {
     this.floatsRead = 0;
     this.pos = offset;
     this.end = bytes.length;
-  }
-
-  /** Big-endian uint 32 at `at` (bounds already checked). */
-  private u32(at: number): number {
-    const b = this.bytes;
-    return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
   }
 
   /**
@@ -228,7 +289,7 @@ export class Reader {
       this.pos = pos + 2;
       return b[pos + 1]; // uint 8
     }
-    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.int64 !== "bigint") {
+    if (t === 0xcf && pos + 9 <= end && b[pos + 1] === 0 && b[pos + 2]! < 0x20 && this.options.int64 !== "bigint") {
       // uint 64 below 2^53 (millisecond timestamps and the like): a number in every int64 mode but "bigint";
       // its bytes read here, not by u32(), which V8 left out of readValue once records had run
       this.pos = pos + 9;
@@ -250,7 +311,7 @@ export class Reader {
     // the rest by the first-byte table (literal kinds: imported constants would cost V8 its jump table)
     const form = FIRST_BYTE[t]!;
     const field = (form >> 4) & 0x07;
-    const n = field === 0 ? form >> 8 : this.readLengthField(field, pos);
+    const n = field === 0 ? form >> 8 : readLength(b, this.need(field, pos), field);
     switch (form & 0x0f) {
       case 6: // WIRE_STR: str 8 / 16 / 32
         return this.readString(n, pos);
@@ -262,9 +323,9 @@ export class Reader {
       case 5: // WIRE_FLOAT: float 32 (float 64 above)
         return this.dv().getFloat32(this.need(n, pos)); // rare enough not to spare a DataView
       case 3: // WIRE_UINT: uint 32 / 64 (uint 8 / 16 / 64 above)
-        return n === 4 ? this.u32(this.need(4, pos)) : this.read64(this.need(n, pos), false);
+        return n === 4 ? readLength(b, this.need(4, pos), 4) : this.read64(this.need(n, pos), false);
       case 4: // WIRE_INT: int 32 / 64 (int 8 / 16 above)
-        return n === 4 ? this.u32(this.need(4, pos)) | 0 : this.read64(this.need(n, pos), true);
+        return n === 4 ? readLength(b, this.need(4, pos), 4) | 0 : this.read64(this.need(n, pos), true);
       case 0: // WIRE_NIL
         return null;
       case 1: // WIRE_FALSE
@@ -282,17 +343,14 @@ export class Reader {
     }
   }
 
-  /** The big-endian length field of `field` (1, 2 or 4) bytes after the first byte at `start`. */
-  private readLengthField(field: number, start: number): number {
-    const at = this.need(field, start);
-    const b = this.bytes;
-    return field === 1 ? b[at]! : field === 2 ? (b[at]! << 8) | b[at + 1]! : this.u32(at);
-  }
-
-  /** Checks that `n` bytes follow the first byte at `start`, advances past them and returns where they begin. */
-  private need(n: number, start: number): number {
+  /**
+   * Checks that `n` bytes follow the header at `start` (the cursor after
+   * it), advances past them and returns where they begin; else a TRUNCATED
+   * error about `what` (by default, the form of the header's first byte).
+   */
+  private need(n: number, start: number, what?: string): number {
     const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, formName(this.bytes[start]!));
+    if (at + n > this.end) throw short(this, start, at - start + n, what ?? formName(this.bytes[start]!));
     this.pos = at + n;
     return at;
   }
@@ -301,9 +359,7 @@ export class Reader {
   readString(n: number, start: number): string | Uint8Array {
     // over maxStrLength, or any string value with rawStrings (then a binary)
     if (n > this.strMax) return this.readBinary(n, start, true);
-    const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, "string");
-    this.pos = at + n;
+    const at = this.need(n, start, "string");
     return this.window.text(this.bytes, at, n) ?? this.invalidText(at, n);
   }
 
@@ -322,6 +378,7 @@ export class Reader {
     const p = this.pos;
     const t = p < this.end ? this.bytes[p]! : 0;
     if (t >= 0xa0 && t <= 0xa0 + this.cachedKeyMax) {
+      // the bounds checked here, not by need(): the key cache's lookup is inlined into readMap within its budget
       const len = t - 0xa0;
       if (p + 1 + len > this.end) throw short(this, p, 1 + len, "string");
       this.pos = p + 1 + len;
@@ -339,14 +396,12 @@ export class Reader {
   /** A binary of `n` bytes whose header is at `start`, or (`str`) a string over `maxStrLength` or read as a binary (`rawStrings`). */
   private readBinary(n: number, start: number, str: boolean): Uint8Array {
     // a string under maxStrLength is refused as such; read as a binary, under maxBinLength
-    if (str && this.strMax >= 0) throw refused(this, 6 /* WIRE_STR */, n, 0, start);
-    if (n > this.limits.maxBinLength) throw refused(this, str ? 6 /* WIRE_STR */ : 7 /* WIRE_BIN */, n, 0, start, str);
-    const at = this.pos;
-    if (at + n > this.end) throw short(this, start, at - start + n, str ? "string" : "binary");
-    this.pos = at + n;
-    if (this.source !== null) return this.source.subarray(at, at + n);
-    if (this.toBuffer !== null) return this.toBuffer(this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n));
-    return this.binaryAsView ? this.bytes.subarray(at, at + n) : this.bytes.slice(at, at + n);
+    if (str && this.strMax >= 0) throw tooLong(this, "string", n, start, "maxStrLength");
+    if (n > this.limits.maxBinLength) throw tooLong(this, str ? "string" : "binary", n, start, "maxBinLength");
+    const at = this.need(n, start, str ? "string" : "binary");
+    // a view (of the caller's input when it is a Buffer: see `source`) or a copy, as a Buffer with `buffers`
+    const bin = this.options.binaryAsView ? (this.source ?? this.bytes).subarray(at, at + n) : this.bytes.slice(at, at + n);
+    return this.toBuffer === null ? bin : this.toBuffer(bin);
   }
 
   /**
@@ -387,21 +442,17 @@ export class Reader {
   private readMap(n: number, depth: number, start: number): unknown {
     // every entry takes at least two bytes: refuse before allocating
     if (this.pos + 2 * n > this.end || n > this.limits.maxMapLength || depth >= this.limits.maxDepth) throw badContainer(this, 9 /* WIRE_MAP */, n, depth, start);
-    if (this.useMap) return readIntoMap(this, new Map(), n, depth, true);
+    if (this.options.useMap) return readIntoMap(this, new Map(), n, depth, true);
     const obj: Record<string, unknown> = {};
     // the keys in wire order, kept from the first key that may be an array
     // index (objects list those first), for a switch to Map
     let order: string[] | null = null;
-    const convert = this.convertKeys;
+    const convert = this.options.mapKeyConverter !== undefined;
     for (let i = 0; i < n; i++) {
       let key = convert ? convertKey(this, depth + 1) : this.readKey(depth + 1);
       if (typeof key !== "string") {
         // numbers and bigints become property names; at any other key (a binary, boolean, nil, array, map or extension) the map goes on as a Map
-        if (typeof key !== "number" && typeof key !== "bigint") {
-          const map = toMap(obj, order);
-          map.set(key, this.readValue(depth + 1));
-          return readIntoMap(this, map, n - i - 1, depth, false);
-        }
+        if (typeof key !== "number" && typeof key !== "bigint") return toMap(this, obj, order, key, n - i - 1, depth);
         key = String(key);
       }
       if (order !== null) order.push(key as string);
@@ -422,9 +473,11 @@ export class Reader {
    * 2^53 (computed in doubles, a value past it stays past it).
    */
   private read64(at: number, signed: boolean): number | bigint {
-    if (this.int64 !== "bigint") {
-      const value = (signed ? this.u32(at) | 0 : this.u32(at)) * 0x100000000 + this.u32(at + 4);
-      if (this.int64 === "number" || Number.isSafeInteger(value)) return value;
+    if (this.options.int64 !== "bigint") {
+      const b = this.bytes;
+      const high = readLength(b, at, 4);
+      const value = (signed ? high | 0 : high) * 0x100000000 + readLength(b, at + 4, 4);
+      if (this.options.int64 === "number" || Number.isSafeInteger(value)) return value;
     }
     return signed ? this.dv().getBigInt64(at) : this.dv().getBigUint64(at);
   }

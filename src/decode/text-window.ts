@@ -58,25 +58,24 @@ const CACHED_VALUE_BYTES = ON_BUN ? KEY_CACHE_MAX_BYTES : 8;
 type Latin1Slice = (this: Uint8Array, start: number, end: number) => string;
 
 /**
- * Bytes `start` to `end` of `bytes` as a string of one character per byte
- * (each the code unit of the byte's value), in one native call; null where
- * the platform has no such call, or on a big-endian machine (the ASCII
- * test below reads 32-bit words little-endian).
+ * Called on `bytes` with `start` and `end`: bytes `start` to `end` as a
+ * string of one character per byte (each the code unit of the byte's
+ * value), in one native call; null where the platform has no such call,
+ * or on a big-endian machine (the ASCII test below reads 32-bit words
+ * little-endian).
  */
-const LATIN1: ((bytes: Uint8Array, start: number, end: number) => string) | null = /* @__PURE__ */ latin1Slicer();
+const LATIN1: Latin1Slice | null = /* @__PURE__ */ latin1Slicer();
 
-function latin1Slicer(): ((bytes: Uint8Array, start: number, end: number) => string) | null {
+function latin1Slicer(): Latin1Slice | null {
   const B = nodeBuffer();
   if (B === null || !LITTLE_ENDIAN) return null;
-  const slice: unknown = Reflect.get((B as unknown as { prototype: object }).prototype, "latin1Slice");
-  if (typeof slice !== "function") return null;
+  const slice = Reflect.get((B as unknown as { prototype: object }).prototype, "latin1Slice") as Latin1Slice;
   try {
-    // a plain Uint8Array as `this`, and every byte to its own code unit
-    if ((slice as Latin1Slice).call(Uint8Array.of(0x41, 0x80, 0x9f, 0xff), 0, 4) !== "A\x80\x9f\xff") return null;
+    // a function, that takes a plain Uint8Array as `this`, and gives every byte its own code unit
+    return slice.call(Uint8Array.of(0x41, 0x80, 0x9f, 0xff), 0, 4) === "A\x80\x9f\xff" ? slice : null;
   } catch {
     return null;
   }
-  return (bytes, start, end) => (slice as Latin1Slice).call(bytes, start, end);
 }
 
 /**
@@ -177,7 +176,7 @@ export class TextWindow {
     }
     const end = Math.min(bytes.length, at + WINDOW_BYTES, (words.length << 2) - this.shift);
     if (end <= at) return; // `at` is in the buffer's last partial word
-    this.windowText = LATIN1(bytes, at, end);
+    this.windowText = LATIN1.call(bytes, at, end);
     this.start = at;
     this.end = end;
     this.next = end + 64;

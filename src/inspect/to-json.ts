@@ -490,7 +490,7 @@ export function toJson(input: DecodeInput, options?: InspectOptions): string {
   const result = inspect(input, options);
   if (result.error) throw result.error;
   const limits = decodeOptionsOf(options);
-  const records = limits.useRecords ? new RecordTable(limits.structures, false) : null;
+  const records = limits.useRecords ? new RecordTable(limits.structures ?? null, false) : null;
   records?.begin();
   const writer = new JsonWriter(records);
   const bytes = toBytes(input);

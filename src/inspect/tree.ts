@@ -43,7 +43,7 @@ interface RecordState {
 
 /** The record state at the start of an input: the shared `structures` only. */
 function recordState(limits: ResolvedDecodeOptions): RecordState {
-  const records = limits.useRecords ? new RecordTable(limits.structures, false) : null;
+  const records = limits.useRecords ? new RecordTable(limits.structures ?? null, false) : null;
   records?.begin();
   return { records, nameOffsets: new Map() };
 }
