@@ -48,20 +48,20 @@ function writeTimeSpec(view: DataView, pos: number, sec: number, nsec: number): 
   return pos + 15;
 }
 
-/** The seconds and nanoseconds of a timestamp payload of 4, 8 or 12 bytes (not validated), else null. */
-function timeSpecOf(data: Uint8Array): TimeSpec | null {
-  const n = data.byteLength;
+/** The seconds and nanoseconds of a timestamp payload of `n` (4, 8 or 12) bytes, not validated; else null, before any byte is read. */
+function timeSpecOf(data: Uint8Array, n: number): TimeSpec | null {
+  if (n !== 4 && n !== 8 && n !== 12) return null;
   const view = new DataView(data.buffer, data.byteOffset, n);
   // 32: uint32 seconds; 64: 30-bit nanoseconds, 34-bit seconds; 96: uint32 nanoseconds, int64 seconds
   if (n === 4) return { sec: view.getUint32(0), nsec: 0 };
   if (n === 8) return { sec: (view.getUint32(0) & 3) * 0x100000000 + view.getUint32(4), nsec: view.getUint32(0) >>> 2 };
-  return n === 12 ? { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) } : null;
+  return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
 }
 
 /** Decodes a timestamp payload found at `offset` of the input into a `Date`. */
 export function readTimestamp(data: Uint8Array, offset: number): Date {
-  const t = timeSpecOf(data);
-  let problem = badSize(data.byteLength);
+  const t = timeSpecOf(data, data.length);
+  let problem = badSize(data.length);
   if (t !== null) {
     const ms = t.sec * 1000 + Math.floor(t.nsec / 1e6);
     if (t.nsec >= 1e9) problem = `nanoseconds ${t.nsec} over 999999999`;
@@ -159,7 +159,7 @@ export function encodeTimestampExtension(object: unknown): Uint8Array | null {
  * ```
  */
 export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec {
-  const t = timeSpecOf(data);
+  const t = timeSpecOf(data, data.byteLength); // of any view, as @msgpack/msgpack reads it
   if (t === null) throw decodeAt("timestamp", 0, badSize(data.byteLength), "INVALID_EXT");
   return t;
 }
