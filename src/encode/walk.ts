@@ -218,14 +218,13 @@ export class ValueWriter {
       this.writeItems(list!, depth, owner, 0, n);
       this.endBody(owner, list, keys, n);
     } else if (list === null) this.writeObject(owner as Record<string, unknown>, keys, depth, true);
-    else this.writeValues(list, keys, depth, owner, true);
+    else this.writeFields(owner, keys, list, depth, true, 0, n);
   }
 
   /** Parts `from` to `to` of a body (see {@link writeBody}). @internal */
   writePart(owner: object, list: readonly unknown[] | null, keys: readonly string[] | null, depth: number, from: number, to: number): void {
     if (keys === null) this.writeItems(list!, depth, owner, from, to);
-    else if (list === null) this.writeFields(owner as Record<string, unknown>, keys, depth, true, from, to);
-    else this.writeValues(list, keys, depth, owner, true, from, to);
+    else this.writeFields(owner, keys, list, depth, true, from, to);
   }
 
   /**
@@ -313,43 +312,29 @@ export class ValueWriter {
         throw this.throughPart(e, obj, null, keys, i);
       }
     }
-    if (i < n) this.writeFields(obj, keys, depth, withKeys, i, n);
+    if (i < n) this.writeFields(obj, keys, null, depth, withKeys, i, n);
   }
 
   /**
-   * The values of `obj` (found at `depth`) in the order of `keys`, those
-   * from `from` to `to`, each read once and after its key when `withKeys`:
-   * the rest of {@link writeObject}, and the streaming encoder's parts. @internal
+   * The fields `keys` of `obj` (found at `depth`), those from `from` to
+   * `to`, each value after its key when `withKeys`: from `values` when
+   * they were read before the header ({@link valuesOf}), else read once
+   * from `obj`. The rest of {@link writeObject}, and the streaming
+   * encoder's parts. @internal
    */
-  writeFields(obj: Record<string, unknown>, keys: readonly string[], depth: number, withKeys: boolean, from: number, to: number): void {
+  writeFields(obj: object, keys: readonly string[], values: readonly unknown[] | null, depth: number, withKeys: boolean, from: number, to: number): void {
     let i = from;
     try {
       for (; i < to; i++) {
         const key = keys[i]!;
-        const value = obj[key];
+        const value = values === null ? (obj as Record<string, unknown>)[key] : values[i];
         if (withKeys) encodeKey(this.out, key);
         if (typeof value === "number") this.encodeNumber(value);
         else if (typeof value === "string") encodeString(this.out, value);
         else this.encodeValue(value, depth + 1);
       }
     } catch (e) {
-      throw this.throughPart(e, obj, null, keys, i);
-    }
-  }
-
-  /**
-   * `values` (those from `from` to `to`, read before the header) of
-   * `owner`'s fields `keys`, each after its key when `withKeys`. @internal
-   */
-  writeValues(values: readonly unknown[], keys: readonly string[], depth: number, owner: object, withKeys: boolean, from = 0, to: number = keys.length): void {
-    let i = from;
-    try {
-      for (; i < to; i++) {
-        if (withKeys) encodeKey(this.out, keys[i]!);
-        this.encodeValue(values[i], depth + 1);
-      }
-    } catch (e) {
-      throw this.throughPart(e, owner, values, keys, i);
+      throw this.throughPart(e, obj, values, keys, i);
     }
   }
 

@@ -220,7 +220,7 @@ export class RecordWriter implements RecordWriting {
     if (shape.index < 0 && this.assign(shape)) this.declareShape(w, shape);
     else this.writeId(w, shape.index);
     // exactly one value per key, read by the walk's own loops
-    if (values !== null) w.writeValues(values, keys, depth, obj, false);
+    if (values !== null) w.writeFields(obj, keys, values, depth, false, 0, keys.length);
     else w.writeObject(obj, keys, depth, false);
   }
 
