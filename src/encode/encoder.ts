@@ -59,10 +59,10 @@ const CHUNKS: Finish<Uint8Array<ArrayBuffer>[]> = (e) => (e.output.finish() === 
 
 /**
  * What `encode()` runs on: an encoder with one way to end a call, the
- * result of {@link EncoderBase.encode}. The public {@link Encoder} adds
- * the others (`encodeSharedRef`, `encodeChunks`, `encodeInto`,
- * `encodedSize`), so a program that only calls `encode()` does not carry
- * them.
+ * result of {@link EncoderBase.encode}, and the count behind
+ * `encodedSize()`. The public {@link Encoder} adds the others
+ * (`encodeSharedRef`, `encodeChunks`, `encodeInto`), so a program that
+ * only calls `encode()` does not carry them.
  */
 export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<ContextType> = EncodeOptions<ContextType>> {
   /** Where the bytes go: the scratch, then the store or the chunks (output.ts). @internal */
@@ -149,8 +149,25 @@ export class EncoderBase<ContextType = undefined, Options extends EncodeOptions<
     return this.toResult(new Uint8Array(this.slab.buffer, at, n));
   }
 
-  /** The exact size of `value`'s encoding, counted by an encoder of the same options (`encodedSize`). @internal */
-  count(value: unknown): number {
+  /**
+   * The exact number of bytes {@link EncoderBase.encode} writes for
+   * `value`, computed by the same code (an encoder of the same options
+   * that counts) without keeping any output: the same extensions run
+   * (functions given as payloads too), and the same values throw the same
+   * errors.
+   *
+   * @param value the value to measure
+   * @returns the encoded size in bytes
+   * @throws {EncodeError} as {@link EncoderBase.encode}
+   *
+   * @example
+   * ```ts
+   * import { Encoder } from "@resizable/msgpack";
+   * const encoder = new Encoder({ forceFloat32: true });
+   * console.assert(encoder.encodedSize([1.5, "abc"]) === encoder.encode([1.5, "abc"]).length);
+   * ```
+   */
+  encodedSize(value: unknown): number {
     return (this.counter ??= new EncoderBase(this.options, true)).call(value, COUNTED);
   }
 
@@ -339,26 +356,6 @@ export class Encoder<ContextType = undefined, Options extends EncodeOptions<Cont
     return this.call(value, (e) => e.output.copyTo(target, offset), false, offset);
   }
 
-  /**
-   * The exact number of bytes {@link Encoder.encode} writes for `value`,
-   * computed by the same code without keeping any output: the same
-   * extensions run (functions given as payloads too), and the same values
-   * throw the same errors.
-   *
-   * @param value the value to measure
-   * @returns the encoded size in bytes
-   * @throws {EncodeError} as {@link Encoder.encode}
-   *
-   * @example
-   * ```ts
-   * import { Encoder } from "@resizable/msgpack";
-   * const encoder = new Encoder({ forceFloat32: true });
-   * console.assert(encoder.encodedSize([1.5, "abc"]) === encoder.encode([1.5, "abc"]).length);
-   * ```
-   */
-  encodedSize(value: unknown): number {
-    return this.count(value);
-  }
 }
 
 /**
@@ -449,5 +446,5 @@ export type SizeOptions<ContextType = undefined> = EncodeOptions<ContextType>;
  * ```
  */
 export function encodedSize<ContextType = undefined>(value: unknown, options?: SizeOptions<ContextType>): number {
-  return encoderFor(options).count(value);
+  return encoderFor(options).encodedSize(value);
 }
