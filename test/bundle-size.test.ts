@@ -121,7 +121,7 @@ describe("the sizes in docs/browsers.md and the README are today's (npm run size
   test("docs/browsers.md: what each module adds, within 3% (or 16 B)", () => {
     const doc = readFileSync(join(ROOT, "docs/browsers.md"), "utf8").replace(/\s+/g, " ");
     for (const m of report.added) {
-      const name = m.module === "records" ? "`@resizable/msgpack/records` 2.6 KiB \\(([\\d,]+ B)\\)" : `\`${m.module}\` ([\\d,]+ B)`;
+      const name = m.module === "records" ? "`@resizable/msgpack/records` [\\d.]+ KiB \\(([\\d,]+ B)\\)" : `\`${m.module}\` ([\\d,]+ B)`;
       const found = new RegExp(name).exec(doc);
       expect(found, `docs/browsers.md names what ${m.module} adds`).not.toBeNull();
       expect(near(bytesOf(found![1]!), m.adds, 3, 16), `${m.module}: ${found![1]} documented, ${m.adds} B measured`).toBe(true);
